@@ -1,0 +1,1 @@
+//! Shared inputs of the criterion benchmarks (in progress).

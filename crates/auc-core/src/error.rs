@@ -1,0 +1,136 @@
+//! Error types shared by every layer.
+
+use std::fmt;
+
+/// A parameter value that an algorithm cannot use. Returned when a learner is built, never later.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ParamError {
+    /// The value lies outside the allowed set, described in words (e.g. `"> 0"`).
+    OutOfRange {
+        /// The paper's symbol in lower case (`eta`, `lambda`, `c`, ...).
+        name: &'static str,
+        /// The offending value.
+        value: f64,
+        /// The allowed set, in words.
+        allowed: &'static str,
+    },
+    /// A required parameter was not given and has no default.
+    Missing {
+        /// The parameter's name.
+        name: String,
+    },
+    /// A parameter name the algorithm does not know.
+    Unknown {
+        /// The name as given.
+        name: String,
+        /// The names the algorithm knows, comma separated.
+        known: String,
+    },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::OutOfRange { name, value, allowed } => {
+                write!(f, "parameter {name} = {value} is out of range: it must be {allowed}")
+            }
+            ParamError::Missing { name } => write!(f, "parameter {name} is required and has no default"),
+            ParamError::Unknown { name, known } if known.is_empty() => {
+                write!(f, "unknown parameter {name}: this algorithm takes no parameters")
+            }
+            ParamError::Unknown { name, known } => {
+                write!(f, "unknown parameter {name} (known: {known})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// Why a [`crate::Dataset`] could not be built from the given arrays.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum DatasetError {
+    /// An array has the wrong length.
+    Shape {
+        /// Which array.
+        what: &'static str,
+        /// The length it should have.
+        expected: usize,
+        /// The length it has.
+        found: usize,
+    },
+    /// A feature value is NaN or infinite.
+    NonFinite {
+        /// Row of the value (0-based).
+        row: usize,
+        /// Feature of the value (0-based).
+        feature: usize,
+    },
+    /// Sparse indices of a row are not strictly increasing, or one is `>= dim`.
+    BadIndex {
+        /// Row (0-based).
+        row: usize,
+        /// The offending index (0-based).
+        index: u32,
+        /// The dataset's dimension.
+        dim: usize,
+    },
+}
+
+impl fmt::Display for DatasetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DatasetError::Shape { what, expected, found } => {
+                write!(f, "{what} has length {found}, expected {expected}")
+            }
+            DatasetError::NonFinite { row, feature } => {
+                write!(f, "row {row}, feature {feature}: value is not finite")
+            }
+            DatasetError::BadIndex { row, index, dim } => write!(
+                f,
+                "row {row}: feature index {index} is out of order or not below the dimension {dim}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DatasetError {}
+
+/// Why training failed.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum FitError {
+    /// The parameters were rejected.
+    Param(ParamError),
+    /// The training data has no example of one class, and the algorithm needs both.
+    SingleClass,
+    /// The training data is empty.
+    Empty,
+}
+
+impl fmt::Display for FitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FitError::Param(e) => write!(f, "{e}"),
+            FitError::SingleClass => f.write_str("training data holds a single class"),
+            FitError::Empty => f.write_str("training data is empty"),
+        }
+    }
+}
+
+impl std::error::Error for FitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FitError::Param(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ParamError> for FitError {
+    fn from(e: ParamError) -> Self {
+        FitError::Param(e)
+    }
+}

@@ -1,0 +1,1 @@
+//! Parsing and preparing data (in progress).

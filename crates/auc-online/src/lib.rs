@@ -1,0 +1,1 @@
+//! Linear online learners (in progress).
