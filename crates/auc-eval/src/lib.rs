@@ -1,1 +1,9 @@
-//! Metrics and protocols (in progress).
+//! Evaluation of scoring functions the way the papers do it: exact AUC and AP, ROC curves,
+//! repeated stratified cross-validation with an inner grid search, convergence curves, and the
+//! Friedman / Nemenyi tests across methods.
+//!
+//! This crate sees learners only through `auc_core`'s traits ([`auc_core::DynFit`]), never a
+//! concrete algorithm, so the protocol cannot treat one method differently from another. It never
+//! reads files and never knows an algorithm's name.
+
+pub mod metrics;

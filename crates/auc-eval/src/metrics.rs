@@ -1,0 +1,218 @@
+//! Ranking metrics: AUC (ties counted 1/2), average precision, ROC curve points (SPEC section 2).
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use auc_core::Label;
+
+/// Why a metric has no value.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum MetricError {
+    /// Only one class is present, so no positive-negative pair exists.
+    SingleClass {
+        /// Number of positives.
+        pos: usize,
+        /// Number of negatives.
+        neg: usize,
+    },
+    /// Scores and labels differ in length.
+    LengthMismatch {
+        /// Number of scores.
+        scores: usize,
+        /// Number of labels.
+        labels: usize,
+    },
+    /// A score is NaN or infinite.
+    NonFinite {
+        /// Its position (0-based).
+        index: usize,
+    },
+}
+
+impl fmt::Display for MetricError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MetricError::SingleClass { pos, neg } => write!(
+                f,
+                "AUC and AP need both classes, got {pos} positive(s) and {neg} negative(s)"
+            ),
+            MetricError::LengthMismatch { scores, labels } => {
+                write!(f, "{scores} scores but {labels} labels")
+            }
+            MetricError::NonFinite { index } => write!(f, "score {} is not finite", index + 1),
+        }
+    }
+}
+
+impl std::error::Error for MetricError {}
+
+/// Counts of positives and negatives sharing one distinct score, in decreasing score order.
+struct TieGroup {
+    score: f64,
+    pos: usize,
+    neg: usize,
+}
+
+/// Checks the inputs and returns the tie groups in decreasing score order, with the class totals.
+fn tie_groups(scores: &[f64], labels: &[Label]) -> Result<(Vec<TieGroup>, usize, usize), MetricError> {
+    if scores.len() != labels.len() {
+        return Err(MetricError::LengthMismatch { scores: scores.len(), labels: labels.len() });
+    }
+    if let Some(index) = scores.iter().position(|s| !s.is_finite()) {
+        return Err(MetricError::NonFinite { index });
+    }
+    let pos = labels.iter().filter(|l| l.is_pos()).count();
+    let neg = labels.len() - pos;
+    if pos == 0 || neg == 0 {
+        return Err(MetricError::SingleClass { pos, neg });
+    }
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    // Scores are finite, so partial_cmp never fails; sort descending.
+    order.sort_unstable_by(|&a, &b| scores[b].partial_cmp(&scores[a]).unwrap_or(Ordering::Equal));
+    let mut groups: Vec<TieGroup> = Vec::new();
+    for i in order {
+        let s = scores[i];
+        let (p, n) = if labels[i].is_pos() { (1, 0) } else { (0, 1) };
+        match groups.last_mut() {
+            // -0.0 and 0.0 compare equal, as in scikit-learn.
+            Some(g) if g.score == s => {
+                g.pos += p;
+                g.neg += n;
+            }
+            _ => groups.push(TieGroup { score: s, pos: p, neg: n }),
+        }
+    }
+    Ok((groups, pos, neg))
+}
+
+/// Area under the ROC curve: the Wilcoxon-Mann-Whitney statistic
+/// $$\mathrm{AUC} = \frac{1}{n_+ n_-}\sum_{i: y_i=+1}\sum_{j: y_j=-1}
+///   \left(\mathbb{1}[s_i > s_j] + \tfrac12 \mathbb{1}[s_i = s_j]\right)$$
+/// computed in $O(n \log n)$ by one sort and a walk over tie groups.
+///
+/// Equals scikit-learn's `roc_auc_score` (the trapezoid rule over the full ROC curve) up to
+/// rounding. Errors on a single class, on NaN or infinite scores and on mismatched lengths.
+pub fn auc(scores: &[f64], labels: &[Label]) -> Result<f64, MetricError> {
+    let (groups, pos, neg) = tie_groups(scores, labels)?;
+    // Walking the groups in decreasing score order, a positive in group g wins against every
+    // negative in later groups (lower scores) and ties with the negatives of its own group.
+    let mut neg_above = 0u64;
+    let mut wins2 = 0u128; // twice the number of won pairs, exact in integers
+    for g in &groups {
+        let neg_below = (neg - neg_above as usize - g.neg) as u128;
+        wins2 += 2 * g.pos as u128 * neg_below + g.pos as u128 * g.neg as u128;
+        neg_above += g.neg as u64;
+    }
+    Ok(wins2 as f64 / (2.0 * pos as f64 * neg as f64))
+}
+
+/// Average precision as scikit-learn's `average_precision_score` defines it: the step sum
+/// $$\mathrm{AP} = \sum_k (R_k - R_{k-1}) P_k$$
+/// over the distinct score thresholds in decreasing order, where $P_k$ and $R_k$ are precision and
+/// recall when every example scoring at least the $k$-th threshold is called positive (no
+/// interpolation; tied scores enter together).
+pub fn average_precision(scores: &[f64], labels: &[Label]) -> Result<f64, MetricError> {
+    let (groups, pos, _) = tie_groups(scores, labels)?;
+    let (mut tp, mut fp) = (0usize, 0usize);
+    let mut ap = 0.0;
+    for g in &groups {
+        tp += g.pos;
+        fp += g.neg;
+        if g.pos > 0 {
+            let precision = tp as f64 / (tp + fp) as f64;
+            ap += (g.pos as f64 / pos as f64) * precision;
+        }
+    }
+    Ok(ap)
+}
+
+/// One point of the ROC curve: calling positive every example with score `>= threshold` gives
+/// false-positive rate `fpr` and true-positive rate `tpr`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct RocPoint {
+    /// The score threshold (`+inf` for the first point, where nothing is called positive).
+    pub threshold: f64,
+    /// False-positive rate.
+    pub fpr: f64,
+    /// True-positive rate.
+    pub tpr: f64,
+}
+
+/// The ROC curve: `(0, 0)` at threshold `+inf`, then one point per distinct score in decreasing
+/// order, ending at `(1, 1)`. Every point is kept (scikit-learn's `drop_intermediate=False`).
+pub fn roc_curve(scores: &[f64], labels: &[Label]) -> Result<Vec<RocPoint>, MetricError> {
+    let (groups, pos, neg) = tie_groups(scores, labels)?;
+    let mut out = Vec::with_capacity(groups.len() + 1);
+    out.push(RocPoint { threshold: f64::INFINITY, fpr: 0.0, tpr: 0.0 });
+    let (mut tp, mut fp) = (0usize, 0usize);
+    for g in &groups {
+        tp += g.pos;
+        fp += g.neg;
+        out.push(RocPoint { threshold: g.score, fpr: fp as f64 / neg as f64, tpr: tp as f64 / pos as f64 });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Label::{Neg, Pos};
+
+    fn check(scores: &[f64], labels: &[Label], auc_expected: f64, ap_expected: f64) {
+        let a = auc(scores, labels).unwrap();
+        let p = average_precision(scores, labels).unwrap();
+        assert!((a - auc_expected).abs() < 1e-15, "auc {a} != {auc_expected}");
+        assert!((p - ap_expected).abs() < 1e-15, "ap {p} != {ap_expected}");
+    }
+
+    #[test]
+    fn three_positives_two_negatives_by_hand() {
+        // Positives 0.9, 0.5, 0.3; negatives 0.6, 0.3. Pairs (pos, neg):
+        // (0.9,0.6)=1 (0.9,0.3)=1 (0.5,0.6)=0 (0.5,0.3)=1 (0.3,0.6)=0 (0.3,0.3)=1/2 -> 3.5/6.
+        // AP: thresholds 0.9 (P=1, R=1/3), 0.6 (no new positive), 0.5 (P=2/3, R=2/3),
+        // 0.3 (P=3/5, R=1): 1/3 + (1/3)(2/3) + (1/3)(3/5) = 0.6222...
+        let s = [0.9, 0.6, 0.5, 0.3, 0.3];
+        let y = [Pos, Neg, Pos, Pos, Neg];
+        check(&s, &y, 3.5 / 6.0, 1.0 / 3.0 + 2.0 / 9.0 + 1.0 / 5.0);
+    }
+
+    #[test]
+    fn all_equal_scores_give_one_half_and_the_positive_rate() {
+        let y = [Pos, Neg, Neg, Neg];
+        check(&[2.0; 4], &y, 0.5, 0.25);
+    }
+
+    #[test]
+    fn reversing_scores_mirrors_auc() {
+        let s = [0.1, 0.4, 0.4, 0.35, 0.8, 0.8];
+        let y = [Neg, Pos, Neg, Pos, Pos, Neg];
+        let neg: Vec<f64> = s.iter().map(|v| -v).collect();
+        let (a, b) = (auc(&s, &y).unwrap(), auc(&neg, &y).unwrap());
+        assert!((a + b - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn bad_inputs_are_errors_not_nan() {
+        assert_eq!(auc(&[1.0, 2.0], &[Pos, Pos]), Err(MetricError::SingleClass { pos: 2, neg: 0 }));
+        assert_eq!(
+            average_precision(&[1.0], &[Neg]),
+            Err(MetricError::SingleClass { pos: 0, neg: 1 })
+        );
+        assert_eq!(auc(&[1.0], &[Pos, Neg]), Err(MetricError::LengthMismatch { scores: 1, labels: 2 }));
+        assert_eq!(auc(&[1.0, f64::NAN], &[Pos, Neg]), Err(MetricError::NonFinite { index: 1 }));
+    }
+
+    #[test]
+    fn roc_curve_runs_from_origin_to_one_one() {
+        let s = [0.9, 0.6, 0.5, 0.3, 0.3];
+        let y = [Pos, Neg, Pos, Pos, Neg];
+        let c = roc_curve(&s, &y).unwrap();
+        assert_eq!(c.len(), 5);
+        assert_eq!((c[0].fpr, c[0].tpr), (0.0, 0.0));
+        assert_eq!((c[4].fpr, c[4].tpr), (1.0, 1.0));
+        // Trapezoid area under the points equals the AUC.
+        let area: f64 = c.windows(2).map(|w| (w[1].fpr - w[0].fpr) * (w[1].tpr + w[0].tpr) / 2.0).sum();
+        assert!((area - auc(&s, &y).unwrap()).abs() < 1e-15);
+    }
+}
