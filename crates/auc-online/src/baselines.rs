@@ -1,0 +1,196 @@
+//! Classification baselines: the Perceptron and PA-I.
+
+use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, Scorer, check};
+use serde::{Deserialize, Serialize};
+
+/// Parameters of the [`Perceptron`]: it has none (with $w_0 = 0$ a step size only rescales $w$,
+/// which leaves every AUC unchanged).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PerceptronParams {}
+
+impl PerceptronParams {
+    /// The parameters the command line and grids may set: none.
+    pub const PARAMS: &'static [ParamSpec] = &[];
+
+    /// Reads the parameters from a name -> value map, rejecting unknown names.
+    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
+        map.check_names(Self::PARAMS)?;
+        Ok(Self {})
+    }
+}
+
+impl OnlineParams for PerceptronParams {
+    type Learner = Perceptron;
+
+    fn build(&self, dim: usize) -> Result<Perceptron, ParamError> {
+        Ok(Perceptron { w: vec![0.0; dim] })
+    }
+}
+
+/// The Perceptron [Rosenblatt58], as the first baseline of [OAUC sec. 6.1]: on a mistake,
+/// $y_t w^\top x_t \le 0$, it steps $w \leftarrow w + y_t x_t$.
+///
+/// The mistake test uses $\le$, so the first example (scored 0 by $w_0 = 0$) always updates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Perceptron {
+    w: Vec<f64>,
+}
+
+impl Perceptron {
+    /// The weight vector $w$.
+    pub fn weights(&self) -> &[f64] {
+        &self.w
+    }
+}
+
+impl Scorer for Perceptron {
+    fn score(&self, x: Row<'_>) -> f64 {
+        x.dot(&self.w)
+    }
+}
+
+impl OnlineLearner for Perceptron {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let yv = y.sign();
+        if yv * x.dot(&self.w) <= 0.0 {
+            x.axpy(yv, &mut self.w);
+        }
+    }
+}
+
+/// Parameters of [`PaI`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PaIParams {
+    /// Aggressiveness $C > 0$: the largest step PA-I may take [PA06, sec. 3].
+    pub c: f64,
+}
+
+impl PaIParams {
+    /// The parameters the command line and grids may set.
+    pub const PARAMS: &'static [ParamSpec] = &[ParamSpec {
+        name: "c",
+        default: Some(1.0),
+        help: "aggressiveness C > 0, the cap on each step [PA06]; 1 is a common start, tune it by grid",
+    }];
+
+    /// Reads the parameters from a name -> value map (defaults for missing names), rejecting
+    /// unknown names. Values are checked when the learner is built.
+    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
+        map.check_names(Self::PARAMS)?;
+        Ok(Self { c: map.value(&Self::PARAMS[0])? })
+    }
+}
+
+impl OnlineParams for PaIParams {
+    type Learner = PaI;
+
+    fn build(&self, dim: usize) -> Result<PaI, ParamError> {
+        let c = check::positive("c", self.c)?;
+        Ok(PaI { c, w: vec![0.0; dim] })
+    }
+}
+
+/// Passive-aggressive learning, variant I [PA06, sec. 3], the second baseline of [OAUC sec. 6.1].
+///
+/// With the hinge loss $\ell_t = \max(0, 1 - y_t w^\top x_t)$ it steps
+/// $$w \leftarrow w + \tau_t y_t x_t, \qquad \tau_t = \min\left(C, \frac{\ell_t}{\lVert x_t \rVert^2}\right),$$
+/// and does nothing when $\ell_t = 0$ or $x_t = 0$.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PaI {
+    c: f64,
+    w: Vec<f64>,
+}
+
+impl PaI {
+    /// The weight vector $w$.
+    pub fn weights(&self) -> &[f64] {
+        &self.w
+    }
+}
+
+impl Scorer for PaI {
+    fn score(&self, x: Row<'_>) -> f64 {
+        x.dot(&self.w)
+    }
+}
+
+impl OnlineLearner for PaI {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let yv = y.sign();
+        let loss = 1.0 - yv * x.dot(&self.w);
+        let norm_sq = x.norm_sq();
+        if loss > 0.0 && norm_sq > 0.0 {
+            let tau = self.c.min(loss / norm_sq); // [PA06, PA-I update]
+            x.axpy(tau * yv, &mut self.w);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use auc_core::Label::{Neg, Pos};
+    use auc_core::SparseVec;
+
+    fn run<L: OnlineLearner>(mut l: L, stream: &[(&[f64], Label)]) -> L {
+        for (x, y) in stream {
+            l.update(Row::Dense(x), *y);
+        }
+        l
+    }
+
+    #[test]
+    fn perceptron_steps_only_on_mistakes() {
+        // w0 = 0: (1, 0)+ is a mistake (score 0) -> w = (1, 0). (0, 1)- scores 0 -> w = (1, -1).
+        // (2, -1)+ scores 3 > 0 -> no step.
+        let p = run(
+            PerceptronParams {}.build(2).unwrap(),
+            &[(&[1.0, 0.0], Pos), (&[0.0, 1.0], Neg), (&[2.0, -1.0], Pos)],
+        );
+        assert_eq!(p.weights(), &[1.0, -1.0]);
+    }
+
+    #[test]
+    fn pa_i_step_is_capped_by_c() {
+        // x = (2, 0)+, w0 = 0: loss 1, ||x||^2 = 4, tau = min(C, 1/4).
+        // C = 1 -> tau = 1/4, w = (0.5, 0), margin exactly 1 afterwards.
+        let a = run(PaIParams { c: 1.0 }.build(2).unwrap(), &[(&[2.0, 0.0], Pos)]);
+        assert_eq!(a.weights(), &[0.5, 0.0]);
+        // C = 0.1 -> tau = 0.1, w = (0.2, 0).
+        let b = run(PaIParams { c: 0.1 }.build(2).unwrap(), &[(&[2.0, 0.0], Pos)]);
+        assert_eq!(b.weights(), &[0.2, 0.0]);
+        // A zero example never moves w (no division by zero).
+        let z = run(PaIParams { c: 1.0 }.build(2).unwrap(), &[(&[0.0, 0.0], Neg)]);
+        assert_eq!(z.weights(), &[0.0, 0.0]);
+    }
+
+    #[test]
+    fn sparse_and_dense_rows_give_the_same_model() {
+        let rows = [
+            (SparseVec::from_pairs([(0, 0.5), (3, -1.0)]).unwrap(), Pos),
+            (SparseVec::from_pairs([(1, 2.0)]).unwrap(), Neg),
+            (SparseVec::from_pairs([(0, -0.25), (1, 1.0), (2, 3.0)]).unwrap(), Pos),
+            (SparseVec::from_pairs([(3, 0.75)]).unwrap(), Neg),
+        ];
+        let mut sparse = PaIParams { c: 0.7 }.build(4).unwrap();
+        let mut dense = PaIParams { c: 0.7 }.build(4).unwrap();
+        let mut buf = [0.0; 4];
+        for (x, y) in &rows {
+            sparse.update(Row::Sparse(x.view()), *y);
+            Row::Sparse(x.view()).write_dense(&mut buf);
+            dense.update(Row::Dense(&buf), *y);
+        }
+        assert_eq!(sparse.weights(), dense.weights());
+    }
+
+    #[test]
+    fn params_are_checked_and_read_from_maps() {
+        assert!(matches!(PaIParams { c: 0.0 }.build(3), Err(ParamError::OutOfRange { name: "c", .. })));
+        assert_eq!(PaIParams::from_map(&ParamMap::new()).unwrap().c, 1.0);
+        let m: ParamMap = [("c", 0.25)].into_iter().collect();
+        assert_eq!(PaIParams::from_map(&m).unwrap().c, 0.25);
+        let bad: ParamMap = [("eta", 1.0)].into_iter().collect();
+        assert!(PerceptronParams::from_map(&bad).is_err());
+        assert!(PaIParams::from_map(&bad).is_err());
+    }
+}
