@@ -1,1 +1,142 @@
-fn main() {}
+//! Project automation for the `auc` workspace, run as `cargo xtask <command>`.
+//!
+//! Dependency-free on purpose: it shells out to `$CARGO` from the project root and reads files as
+//! plain text. `cargo xtask` with no arguments prints the commands.
+
+#![allow(clippy::print_stdout)]
+
+mod reproduce;
+mod tidy;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+const HELP: &str = "\
+cargo xtask <command>
+
+  ci                      what .ci/run runs: fmt --check, clippy -D warnings, tests, docs, tidy,
+                          and a release build of the `auc` binary
+  test [--cases N] [ARGS] workspace tests (PROPTEST_CASES=N when given; extra ARGS go to cargo test)
+  props [--cases N] [-p CRATE]
+                          the property tests (`lemma_*` and the parser fuzz) in release,
+                          PROPTEST_CASES=N (default 10000)
+  bench [FILTER] [--save NAME | --baseline NAME]
+                          criterion benches of the auc-benches package
+  doc                     workspace rustdoc (no dependencies)
+  reproduce baselines [--quick]
+                          the papers' protocol for Perceptron and PA-I on ../shared/datasets,
+                          table written to docs/results/baselines.md
+  tidy                    repository checks (also a #[test] of this crate)
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((cmd, rest)) = args.split_first() else {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
+    };
+    let result = match cmd.as_str() {
+        "ci" => ci(),
+        "test" => test(rest),
+        "props" => props(rest),
+        "bench" => bench(rest),
+        "doc" => cargo(&["doc", "--workspace", "--no-deps"], &[]),
+        "reproduce" => reproduce::run(rest),
+        "tidy" => tidy::check(&project_root()).map_err(|problems| problems.join("\n")),
+        "help" | "--help" | "-h" => {
+            print!("{HELP}");
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n\n{HELP}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root: the parent of this crate's manifest directory.
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the workspace root")
+        .to_path_buf()
+}
+
+/// Runs `$CARGO args...` from the project root with extra environment variables.
+fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    eprintln!("$ cargo {}", args.join(" "));
+    let status = Command::new(&cargo)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(project_root())
+        .status()
+        .map_err(|e| format!("cannot run {cargo}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("`cargo {}` failed: {status}", args.join(" "))) }
+}
+
+/// Splits a leading `--cases N` off the arguments.
+fn take_cases(args: &[String]) -> Result<(Option<String>, Vec<String>), String> {
+    let mut cases = None;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--cases" {
+            let n = it.next().ok_or("--cases needs a number")?;
+            n.parse::<u64>().map_err(|_| format!("--cases: `{n}` is not a number"))?;
+            cases = Some(n.clone());
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((cases, rest))
+}
+
+fn test(args: &[String]) -> Result<(), String> {
+    let (cases, rest) = take_cases(args)?;
+    let mut cmd = vec!["test", "--workspace"];
+    cmd.extend(rest.iter().map(String::as_str));
+    let env: Vec<(&str, &str)> = cases.as_deref().map(|c| ("PROPTEST_CASES", c)).into_iter().collect();
+    cargo(&cmd, &env)
+}
+
+fn props(args: &[String]) -> Result<(), String> {
+    let (cases, rest) = take_cases(args)?;
+    let cases = cases.unwrap_or_else(|| "10000".to_owned());
+    let mut cmd = vec!["test", "--release"];
+    if rest.is_empty() {
+        cmd.push("--workspace");
+    }
+    cmd.extend(rest.iter().map(String::as_str));
+    cmd.extend(["--", "lemma_", "never_panics", "prop"]);
+    cargo(&cmd, &[("PROPTEST_CASES", &cases)])
+}
+
+fn bench(args: &[String]) -> Result<(), String> {
+    let mut cmd = vec!["bench", "-p", "auc-benches", "--"];
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--save" => cmd.extend(["--save-baseline", it.next().ok_or("--save needs a name")?]),
+            "--baseline" => cmd.extend(["--baseline", it.next().ok_or("--baseline needs a name")?]),
+            filter => cmd.push(filter),
+        }
+    }
+    cargo(&cmd, &[])
+}
+
+fn ci() -> Result<(), String> {
+    cargo(&["fmt", "--all", "--", "--check"], &[])?;
+    let deny = [("RUSTFLAGS", "-D warnings"), ("RUSTDOCFLAGS", "-D warnings")];
+    cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &deny)?;
+    cargo(&["test", "--workspace"], &deny)?;
+    cargo(&["doc", "--workspace", "--no-deps"], &deny)?;
+    tidy::check(&project_root()).map_err(|problems| problems.join("\n"))?;
+    cargo(&["build", "--release", "-p", "auc-cli"], &deny)?;
+    eprintln!("xtask ci: all checks passed");
+    Ok(())
+}
