@@ -83,7 +83,11 @@ impl MinMaxScaler {
         let keeps_zero = affine.iter().all(|&(_, b)| b == 0.0);
         let labels = data.labels().to_vec();
         match data.storage() {
-            Storage::Sparse { indptr, indices, values } if keeps_zero => {
+            Storage::Sparse {
+                indptr,
+                indices,
+                values,
+            } if keeps_zero => {
                 let values = indices
                     .iter()
                     .zip(values)
@@ -113,13 +117,23 @@ pub fn unit_norm(data: &Dataset) -> Dataset {
     match data.storage() {
         Storage::Dense { values } => {
             let p = data.dim();
-            let out = values.iter().enumerate().map(|(k, &v)| div(v, k / p.max(1))).collect();
+            let out = values
+                .iter()
+                .enumerate()
+                .map(|(k, &v)| div(v, k / p.max(1)))
+                .collect();
             Dataset::dense(p, out, labels)
         }
-        Storage::Sparse { indptr, indices, values } => {
+        Storage::Sparse {
+            indptr,
+            indices,
+            values,
+        } => {
             let mut out = values.clone();
             for i in 0..data.n() {
-                out[indptr[i]..indptr[i + 1]].iter_mut().for_each(|v| *v = div(*v, i));
+                out[indptr[i]..indptr[i + 1]]
+                    .iter_mut()
+                    .for_each(|v| *v = div(*v, i));
             }
             Dataset::sparse(data.dim(), indptr.clone(), indices.clone(), out, labels)
         }
@@ -136,7 +150,8 @@ mod tests {
     #[test]
     fn min_max_maps_training_range_to_unit_interval() {
         // Feature 0 in [2, 6]: 2 -> -1, 4 -> 0, 6 -> 1. Feature 1 constant 5 -> 0.
-        let train = Dataset::dense(2, vec![2.0, 5.0, 6.0, 5.0, 4.0, 5.0], vec![Pos, Neg, Neg]).unwrap();
+        let train =
+            Dataset::dense(2, vec![2.0, 5.0, 6.0, 5.0, 4.0, 5.0], vec![Pos, Neg, Neg]).unwrap();
         let s = MinMaxScaler::fit(&train);
         let t = s.transform(&train);
         assert_eq!(t.row(0), Row::Dense(&[-1.0, 0.0]));
@@ -150,10 +165,17 @@ mod tests {
     #[test]
     fn sparse_zeros_count_and_symmetric_ranges_stay_sparse() {
         // Feature 0 stored as -2 and 2 (range symmetric): stays sparse, scaled by 1/2.
-        let sym = Dataset::sparse(1, vec![0, 1, 2, 2], vec![0, 0], vec![-2.0, 2.0], vec![Pos, Neg, Neg]).unwrap();
+        let sym = Dataset::sparse(
+            1,
+            vec![0, 1, 2, 2],
+            vec![0, 0],
+            vec![-2.0, 2.0],
+            vec![Pos, Neg, Neg],
+        )
+        .unwrap();
         let t = MinMaxScaler::fit(&sym).transform(&sym);
         assert!(t.is_sparse());
-        assert_eq!(t.row(1).get(0), 1.0);
+        assert_eq!(t.row(1).get(0).to_bits(), 1.0f64.to_bits());
         // Feature 0 stored as 1 in one row, implicit 0 in the other: range [0, 1], 0 -> -1, dense.
         let one = Dataset::sparse(1, vec![0, 1, 1], vec![0], vec![1.0], vec![Pos, Neg]).unwrap();
         let t = MinMaxScaler::fit(&one).transform(&one);
@@ -168,7 +190,9 @@ mod tests {
         let u = unit_norm(&d);
         assert_eq!(u.row(0), Row::Dense(&[0.6, 0.8]));
         assert_eq!(u.row(1), Row::Dense(&[0.0, 0.0]));
-        let s = unit_norm(&Dataset::sparse(3, vec![0, 2], vec![0, 2], vec![3.0, 4.0], vec![Pos]).unwrap());
+        let s = unit_norm(
+            &Dataset::sparse(3, vec![0, 2], vec![0, 2], vec![3.0, 4.0], vec![Pos]).unwrap(),
+        );
         assert!((s.row(0).norm_sq() - 1.0).abs() < 1e-15);
     }
 }

@@ -1,0 +1,400 @@
+//! Data as read from a file, before its labels are mapped to [`Label`]: numeric labels plus features
+//! stored as CSR (LIBSVM) or dense rows (CSV).
+
+use std::collections::HashMap;
+
+use auc_core::{Dataset, Label, Row, SparseRow};
+
+use crate::DataError;
+
+/// Density (stored non-zeros over $n p$) at or above which [`RawData::binarize`] builds a dense
+/// [`Dataset`] from sparse input. a9a (density about 0.11) stays sparse; heart (13 features, almost
+/// no zeros) becomes dense.
+pub const DENSE_DENSITY: f64 = 0.25;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Features {
+    /// CSR: `indptr` has `n + 1` offsets; indices are 0-based and strictly increasing per row; no
+    /// stored value is 0.
+    Sparse {
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        values: Vec<f64>,
+    },
+    /// Row-major, `n * dim` values.
+    Dense { values: Vec<f64> },
+}
+
+/// Examples as read from a file: one numeric label per row (as written, e.g. `-1`, `0`, `2`) and
+/// finite features, stored as CSR or dense rows.
+///
+/// Sparse storage (the LIBSVM reader's) keeps only non-zero values: an explicit `3:0` in a file is
+/// dropped, though its index still counts towards the dimension. Labels are finite, and `-0` is
+/// stored as `0`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawData {
+    labels: Vec<f64>,
+    dim: usize,
+    features: Features,
+}
+
+/// Which file labels become the positive class when binarizing (SPEC section 1).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Positive {
+    /// The class with the fewest examples is positive, ties broken by the smaller label value; every
+    /// other label is negative. With labels {0,1}, {1,2} or {-1,+1} this maps the minority to +1.
+    Minority,
+    /// Rows whose label is one of these are positive, all others negative. Every label listed must
+    /// occur in the data.
+    Labels(Vec<f64>),
+}
+
+/// `x` with `-0.0` replaced by `0.0`, so that labels compare by their bits.
+#[inline]
+pub(crate) fn canonical(x: f64) -> f64 {
+    x + 0.0
+}
+
+impl RawData {
+    /// Sparse data from CSR arrays the readers have already checked.
+    pub(crate) fn from_csr(
+        labels: Vec<f64>,
+        dim: usize,
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        values: Vec<f64>,
+    ) -> Self {
+        debug_assert_eq!(indptr.len(), labels.len() + 1);
+        debug_assert!(values.iter().all(|v| v.is_finite() && *v != 0.0));
+        Self {
+            labels,
+            dim,
+            features: Features::Sparse {
+                indptr,
+                indices,
+                values,
+            },
+        }
+    }
+
+    /// Dense data from row-major values the readers have already checked.
+    pub(crate) fn from_dense(labels: Vec<f64>, dim: usize, values: Vec<f64>) -> Self {
+        debug_assert_eq!(values.len(), labels.len() * dim);
+        Self {
+            labels,
+            dim,
+            features: Features::Dense { values },
+        }
+    }
+
+    /// Number of examples $n$.
+    pub fn n(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Number of features $p$: the largest index of the file, or the dimension given when reading.
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// Whether [`RawData::binarize`] gives sparse storage: the data was read as CSR and its density
+    /// is below [`DENSE_DENSITY`].
+    pub fn is_sparse(&self) -> bool {
+        matches!(self.features, Features::Sparse { .. }) && self.density() < DENSE_DENSITY
+    }
+
+    /// Fraction of non-zero entries, `nnz / (n p)` (0 when there are no cells).
+    pub fn density(&self) -> f64 {
+        let cells = self.n() as f64 * self.dim as f64;
+        if cells == 0.0 {
+            0.0
+        } else {
+            self.nnz() as f64 / cells
+        }
+    }
+
+    /// The labels as written in the file, in row order.
+    pub fn raw_labels(&self) -> &[f64] {
+        &self.labels
+    }
+
+    /// Row `i`'s features.
+    ///
+    /// # Panics
+    /// If `i >= n`.
+    pub fn row(&self, i: usize) -> Row<'_> {
+        match &self.features {
+            Features::Sparse {
+                indptr,
+                indices,
+                values,
+            } => {
+                let (a, b) = (indptr[i], indptr[i + 1]);
+                Row::Sparse(SparseRow::new(&indices[a..b], &values[a..b]))
+            }
+            Features::Dense { values } => Row::Dense(&values[i * self.dim..(i + 1) * self.dim]),
+        }
+    }
+
+    /// Each distinct label with its number of rows, sorted by label value.
+    pub fn label_counts(&self) -> Vec<(f64, usize)> {
+        let mut counts: HashMap<u64, usize> = HashMap::new();
+        for &l in &self.labels {
+            *counts.entry(l.to_bits()).or_default() += 1;
+        }
+        let mut out: Vec<(f64, usize)> = counts
+            .into_iter()
+            .map(|(bits, c)| (f64::from_bits(bits), c))
+            .collect();
+        out.sort_by(|a, b| a.0.total_cmp(&b.0));
+        out
+    }
+
+    /// Stored non-zero count: stored values of sparse data, non-zero values of dense data.
+    pub fn nnz(&self) -> usize {
+        match &self.features {
+            Features::Sparse { values, .. } => values.len(),
+            Features::Dense { values } => values.iter().filter(|v| **v != 0.0).count(),
+        }
+    }
+
+    /// The rows of all parts, in order, with the largest dimension of the parts.
+    ///
+    /// The result is dense when every part is dense, otherwise CSR (dense parts lose their zeros).
+    /// No parts give empty sparse data of dimension 0.
+    pub fn concat(parts: Vec<RawData>) -> RawData {
+        let dim = parts.iter().map(|p| p.dim).max().unwrap_or(0);
+        let n: usize = parts.iter().map(|p| p.n()).sum();
+        let mut labels = Vec::with_capacity(n);
+        let all_dense = !parts.is_empty()
+            && parts
+                .iter()
+                .all(|p| matches!(p.features, Features::Dense { .. }));
+        if all_dense {
+            let mut out = Vec::with_capacity(n * dim);
+            for part in parts {
+                labels.extend_from_slice(&part.labels);
+                if let Features::Dense { values } = &part.features {
+                    if part.dim == dim {
+                        out.extend_from_slice(values);
+                    } else {
+                        for i in 0..part.n() {
+                            out.extend_from_slice(&values[i * part.dim..(i + 1) * part.dim]);
+                            out.resize(out.len() + dim - part.dim, 0.0);
+                        }
+                    }
+                }
+            }
+            return RawData::from_dense(labels, dim, out);
+        }
+        let mut indptr = Vec::with_capacity(n + 1);
+        indptr.push(0);
+        let (mut indices, mut values) = (Vec::new(), Vec::new());
+        for part in &parts {
+            labels.extend_from_slice(&part.labels);
+            for i in 0..part.n() {
+                part.row(i).for_each(|j, v| {
+                    if v != 0.0 {
+                        indices.push(j as u32);
+                        values.push(v);
+                    }
+                });
+                indptr.push(indices.len());
+            }
+        }
+        RawData::from_csr(labels, dim, indptr, indices, values)
+    }
+
+    /// Keeps the first `n` rows (all of them if there are fewer).
+    pub fn truncate(&mut self, n: usize) {
+        if n >= self.n() {
+            return;
+        }
+        self.labels.truncate(n);
+        match &mut self.features {
+            Features::Sparse {
+                indptr,
+                indices,
+                values,
+            } => {
+                indptr.truncate(n + 1);
+                indices.truncate(indptr[n]);
+                values.truncate(indptr[n]);
+            }
+            Features::Dense { values } => values.truncate(n * self.dim),
+        }
+    }
+
+    /// The smallest dimension that holds every stored non-zero feature.
+    fn needed_dim(&self) -> usize {
+        match &self.features {
+            Features::Sparse { indices, .. } => {
+                indices.iter().map(|&j| j as usize + 1).max().unwrap_or(0)
+            }
+            Features::Dense { values } => (0..self.dim)
+                .rev()
+                .find(|&j| (0..self.n()).any(|i| values[i * self.dim + j] != 0.0))
+                .map_or(0, |j| j + 1),
+        }
+    }
+
+    /// The same rows with dimension `dim`, so that a test file lines up with its training file.
+    ///
+    /// Widening adds zero features. A smaller dimension is accepted only when no non-zero feature
+    /// lies at or beyond it (a file whose last columns hold only explicit zeros); otherwise the
+    /// result is [`DataError::DimTooSmall`].
+    pub fn with_dim(mut self, dim: usize) -> Result<RawData, DataError> {
+        if dim < self.dim {
+            let needed = self.needed_dim();
+            if dim < needed {
+                return Err(DataError::DimTooSmall { dim, needed });
+            }
+        }
+        if let Features::Dense { values } = &mut self.features
+            && dim != self.dim
+        {
+            let old = std::mem::take(values);
+            let mut out = Vec::with_capacity(self.labels.len() * dim);
+            for i in 0..self.labels.len() {
+                let row = &old[i * self.dim..(i + 1) * self.dim];
+                out.extend_from_slice(&row[..self.dim.min(dim)]);
+                out.resize((i + 1) * dim, 0.0);
+            }
+            *values = out;
+        }
+        self.dim = dim;
+        Ok(self)
+    }
+
+    /// The labels that [`RawData::binarize`] maps to [`Label::Pos`] under `positive`, sorted.
+    ///
+    /// [`Positive::Minority`] gives one label (none for empty data); [`Positive::Labels`] gives its
+    /// list, or [`DataError::NoSuchLabel`] for the first label that does not occur.
+    pub fn positive_labels(&self, positive: &Positive) -> Result<Vec<f64>, DataError> {
+        let counts = self.label_counts();
+        let mut out = match positive {
+            Positive::Minority => counts
+                .iter()
+                // Fewest rows first; among equal counts the smaller label (counts are sorted by
+                // label, and `min_by_key` keeps the first minimum).
+                .min_by_key(|(_, c)| *c)
+                .map(|&(l, _)| vec![l])
+                .unwrap_or_default(),
+            Positive::Labels(wanted) => {
+                let mut out = Vec::with_capacity(wanted.len());
+                for &w in wanted {
+                    let w = canonical(w);
+                    if !counts.iter().any(|(l, _)| l.to_bits() == w.to_bits()) {
+                        let present = counts.iter().map(|&(l, _)| l).collect();
+                        return Err(DataError::NoSuchLabel { label: w, present });
+                    }
+                    out.push(w);
+                }
+                out
+            }
+        };
+        out.sort_by(f64::total_cmp);
+        out.dedup_by(|a, b| a.to_bits() == b.to_bits());
+        Ok(out)
+    }
+
+    /// A [`Dataset`] with labels mapped to [`Label::Pos`] / [`Label::Neg`] by `positive`.
+    ///
+    /// Storage: dense input stays dense; sparse input stays sparse when its density is below
+    /// [`DENSE_DENSITY`] (see [`RawData::is_sparse`]) and is expanded to dense rows otherwise.
+    pub fn binarize(&self, positive: &Positive) -> Result<Dataset, DataError> {
+        let pos = self.positive_labels(positive)?;
+        let labels: Vec<Label> = self
+            .labels
+            .iter()
+            .map(|l| {
+                if pos.iter().any(|p| p.to_bits() == l.to_bits()) {
+                    Label::Pos
+                } else {
+                    Label::Neg
+                }
+            })
+            .collect();
+        let data = match &self.features {
+            Features::Dense { values } => Dataset::dense(self.dim, values.clone(), labels)?,
+            Features::Sparse {
+                indptr,
+                indices,
+                values,
+            } => {
+                let sparse = Dataset::sparse(
+                    self.dim,
+                    indptr.clone(),
+                    indices.clone(),
+                    values.clone(),
+                    labels,
+                )?;
+                if self.is_sparse() {
+                    sparse
+                } else {
+                    sparse.to_dense()
+                }
+            }
+        };
+        Ok(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sparse_example() -> RawData {
+        // Rows: label 2 (1 at feature 0), label 1 (no features), label 2 (3 at feature 2); dim 4.
+        RawData::from_csr(
+            vec![2.0, 1.0, 2.0],
+            4,
+            vec![0, 1, 1, 2],
+            vec![0, 2],
+            vec![1.0, 3.0],
+        )
+    }
+
+    #[test]
+    fn truncate_keeps_a_prefix() {
+        let mut d = sparse_example();
+        d.truncate(10);
+        assert_eq!(d.n(), 3);
+        d.truncate(2);
+        assert_eq!(d.n(), 2);
+        assert_eq!(d.nnz(), 1);
+        assert_eq!(d.raw_labels(), &[2.0, 1.0]);
+        let mut dense = RawData::from_dense(vec![1.0, 0.0], 2, vec![1.0, 2.0, 3.0, 0.0]);
+        dense.truncate(1);
+        assert_eq!(dense.row(0), Row::Dense(&[1.0, 2.0]));
+        assert_eq!(dense.nnz(), 2);
+    }
+
+    #[test]
+    fn dense_with_dim_pads_and_shrinks_over_zero_columns() {
+        let d = RawData::from_dense(vec![1.0, 0.0], 3, vec![1.0, 2.0, 0.0, 3.0, 4.0, 0.0]);
+        let wide = d.clone().with_dim(4).unwrap();
+        assert_eq!(wide.row(1), Row::Dense(&[3.0, 4.0, 0.0, 0.0]));
+        let narrow = d.clone().with_dim(2).unwrap();
+        assert_eq!(narrow.row(1), Row::Dense(&[3.0, 4.0]));
+        assert!(matches!(
+            d.with_dim(1),
+            Err(DataError::DimTooSmall { dim: 1, needed: 2 })
+        ));
+    }
+
+    #[test]
+    fn storage_choice_follows_density() {
+        // nnz 2 over 3 x 4 cells: density 1/6, below the threshold.
+        assert!(sparse_example().is_sparse());
+        let full = RawData::from_csr(vec![1.0], 2, vec![0, 2], vec![0, 1], vec![1.0, 2.0]);
+        assert!(!full.is_sparse());
+        assert!(!full.binarize(&Positive::Minority).unwrap().is_sparse());
+        assert!(
+            sparse_example()
+                .binarize(&Positive::Minority)
+                .unwrap()
+                .is_sparse()
+        );
+    }
+}
