@@ -6,4 +6,9 @@
 //! concrete algorithm, so the protocol cannot treat one method differently from another. It never
 //! reads files and never knows an algorithm's name.
 
+pub mod cv;
+pub mod folds;
+pub mod grid;
 pub mod metrics;
+
+pub use cv::EvalError;

@@ -1,0 +1,856 @@
+//! The papers' nested cross-validation protocol [OAUC sec. 6.3] (also ADM's "Experimental testbed
+//! and setup"), as SPEC section 8 fixes it.
+//!
+//! For each of $R$ repetitions of a stratified $K$-fold split of the data (outer split):
+//!
+//! 1. Scaling (if [`CvConfig::scale`]) is fitted on the outer training part only and applied to
+//!    both parts; then rows are divided by their norm if [`CvConfig::unit_norm`] (SPEC section 1).
+//! 2. If there is more than one candidate parameter set, an inner stratified
+//!    [`CvConfig::inner_folds`]-fold CV on the outer training part scores each candidate by its
+//!    mean validation AUC. Each inner fold re-fits the scaler on its own training rows, starting
+//!    from the raw data (never scaling twice).
+//! 3. The best candidate (ties go to the earliest in grid order) is re-trained on the whole outer
+//!    training part and scored on the test part: AUC and AP.
+//!
+//! Every training part is fed to the learner in a seeded random permutation, because files are
+//! often sorted by class and one-pass learners are order sensitive (SPEC section 1).
+//!
+//! # Seeds and threads
+//!
+//! Every seed is [`derive_seed`]`(cfg.seed, &[purpose, repeat, fold, inner_fold])`, and the work
+//! runs as a flat list of independent jobs with rayon, whose results are reduced in job order. So
+//! the records (apart from the timings) are bit-identical for any number of threads. The caller
+//! picks the thread count by running inside a `rayon::ThreadPool::install`.
+//!
+//! # Memory
+//!
+//! An inner fold's prepared (selected, permuted, scaled) training and validation sets are built
+//! once, by the first job that needs them, shared by every candidate's job, and dropped when the
+//! last of those jobs finishes; so only a few copies of the data are alive at any time.
+//!
+//! | symbol | Rust name | meaning |
+//! |---|---|---|
+//! | $R$ | [`CvConfig::repeats`] | repetitions of the outer split |
+//! | $K$ | [`CvConfig::folds`] | outer folds |
+//! | $K'$ | [`CvConfig::inner_folds`] | inner folds used to pick the parameters |
+//! | $G$ | [`Algo::grid`] | candidate parameter sets |
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use auc_core::{Dataset, DynFit, FitError, Label, ParamError, ParamMap};
+use auc_data::{MinMaxScaler, unit_norm};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::folds::{Split, derive_seed, repeated_stratified_kfold, stratified_kfold};
+use crate::metrics::{MetricError, auc, average_precision};
+
+/// Seed-path tag: inner fold assignment of an outer training part.
+const TAG_INNER_FOLDS: u64 = 2;
+/// Seed-path tag: the order in which an inner training part is fed.
+const TAG_INNER_ORDER: u64 = 3;
+/// Seed-path tag: the seed passed to `fit_dyn` for an inner fit.
+const TAG_INNER_FIT: u64 = 4;
+/// Seed-path tag: the order in which an outer training part is fed.
+const TAG_OUTER_ORDER: u64 = 5;
+/// Seed-path tag: the seed passed to `fit_dyn` for the final fit of a split.
+const TAG_OUTER_FIT: u64 = 6;
+
+/// Why an evaluation could not produce its records.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum EvalError {
+    /// Training with these parameters failed (the source says why).
+    Fit {
+        /// The full parameter set that was being trained.
+        params: ParamMap,
+        /// What the learner reported.
+        source: FitError,
+    },
+    /// A candidate's parameters were rejected when its learner was made.
+    Param(ParamError),
+    /// A metric has no value (one class only, or non-finite scores).
+    Metric {
+        /// What was being scored, e.g. `"test part of repeat 1, fold 3"`.
+        context: String,
+        /// Why the metric is undefined.
+        source: MetricError,
+    },
+    /// A class has fewer examples than there are folds, so stratified folds cannot exist.
+    Folds {
+        /// The class that is too small.
+        class: Label,
+        /// How many examples it has in `part`.
+        count: usize,
+        /// The number of folds asked for.
+        k: usize,
+        /// Which rows were being split, e.g. `"the data"`.
+        part: String,
+    },
+    /// Fewer than two folds were asked for.
+    FoldCount {
+        /// The number asked for.
+        k: usize,
+    },
+    /// A setting is out of range (`repeats = 0`, `every = 0`, ...).
+    Config {
+        /// The setting's name.
+        name: &'static str,
+        /// Its value.
+        value: usize,
+        /// The allowed values, in words.
+        allowed: &'static str,
+    },
+    /// Every candidate gave non-finite validation scores in the inner CV of one outer split.
+    NoUsableParams {
+        /// Repetition of the outer split.
+        repeat: usize,
+        /// Fold of the outer split.
+        fold: usize,
+    },
+    /// Training and test rows have different dimensions (convergence curves).
+    Dimension {
+        /// Features of the training rows.
+        train: usize,
+        /// Features of the test rows.
+        test: usize,
+    },
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::Fit { params, .. } => write!(f, "training with parameters {params} failed"),
+            EvalError::Param(e) => write!(f, "{e}"),
+            EvalError::Metric { context, .. } => write!(f, "cannot score the {context}"),
+            EvalError::Folds {
+                class,
+                count,
+                k,
+                part,
+            } => write!(
+                f,
+                "cannot make {k} stratified folds of {part}: class {class} has only {count} \
+                 example(s), fewer than {k}"
+            ),
+            EvalError::FoldCount { k } => write!(f, "{k} fold(s) asked for; at least 2 are needed"),
+            EvalError::Config {
+                name,
+                value,
+                allowed,
+            } => {
+                write!(f, "{name} = {value} is out of range: it must be {allowed}")
+            }
+            EvalError::NoUsableParams { repeat, fold } => write!(
+                f,
+                "repeat {repeat}, fold {fold}: every candidate gave non-finite validation scores"
+            ),
+            EvalError::Dimension { train, test } => {
+                write!(
+                    f,
+                    "training rows have {train} features but test rows have {test}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for EvalError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EvalError::Fit { source, .. } => Some(source),
+            EvalError::Metric { source, .. } => Some(source),
+            // `Param` is transparent: its message is the parameter error's own.
+            _ => None,
+        }
+    }
+}
+
+/// Settings of the protocol. `Default` is the OAUC/ADM protocol [OAUC sec. 6.3]: 4 repetitions
+/// of stratified 5-fold CV with a 5-fold inner CV, min-max scaling on, unit norm off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CvConfig {
+    /// Outer folds $K$.
+    pub folds: usize,
+    /// Repetitions $R$ of the outer split (for [`holdout`]: the number of runs).
+    pub repeats: usize,
+    /// Inner folds $K'$ of the parameter search.
+    pub inner_folds: usize,
+    /// Base seed of every random choice.
+    pub seed: u64,
+    /// Min-max scale to $[-1, 1]$, fitted on each training part (SPEC section 1).
+    pub scale: bool,
+    /// Divide every row by its Euclidean norm (after scaling).
+    pub unit_norm: bool,
+}
+
+impl Default for CvConfig {
+    fn default() -> Self {
+        Self {
+            folds: 5,
+            repeats: 4,
+            inner_folds: 5,
+            seed: 0,
+            scale: true,
+            unit_norm: false,
+        }
+    }
+}
+
+/// What [`Algo::make`] points to: builds the training procedure for one full parameter set.
+pub type MakeFit<'a> = dyn Fn(&ParamMap) -> Result<Box<dyn DynFit>, ParamError> + Sync + 'a;
+
+/// An algorithm and the parameter sets to choose from.
+pub struct Algo<'a> {
+    /// Parameters common to every candidate.
+    pub base: ParamMap,
+    /// The candidates are `base.merged(g)` for each `g`, in this order. Empty (or one map) means
+    /// there is nothing to choose and no inner CV runs.
+    pub grid: Vec<ParamMap>,
+    /// Builds the training procedure for one full parameter set.
+    pub make: &'a MakeFit<'a>,
+}
+
+impl Algo<'_> {
+    /// The full parameter sets tried, in grid order (at least one).
+    pub fn candidates(&self) -> Vec<ParamMap> {
+        if self.grid.is_empty() {
+            vec![self.base.clone()]
+        } else {
+            self.grid.iter().map(|g| self.base.merged(g)).collect()
+        }
+    }
+}
+
+impl fmt::Debug for Algo<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Algo")
+            .field("base", &self.base)
+            .field("grid", &self.grid)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The outcome of one outer split (one "run" of the papers' tables).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunRecord {
+    /// Position in the returned list, `0..R*K`.
+    pub run: usize,
+    /// Repetition (0-based).
+    pub repeat: usize,
+    /// Outer fold (0-based; always 0 for [`holdout`]).
+    pub fold: usize,
+    /// Test AUC of the final model.
+    pub auc: f64,
+    /// Test average precision of the final model.
+    pub ap: f64,
+    /// The parameters chosen (the full set, base included).
+    pub params: ParamMap,
+    /// Mean inner validation AUC of the chosen parameters; `None` when there was no choice.
+    pub inner_auc: Option<f64>,
+    /// Wall-clock seconds of the final fit only.
+    pub train_seconds: f64,
+    /// Seconds spent in this split's inner CV, summed over its fit-and-score jobs (0 without
+    /// inner CV). With several threads this is compute time, not elapsed time.
+    pub search_seconds: f64,
+    /// Number of candidate parameter sets.
+    pub grid_points: usize,
+    /// Training examples of the final fit.
+    pub n_train: usize,
+    /// Test examples.
+    pub n_test: usize,
+}
+
+/// Mean and spread of a list of [`RunRecord`]s.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Number of runs.
+    pub runs: usize,
+    /// Mean test AUC.
+    pub auc_mean: f64,
+    /// Sample standard deviation (divide by $n - 1$) of the test AUC; 0 for one run.
+    pub auc_std: f64,
+    /// Mean test AP.
+    pub ap_mean: f64,
+    /// Sample standard deviation of the test AP; 0 for one run.
+    pub ap_std: f64,
+    /// Mean seconds of a final fit.
+    pub train_seconds_mean: f64,
+    /// Candidate parameter sets per run (the largest over the runs).
+    pub grid_points: usize,
+    /// Total compute seconds: every final fit plus every inner-CV job.
+    pub total_seconds: f64,
+}
+
+/// Mean and sample standard deviation; `(0, 0)` for no values, std 0 for one value.
+fn mean_std(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
+    let n = values.clone().count();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let mean = values.clone().sum::<f64>() / n as f64;
+    if n == 1 {
+        return (mean, 0.0);
+    }
+    let ss: f64 = values.map(|v| (v - mean) * (v - mean)).sum();
+    (mean, (ss / (n - 1) as f64).sqrt())
+}
+
+/// Summarizes runs: means, sample standard deviations and costs. No runs give all zeros.
+pub fn summarize(records: &[RunRecord]) -> Summary {
+    let (auc_mean, auc_std) = mean_std(records.iter().map(|r| r.auc));
+    let (ap_mean, ap_std) = mean_std(records.iter().map(|r| r.ap));
+    let (train_seconds_mean, _) = mean_std(records.iter().map(|r| r.train_seconds));
+    Summary {
+        runs: records.len(),
+        auc_mean,
+        auc_std,
+        ap_mean,
+        ap_std,
+        train_seconds_mean,
+        grid_points: records.iter().map(|r| r.grid_points).max().unwrap_or(0),
+        total_seconds: records
+            .iter()
+            .map(|r| r.train_seconds + r.search_seconds)
+            .sum(),
+    }
+}
+
+/// Progress reports, for a progress bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Sent once, first: the number of fits that will run (inner and final).
+    Total(u64),
+    /// Sent after each fit (and its scoring) finishes.
+    Tick,
+}
+
+/// Repeated stratified K-fold CV with an inner grid search on each training part; see the
+/// [module docs](self). Returns `cfg.repeats * cfg.folds` records ordered by `(repeat, fold)`.
+///
+/// Errors: a class with fewer than `cfg.folds` examples (or, in some outer training part, fewer
+/// than `cfg.inner_folds`), parameters rejected by `algo.make` or by the learner
+/// ([`EvalError::Param`], [`EvalError::Fit`] naming the full parameter set), and undefined test
+/// metrics. Non-finite *validation* scores only disqualify a candidate (a step size that
+/// diverges is a bad choice, not a broken run).
+pub fn nested_cv(
+    data: &Dataset,
+    algo: &Algo<'_>,
+    cfg: &CvConfig,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<RunRecord>, EvalError> {
+    let splits = repeated_stratified_kfold(data.labels(), cfg.folds, cfg.repeats, cfg.seed)?;
+    run_protocol(data, data, splits, algo, cfg, progress)
+}
+
+/// A fixed test set: `cfg.repeats` runs (fold 0 each), each choosing parameters by inner CV on
+/// all of `train`, then fitting on all of `train` fed in a seeded random order and scoring
+/// `test`. The scaler is fitted on `train`. Runs differ in their inner folds and training order.
+///
+/// If the two sets differ in dimension, both are padded with zero features to the larger one.
+/// Errors as [`nested_cv`].
+pub fn holdout(
+    train: &Dataset,
+    test: &Dataset,
+    algo: &Algo<'_>,
+    cfg: &CvConfig,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<RunRecord>, EvalError> {
+    if cfg.repeats == 0 {
+        return Err(EvalError::Config {
+            name: "repeats",
+            value: 0,
+            allowed: "at least 1",
+        });
+    }
+    let dim = train.dim().max(test.dim());
+    let pad = |d: &Dataset| -> Dataset { d.clone().with_dim(dim) };
+    let train: Cow<'_, Dataset> = if train.dim() < dim {
+        Cow::Owned(pad(train))
+    } else {
+        Cow::Borrowed(train)
+    };
+    let test: Cow<'_, Dataset> = if test.dim() < dim {
+        Cow::Owned(pad(test))
+    } else {
+        Cow::Borrowed(test)
+    };
+    let splits = (0..cfg.repeats)
+        .map(|repeat| Split {
+            repeat,
+            fold: 0,
+            train: (0..train.n()).collect(),
+            test: (0..test.n()).collect(),
+        })
+        .collect();
+    run_protocol(&train, &test, splits, algo, cfg, progress)
+}
+
+/// A training part ready to fit (selected in a seeded order, scaled) and its evaluation part.
+struct Prepared {
+    train: Dataset,
+    eval: Dataset,
+}
+
+/// Selects `train_idx` of `train_src` in that order and `eval_idx` of `eval_src`, fits the scaler
+/// on the selected training rows and applies it to both, then unit-norms both if asked.
+fn prepare(
+    train_src: &Dataset,
+    train_idx: &[usize],
+    eval_src: &Dataset,
+    eval_idx: &[usize],
+    cfg: &CvConfig,
+) -> Prepared {
+    let mut train = train_src.select(train_idx);
+    let mut eval = eval_src.select(eval_idx);
+    if cfg.scale {
+        // SPEC section 1: fitted on the training part only, applied to both, never clipped.
+        let scaler = MinMaxScaler::fit(&train);
+        train = scaler.transform(&train);
+        eval = scaler.transform(&eval);
+    }
+    if cfg.unit_norm {
+        train = unit_norm(&train);
+        eval = unit_norm(&eval);
+    }
+    Prepared { train, eval }
+}
+
+/// `idx` shuffled by a generator seeded with `seed`.
+fn permuted(mut idx: Vec<usize>, seed: u64) -> Vec<usize> {
+    idx.shuffle(&mut StdRng::seed_from_u64(seed));
+    idx
+}
+
+/// An inner fold's prepared data, built by the first job that needs it and dropped after the
+/// last one.
+struct Slot {
+    data: Mutex<Option<Arc<Prepared>>>,
+    remaining: AtomicUsize,
+}
+
+impl Slot {
+    fn new(jobs: usize) -> Self {
+        Self {
+            data: Mutex::new(None),
+            remaining: AtomicUsize::new(jobs),
+        }
+    }
+
+    /// The prepared data, building it under the lock if no job has yet.
+    fn get(&self, build: impl FnOnce() -> Prepared) -> Arc<Prepared> {
+        let mut guard = self.data.lock().unwrap_or_else(PoisonError::into_inner);
+        match guard.as_ref() {
+            Some(p) => Arc::clone(p),
+            None => {
+                let p = Arc::new(build());
+                *guard = Some(Arc::clone(&p));
+                p
+            }
+        }
+    }
+
+    /// Marks one job done; the last one frees the data.
+    fn release(&self) {
+        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
+            *self.data.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        }
+    }
+}
+
+/// One outer split with its inner folds (positions into `split.train`).
+struct OuterPlan {
+    split: Split,
+    inner: Vec<Vec<usize>>,
+}
+
+/// Outcome of one inner job: the validation AUC (`None` if the scores were not finite) and the
+/// seconds it took.
+type InnerOutcome = Result<(Option<f64>, f64), EvalError>;
+
+/// The shared engine of [`nested_cv`] and [`holdout`]: inner CV on `train_src` rows of each
+/// split, final fit, scoring of `test_src` rows.
+fn run_protocol(
+    train_src: &Dataset,
+    test_src: &Dataset,
+    splits: Vec<Split>,
+    algo: &Algo<'_>,
+    cfg: &CvConfig,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<RunRecord>, EvalError> {
+    let candidates = algo.candidates();
+    let fits = candidates
+        .iter()
+        .map(|p| check_candidate(algo, p, train_src.dim()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let search = candidates.len() > 1;
+    if search && cfg.inner_folds < 2 {
+        return Err(EvalError::FoldCount { k: cfg.inner_folds });
+    }
+
+    // Inner fold assignments: cheap (indices only), made up front so that a class too small for
+    // the inner CV is reported before any fitting.
+    let mut plans = Vec::with_capacity(splits.len());
+    for split in splits {
+        let inner = if search {
+            let labels: Vec<Label> = split.train.iter().map(|&i| train_src.label(i)).collect();
+            let seed = derive_seed(
+                cfg.seed,
+                &[TAG_INNER_FOLDS, split.repeat as u64, split.fold as u64],
+            );
+            stratified_kfold(&labels, cfg.inner_folds, seed).map_err(|e| match e {
+                EvalError::Folds {
+                    class, count, k, ..
+                } => EvalError::Folds {
+                    class,
+                    count,
+                    k,
+                    part: format!(
+                        "the training part of repeat {}, fold {}",
+                        split.repeat, split.fold
+                    ),
+                },
+                other => other,
+            })?
+        } else {
+            Vec::new()
+        };
+        plans.push(OuterPlan { split, inner });
+    }
+
+    let inner_jobs = plans.len()
+        * if search {
+            cfg.inner_folds * candidates.len()
+        } else {
+            0
+        };
+    progress(Progress::Total((inner_jobs + plans.len()) as u64));
+
+    let inner = inner_search(train_src, &plans, &fits, &candidates, cfg, progress)?;
+
+    let outer: Vec<Result<RunRecord, EvalError>> = plans
+        .par_iter()
+        .enumerate()
+        .map(|(run, plan)| {
+            let (choice, search_seconds) = &inner[run];
+            let (best, inner_auc) = match choice {
+                Choice::Only => (0, None),
+                Choice::Best { index, mean_auc } => (*index, Some(*mean_auc)),
+                Choice::NoneUsable => {
+                    return Err(EvalError::NoUsableParams {
+                        repeat: plan.split.repeat,
+                        fold: plan.split.fold,
+                    });
+                }
+            };
+            let mut record = final_fit(train_src, test_src, plan, fits[best].as_ref(), cfg)
+                .map_err(|e| with_params(e, &candidates[best]))?;
+            progress(Progress::Tick);
+            record.run = run;
+            record.params = candidates[best].clone();
+            record.inner_auc = inner_auc;
+            record.search_seconds = *search_seconds;
+            record.grid_points = candidates.len();
+            Ok(record)
+        })
+        .collect();
+    outer.into_iter().collect()
+}
+
+/// Makes the procedure for one candidate, and when it is a one-pass learner also builds it once,
+/// so that bad parameters are reported before any work, in grid order.
+fn check_candidate(
+    algo: &Algo<'_>,
+    params: &ParamMap,
+    dim: usize,
+) -> Result<Box<dyn DynFit>, EvalError> {
+    let fit = (algo.make)(params).map_err(EvalError::Param)?;
+    if let Some(Err(e)) = fit.online(dim) {
+        return Err(EvalError::Fit {
+            params: params.clone(),
+            source: FitError::Param(e),
+        });
+    }
+    Ok(fit)
+}
+
+/// Fills in the parameters of a fit error raised where they were not known.
+fn with_params(e: EvalError, params: &ParamMap) -> EvalError {
+    match e {
+        EvalError::Fit { source, .. } => EvalError::Fit {
+            params: params.clone(),
+            source,
+        },
+        other => other,
+    }
+}
+
+/// What the inner CV of one outer split decided.
+#[derive(Clone, Copy, Debug)]
+enum Choice {
+    /// One candidate only: no search ran.
+    Only,
+    /// The candidate with the best mean validation AUC.
+    Best { index: usize, mean_auc: f64 },
+    /// Every candidate had non-finite validation scores in some inner fold.
+    NoneUsable,
+}
+
+/// Runs every (outer split, inner fold, candidate) job in parallel and picks each split's best
+/// candidate. Returns one `(choice, seconds)` per split.
+fn inner_search(
+    train_src: &Dataset,
+    plans: &[OuterPlan],
+    fits: &[Box<dyn DynFit>],
+    candidates: &[ParamMap],
+    cfg: &CvConfig,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<(Choice, f64)>, EvalError> {
+    if candidates.len() <= 1 {
+        return Ok(plans.iter().map(|_| (Choice::Only, 0.0)).collect());
+    }
+    let (k_in, g) = (cfg.inner_folds, candidates.len());
+    let slots: Vec<Slot> = (0..plans.len() * k_in).map(|_| Slot::new(g)).collect();
+    let failed = AtomicBool::new(false);
+    let outcomes: Vec<Option<InnerOutcome>> = (0..slots.len() * g)
+        .into_par_iter()
+        .map(|job| {
+            let (slot_index, cand) = (job / g, job % g);
+            let (s, j) = (slot_index / k_in, slot_index % k_in);
+            let slot = &slots[slot_index];
+            // After a failure the remaining jobs are skipped; the first error in job order is
+            // reported.
+            let out = if failed.load(Ordering::Relaxed) {
+                None
+            } else {
+                let start = Instant::now();
+                let data = slot.get(|| prepare_inner(train_src, &plans[s], j, cfg));
+                let plan = &plans[s].split;
+                let seed = derive_seed(
+                    cfg.seed,
+                    &[
+                        TAG_INNER_FIT,
+                        plan.repeat as u64,
+                        plan.fold as u64,
+                        j as u64,
+                    ],
+                );
+                let result = validation_auc(&data, fits[cand].as_ref(), seed, plan, j)
+                    .map_err(|e| with_params(e, &candidates[cand]))
+                    .map(|a| (a, start.elapsed().as_secs_f64()));
+                if result.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                progress(Progress::Tick);
+                Some(result)
+            };
+            slot.release();
+            out
+        })
+        .collect();
+
+    let mut sums = vec![Some(0.0f64); plans.len() * g];
+    let mut seconds = vec![0.0f64; plans.len()];
+    for (job, out) in outcomes.into_iter().enumerate() {
+        let Some(out) = out else { continue };
+        let (a, secs) = out?;
+        let (s, cand) = (job / (g * k_in), job % g);
+        seconds[s] += secs;
+        let sum = &mut sums[s * g + cand];
+        *sum = sum.zip(a).map(|(x, y)| x + y);
+    }
+    Ok((0..plans.len())
+        .map(|s| {
+            let mut choice = Choice::NoneUsable;
+            for (cand, sum) in sums[s * g..(s + 1) * g].iter().enumerate() {
+                let Some(sum) = sum else { continue };
+                let mean_auc = sum / k_in as f64;
+                // Strictly better only: ties keep the earliest candidate in grid order.
+                let better = match choice {
+                    Choice::Best { mean_auc: best, .. } => mean_auc > best,
+                    _ => true,
+                };
+                if better {
+                    choice = Choice::Best {
+                        index: cand,
+                        mean_auc,
+                    };
+                }
+            }
+            (choice, seconds[s])
+        })
+        .collect())
+}
+
+/// Inner fold `j` of an outer split: training rows in a seeded order, scaled on themselves, and
+/// the validation rows scaled the same way, all taken from the raw rows.
+fn prepare_inner(train_src: &Dataset, plan: &OuterPlan, j: usize, cfg: &CvConfig) -> Prepared {
+    let outer_train = &plan.split.train;
+    let val_pos = &plan.inner[j];
+    let mut in_val = vec![false; outer_train.len()];
+    for &p in val_pos {
+        in_val[p] = true;
+    }
+    let train_idx: Vec<usize> = (0..outer_train.len())
+        .filter(|&p| !in_val[p])
+        .map(|p| outer_train[p])
+        .collect();
+    let val_idx: Vec<usize> = val_pos.iter().map(|&p| outer_train[p]).collect();
+    let seed = derive_seed(
+        cfg.seed,
+        &[
+            TAG_INNER_ORDER,
+            plan.split.repeat as u64,
+            plan.split.fold as u64,
+            j as u64,
+        ],
+    );
+    prepare(
+        train_src,
+        &permuted(train_idx, seed),
+        train_src,
+        &val_idx,
+        cfg,
+    )
+}
+
+/// Fits on the prepared training rows and returns the validation AUC, or `None` when a score is
+/// not finite.
+fn validation_auc(
+    data: &Prepared,
+    fit: &dyn DynFit,
+    seed: u64,
+    split: &Split,
+    j: usize,
+) -> Result<Option<f64>, EvalError> {
+    let model = fit
+        .fit_dyn(&data.train, seed)
+        .map_err(|source| EvalError::Fit {
+            params: ParamMap::new(),
+            source,
+        })?;
+    match auc(&model.score_all(&data.eval), data.eval.labels()) {
+        Ok(a) => Ok(Some(a)),
+        Err(MetricError::NonFinite { .. }) => Ok(None),
+        Err(source) => Err(EvalError::Metric {
+            context: format!(
+                "validation part of inner fold {j}, repeat {}, fold {}",
+                split.repeat, split.fold
+            ),
+            source,
+        }),
+    }
+}
+
+/// The final fit of one split on its whole training part (seeded order), scored on its test part.
+/// Fills the metric, timing and size fields; the caller fills the rest.
+fn final_fit(
+    train_src: &Dataset,
+    test_src: &Dataset,
+    plan: &OuterPlan,
+    fit: &dyn DynFit,
+    cfg: &CvConfig,
+) -> Result<RunRecord, EvalError> {
+    let split = &plan.split;
+    let (r, f) = (split.repeat as u64, split.fold as u64);
+    let order = permuted(
+        split.train.clone(),
+        derive_seed(cfg.seed, &[TAG_OUTER_ORDER, r, f]),
+    );
+    let data = prepare(train_src, &order, test_src, &split.test, cfg);
+    let start = Instant::now();
+    let model = fit
+        .fit_dyn(&data.train, derive_seed(cfg.seed, &[TAG_OUTER_FIT, r, f]))
+        .map_err(|source| EvalError::Fit {
+            params: ParamMap::new(),
+            source,
+        })?;
+    let train_seconds = start.elapsed().as_secs_f64();
+    let scores = model.score_all(&data.eval);
+    let metric_err = |source| EvalError::Metric {
+        context: format!("test part of repeat {}, fold {}", split.repeat, split.fold),
+        source,
+    };
+    let test_auc = auc(&scores, data.eval.labels()).map_err(metric_err)?;
+    let ap = average_precision(&scores, data.eval.labels()).map_err(metric_err)?;
+    Ok(RunRecord {
+        run: 0,
+        repeat: split.repeat,
+        fold: split.fold,
+        auc: test_auc,
+        ap,
+        params: ParamMap::new(),
+        inner_auc: None,
+        train_seconds,
+        search_seconds: 0.0,
+        grid_points: 0,
+        n_train: data.train.n(),
+        n_test: data.eval.n(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(auc: f64, ap: f64) -> RunRecord {
+        RunRecord {
+            run: 0,
+            repeat: 0,
+            fold: 0,
+            auc,
+            ap,
+            params: ParamMap::new(),
+            inner_auc: None,
+            train_seconds: 1.0,
+            search_seconds: 2.0,
+            grid_points: 3,
+            n_train: 4,
+            n_test: 2,
+        }
+    }
+
+    #[test]
+    fn summary_uses_the_sample_standard_deviation() {
+        // AUCs 0.6, 0.8, 1.0: mean 0.8, squared deviations 0.04 + 0 + 0.04, / (3 - 1) -> 0.04.
+        let rs = [record(0.6, 0.5), record(0.8, 0.5), record(1.0, 0.5)];
+        let s = summarize(&rs);
+        assert_eq!(s.runs, 3);
+        assert!((s.auc_mean - 0.8).abs() < 1e-15);
+        assert!((s.auc_std - 0.2).abs() < 1e-15);
+        assert!(s.ap_std.abs() < 1e-15);
+        assert_eq!(s.grid_points, 3);
+        assert!((s.total_seconds - 9.0).abs() < 1e-12);
+        let one = summarize(&rs[..1]);
+        assert_eq!(one.auc_std.to_bits(), 0f64.to_bits());
+        assert_eq!(summarize(&[]).runs, 0);
+    }
+
+    #[test]
+    fn errors_name_what_went_wrong() {
+        let e = EvalError::Folds {
+            class: Label::Pos,
+            count: 3,
+            k: 5,
+            part: "the data".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "cannot make 5 stratified folds of the data: class +1 has only 3 example(s), fewer than 5"
+        );
+        let params: ParamMap = [("eta", -1.0)].into_iter().collect();
+        let e = EvalError::Fit {
+            params,
+            source: FitError::SingleClass,
+        };
+        assert_eq!(e.to_string(), "training with parameters eta=-1 failed");
+        assert!(std::error::Error::source(&e).is_some());
+    }
+}
