@@ -6,6 +6,7 @@
 //! concrete algorithm, so the protocol cannot treat one method differently from another. It never
 //! reads files and never knows an algorithm's name.
 
+pub mod curve;
 pub mod cv;
 pub mod folds;
 pub mod grid;
