@@ -11,5 +11,6 @@ pub mod cv;
 pub mod folds;
 pub mod grid;
 pub mod metrics;
+pub mod stats;
 
 pub use cv::EvalError;
