@@ -76,7 +76,11 @@ fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
         .current_dir(project_root())
         .status()
         .map_err(|e| format!("cannot run {cargo}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("`cargo {}` failed: {status}", args.join(" "))) }
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`cargo {}` failed: {status}", args.join(" ")))
+    }
 }
 
 /// Splits a leading `--cases N` off the arguments.
@@ -87,7 +91,8 @@ fn take_cases(args: &[String]) -> Result<(Option<String>, Vec<String>), String> 
     while let Some(a) = it.next() {
         if a == "--cases" {
             let n = it.next().ok_or("--cases needs a number")?;
-            n.parse::<u64>().map_err(|_| format!("--cases: `{n}` is not a number"))?;
+            n.parse::<u64>()
+                .map_err(|_| format!("--cases: `{n}` is not a number"))?;
             cases = Some(n.clone());
         } else {
             rest.push(a.clone());
@@ -100,7 +105,11 @@ fn test(args: &[String]) -> Result<(), String> {
     let (cases, rest) = take_cases(args)?;
     let mut cmd = vec!["test", "--workspace"];
     cmd.extend(rest.iter().map(String::as_str));
-    let env: Vec<(&str, &str)> = cases.as_deref().map(|c| ("PROPTEST_CASES", c)).into_iter().collect();
+    let env: Vec<(&str, &str)> = cases
+        .as_deref()
+        .map(|c| ("PROPTEST_CASES", c))
+        .into_iter()
+        .collect();
     cargo(&cmd, &env)
 }
 
@@ -131,8 +140,21 @@ fn bench(args: &[String]) -> Result<(), String> {
 
 fn ci() -> Result<(), String> {
     cargo(&["fmt", "--all", "--", "--check"], &[])?;
-    let deny = [("RUSTFLAGS", "-D warnings"), ("RUSTDOCFLAGS", "-D warnings")];
-    cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &deny)?;
+    let deny = [
+        ("RUSTFLAGS", "-D warnings"),
+        ("RUSTDOCFLAGS", "-D warnings"),
+    ];
+    cargo(
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &deny,
+    )?;
     cargo(&["test", "--workspace"], &deny)?;
     cargo(&["doc", "--workspace", "--no-deps"], &deny)?;
     tidy::check(&project_root()).map_err(|problems| problems.join("\n"))?;

@@ -19,11 +19,23 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("auc-surrogate", &["auc-core", "auc-stats"]),
     ("auc-online", &["auc-core", "auc-stats", "auc-surrogate"]),
     ("auc-kernel", &["auc-core", "auc-stats", "auc-surrogate"]),
-    ("auc-cvm", &["auc-core", "auc-stats", "auc-surrogate", "auc-kernel"]),
+    (
+        "auc-cvm",
+        &["auc-core", "auc-stats", "auc-surrogate", "auc-kernel"],
+    ),
     ("auc-eval", &["auc-core", "auc-data"]),
     (
         "auc-cli",
-        &["auc-core", "auc-data", "auc-stats", "auc-surrogate", "auc-online", "auc-kernel", "auc-cvm", "auc-eval"],
+        &[
+            "auc-core",
+            "auc-data",
+            "auc-stats",
+            "auc-surrogate",
+            "auc-online",
+            "auc-kernel",
+            "auc-cvm",
+            "auc-eval",
+        ],
     ),
 ];
 
@@ -32,12 +44,18 @@ pub(crate) fn check(root: &Path) -> Result<(), Vec<String>> {
     let mut problems = Vec::new();
     let keys = reference_keys(root, &mut problems);
     for krate in crate_dirs(root) {
-        let name = krate.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = krate
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         check_manifest(&krate.join("Cargo.toml"), &name, &mut problems);
         for file in rust_files(&krate.join("src")) {
             let text = read(&file, &mut problems);
             if !text.trim_start().starts_with("//!") {
-                problems.push(format!("{}: must start with a `//!` doc paragraph", rel(root, &file)));
+                problems.push(format!(
+                    "{}: must start with a `//!` doc paragraph",
+                    rel(root, &file)
+                ));
             }
         }
     }
@@ -53,7 +71,11 @@ pub(crate) fn check(root: &Path) -> Result<(), Vec<String>> {
             problems.push(format!("{extra}: missing `[lints] workspace = true`"));
         }
     }
-    if problems.is_empty() { Ok(()) } else { Err(problems) }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
 }
 
 fn read(path: &Path, problems: &mut Vec<String>) -> String {
@@ -64,12 +86,19 @@ fn read(path: &Path, problems: &mut Vec<String>) -> String {
 }
 
 fn rel(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root).unwrap_or(path).display().to_string()
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 fn crate_dirs(root: &Path) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = fs::read_dir(root.join("crates"))
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("Cargo.toml").is_file()).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.join("Cargo.toml").is_file())
+                .collect()
+        })
         .unwrap_or_default();
     dirs.sort();
     dirs
@@ -111,10 +140,14 @@ fn has_workspace_lints(manifest: &str) -> bool {
 fn check_manifest(path: &Path, name: &str, problems: &mut Vec<String>) {
     let text = read(path, problems);
     if !has_workspace_lints(&text) {
-        problems.push(format!("crates/{name}/Cargo.toml: missing `[lints] workspace = true`"));
+        problems.push(format!(
+            "crates/{name}/Cargo.toml: missing `[lints] workspace = true`"
+        ));
     }
     let Some((_, allowed)) = LAYERS.iter().find(|(n, _)| *n == name) else {
-        problems.push(format!("crates/{name}: not in xtask's layer table (add it there and to docs/architecture.md)"));
+        problems.push(format!(
+            "crates/{name}: not in xtask's layer table (add it there and to docs/architecture.md)"
+        ));
         return;
     };
     let mut section = String::new();
@@ -128,7 +161,9 @@ fn check_manifest(path: &Path, name: &str, problems: &mut Vec<String>) {
         }
         let dep = line.split(['=', '.', ' ']).next().unwrap_or("");
         if dep.starts_with("auc-") && !allowed.contains(&dep) {
-            problems.push(format!("crates/{name}/Cargo.toml: {name} must not depend on {dep} (layering)"));
+            problems.push(format!(
+                "crates/{name}/Cargo.toml: {name} must not depend on {dep} (layering)"
+            ));
         }
     }
 }
@@ -146,13 +181,19 @@ fn reference_keys(root: &Path, problems: &mut Vec<String>) -> Vec<String> {
 /// A citation key: two or more capitals then optional digits (`OAUC`, `PA06`), or a capitalized
 /// name followed by a two-digit year (`Rosenblatt58`).
 fn looks_like_key(token: &str) -> bool {
-    let letters: String = token.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    let letters: String = token
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
     let digits = &token[letters.len()..];
     if !digits.chars().all(|c| c.is_ascii_digit()) || letters.is_empty() {
         return false;
     }
     let all_caps = letters.len() >= 2 && letters.chars().all(|c| c.is_ascii_uppercase());
-    let name_year = letters.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+    let name_year = letters
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_uppercase())
         && letters.chars().skip(1).all(|c| c.is_ascii_lowercase())
         && digits.len() == 2;
     all_caps || name_year
@@ -165,21 +206,38 @@ fn check_source(root: &Path, file: &Path, text: &str, keys: &[String], problems:
         let at = || format!("{}:{}", rel(root, file), n + 1);
         let code = line.trim_start();
         if code.starts_with(ignore_attr) || code.starts_with(panic_attr) {
-            problems.push(format!("{}: no ignored or should-panic tests (STYLE section 6)", at()));
+            problems.push(format!(
+                "{}: no ignored or should-panic tests (STYLE section 6)",
+                at()
+            ));
         }
         let lemma_fn = concat!("fn ", "lemma_");
         if let Some(pos) = code.find(lemma_fn) {
             let key = code[pos + lemma_fn.len()..].split('_').next().unwrap_or("");
             if !keys.iter().any(|k| k.eq_ignore_ascii_case(key)) {
-                problems.push(format!("{}: lemma test key `{key}` is not in docs/references.md", at()));
+                problems.push(format!(
+                    "{}: lemma test key `{key}` is not in docs/references.md",
+                    at()
+                ));
             }
         }
-        let Some(comment) = line.find("//").map(|i| &line[i..]) else { continue };
+        let Some(comment) = line.find("//").map(|i| &line[i..]) else {
+            continue;
+        };
         for piece in comment.split('[').skip(1) {
-            let token: String = piece.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+            let token: String = piece
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
             let follows = piece[token.len()..].chars().next();
-            if looks_like_key(&token) && matches!(follows, Some(' ' | ']' | ',')) && !keys.contains(&token) {
-                problems.push(format!("{}: citation key `{token}` is not in docs/references.md", at()));
+            if looks_like_key(&token)
+                && matches!(follows, Some(' ' | ']' | ','))
+                && !keys.contains(&token)
+            {
+                problems.push(format!(
+                    "{}: citation key `{token}` is not in docs/references.md",
+                    at()
+                ));
             }
         }
     }
@@ -201,7 +259,9 @@ mod tests {
 
     #[test]
     fn manifests_need_workspace_lints() {
-        assert!(has_workspace_lints("[package]\nname = \"a\"\n[lints]\nworkspace = true\n"));
+        assert!(has_workspace_lints(
+            "[package]\nname = \"a\"\n[lints]\nworkspace = true\n"
+        ));
         assert!(!has_workspace_lints("[package]\nworkspace = true\n"));
     }
 
@@ -214,6 +274,9 @@ mod tests {
     }
 
     fn project_root_for_test() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("workspace root")
+            .to_path_buf()
     }
 }

@@ -10,12 +10,22 @@ use crate::ParamError;
 
 /// `value > 0` and finite.
 pub fn positive(name: &'static str, value: f64) -> Result<f64, ParamError> {
-    range(name, value, value > 0.0 && value.is_finite(), "finite and > 0")
+    range(
+        name,
+        value,
+        value > 0.0 && value.is_finite(),
+        "finite and > 0",
+    )
 }
 
 /// `value >= 0` and finite.
 pub fn non_negative(name: &'static str, value: f64) -> Result<f64, ParamError> {
-    range(name, value, value >= 0.0 && value.is_finite(), "finite and >= 0")
+    range(
+        name,
+        value,
+        value >= 0.0 && value.is_finite(),
+        "finite and >= 0",
+    )
 }
 
 /// `0 < value < 1`.
@@ -29,13 +39,34 @@ pub fn unit_half_open(name: &'static str, value: f64) -> Result<f64, ParamError>
 }
 
 /// An integer `>= min` (given as `f64`, as every value in a [`crate::ParamMap`] is).
-pub fn integer_at_least(name: &'static str, value: f64, min: u64, allowed: &'static str) -> Result<u64, ParamError> {
-    let ok = value.is_finite() && value.fract() == 0.0 && value >= min as f64 && value <= u64::MAX as f64;
+pub fn integer_at_least(
+    name: &'static str,
+    value: f64,
+    min: u64,
+    allowed: &'static str,
+) -> Result<u64, ParamError> {
+    let ok = value.is_finite()
+        && value.fract() == 0.0
+        && value >= min as f64
+        && value <= u64::MAX as f64;
     range(name, value, ok, allowed).map(|v| v as u64)
 }
 
-fn range(name: &'static str, value: f64, ok: bool, allowed: &'static str) -> Result<f64, ParamError> {
-    if ok { Ok(value) } else { Err(ParamError::OutOfRange { name, value, allowed }) }
+fn range(
+    name: &'static str,
+    value: f64,
+    ok: bool,
+    allowed: &'static str,
+) -> Result<f64, ParamError> {
+    if ok {
+        Ok(value)
+    } else {
+        Err(ParamError::OutOfRange {
+            name,
+            value,
+            allowed,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -55,6 +86,9 @@ mod tests {
         assert!(integer_at_least("budget", 2.5, 1, "an integer >= 1").is_err());
         assert!(integer_at_least("budget", 0.0, 1, "an integer >= 1").is_err());
         let msg = positive("eta", -2.0).unwrap_err().to_string();
-        assert_eq!(msg, "parameter eta = -2 is out of range: it must be finite and > 0");
+        assert_eq!(
+            msg,
+            "parameter eta = -2 is out of range: it must be finite and > 0"
+        );
     }
 }

@@ -38,12 +38,23 @@ impl Dataset {
     pub fn dense(dim: usize, values: Vec<f64>, labels: Vec<Label>) -> Result<Self, DatasetError> {
         let expected = labels.len() * dim;
         if values.len() != expected {
-            return Err(DatasetError::Shape { what: "dense values", expected, found: values.len() });
+            return Err(DatasetError::Shape {
+                what: "dense values",
+                expected,
+                found: values.len(),
+            });
         }
         if let Some(k) = values.iter().position(|v| !v.is_finite()) {
-            return Err(DatasetError::NonFinite { row: k / dim, feature: k % dim });
+            return Err(DatasetError::NonFinite {
+                row: k / dim,
+                feature: k % dim,
+            });
         }
-        Ok(Self { dim, storage: Storage::Dense { values }, labels })
+        Ok(Self {
+            dim,
+            storage: Storage::Dense { values },
+            labels,
+        })
     }
 
     /// A sparse (CSR) dataset; see [`Storage::Sparse`] for the layout.
@@ -56,13 +67,25 @@ impl Dataset {
     ) -> Result<Self, DatasetError> {
         let n = labels.len();
         if indptr.len() != n + 1 {
-            return Err(DatasetError::Shape { what: "indptr", expected: n + 1, found: indptr.len() });
+            return Err(DatasetError::Shape {
+                what: "indptr",
+                expected: n + 1,
+                found: indptr.len(),
+            });
         }
         if indices.len() != values.len() {
-            return Err(DatasetError::Shape { what: "values", expected: indices.len(), found: values.len() });
+            return Err(DatasetError::Shape {
+                what: "values",
+                expected: indices.len(),
+                found: values.len(),
+            });
         }
         if indptr[0] != 0 || indptr[n] != indices.len() || indptr.windows(2).any(|w| w[0] > w[1]) {
-            return Err(DatasetError::Shape { what: "indptr end", expected: indices.len(), found: indptr[n] });
+            return Err(DatasetError::Shape {
+                what: "indptr end",
+                expected: indices.len(),
+                found: indptr[n],
+            });
         }
         for row in 0..n {
             let (a, b) = (indptr[row], indptr[row + 1]);
@@ -73,12 +96,23 @@ impl Dataset {
                     return Err(DatasetError::BadIndex { row, index: j, dim });
                 }
                 if !values[k].is_finite() {
-                    return Err(DatasetError::NonFinite { row, feature: j as usize });
+                    return Err(DatasetError::NonFinite {
+                        row,
+                        feature: j as usize,
+                    });
                 }
                 prev = Some(j);
             }
         }
-        Ok(Self { dim, storage: Storage::Sparse { indptr, indices, values }, labels })
+        Ok(Self {
+            dim,
+            storage: Storage::Sparse {
+                indptr,
+                indices,
+                values,
+            },
+            labels,
+        })
     }
 
     /// Number of examples $n$.
@@ -116,7 +150,11 @@ impl Dataset {
     pub fn row(&self, i: usize) -> Row<'_> {
         match &self.storage {
             Storage::Dense { values } => Row::Dense(&values[i * self.dim..(i + 1) * self.dim]),
-            Storage::Sparse { indptr, indices, values } => {
+            Storage::Sparse {
+                indptr,
+                indices,
+                values,
+            } => {
                 let (a, b) = (indptr[i], indptr[i + 1]);
                 Row::Sparse(SparseRow::new(&indices[a..b], &values[a..b]))
             }
@@ -157,7 +195,11 @@ impl Dataset {
     /// Fraction of non-zero entries, `nnz / (n p)` (0 for an empty dataset).
     pub fn density(&self) -> f64 {
         let cells = self.n() as f64 * self.dim as f64;
-        if cells == 0.0 { 0.0 } else { self.nnz() as f64 / cells }
+        if cells == 0.0 {
+            0.0
+        } else {
+            self.nnz() as f64 / cells
+        }
     }
 
     /// A new dataset holding rows `idx[0], idx[1], ...` in that order (repeats allowed), in the same
@@ -175,7 +217,11 @@ impl Dataset {
                 }
                 Storage::Dense { values: out }
             }
-            Storage::Sparse { indptr, indices, values } => {
+            Storage::Sparse {
+                indptr,
+                indices,
+                values,
+            } => {
                 let mut p = Vec::with_capacity(idx.len() + 1);
                 let (mut ind, mut val) = (Vec::new(), Vec::new());
                 p.push(0);
@@ -185,10 +231,18 @@ impl Dataset {
                     val.extend_from_slice(&values[a..b]);
                     p.push(ind.len());
                 }
-                Storage::Sparse { indptr: p, indices: ind, values: val }
+                Storage::Sparse {
+                    indptr: p,
+                    indices: ind,
+                    values: val,
+                }
             }
         };
-        Dataset { dim: self.dim, storage, labels }
+        Dataset {
+            dim: self.dim,
+            storage,
+            labels,
+        }
     }
 
     /// The same rows with dimension `dim >= self.dim()`: extra features are 0.
@@ -196,7 +250,11 @@ impl Dataset {
     /// # Panics
     /// If `dim < self.dim()`.
     pub fn with_dim(mut self, dim: usize) -> Dataset {
-        assert!(dim >= self.dim, "cannot shrink dimension {} to {dim}", self.dim);
+        assert!(
+            dim >= self.dim,
+            "cannot shrink dimension {} to {dim}",
+            self.dim
+        );
         if let Storage::Dense { values } = &mut self.storage
             && dim > self.dim
         {
@@ -224,18 +282,30 @@ impl Dataset {
         for (i, (row, _)) in self.iter().enumerate() {
             row.write_dense(&mut values[i * self.dim..(i + 1) * self.dim]);
         }
-        Dataset { dim: self.dim, storage: Storage::Dense { values }, labels: self.labels.clone() }
+        Dataset {
+            dim: self.dim,
+            storage: Storage::Dense { values },
+            labels: self.labels.clone(),
+        }
     }
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // Expected values are exact by construction (see each comment).
 mod tests {
     use super::*;
     use Label::{Neg, Pos};
 
     fn small_sparse() -> Dataset {
         // Rows: (1, 0, 2), (0, 0, 0), (0, -3, 0).
-        Dataset::sparse(3, vec![0, 2, 2, 3], vec![0, 2, 1], vec![1.0, 2.0, -3.0], vec![Pos, Neg, Neg]).unwrap()
+        Dataset::sparse(
+            3,
+            vec![0, 2, 2, 3],
+            vec![0, 2, 1],
+            vec![1.0, 2.0, -3.0],
+            vec![Pos, Neg, Neg],
+        )
+        .unwrap()
     }
 
     #[test]
@@ -269,7 +339,11 @@ mod tests {
     fn constructors_reject_bad_arrays() {
         assert!(matches!(
             Dataset::dense(2, vec![1.0; 3], vec![Pos, Neg]),
-            Err(DatasetError::Shape { expected: 4, found: 3, .. })
+            Err(DatasetError::Shape {
+                expected: 4,
+                found: 3,
+                ..
+            })
         ));
         assert_eq!(
             Dataset::dense(2, vec![1.0, 1.0, f64::INFINITY, 0.0], vec![Pos, Neg]),
@@ -277,17 +351,27 @@ mod tests {
         );
         assert_eq!(
             Dataset::sparse(3, vec![0, 2], vec![1, 1], vec![1.0, 1.0], vec![Pos]),
-            Err(DatasetError::BadIndex { row: 0, index: 1, dim: 3 })
+            Err(DatasetError::BadIndex {
+                row: 0,
+                index: 1,
+                dim: 3
+            })
         );
         assert_eq!(
             Dataset::sparse(3, vec![0, 1], vec![3], vec![1.0], vec![Pos]),
-            Err(DatasetError::BadIndex { row: 0, index: 3, dim: 3 })
+            Err(DatasetError::BadIndex {
+                row: 0,
+                index: 3,
+                dim: 3
+            })
         );
     }
 
     #[test]
     fn with_dim_pads_dense_rows() {
-        let d = Dataset::dense(2, vec![1.0, 2.0, 3.0, 4.0], vec![Pos, Neg]).unwrap().with_dim(3);
+        let d = Dataset::dense(2, vec![1.0, 2.0, 3.0, 4.0], vec![Pos, Neg])
+            .unwrap()
+            .with_dim(3);
         assert_eq!(d.row(1), Row::Dense(&[3.0, 4.0, 0.0]));
         let s = small_sparse().with_dim(5);
         assert_eq!(s.dim(), 5);

@@ -32,12 +32,24 @@ pub enum ParamError {
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParamError::OutOfRange { name, value, allowed } => {
-                write!(f, "parameter {name} = {value} is out of range: it must be {allowed}")
+            ParamError::OutOfRange {
+                name,
+                value,
+                allowed,
+            } => {
+                write!(
+                    f,
+                    "parameter {name} = {value} is out of range: it must be {allowed}"
+                )
             }
-            ParamError::Missing { name } => write!(f, "parameter {name} is required and has no default"),
+            ParamError::Missing { name } => {
+                write!(f, "parameter {name} is required and has no default")
+            }
             ParamError::Unknown { name, known } if known.is_empty() => {
-                write!(f, "unknown parameter {name}: this algorithm takes no parameters")
+                write!(
+                    f,
+                    "unknown parameter {name}: this algorithm takes no parameters"
+                )
             }
             ParamError::Unknown { name, known } => {
                 write!(f, "unknown parameter {name} (known: {known})")
@@ -82,7 +94,11 @@ pub enum DatasetError {
 impl fmt::Display for DatasetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DatasetError::Shape { what, expected, found } => {
+            DatasetError::Shape {
+                what,
+                expected,
+                found,
+            } => {
                 write!(f, "{what} has length {found}, expected {expected}")
             }
             DatasetError::NonFinite { row, feature } => {

@@ -59,6 +59,7 @@ impl std::fmt::Display for Label {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // Expected values are exact by construction (see each comment).
 mod tests {
     use super::*;
 

@@ -80,7 +80,11 @@ where
     }
 
     fn online(&self, dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
-        Some(self.0.build(dim).map(|l| Box::new(l) as Box<dyn OnlineLearner + Send>))
+        Some(
+            self.0
+                .build(dim)
+                .map(|l| Box::new(l) as Box<dyn OnlineLearner + Send>),
+        )
     }
 }
 
@@ -97,7 +101,13 @@ mod tests {
 
     impl Scorer for MeanGap {
         fn score(&self, x: Row<'_>) -> f64 {
-            let m = |k: usize| if self.counts[k] > 0.0 { self.sums[k] / self.counts[k] } else { 0.0 };
+            let m = |k: usize| {
+                if self.counts[k] > 0.0 {
+                    self.sums[k] / self.counts[k]
+                } else {
+                    0.0
+                }
+            };
             x.get(0) * (m(0) - m(1))
         }
     }
@@ -115,9 +125,16 @@ mod tests {
         type Learner = MeanGap;
         fn build(&self, dim: usize) -> Result<MeanGap, ParamError> {
             if dim != 1 {
-                return Err(ParamError::OutOfRange { name: "dim", value: dim as f64, allowed: "1" });
+                return Err(ParamError::OutOfRange {
+                    name: "dim",
+                    value: dim as f64,
+                    allowed: "1",
+                });
             }
-            Ok(MeanGap { sums: [0.0; 2], counts: [0.0; 2] })
+            Ok(MeanGap {
+                sums: [0.0; 2],
+                counts: [0.0; 2],
+            })
         }
     }
 

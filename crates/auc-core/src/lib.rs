@@ -29,6 +29,6 @@ pub mod testing;
 pub use dataset::{Dataset, Storage};
 pub use error::{DatasetError, FitError, ParamError};
 pub use label::Label;
-pub use learner::{BoxedModel, DynFit, Fit, OnlineParams, Scorer, Streaming, OnlineLearner};
+pub use learner::{BoxedModel, DynFit, Fit, OnlineLearner, OnlineParams, Scorer, Streaming};
 pub use params::{ParamMap, ParamSpec};
 pub use row::{Row, SparseRow, SparseVec};

@@ -44,7 +44,9 @@ impl ParamMap {
     pub fn value(&self, spec: &ParamSpec) -> Result<f64, ParamError> {
         self.get(spec.name)
             .or(spec.default)
-            .ok_or_else(|| ParamError::Missing { name: spec.name.to_owned() })
+            .ok_or_else(|| ParamError::Missing {
+                name: spec.name.to_owned(),
+            })
     }
 
     /// Fails with [`ParamError::Unknown`] on the first name that no spec declares.
@@ -52,7 +54,10 @@ impl ParamMap {
         for name in self.0.keys() {
             if !specs.iter().any(|s| s.name == name) {
                 let known = specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ");
-                return Err(ParamError::Unknown { name: name.clone(), known });
+                return Err(ParamError::Unknown {
+                    name: name.clone(),
+                    known,
+                });
             }
         }
         Ok(())
@@ -103,8 +108,16 @@ mod tests {
     use super::*;
 
     const SPECS: &[ParamSpec] = &[
-        ParamSpec { name: "c", default: Some(1.0), help: "aggressiveness" },
-        ParamSpec { name: "eta", default: None, help: "step" },
+        ParamSpec {
+            name: "c",
+            default: Some(1.0),
+            help: "aggressiveness",
+        },
+        ParamSpec {
+            name: "eta",
+            default: None,
+            help: "step",
+        },
     ];
 
     #[test]
@@ -129,7 +142,10 @@ mod tests {
     fn display_and_json_are_ordered_by_name() {
         let m: ParamMap = [("lambda", 0.5), ("eta", 2.0)].into_iter().collect();
         assert_eq!(m.to_string(), "eta=2 lambda=0.5");
-        assert_eq!(serde_json::to_string(&m).unwrap(), r#"{"eta":2.0,"lambda":0.5}"#);
+        assert_eq!(
+            serde_json::to_string(&m).unwrap(),
+            r#"{"eta":2.0,"lambda":0.5}"#
+        );
         assert_eq!(ParamMap::new().to_string(), "-");
     }
 }

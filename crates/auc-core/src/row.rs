@@ -19,9 +19,21 @@ impl<'a> SparseRow<'a> {
     /// # Panics
     /// If the two slices differ in length (a programmer error).
     pub fn new(indices: &'a [u32], values: &'a [f64]) -> Self {
-        assert_eq!(indices.len(), values.len(), "sparse row: {} indices but {} values", indices.len(), values.len());
-        debug_assert!(indices.windows(2).all(|w| w[0] < w[1]), "sparse row indices must increase");
-        debug_assert!(values.iter().all(|v| v.is_finite()), "sparse row values must be finite");
+        assert_eq!(
+            indices.len(),
+            values.len(),
+            "sparse row: {} indices but {} values",
+            indices.len(),
+            values.len()
+        );
+        debug_assert!(
+            indices.windows(2).all(|w| w[0] < w[1]),
+            "sparse row indices must increase"
+        );
+        debug_assert!(
+            values.iter().all(|v| v.is_finite()),
+            "sparse row values must be finite"
+        );
         Self { indices, values }
     }
 
@@ -57,7 +69,10 @@ impl SparseVec {
 
     /// A borrowed view.
     pub fn view(&self) -> SparseRow<'_> {
-        SparseRow { indices: &self.indices, values: &self.values }
+        SparseRow {
+            indices: &self.indices,
+            values: &self.values,
+        }
     }
 }
 
@@ -102,10 +117,21 @@ impl Row<'_> {
     pub fn dot(&self, w: &[f64]) -> f64 {
         match self {
             Row::Dense(x) => {
-                assert_eq!(x.len(), w.len(), "row has {} features, weights {}", x.len(), w.len());
+                assert_eq!(
+                    x.len(),
+                    w.len(),
+                    "row has {} features, weights {}",
+                    x.len(),
+                    w.len()
+                );
                 dense_dot(x, w)
             }
-            Row::Sparse(s) => s.indices.iter().zip(s.values).map(|(&j, &v)| v * w[j as usize]).sum(),
+            Row::Sparse(s) => s
+                .indices
+                .iter()
+                .zip(s.values)
+                .map(|(&j, &v)| v * w[j as usize])
+                .sum(),
         }
     }
 
@@ -117,7 +143,13 @@ impl Row<'_> {
     pub fn axpy(&self, a: f64, y: &mut [f64]) {
         match self {
             Row::Dense(x) => {
-                assert_eq!(x.len(), y.len(), "row has {} features, target {}", x.len(), y.len());
+                assert_eq!(
+                    x.len(),
+                    y.len(),
+                    "row has {} features, target {}",
+                    x.len(),
+                    y.len()
+                );
                 for (yi, &xi) in y.iter_mut().zip(x.iter()) {
                     *yi += a * xi;
                 }
@@ -176,6 +208,7 @@ fn dense_dot(x: &[f64], w: &[f64]) -> f64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // Expected values are exact by construction (see each comment).
 mod tests {
     use super::*;
 

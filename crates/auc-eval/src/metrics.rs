@@ -55,9 +55,16 @@ struct TieGroup {
 }
 
 /// Checks the inputs and returns the tie groups in decreasing score order, with the class totals.
-fn tie_groups(scores: &[f64], labels: &[Label]) -> Result<(Vec<TieGroup>, usize, usize), MetricError> {
+#[allow(clippy::float_cmp)] // Ties are exactly equal scores, as in scikit-learn.
+fn tie_groups(
+    scores: &[f64],
+    labels: &[Label],
+) -> Result<(Vec<TieGroup>, usize, usize), MetricError> {
     if scores.len() != labels.len() {
-        return Err(MetricError::LengthMismatch { scores: scores.len(), labels: labels.len() });
+        return Err(MetricError::LengthMismatch {
+            scores: scores.len(),
+            labels: labels.len(),
+        });
     }
     if let Some(index) = scores.iter().position(|s| !s.is_finite()) {
         return Err(MetricError::NonFinite { index });
@@ -80,7 +87,11 @@ fn tie_groups(scores: &[f64], labels: &[Label]) -> Result<(Vec<TieGroup>, usize,
                 g.pos += p;
                 g.neg += n;
             }
-            _ => groups.push(TieGroup { score: s, pos: p, neg: n }),
+            _ => groups.push(TieGroup {
+                score: s,
+                pos: p,
+                neg: n,
+            }),
         }
     }
     Ok((groups, pos, neg))
@@ -144,12 +155,20 @@ pub struct RocPoint {
 pub fn roc_curve(scores: &[f64], labels: &[Label]) -> Result<Vec<RocPoint>, MetricError> {
     let (groups, pos, neg) = tie_groups(scores, labels)?;
     let mut out = Vec::with_capacity(groups.len() + 1);
-    out.push(RocPoint { threshold: f64::INFINITY, fpr: 0.0, tpr: 0.0 });
+    out.push(RocPoint {
+        threshold: f64::INFINITY,
+        fpr: 0.0,
+        tpr: 0.0,
+    });
     let (mut tp, mut fp) = (0usize, 0usize);
     for g in &groups {
         tp += g.pos;
         fp += g.neg;
-        out.push(RocPoint { threshold: g.score, fpr: fp as f64 / neg as f64, tpr: tp as f64 / pos as f64 });
+        out.push(RocPoint {
+            threshold: g.score,
+            fpr: fp as f64 / neg as f64,
+            tpr: tp as f64 / pos as f64,
+        });
     }
     Ok(out)
 }
@@ -162,7 +181,10 @@ mod tests {
     fn check(scores: &[f64], labels: &[Label], auc_expected: f64, ap_expected: f64) {
         let a = auc(scores, labels).unwrap();
         let p = average_precision(scores, labels).unwrap();
-        assert!((a - auc_expected).abs() < 1e-15, "auc {a} != {auc_expected}");
+        assert!(
+            (a - auc_expected).abs() < 1e-15,
+            "auc {a} != {auc_expected}"
+        );
         assert!((p - ap_expected).abs() < 1e-15, "ap {p} != {ap_expected}");
     }
 
@@ -194,13 +216,25 @@ mod tests {
 
     #[test]
     fn bad_inputs_are_errors_not_nan() {
-        assert_eq!(auc(&[1.0, 2.0], &[Pos, Pos]), Err(MetricError::SingleClass { pos: 2, neg: 0 }));
+        assert_eq!(
+            auc(&[1.0, 2.0], &[Pos, Pos]),
+            Err(MetricError::SingleClass { pos: 2, neg: 0 })
+        );
         assert_eq!(
             average_precision(&[1.0], &[Neg]),
             Err(MetricError::SingleClass { pos: 0, neg: 1 })
         );
-        assert_eq!(auc(&[1.0], &[Pos, Neg]), Err(MetricError::LengthMismatch { scores: 1, labels: 2 }));
-        assert_eq!(auc(&[1.0, f64::NAN], &[Pos, Neg]), Err(MetricError::NonFinite { index: 1 }));
+        assert_eq!(
+            auc(&[1.0], &[Pos, Neg]),
+            Err(MetricError::LengthMismatch {
+                scores: 1,
+                labels: 2
+            })
+        );
+        assert_eq!(
+            auc(&[1.0, f64::NAN], &[Pos, Neg]),
+            Err(MetricError::NonFinite { index: 1 })
+        );
     }
 
     #[test]
@@ -212,7 +246,10 @@ mod tests {
         assert_eq!((c[0].fpr, c[0].tpr), (0.0, 0.0));
         assert_eq!((c[4].fpr, c[4].tpr), (1.0, 1.0));
         // Trapezoid area under the points equals the AUC.
-        let area: f64 = c.windows(2).map(|w| (w[1].fpr - w[0].fpr) * (w[1].tpr + w[0].tpr) / 2.0).sum();
+        let area: f64 = c
+            .windows(2)
+            .map(|w| (w[1].fpr - w[0].fpr) * (w[1].tpr + w[0].tpr) / 2.0)
+            .sum();
         assert!((area - auc(&s, &y).unwrap()).abs() < 1e-15);
     }
 }

@@ -1,6 +1,8 @@
 //! Classification baselines: the Perceptron and PA-I.
 
-use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, Scorer, check};
+use auc_core::{
+    Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, Scorer, check,
+};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the [`Perceptron`]: it has none (with $w_0 = 0$ a step size only rescales $w$,
@@ -77,7 +79,9 @@ impl PaIParams {
     /// unknown names. Values are checked when the learner is built.
     pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
         map.check_names(Self::PARAMS)?;
-        Ok(Self { c: map.value(&Self::PARAMS[0])? })
+        Ok(Self {
+            c: map.value(&Self::PARAMS[0])?,
+        })
     }
 }
 
@@ -86,7 +90,10 @@ impl OnlineParams for PaIParams {
 
     fn build(&self, dim: usize) -> Result<PaI, ParamError> {
         let c = check::positive("c", self.c)?;
-        Ok(PaI { c, w: vec![0.0; dim] })
+        Ok(PaI {
+            c,
+            w: vec![0.0; dim],
+        })
     }
 }
 
@@ -127,6 +134,7 @@ impl OnlineLearner for PaI {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // Expected values are exact by construction (see each comment).
 mod tests {
     use super::*;
     use auc_core::Label::{Neg, Pos};
@@ -154,13 +162,22 @@ mod tests {
     fn pa_i_step_is_capped_by_c() {
         // x = (2, 0)+, w0 = 0: loss 1, ||x||^2 = 4, tau = min(C, 1/4).
         // C = 1 -> tau = 1/4, w = (0.5, 0), margin exactly 1 afterwards.
-        let a = run(PaIParams { c: 1.0 }.build(2).unwrap(), &[(&[2.0, 0.0], Pos)]);
+        let a = run(
+            PaIParams { c: 1.0 }.build(2).unwrap(),
+            &[(&[2.0, 0.0], Pos)],
+        );
         assert_eq!(a.weights(), &[0.5, 0.0]);
         // C = 0.1 -> tau = 0.1, w = (0.2, 0).
-        let b = run(PaIParams { c: 0.1 }.build(2).unwrap(), &[(&[2.0, 0.0], Pos)]);
+        let b = run(
+            PaIParams { c: 0.1 }.build(2).unwrap(),
+            &[(&[2.0, 0.0], Pos)],
+        );
         assert_eq!(b.weights(), &[0.2, 0.0]);
         // A zero example never moves w (no division by zero).
-        let z = run(PaIParams { c: 1.0 }.build(2).unwrap(), &[(&[0.0, 0.0], Neg)]);
+        let z = run(
+            PaIParams { c: 1.0 }.build(2).unwrap(),
+            &[(&[0.0, 0.0], Neg)],
+        );
         assert_eq!(z.weights(), &[0.0, 0.0]);
     }
 
@@ -169,7 +186,10 @@ mod tests {
         let rows = [
             (SparseVec::from_pairs([(0, 0.5), (3, -1.0)]).unwrap(), Pos),
             (SparseVec::from_pairs([(1, 2.0)]).unwrap(), Neg),
-            (SparseVec::from_pairs([(0, -0.25), (1, 1.0), (2, 3.0)]).unwrap(), Pos),
+            (
+                SparseVec::from_pairs([(0, -0.25), (1, 1.0), (2, 3.0)]).unwrap(),
+                Pos,
+            ),
             (SparseVec::from_pairs([(3, 0.75)]).unwrap(), Neg),
         ];
         let mut sparse = PaIParams { c: 0.7 }.build(4).unwrap();
@@ -185,7 +205,10 @@ mod tests {
 
     #[test]
     fn params_are_checked_and_read_from_maps() {
-        assert!(matches!(PaIParams { c: 0.0 }.build(3), Err(ParamError::OutOfRange { name: "c", .. })));
+        assert!(matches!(
+            PaIParams { c: 0.0 }.build(3),
+            Err(ParamError::OutOfRange { name: "c", .. })
+        ));
         assert_eq!(PaIParams::from_map(&ParamMap::new()).unwrap().c, 1.0);
         let m: ParamMap = [("c", 0.25)].into_iter().collect();
         assert_eq!(PaIParams::from_map(&m).unwrap().c, 0.25);

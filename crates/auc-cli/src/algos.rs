@@ -1,0 +1,89 @@
+//! The algorithm registry: the only place that maps command-line names to learner types.
+
+use auc_core::{DynFit, ParamError, ParamMap, ParamSpec, Streaming};
+use auc_online::{PaIParams, PerceptronParams};
+
+/// One algorithm the command line knows.
+pub(crate) struct Algo {
+    /// Lower-case, hyphenated name, as typed after `--algo`.
+    pub(crate) name: &'static str,
+    /// Other accepted names.
+    pub(crate) aliases: &'static [&'static str],
+    /// One line for `auc algos`, with the citation key of its source.
+    pub(crate) about: &'static str,
+    /// Its parameters, named by the papers' symbols in lower case.
+    pub(crate) params: &'static [ParamSpec],
+    /// Builds the training procedure from parameter values (unknown names are errors).
+    pub(crate) make: fn(&ParamMap) -> Result<Box<dyn DynFit>, ParamError>,
+}
+
+impl Algo {
+    /// Checks `params` completely: names, required values and ranges (by building a learner of
+    /// dimension 1), so a bad grid value fails before any training starts.
+    pub(crate) fn validate(&self, params: &ParamMap) -> Result<Box<dyn DynFit>, ParamError> {
+        let fit = (self.make)(params)?;
+        if let Some(built) = fit.online(1) {
+            built?;
+        }
+        Ok(fit)
+    }
+}
+
+/// Every algorithm, in the order `auc algos` lists them.
+pub(crate) static ALGOS: &[Algo] = &[
+    Algo {
+        name: "perceptron",
+        aliases: &[],
+        about: "Perceptron [Rosenblatt58]: w += y x on each mistake; classification baseline of [OAUC sec. 6.1]",
+        params: PerceptronParams::PARAMS,
+        make: |m| Ok(Box::new(Streaming(PerceptronParams::from_map(m)?))),
+    },
+    Algo {
+        name: "pa-i",
+        aliases: &["pa1"],
+        about: "Passive-aggressive PA-I [PA06]: hinge step capped by c; classification baseline of [OAUC sec. 6.1]",
+        params: PaIParams::PARAMS,
+        make: |m| Ok(Box::new(Streaming(PaIParams::from_map(m)?))),
+    },
+];
+
+/// Finds an algorithm by name or alias.
+pub(crate) fn find(name: &str) -> Option<&'static Algo> {
+    ALGOS
+        .iter()
+        .find(|a| a.name == name || a.aliases.contains(&name))
+}
+
+/// The names, comma separated, for error messages.
+pub(crate) fn names() -> String {
+    ALGOS.iter().map(|a| a.name).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_lower_case_hyphenated_and_unique() {
+        for (i, a) in ALGOS.iter().enumerate() {
+            assert!(
+                a.name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            );
+            assert!(
+                ALGOS[..i]
+                    .iter()
+                    .all(|b| b.name != a.name && !b.aliases.contains(&a.name))
+            );
+            assert!(std::ptr::eq(find(a.name).unwrap(), a));
+        }
+    }
+
+    #[test]
+    fn every_default_is_valid() {
+        for a in ALGOS {
+            assert!(a.validate(&ParamMap::new()).is_ok(), "{}", a.name);
+        }
+    }
+}

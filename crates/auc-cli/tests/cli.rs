@@ -1,0 +1,297 @@
+//! End-to-end tests of the `auc` binary: exit codes, messages and outputs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn auc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_auc"))
+        .args(args)
+        .output()
+        .expect("the auc binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn heart() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/heart.libsvm")
+        .display()
+        .to_string()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("temp file is writable");
+    p
+}
+
+/// A failing command exits 2 with `auc: error:` and the expected text on stderr, nothing on stdout.
+fn check_fails(args: &[&str], expected: &str) {
+    let o = auc(args);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "args {args:?}\nstderr: {}",
+        stderr(&o)
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains(expected),
+        "args {args:?}: stderr lacks `{expected}`:\n{err}"
+    );
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
+    assert!(
+        o.stdout.is_empty(),
+        "stdout should be empty on error: {}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn info_describes_the_bundled_dataset() {
+    let o = auc(&["info", &heart()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("instances   270"), "{out}");
+    assert!(out.contains("features    13"), "{out}");
+    assert!(out.contains("-1: 150, +1: 120"), "{out}");
+    assert!(out.contains("imbalance   1.25"), "{out}");
+    let j: serde_json::Value =
+        serde_json::from_str(&stdout(&auc(&["info", &heart(), "--json"]))).unwrap();
+    assert_eq!(j["instances"], 270);
+    assert_eq!(j["positives"], 120);
+    assert_eq!(j["negatives"], 150);
+}
+
+#[test]
+fn malformed_files_give_exit_2_and_file_line_col() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("zero.libsvm", "1 1:0.5\n-1 0:1\n", ":2:4:"),
+        ("order.libsvm", "1 3:0.5 2:1\n", ":1:9:"),
+        ("dup.libsvm", "1 2:0.5 2:1\n", ":1:9:"),
+        ("colon.libsvm", "1 2:0.5\n-1 3 0.5\n", ":2:4:"),
+        ("nan.libsvm", "1 1:nan\n", ":1:5:"),
+        ("label.libsvm", "yes 1:1\n", ":1:1:"),
+    ];
+    for (name, text, at) in cases {
+        let p = write(dir.path(), name, text);
+        let path = p.display().to_string();
+        check_fails(&["info", &path], &format!("{path}{at}"));
+    }
+}
+
+#[test]
+fn metrics_reads_scores_and_bare_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    // Positives 0.9, 0.5, 0.3; negatives 0.6, 0.3: AUC 3.5/6 (see auc-eval's hand-checked test).
+    let s = write(dir.path(), "s.txt", "0.9\n0.6\n0.5\n0.3\n0.3\n");
+    let y = write(dir.path(), "y.txt", "1\n-1\n1\n1\n-1\n");
+    let o = auc(&[
+        "metrics",
+        "--scores",
+        s.to_str().unwrap(),
+        "--labels",
+        y.to_str().unwrap(),
+        "--positive",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!((j["auc"].as_f64().unwrap() - 3.5 / 6.0).abs() < 1e-15);
+    let one = write(dir.path(), "one.txt", "1\n1\n1\n1\n1\n");
+    check_fails(
+        &[
+            "metrics",
+            "--scores",
+            s.to_str().unwrap(),
+            "--labels",
+            one.to_str().unwrap(),
+        ],
+        "both classes",
+    );
+    let bad = write(dir.path(), "bad.txt", "0.9\nx\n");
+    check_fails(
+        &[
+            "metrics",
+            "--scores",
+            bad.to_str().unwrap(),
+            "--labels",
+            y.to_str().unwrap(),
+        ],
+        "bad.txt:2:1:",
+    );
+}
+
+#[test]
+fn cv_json_gives_one_line_per_run_and_a_summary() {
+    let o = auc(&[
+        "cv",
+        "--algo",
+        "pa-i",
+        "--data",
+        &heart(),
+        "--repeats",
+        "2",
+        "--folds",
+        "3",
+        "--inner-folds",
+        "2",
+        "--grid",
+        "c=2^-2..2^2:2",
+        "--seed",
+        "7",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 7);
+    for (i, r) in lines[..6].iter().enumerate() {
+        assert_eq!(r["run"], i);
+        for key in ["repeat", "fold", "auc", "ap", "params", "train_seconds"] {
+            assert!(!r[key].is_null(), "run {i} lacks {key}");
+        }
+        let c = r["params"]["c"].as_f64().unwrap();
+        assert!([0.25, 1.0, 4.0].contains(&c), "{c}");
+    }
+    let s = &lines[6];
+    assert_eq!(s["summary"], true);
+    assert_eq!(s["algo"], "pa-i");
+    assert_eq!(s["dataset"], "heart.libsvm");
+    assert_eq!(s["runs"], 6);
+    let mean = s["auc_mean"].as_f64().unwrap();
+    assert!(
+        mean > 0.8 && mean <= 1.0,
+        "PA-I on heart should rank well: {mean}"
+    );
+    // Same seed, different thread count: identical records apart from timings.
+    let again = auc(&[
+        "cv",
+        "--algo",
+        "pa-i",
+        "--data",
+        &heart(),
+        "--repeats",
+        "2",
+        "--folds",
+        "3",
+        "--inner-folds",
+        "2",
+        "--grid",
+        "c=2^-2..2^2:2",
+        "--seed",
+        "7",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    let strip = |o: &Output| -> Vec<(f64, f64, String)> {
+        stdout(o)
+            .lines()
+            .take(6)
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (
+                    v["auc"].as_f64().unwrap(),
+                    v["ap"].as_f64().unwrap(),
+                    v["params"].to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(strip(&o), strip(&again));
+}
+
+#[test]
+fn cv_prints_a_table_and_mean() {
+    let o = auc(&[
+        "cv",
+        "--algo",
+        "perceptron",
+        "--data",
+        &heart(),
+        "--repeats",
+        "1",
+        "--folds",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 7, "{out}");
+    assert!(
+        out.contains("perceptron on heart.libsvm: 5 runs, AUC 0."),
+        "{out}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    check_fails(
+        &["cv", "--algo", "nope", "--data", &heart()],
+        "unknown algorithm `nope`",
+    );
+    check_fails(
+        &[
+            "cv",
+            "--algo",
+            "pa-i",
+            "--data",
+            &heart(),
+            "--grid",
+            "c=2^3..2^1",
+        ],
+        "c=2^3..2^1",
+    );
+    check_fails(
+        &[
+            "cv",
+            "--algo",
+            "pa-i",
+            "--data",
+            &heart(),
+            "--grid",
+            "c=-1,1",
+        ],
+        "parameter c = -1",
+    );
+    check_fails(
+        &[
+            "cv",
+            "--algo",
+            "pa-i",
+            "--data",
+            &heart(),
+            "--grid",
+            "eta=1",
+        ],
+        "unknown parameter eta",
+    );
+    check_fails(
+        &["cv", "--algo", "pa-i", "--data", "/nonexistent/file.libsvm"],
+        "/nonexistent/file.libsvm",
+    );
+    check_fails(&["info", &heart(), "--positive", "3"], "3");
+    let o = auc(&["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn algos_lists_every_algorithm_with_parameters() {
+    let out = stdout(&auc(&["algos"]));
+    assert!(out.contains("perceptron"), "{out}");
+    assert!(out.contains("pa-i"), "{out}");
+    assert!(out.contains("c        default 1"), "{out}");
+}
