@@ -31,6 +31,8 @@ enum Command {
     Metrics(MetricsArgs),
     /// Nested cross-validation [OAUC sec. 6.3]: repeated stratified k-fold, inner grid search.
     Cv(CvArgs),
+    /// Convergence curve of a one-pass learner: test AUC after every N updates.
+    Curve(CurveArgs),
     /// List the algorithms with their parameters and defaults.
     Algos,
 }
@@ -109,12 +111,52 @@ struct CvArgs {
     json: bool,
 }
 
+#[derive(clap::Args, Debug)]
+struct CurveArgs {
+    /// Algorithm name (a one-pass learner; see `auc algos`).
+    #[arg(long)]
+    algo: String,
+    /// Data file(s); repeated files are concatenated in order.
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// Keep only the first N examples.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// A fixed test set; default: one stratified fold of --folds held out (seeded).
+    #[arg(long)]
+    test: Option<PathBuf>,
+    /// Hold out 1 of this many stratified folds when no --test is given.
+    #[arg(long, default_value_t = 5)]
+    folds: usize,
+    /// Record the test AUC after every N updates (and after the last).
+    #[arg(long, default_value_t = 100)]
+    every: usize,
+    /// A parameter NAME=VALUE (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+    /// Seed of the split and of the training order.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Do not min-max scale features to [-1, 1] (scaling is fitted on the training part).
+    #[arg(long)]
+    no_scale: bool,
+    /// Divide every example by its Euclidean norm (after scaling).
+    #[arg(long)]
+    unit_norm: bool,
+    #[command(flatten)]
+    read: ReadArgs,
+    /// One JSON object per point.
+    #[arg(long)]
+    json: bool,
+}
+
 /// Runs the parsed command.
 pub(crate) fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Info(a) => info(a),
         Command::Metrics(a) => metrics_cmd(a),
         Command::Cv(a) => cv_cmd(a),
+        Command::Curve(a) => curve_cmd(a),
         Command::Algos => list_algos(),
     }
 }
@@ -348,6 +390,32 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
         points.len().max(1),
         total
     ))
+}
+
+fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
+    let algo = algos::find(&a.algo)
+        .ok_or_else(|| format!("unknown algorithm `{}` (known: {})", a.algo, algos::names()))?;
+    let fit = algo.validate(&fixed_params(&a.params)?)?;
+    let (data, test) = load::train_and_test(&a.read, &a.data, a.test.as_deref(), a.limit)?;
+    let cfg = CvConfig {
+        folds: a.folds,
+        seed: a.seed,
+        scale: !a.no_scale,
+        unit_norm: a.unit_norm,
+        ..CvConfig::default()
+    };
+    let points = auc_eval::curve::convergence_protocol(&data, test.as_ref(), fit.as_ref(), &cfg, a.every)?;
+    if !a.json {
+        line(format!("{:>10} {:>8}", "updates", "AUC"))?;
+    }
+    for p in points {
+        if a.json {
+            line(serde_json::to_string(&p)?)?;
+        } else {
+            line(format!("{:>10} {:>8.4}", p.updates, p.auc))?;
+        }
+    }
+    Ok(())
 }
 
 fn print_table(records: &[RunRecord]) -> Result<(), Error> {

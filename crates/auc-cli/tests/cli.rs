@@ -295,3 +295,15 @@ fn algos_lists_every_algorithm_with_parameters() {
     assert!(out.contains("pa-i"), "{out}");
     assert!(out.contains("c        default 1"), "{out}");
 }
+
+#[test]
+fn curve_prints_test_auc_along_the_stream() {
+    // heart: 270 rows, one of 5 folds held out -> 216 training updates, points at 50..200 and 216.
+    let o = auc(&["curve", "--algo", "pa-i", "--data", &heart(), "--every", "50", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pts: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let at: Vec<u64> = pts.iter().map(|p| p["updates"].as_u64().unwrap()).collect();
+    assert_eq!(at, vec![50, 100, 150, 200, 216]);
+    assert!(pts.iter().all(|p| (0.0..=1.0).contains(&p["auc"].as_f64().unwrap())));
+    check_fails(&["curve", "--algo", "pa-i", "--data", &heart(), "--every", "0"], "every = 0");
+}

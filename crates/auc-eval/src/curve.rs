@@ -8,10 +8,11 @@
 //! | $t$ | [`CurvePoint::updates`] | examples seen (updates taken) so far |
 //! | $\mathrm{AUC}_t$ | [`CurvePoint::auc`] | AUC of the scorer after $t$ updates |
 
-use auc_core::{Dataset, OnlineLearner};
+use auc_core::{Dataset, DynFit, OnlineLearner};
 use serde::Serialize;
 
-use crate::cv::EvalError;
+use crate::cv::{CvConfig, EvalError, permuted, prepare};
+use crate::folds::{derive_seed, stratified_kfold};
 use crate::metrics::{MetricError, auc};
 
 /// One point of a learning curve.
@@ -115,6 +116,41 @@ pub fn prequential(
     Ok(out)
 }
 
+/// Seed-path tag: the split of a convergence-curve run (when no test set is given).
+const TAG_CURVE_SPLIT: u64 = 11;
+/// Seed-path tag: the order in which a convergence-curve run feeds its training part.
+const TAG_CURVE_ORDER: u64 = 12;
+
+/// A convergence curve the way the protocol prepares data: the test part is `test` when given,
+/// else the first of `cfg.folds` stratified folds of `data` (seeded); the training part is fed in
+/// a seeded random permutation (SPEC section 1); scaling (and unit norm) follow `cfg`, fitted on
+/// the training part only. `fit` must be a one-pass learner ([`DynFit::online`]).
+pub fn convergence_protocol(
+    data: &Dataset,
+    test: Option<&Dataset>,
+    fit: &dyn DynFit,
+    cfg: &CvConfig,
+    every: usize,
+) -> Result<Vec<CurvePoint>, EvalError> {
+    check_every(every)?;
+    let (train_idx, test_src, test_idx) = match test {
+        Some(t) => ((0..data.n()).collect::<Vec<_>>(), t, (0..t.n()).collect::<Vec<_>>()),
+        None => {
+            let folds = stratified_kfold(data.labels(), cfg.folds, derive_seed(cfg.seed, &[TAG_CURVE_SPLIT]))?;
+            let held = &folds[0];
+            let train: Vec<usize> = (0..data.n()).filter(|i| held.binary_search(i).is_err()).collect();
+            (train, data, held.clone())
+        }
+    };
+    if data.dim() != test_src.dim() {
+        return Err(EvalError::Dimension { train: data.dim(), test: test_src.dim() });
+    }
+    let order = permuted(train_idx, derive_seed(cfg.seed, &[TAG_CURVE_ORDER]));
+    let prepared = prepare(data, &order, test_src, &test_idx, cfg);
+    let mut learner = fit.online(prepared.train.dim()).ok_or(EvalError::NotOnline)?.map_err(EvalError::Param)?;
+    convergence_curve(learner.as_mut(), &prepared.train, &prepared.eval, every)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,5 +206,33 @@ mod tests {
             prequential(&mut Counter(1.0), &s, 0),
             Err(EvalError::Config { name: "every", .. })
         ));
+    }
+
+    struct CounterParams;
+
+    impl auc_core::OnlineParams for CounterParams {
+        type Learner = Counter;
+        fn build(&self, _dim: usize) -> Result<Counter, auc_core::ParamError> {
+            Ok(Counter(0.0))
+        }
+    }
+
+    #[test]
+    fn protocol_holds_out_one_stratified_fold_and_scales_on_training_rows() {
+        // Positives at x = 10 + i, negatives at x = -i: after scaling on the training part every
+        // positive still scores above every negative, so each point has AUC 1.
+        let n = 50;
+        let values: Vec<f64> = (0..n).map(|i| if i % 5 == 0 { 10.0 + i as f64 } else { -(i as f64) }).collect();
+        let labels: Vec<Label> = (0..n).map(|i| if i % 5 == 0 { Pos } else { Neg }).collect();
+        let data = Dataset::dense(1, values, labels).unwrap();
+        let cfg = CvConfig { folds: 5, ..CvConfig::default() };
+        let fit = auc_core::Streaming(CounterParams);
+        let c = convergence_protocol(&data, None, &fit, &cfg, 10).unwrap();
+        // 4/5 of 50 rows train: points at 10, 20, 30, 40.
+        assert_eq!(c.iter().map(|p| p.updates).collect::<Vec<_>>(), vec![10, 20, 30, 40]);
+        assert!(c.iter().all(|p| (p.auc - 1.0).abs() < 1e-15), "{c:?}");
+        let test = data.select(&[0, 1, 2]);
+        let c = convergence_protocol(&data, Some(&test), &fit, &cfg, 25).unwrap();
+        assert_eq!(c.iter().map(|p| p.updates).collect::<Vec<_>>(), vec![25, 50]);
     }
 }

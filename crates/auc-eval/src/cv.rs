@@ -115,6 +115,9 @@ pub enum EvalError {
         /// Fold of the outer split.
         fold: usize,
     },
+    /// A step-by-step evaluation (a convergence curve) was asked of a procedure that is not a
+    /// one-pass learner.
+    NotOnline,
     /// Training and test rows have different dimensions (convergence curves).
     Dimension {
         /// Features of the training rows.
@@ -152,6 +155,9 @@ impl fmt::Display for EvalError {
                 f,
                 "repeat {repeat}, fold {fold}: every candidate gave non-finite validation scores"
             ),
+            EvalError::NotOnline => {
+                f.write_str("convergence curves need a one-pass (online) learner")
+            }
             EvalError::Dimension { train, test } => {
                 write!(
                     f,
@@ -394,14 +400,14 @@ pub fn holdout(
 }
 
 /// A training part ready to fit (selected in a seeded order, scaled) and its evaluation part.
-struct Prepared {
-    train: Dataset,
-    eval: Dataset,
+pub(crate) struct Prepared {
+    pub(crate) train: Dataset,
+    pub(crate) eval: Dataset,
 }
 
 /// Selects `train_idx` of `train_src` in that order and `eval_idx` of `eval_src`, fits the scaler
 /// on the selected training rows and applies it to both, then unit-norms both if asked.
-fn prepare(
+pub(crate) fn prepare(
     train_src: &Dataset,
     train_idx: &[usize],
     eval_src: &Dataset,
@@ -424,7 +430,7 @@ fn prepare(
 }
 
 /// `idx` shuffled by a generator seeded with `seed`.
-fn permuted(mut idx: Vec<usize>, seed: u64) -> Vec<usize> {
+pub(crate) fn permuted(mut idx: Vec<usize>, seed: u64) -> Vec<usize> {
     idx.shuffle(&mut StdRng::seed_from_u64(seed));
     idx
 }
