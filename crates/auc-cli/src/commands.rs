@@ -33,6 +33,8 @@ enum Command {
     Cv(CvArgs),
     /// Convergence curve of a one-pass learner: test AUC after every N updates.
     Curve(CurveArgs),
+    /// Friedman test (Iman-Davenport) and Nemenyi critical difference across methods [Demsar06].
+    Friedman(FriedmanArgs),
     /// List the algorithms with their parameters and defaults.
     Algos,
 }
@@ -150,6 +152,19 @@ struct CurveArgs {
     json: bool,
 }
 
+#[derive(clap::Args, Debug)]
+struct FriedmanArgs {
+    /// CSV table: a header `name,METHOD1,METHOD2,..`, then one row per observation (data set or
+    /// metric) with its name and each method's score (higher is better).
+    table: PathBuf,
+    /// Significance level.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
 /// Runs the parsed command.
 pub(crate) fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
@@ -157,6 +172,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Metrics(a) => metrics_cmd(a),
         Command::Cv(a) => cv_cmd(a),
         Command::Curve(a) => curve_cmd(a),
+        Command::Friedman(a) => friedman_cmd(a),
         Command::Algos => list_algos(),
     }
 }
@@ -404,7 +420,8 @@ fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
         unit_norm: a.unit_norm,
         ..CvConfig::default()
     };
-    let points = auc_eval::curve::convergence_protocol(&data, test.as_ref(), fit.as_ref(), &cfg, a.every)?;
+    let points =
+        auc_eval::curve::convergence_protocol(&data, test.as_ref(), fit.as_ref(), &cfg, a.every)?;
     if !a.json {
         line(format!("{:>10} {:>8}", "updates", "AUC"))?;
     }
@@ -416,6 +433,109 @@ fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// Reads a `name,method..` score table; errors name file, line and column.
+fn read_score_table(path: &std::path::Path) -> Result<(Vec<String>, Vec<Vec<f64>>), Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let (_, header) = lines
+        .next()
+        .ok_or_else(|| format!("{}: empty table", path.display()))?;
+    let methods: Vec<String> = header
+        .split(',')
+        .skip(1)
+        .map(|m| m.trim().to_owned())
+        .collect();
+    let mut rows = Vec::new();
+    for (i, l) in lines {
+        let mut col = 1;
+        let mut row = Vec::with_capacity(methods.len());
+        for (j, field) in l.split(',').enumerate() {
+            if j > 0 {
+                let v: f64 = field.trim().parse().map_err(|_| {
+                    format!(
+                        "{}:{}:{col}: expected a number, found `{}`",
+                        path.display(),
+                        i + 1,
+                        field.trim()
+                    )
+                })?;
+                row.push(v);
+            }
+            col += field.len() + 1;
+        }
+        if row.len() != methods.len() {
+            return Err(format!(
+                "{}:{}:1: expected {} scores (one per method in the header), found {}",
+                path.display(),
+                i + 1,
+                methods.len(),
+                row.len()
+            )
+            .into());
+        }
+        rows.push(row);
+    }
+    Ok((methods, rows))
+}
+
+fn friedman_cmd(a: FriedmanArgs) -> Result<(), Error> {
+    use auc_eval::stats;
+    let (methods, rows) = read_score_table(&a.table)?;
+    let avg = stats::average_ranks(&rows)?;
+    let f = stats::friedman(&rows, a.alpha)?;
+    let cd = stats::nemenyi_cd(f.k, f.n, a.alpha)?;
+    let mut order: Vec<usize> = (0..avg.len()).collect();
+    order.sort_by(|&x, &y| avg[x].total_cmp(&avg[y]));
+    let best = order[0];
+    if a.json {
+        let ranks: Vec<_> = order
+            .iter()
+            .map(|&j| json!({"method": methods[j], "rank": avg[j], "differs_from_best": avg[j] - avg[best] > cd}))
+            .collect();
+        return line(json!({
+            "methods": f.k, "observations": f.n, "chi2": f.chi2, "ff": if f.ff.is_finite() { json!(f.ff) } else { json!(null) },
+            "df1": f.df1, "df2": f.df2, "p_value": f.p_value, "critical_value": f.critical_value,
+            "alpha": f.alpha, "rejected": f.rejected, "cd": cd, "ranks": ranks,
+        }));
+    }
+    line(format!(
+        "{:<20} {:>8} {:>10}  vs {} (CD {cd:.4})",
+        "method", "rank", "diff", methods[best]
+    ))?;
+    for &j in &order {
+        let d = avg[j] - avg[best];
+        let verdict = if j == best {
+            ""
+        } else if d > cd {
+            "differs"
+        } else {
+            "not significant"
+        };
+        line(format!(
+            "{:<20} {:>8.4} {:>10.4}  {verdict}",
+            methods[j], avg[j], d
+        ))?;
+    }
+    line(format!(
+        "Friedman: chi2 = {:.4}, F_F = {:.4} on ({}, {}) df, critical value {:.4} at alpha {}, p = {:.3e}: null hypothesis {}",
+        f.chi2,
+        f.ff,
+        f.df1,
+        f.df2,
+        f.critical_value,
+        f.alpha,
+        f.p_value,
+        if f.rejected {
+            "rejected"
+        } else {
+            "not rejected"
+        }
+    ))
 }
 
 fn print_table(records: &[RunRecord]) -> Result<(), Error> {

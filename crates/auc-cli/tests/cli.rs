@@ -299,11 +299,62 @@ fn algos_lists_every_algorithm_with_parameters() {
 #[test]
 fn curve_prints_test_auc_along_the_stream() {
     // heart: 270 rows, one of 5 folds held out -> 216 training updates, points at 50..200 and 216.
-    let o = auc(&["curve", "--algo", "pa-i", "--data", &heart(), "--every", "50", "--json"]);
+    let o = auc(&[
+        "curve",
+        "--algo",
+        "pa-i",
+        "--data",
+        &heart(),
+        "--every",
+        "50",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let pts: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let pts: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let at: Vec<u64> = pts.iter().map(|p| p["updates"].as_u64().unwrap()).collect();
     assert_eq!(at, vec![50, 100, 150, 200, 216]);
-    assert!(pts.iter().all(|p| (0.0..=1.0).contains(&p["auc"].as_f64().unwrap())));
-    check_fails(&["curve", "--algo", "pa-i", "--data", &heart(), "--every", "0"], "every = 0");
+    assert!(
+        pts.iter()
+            .all(|p| (0.0..=1.0).contains(&p["auc"].as_f64().unwrap()))
+    );
+    check_fails(
+        &[
+            "curve",
+            "--algo",
+            "pa-i",
+            "--data",
+            &heart(),
+            "--every",
+            "0",
+        ],
+        "every = 0",
+    );
+}
+
+#[test]
+fn friedman_ranks_methods_from_a_score_table() {
+    let dir = tempfile::tempdir().unwrap();
+    // Method a wins on every row, b is second, c last: ranks 1, 2, 3; chi2 = 12*4/(3*4) *
+    // (1 + 4 + 9 - 12) = 8 = N(k-1), so F_F is infinite and the null hypothesis is rejected.
+    let t = write(
+        dir.path(),
+        "t.csv",
+        "name,a,b,c\nd1,0.9,0.8,0.7\nd2,0.95,0.9,0.5\nd3,0.8,0.7,0.6\nd4,0.7,0.6,0.5\n",
+    );
+    let o = auc(&["friedman", t.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["methods"], 3);
+    assert_eq!(j["observations"], 4);
+    assert!((j["chi2"].as_f64().unwrap() - 8.0).abs() < 1e-12);
+    assert_eq!(j["rejected"], true);
+    assert_eq!(j["ranks"][0]["method"], "a");
+    let bad = write(dir.path(), "bad.csv", "name,a,b\nd1,0.9,x\n");
+    check_fails(
+        &["friedman", bad.to_str().unwrap()],
+        "bad.csv:2:8: expected a number",
+    );
 }

@@ -134,20 +134,36 @@ pub fn convergence_protocol(
 ) -> Result<Vec<CurvePoint>, EvalError> {
     check_every(every)?;
     let (train_idx, test_src, test_idx) = match test {
-        Some(t) => ((0..data.n()).collect::<Vec<_>>(), t, (0..t.n()).collect::<Vec<_>>()),
+        Some(t) => (
+            (0..data.n()).collect::<Vec<_>>(),
+            t,
+            (0..t.n()).collect::<Vec<_>>(),
+        ),
         None => {
-            let folds = stratified_kfold(data.labels(), cfg.folds, derive_seed(cfg.seed, &[TAG_CURVE_SPLIT]))?;
+            let folds = stratified_kfold(
+                data.labels(),
+                cfg.folds,
+                derive_seed(cfg.seed, &[TAG_CURVE_SPLIT]),
+            )?;
             let held = &folds[0];
-            let train: Vec<usize> = (0..data.n()).filter(|i| held.binary_search(i).is_err()).collect();
+            let train: Vec<usize> = (0..data.n())
+                .filter(|i| held.binary_search(i).is_err())
+                .collect();
             (train, data, held.clone())
         }
     };
     if data.dim() != test_src.dim() {
-        return Err(EvalError::Dimension { train: data.dim(), test: test_src.dim() });
+        return Err(EvalError::Dimension {
+            train: data.dim(),
+            test: test_src.dim(),
+        });
     }
     let order = permuted(train_idx, derive_seed(cfg.seed, &[TAG_CURVE_ORDER]));
     let prepared = prepare(data, &order, test_src, &test_idx, cfg);
-    let mut learner = fit.online(prepared.train.dim()).ok_or(EvalError::NotOnline)?.map_err(EvalError::Param)?;
+    let mut learner = fit
+        .online(prepared.train.dim())
+        .ok_or(EvalError::NotOnline)?
+        .map_err(EvalError::Param)?;
     convergence_curve(learner.as_mut(), &prepared.train, &prepared.eval, every)
 }
 
@@ -222,17 +238,34 @@ mod tests {
         // Positives at x = 10 + i, negatives at x = -i: after scaling on the training part every
         // positive still scores above every negative, so each point has AUC 1.
         let n = 50;
-        let values: Vec<f64> = (0..n).map(|i| if i % 5 == 0 { 10.0 + i as f64 } else { -(i as f64) }).collect();
+        let values: Vec<f64> = (0..n)
+            .map(|i| {
+                if i % 5 == 0 {
+                    10.0 + i as f64
+                } else {
+                    -(i as f64)
+                }
+            })
+            .collect();
         let labels: Vec<Label> = (0..n).map(|i| if i % 5 == 0 { Pos } else { Neg }).collect();
         let data = Dataset::dense(1, values, labels).unwrap();
-        let cfg = CvConfig { folds: 5, ..CvConfig::default() };
+        let cfg = CvConfig {
+            folds: 5,
+            ..CvConfig::default()
+        };
         let fit = auc_core::Streaming(CounterParams);
         let c = convergence_protocol(&data, None, &fit, &cfg, 10).unwrap();
         // 4/5 of 50 rows train: points at 10, 20, 30, 40.
-        assert_eq!(c.iter().map(|p| p.updates).collect::<Vec<_>>(), vec![10, 20, 30, 40]);
+        assert_eq!(
+            c.iter().map(|p| p.updates).collect::<Vec<_>>(),
+            vec![10, 20, 30, 40]
+        );
         assert!(c.iter().all(|p| (p.auc - 1.0).abs() < 1e-15), "{c:?}");
         let test = data.select(&[0, 1, 2]);
         let c = convergence_protocol(&data, Some(&test), &fit, &cfg, 25).unwrap();
-        assert_eq!(c.iter().map(|p| p.updates).collect::<Vec<_>>(), vec![25, 50]);
+        assert_eq!(
+            c.iter().map(|p| p.updates).collect::<Vec<_>>(),
+            vec![25, 50]
+        );
     }
 }
