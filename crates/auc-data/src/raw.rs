@@ -43,6 +43,8 @@ pub struct RawData {
 pub enum Positive {
     /// The class with the fewest examples is positive, ties broken by the smaller label value; every
     /// other label is negative. With labels {0,1}, {1,2} or {-1,+1} this maps the minority to +1.
+    /// Data with a single label makes every row positive; binarize a test file with the training
+    /// file's choice ([`RawData::positive_labels`] and [`Positive::Labels`]) instead.
     Minority,
     /// Rows whose label is one of these are positive, all others negative. Every label listed must
     /// occur in the data.

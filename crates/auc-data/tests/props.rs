@@ -9,14 +9,21 @@ use std::fmt::Write;
 use auc_core::Row;
 use auc_data::{DataError, Positive, RawData, ReadOptions, read_csv, read_libsvm};
 use proptest::prelude::*;
-use proptest::test_runner::Config;
+use proptest::test_runner::{Config, FileFailurePersistence};
 
-/// `PROPTEST_CASES` if set, else `default`.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
+/// `PROPTEST_CASES` cases if set, else `default`; failures are saved next to this file
+/// (`props.proptest-regressions`) so that later runs replay them.
+fn config(default: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES")
         .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+        .and_then(|s| s.parse().ok());
+    Config {
+        cases: cases.unwrap_or(default),
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..Config::default()
+    }
 }
 
 /// Finite doubles of every kind: normal, subnormal, zero, both signs.
@@ -166,7 +173,7 @@ fn apply(text: &mut Vec<u8>, edits: &[Edit]) {
 }
 
 proptest! {
-    #![proptest_config(Config::with_cases(cases(1000)))]
+    #![proptest_config(config(1000))]
 
     /// Written LIBSVM text parses back to the same labels and bit-identical values; zeros are
     /// dropped and the dimension is the largest index.
@@ -213,7 +220,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(Config::with_cases(cases(10000)))]
+    #![proptest_config(config(10000))]
 
     /// Random bytes, biased towards LIBSVM's alphabet, never make either reader panic.
     #[test]
