@@ -1,1 +1,81 @@
-//! Shared inputs of the criterion benchmarks (in progress).
+//! Shared inputs of the criterion benchmarks: seeded data generators.
+
+/// Seeded LIBSVM text shaped like a given dataset, for the parser benchmarks (`data_parse.rs`) and
+/// `src/bin/parse_throughput.rs`.
+///
+/// Each line is a label (`+1` with probability 0.24, as in a9a, else `-1`) followed by `nnz`
+/// distinct, increasing 1-based indices drawn uniformly from `1..=dim`. Values are `1` (one-hot
+/// features, as in a9a) or, with `real_values`, numbers in (-1, 1) with six decimals (as in the
+/// scaled UCI files such as heart). Randomness is a SplitMix64 stream from `seed`, so the same
+/// parameters give the same text on every machine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LibsvmText {
+    /// Number of lines (examples).
+    pub n: usize,
+    /// Number of features; indices run over `1..=dim`.
+    pub dim: usize,
+    /// Stored features per line, at most `dim`.
+    pub nnz: usize,
+    /// Six-decimal values in (-1, 1) instead of `1`.
+    pub real_values: bool,
+    /// Seed of the SplitMix64 stream.
+    pub seed: u64,
+}
+
+impl LibsvmText {
+    /// The shape of a9a: 32561 lines, 123 features, 14 stored values per line (a9a averages 13.9),
+    /// all equal to 1; about 2.3 MB of text.
+    pub const A9A: LibsvmText = LibsvmText {
+        n: 32561,
+        dim: 123,
+        nnz: 14,
+        real_values: false,
+        seed: 0x0a9a,
+    };
+
+    /// The text, `\n` line ends.
+    ///
+    /// # Panics
+    /// If `nnz > dim`.
+    pub fn generate(&self) -> String {
+        use std::fmt::Write;
+        assert!(
+            self.nnz <= self.dim,
+            "nnz {} exceeds dim {}",
+            self.nnz,
+            self.dim
+        );
+        let mut state = self.seed;
+        // SplitMix64 (Steele, Lea and Flood 2014).
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut out = String::with_capacity(self.n * (3 + self.nnz * 6));
+        let mut pool: Vec<usize> = (1..=self.dim).collect();
+        for _ in 0..self.n {
+            let positive = next() % 100 < 24;
+            out.push_str(if positive { "+1" } else { "-1" });
+            // Partial Fisher-Yates: the first `nnz` entries of `pool` become a random subset.
+            for i in 0..self.nnz {
+                let j = i + (next() % (self.dim - i) as u64) as usize;
+                pool.swap(i, j);
+            }
+            let chosen = &mut pool[..self.nnz];
+            chosen.sort_unstable();
+            for &j in chosen.iter() {
+                if self.real_values {
+                    let v = (next() % 2_000_001) as f64 / 1e6 - 1.0;
+                    write!(out, " {j}:{v:.6}").expect("writing to a String cannot fail");
+                } else {
+                    write!(out, " {j}:1").expect("writing to a String cannot fail");
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
