@@ -3,7 +3,8 @@
 //! - every `crates/*/src/**.rs` starts with a `//!` doc paragraph;
 //! - every member manifest has `[lints] workspace = true`;
 //! - `auc-*` dependencies follow the layer table of `docs/architecture.md`;
-//! - every citation key (`[OAUC eq. 14]`, `[PA06]`) and every `lemma_<key>_` test name in the
+//! - every citation key (`[OAUC eq. 14]`, `[PA06]`, or `\[PA06\]` where rustdoc would read a bare
+//!   key as a link) and every `lemma_<key>_` test name in the
 //!   crates is listed in `docs/references.md`;
 //! - no test is marked ignored or should-panic.
 
@@ -224,14 +225,16 @@ fn check_source(root: &Path, file: &Path, text: &str, keys: &[String], problems:
         let Some(comment) = line.find("//").map(|i| &line[i..]) else {
             continue;
         };
-        for piece in comment.split('[').skip(1) {
+        // Inline code (`auc cv [OPTIONS]`) is not a citation: scan only the text outside backticks.
+        let prose: String = comment.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+        for piece in prose.split('[').skip(1) {
             let token: String = piece
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric())
                 .collect();
             let follows = piece[token.len()..].chars().next();
             if looks_like_key(&token)
-                && matches!(follows, Some(' ' | ']' | ','))
+                && matches!(follows, Some(' ' | ']' | ',' | '\\'))
                 && !keys.contains(&token)
             {
                 problems.push(format!(

@@ -33,7 +33,7 @@ enum Command {
     Cv(CvArgs),
     /// Convergence curve of a one-pass learner: test AUC after every N updates.
     Curve(CurveArgs),
-    /// Friedman test (Iman-Davenport) and Nemenyi critical difference across methods [Demsar06].
+    /// Friedman test (Iman-Davenport) and Nemenyi critical difference across methods (Demsar 2006).
     Friedman(FriedmanArgs),
     /// List the algorithms with their parameters and defaults.
     Algos,

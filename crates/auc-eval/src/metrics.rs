@@ -99,7 +99,7 @@ fn tie_groups(
 
 /// Area under the ROC curve: the Wilcoxon-Mann-Whitney statistic
 /// $$\mathrm{AUC} = \frac{1}{n_+ n_-}\sum_{i: y_i=+1}\sum_{j: y_j=-1}
-///   \left(\mathbb{1}[s_i > s_j] + \tfrac12 \mathbb{1}[s_i = s_j]\right)$$
+///   \left(\mathbb{1}(s_i > s_j) + \tfrac12 \mathbb{1}(s_i = s_j)\right)$$
 /// computed in $O(n \log n)$ by one sort and a walk over tie groups.
 ///
 /// Equals scikit-learn's `roc_auc_score` (the trapezoid rule over the full ROC curve) up to

@@ -29,7 +29,7 @@ impl OnlineParams for PerceptronParams {
     }
 }
 
-/// The Perceptron [Rosenblatt58], as the first baseline of [OAUC sec. 6.1]: on a mistake,
+/// The Perceptron \[Rosenblatt58\], as the first baseline of [OAUC sec. 6.1]: on a mistake,
 /// $y_t w^\top x_t \le 0$, it steps $w \leftarrow w + y_t x_t$.
 ///
 /// The mistake test uses $\le$, so the first example (scored 0 by $w_0 = 0$) always updates.

@@ -1,8 +1,8 @@
 //! Linear one-pass learners for AUC on imbalanced streams.
 //!
 //! This crate owns the linear online learners: for now the two classical baselines of
-//! [OAUC sec. 6.1], the [`Perceptron`] [Rosenblatt58] and the passive-aggressive [`PaI`]
-//! [PA06], which minimize classification mistakes rather than AUC and anchor the tables. Each
+//! [OAUC sec. 6.1], the [`Perceptron`] \[Rosenblatt58\] and the passive-aggressive [`PaI`]
+//! \[PA06\], which minimize classification mistakes rather than AUC and anchor the tables. Each
 //! learner costs $O(\mathrm{nnz}(x))$ per update and $O(p)$ memory, whatever the stream's length.
 //!
 //! It sees examples only through `auc_core`'s row views and never depends on the parser, so a user
