@@ -358,3 +358,47 @@ fn friedman_ranks_methods_from_a_score_table() {
         "bad.csv:2:8: expected a number",
     );
 }
+
+#[test]
+fn cv_with_a_test_file_concatenated_data_and_a_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(heart()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // The first 100 rows split over two files (limit 90 keeps 90 of them), the rest is the test
+    // set; the test file has fewer columns on some rows, which must still line up.
+    let a = write(dir.path(), "a.libsvm", &(lines[..50].join("\n") + "\n"));
+    let b = write(dir.path(), "b.libsvm", &(lines[50..100].join("\n") + "\n"));
+    let t = write(dir.path(), "t.libsvm", &(lines[100..].join("\n") + "\n"));
+    let o = auc(&[
+        "cv",
+        "--algo",
+        "pa-i",
+        "--data",
+        a.to_str().unwrap(),
+        "--data",
+        b.to_str().unwrap(),
+        "--limit",
+        "90",
+        "--test",
+        t.to_str().unwrap(),
+        "--repeats",
+        "3",
+        "--inner-folds",
+        "3",
+        "--grid",
+        "c=0.1,1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for r in &rows[..3] {
+        assert_eq!(r["n_train"], 90);
+        assert_eq!(r["n_test"], 170);
+    }
+    assert_eq!(rows[3]["dataset"], "a.libsvm+1");
+    assert_eq!(rows[3]["n_examples"], 90);
+}

@@ -162,6 +162,50 @@ impl Row<'_> {
         }
     }
 
+    /// $(w^\top x, \lVert x \rVert^2)$ in one pass over the row.
+    ///
+    /// # Panics
+    /// As [`Row::dot`].
+    #[inline]
+    pub fn dot_and_norm_sq(&self, w: &[f64]) -> (f64, f64) {
+        match self {
+            Row::Dense(x) => {
+                assert_eq!(
+                    x.len(),
+                    w.len(),
+                    "row has {} features, weights {}",
+                    x.len(),
+                    w.len()
+                );
+                let (mut d, mut n) = ([0.0f64; 4], [0.0f64; 4]);
+                let (xc, xr) = x.split_at(x.len() - x.len() % 4);
+                let (wc, wr) = w.split_at(xc.len());
+                for (a, b) in xc.chunks_exact(4).zip(wc.chunks_exact(4)) {
+                    for k in 0..4 {
+                        d[k] += a[k] * b[k];
+                        n[k] += a[k] * a[k];
+                    }
+                }
+                let (mut dt, mut nt) = (0.0, 0.0);
+                for (a, b) in xr.iter().zip(wr) {
+                    dt += a * b;
+                    nt += a * a;
+                }
+                (
+                    (d[0] + d[1]) + (d[2] + d[3]) + dt,
+                    (n[0] + n[1]) + (n[2] + n[3]) + nt,
+                )
+            }
+            Row::Sparse(s) => s
+                .indices
+                .iter()
+                .zip(s.values)
+                .fold((0.0, 0.0), |(d, n), (&j, &v)| {
+                    (d + v * w[j as usize], n + v * v)
+                }),
+        }
+    }
+
     /// $\lVert x \rVert^2$.
     #[inline]
     pub fn norm_sq(&self) -> f64 {
@@ -221,6 +265,7 @@ mod tests {
         for row in [Row::Dense(&dense), Row::Sparse(sv.view())] {
             assert_eq!(row.dot(&w), 2.0);
             assert_eq!(row.norm_sq(), 5.25);
+            assert_eq!(row.dot_and_norm_sq(&w), (2.0, 5.25));
             assert_eq!(row.get(3), -1.0);
             assert_eq!(row.get(2), 0.0);
             let mut y = [1.0; 5];
@@ -245,6 +290,11 @@ mod tests {
             let x: Vec<f64> = (0..n).map(|i| i as f64 + 1.0).collect();
             let expect: f64 = x.iter().map(|v| v * v).sum();
             assert_eq!(dense_dot(&x, &x), expect, "n = {n}");
+            assert_eq!(
+                Row::Dense(&x).dot_and_norm_sq(&x),
+                (expect, expect),
+                "n = {n}"
+            );
         }
     }
 }

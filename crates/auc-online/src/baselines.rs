@@ -124,8 +124,8 @@ impl Scorer for PaI {
 impl OnlineLearner for PaI {
     fn update(&mut self, x: Row<'_>, y: Label) {
         let yv = y.sign();
-        let loss = 1.0 - yv * x.dot(&self.w);
-        let norm_sq = x.norm_sq();
+        let (score, norm_sq) = x.dot_and_norm_sq(&self.w);
+        let loss = 1.0 - yv * score;
         if loss > 0.0 && norm_sq > 0.0 {
             let tau = self.c.min(loss / norm_sq); // [PA06, PA-I update]
             x.axpy(tau * yv, &mut self.w);
