@@ -17,7 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("auc-core", &[]),
     ("auc-data", &["auc-core"]),
     ("auc-stats", &["auc-core"]),
-    ("auc-surrogate", &["auc-core", "auc-stats"]),
+    ("auc-surrogate", &["auc-core"]),
     ("auc-online", &["auc-core", "auc-stats", "auc-surrogate"]),
     ("auc-kernel", &["auc-core", "auc-stats", "auc-surrogate"]),
     (

@@ -65,8 +65,9 @@ struct MetricsArgs {
     json: bool,
 }
 
+/// What both `cv` and `curve` need: an algorithm, its data and how to prepare it.
 #[derive(clap::Args, Debug)]
-struct CvArgs {
+struct RunArgs {
     /// Algorithm name (see `auc algos`).
     #[arg(long)]
     algo: String,
@@ -76,10 +77,49 @@ struct CvArgs {
     /// Keep only the first N examples.
     #[arg(long)]
     limit: Option<usize>,
-    /// A fixed test set instead of outer cross-validation (runs = --repeats).
+    /// A fixed test set instead of held-out folds.
     #[arg(long)]
     test: Option<PathBuf>,
-    /// Outer repetitions.
+    /// A fixed parameter NAME=VALUE (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+    /// Seed of every random choice (folds, training order).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Do not min-max scale features to [-1, 1] (scaling is fitted on each training part).
+    #[arg(long)]
+    no_scale: bool,
+    /// Divide every example by its Euclidean norm (after scaling).
+    #[arg(long)]
+    unit_norm: bool,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+impl RunArgs {
+    /// The algorithm and its fixed parameters, checked.
+    fn algo(&self) -> Result<(&'static algos::Algo, ParamMap), Error> {
+        let algo = algos::find(&self.algo).ok_or_else(|| {
+            format!(
+                "unknown algorithm `{}` (known: {})",
+                self.algo,
+                algos::names()
+            )
+        })?;
+        Ok((algo, fixed_params(&self.params)?))
+    }
+
+    /// The training data and the optional test set, with one dimension and positive class.
+    fn load(&self) -> Result<(auc_core::Dataset, Option<auc_core::Dataset>), Error> {
+        load::train_and_test(&self.read, &self.data, self.test.as_deref(), self.limit)
+    }
+}
+
+#[derive(clap::Args, Debug)]
+struct CvArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Outer repetitions (with --test: the number of runs).
     #[arg(long, default_value_t = 4)]
     repeats: usize,
     /// Outer folds.
@@ -91,23 +131,9 @@ struct CvArgs {
     /// A grid axis NAME=SPEC: `2^a..2^b` (every power), `2^a..2^b:s` (every s-th), or `v1,v2,..`.
     #[arg(long = "grid", value_name = "NAME=SPEC")]
     grid: Vec<String>,
-    /// A fixed parameter NAME=VALUE (repeatable).
-    #[arg(long = "param", value_name = "NAME=VALUE")]
-    params: Vec<String>,
-    /// Seed of every random choice (folds, training order).
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
     /// Worker threads (default: all cores); results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
-    /// Do not min-max scale features to [-1, 1] (scaling is fitted on each training part).
-    #[arg(long)]
-    no_scale: bool,
-    /// Divide every example by its Euclidean norm (after scaling).
-    #[arg(long)]
-    unit_norm: bool,
-    #[command(flatten)]
-    read: ReadArgs,
     /// One JSON object per run, then a summary line.
     #[arg(long)]
     json: bool,
@@ -115,38 +141,14 @@ struct CvArgs {
 
 #[derive(clap::Args, Debug)]
 struct CurveArgs {
-    /// Algorithm name (a one-pass learner; see `auc algos`).
-    #[arg(long)]
-    algo: String,
-    /// Data file(s); repeated files are concatenated in order.
-    #[arg(long, required = true)]
-    data: Vec<PathBuf>,
-    /// Keep only the first N examples.
-    #[arg(long)]
-    limit: Option<usize>,
-    /// A fixed test set; default: one stratified fold of --folds held out (seeded).
-    #[arg(long)]
-    test: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
     /// Hold out 1 of this many stratified folds when no --test is given.
     #[arg(long, default_value_t = 5)]
     folds: usize,
     /// Record the test AUC after every N updates (and after the last).
     #[arg(long, default_value_t = 100)]
     every: usize,
-    /// A parameter NAME=VALUE (repeatable).
-    #[arg(long = "param", value_name = "NAME=VALUE")]
-    params: Vec<String>,
-    /// Seed of the split and of the training order.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Do not min-max scale features to [-1, 1] (scaling is fitted on the training part).
-    #[arg(long)]
-    no_scale: bool,
-    /// Divide every example by its Euclidean norm (after scaling).
-    #[arg(long)]
-    unit_norm: bool,
-    #[command(flatten)]
-    read: ReadArgs,
     /// One JSON object per point.
     #[arg(long)]
     json: bool,
@@ -322,9 +324,7 @@ fn fixed_params(items: &[String]) -> Result<ParamMap, Error> {
 }
 
 fn cv_cmd(a: CvArgs) -> Result<(), Error> {
-    let algo = algos::find(&a.algo)
-        .ok_or_else(|| format!("unknown algorithm `{}` (known: {})", a.algo, algos::names()))?;
-    let base = fixed_params(&a.params)?;
+    let (algo, base) = a.run.algo()?;
     let axes: Vec<GridAxis> = a
         .grid
         .iter()
@@ -335,14 +335,14 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     for p in &points {
         algo.validate(&base.merged(p))?;
     }
-    let (data, test) = load::train_and_test(&a.read, &a.data, a.test.as_deref(), a.limit)?;
+    let (data, test) = a.run.load()?;
     let cfg = CvConfig {
         folds: a.folds,
         repeats: a.repeats,
         inner_folds: a.inner_folds,
-        seed: a.seed,
-        scale: !a.no_scale,
-        unit_norm: a.unit_norm,
+        seed: a.run.seed,
+        scale: !a.run.no_scale,
+        unit_norm: a.run.unit_norm,
     };
     let cv_algo = CvAlgo {
         base: base.clone(),
@@ -369,7 +369,7 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     let records = records?;
     let total = start.elapsed().as_secs_f64();
     let summary = cv::summarize(&records);
-    let dataset = load::dataset_name(&a.data);
+    let dataset = load::dataset_name(&a.run.data);
     if a.json {
         for r in &records {
             line(serde_json::to_string(r)?)?;
@@ -389,7 +389,7 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
                 json!(if test.is_some() { 0 } else { a.folds }),
             );
             obj.insert("inner_folds".into(), json!(a.inner_folds));
-            obj.insert("seed".into(), json!(a.seed));
+            obj.insert("seed".into(), json!(a.run.seed));
             obj.insert("wall_seconds".into(), json!(total));
         }
         return line(s);
@@ -409,15 +409,14 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
 }
 
 fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
-    let algo = algos::find(&a.algo)
-        .ok_or_else(|| format!("unknown algorithm `{}` (known: {})", a.algo, algos::names()))?;
-    let fit = algo.validate(&fixed_params(&a.params)?)?;
-    let (data, test) = load::train_and_test(&a.read, &a.data, a.test.as_deref(), a.limit)?;
+    let (algo, params) = a.run.algo()?;
+    let fit = algo.validate(&params)?;
+    let (data, test) = a.run.load()?;
     let cfg = CvConfig {
         folds: a.folds,
-        seed: a.seed,
-        scale: !a.no_scale,
-        unit_norm: a.unit_norm,
+        seed: a.run.seed,
+        scale: !a.run.no_scale,
+        unit_norm: a.run.unit_norm,
         ..CvConfig::default()
     };
     let points =

@@ -7,6 +7,7 @@
 
 use std::io::BufRead;
 
+use crate::lines::Lines;
 use crate::number::{Number, whole_number};
 use crate::raw::{RawData, canonical};
 use crate::{DataError, LabelColumn, ParseErrorKind, ReadOptions};
@@ -43,7 +44,7 @@ fn fields(line: &[u8], delimiter: u8, out: &mut Vec<(usize, usize)>) {
 /// (an error if the file has more features); `opts.limit` stops after that many examples. The label
 /// column is taken out and the remaining columns, in order, are the features. Storage is dense.
 pub fn read_csv<R: BufRead>(
-    mut reader: R,
+    reader: R,
     source: &str,
     opts: &ReadOptions,
 ) -> Result<RawData, DataError> {
@@ -59,28 +60,12 @@ pub fn read_csv<R: BufRead>(
     let mut values = Vec::new();
     // (number of fields, label column, dimension) once the first line has been seen.
     let mut shape: Option<(usize, usize, usize)> = None;
-    let mut buf = Vec::with_capacity(1024);
     let mut spans = Vec::new();
-    let mut line_no = 0;
+    let mut lines = Lines::new(reader, source);
     while labels.len() < limit {
-        buf.clear();
-        let read = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| DataError::Io {
-                file: source.to_string(),
-                source: e,
-            })?;
-        if read == 0 {
+        let Some((line_no, line)) = lines.next_line()? else {
             break;
-        }
-        line_no += 1;
-        let mut line = buf.as_slice();
-        if let Some(l) = line.strip_suffix(b"\n") {
-            line = l;
-        }
-        if let Some(l) = line.strip_suffix(b"\r") {
-            line = l;
-        }
+        };
         if line.iter().all(|b| b.is_ascii_whitespace()) {
             continue;
         }

@@ -36,6 +36,7 @@
 mod csv;
 mod error;
 mod libsvm;
+mod lines;
 mod number;
 mod raw;
 mod scale;

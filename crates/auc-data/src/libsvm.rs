@@ -15,6 +15,7 @@ use std::io::BufRead;
 use nom::bytes::complete::{tag, take_while};
 use nom::{IResult, Offset, Parser};
 
+use crate::lines::Lines;
 use crate::number::{Number, number, token, whole_number};
 use crate::raw::{RawData, canonical};
 use crate::{DataError, ParseErrorKind, ReadOptions};
@@ -155,7 +156,7 @@ impl Builder {
 /// `opts.format` and `opts.csv` are ignored. Lines are read as bytes, so invalid UTF-8 is reported as
 /// a parse error at its column (or ignored inside a comment), never as a panic.
 pub fn read_libsvm<R: BufRead>(
-    mut reader: R,
+    reader: R,
     source: &str,
     opts: &ReadOptions,
 ) -> Result<RawData, DataError> {
@@ -168,27 +169,11 @@ pub fn read_libsvm<R: BufRead>(
         dim_limit: opts.dim.map(|d| d as u64),
     };
     let limit = opts.limit.unwrap_or(usize::MAX);
-    let mut buf = Vec::with_capacity(1024);
-    let mut line_no = 0usize;
+    let mut lines = Lines::new(reader, source);
     while b.labels.len() < limit {
-        buf.clear();
-        let read = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|source_err| DataError::Io {
-                file: source.to_string(),
-                source: source_err,
-            })?;
-        if read == 0 {
+        let Some((line_no, line)) = lines.next_line()? else {
             break;
-        }
-        line_no += 1;
-        let mut line = buf.as_slice();
-        if let Some(l) = line.strip_suffix(b"\n") {
-            line = l;
-        }
-        if let Some(l) = line.strip_suffix(b"\r") {
-            line = l;
-        }
+        };
         b.line(line).map_err(|(offset, kind)| DataError::Parse {
             file: source.to_string(),
             line: line_no,
