@@ -26,6 +26,9 @@ cargo xtask <command>
   reproduce baselines [--quick]
                           the papers' protocol for Perceptron and PA-I on ../shared/datasets,
                           table written to docs/results/baselines.md
+  reproduce regret [--quick]
+                          OGD on psi_M against the best fixed w in hindsight and the bound of
+                          [OAUC Thm 6]: docs/results/regret.md and regret.svg
   tidy                    repository checks (also a #[test] of this crate)
 ";
 

@@ -156,10 +156,16 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let (what, quick) = match args {
         [w] => (w.as_str(), false),
         [w, q] if q == "--quick" => (w.as_str(), true),
-        _ => return Err("usage: cargo xtask reproduce baselines [--quick]".into()),
+        _ => return Err("usage: cargo xtask reproduce baselines|regret [--quick]".into()),
     };
-    if what != "baselines" {
-        return Err(format!("unknown reproduction `{what}` (known: baselines)"));
+    match what {
+        "baselines" => {}
+        "regret" => return regret(quick),
+        _ => {
+            return Err(format!(
+                "unknown reproduction `{what}` (known: baselines, regret)"
+            ));
+        }
     }
     let root = project_root();
     let datasets = root.join("../shared/datasets");
@@ -278,6 +284,36 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     std::fs::write(&tmp, table).map_err(|e| format!("{}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, &out).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("reproduce: wrote {}", out.display());
+    Ok(())
+}
+
+/// [OAUC Thm 6]'s regret experiment: `docs/results/regret.md` and `regret.svg` (the quick run
+/// writes to `target/regret-quick/` so it never overwrites the committed table).
+fn regret(quick: bool) -> Result<(), String> {
+    let root = project_root();
+    let out = if quick {
+        root.join("target/regret-quick")
+    } else {
+        root.join("docs/results")
+    };
+    let out_s = out.display().to_string();
+    let mut args = vec![
+        "run",
+        "--release",
+        "--quiet",
+        "-p",
+        "auc-benches",
+        "--bin",
+        "regret",
+        "--",
+        "--out",
+        &out_s,
+    ];
+    if quick {
+        args.push("--quick");
+    }
+    cargo(&args, &[])?;
+    eprintln!("reproduce: wrote {out_s}/regret.md and regret.svg");
     Ok(())
 }
 
