@@ -27,6 +27,14 @@ pub trait OnlineParams {
 
     /// Validates the parameters and builds a fresh learner for `dim` features.
     fn build(&self, dim: usize) -> Result<Self::Learner, ParamError>;
+
+    /// As [`OnlineParams::build`], with `seed` driving every random choice the learner makes
+    /// (reservoir buffers, sampling). Learners that draw no random numbers keep this default,
+    /// which ignores the seed; randomized learners override it (and make `build` use seed 0).
+    fn build_seeded(&self, dim: usize, seed: u64) -> Result<Self::Learner, ParamError> {
+        let _ = seed;
+        self.build(dim)
+    }
 }
 
 /// A (batch) training procedure: what the evaluation layer calls.
@@ -41,15 +49,16 @@ pub trait Fit {
 /// Fits an online learner by streaming the training rows once, **in the dataset's order**.
 ///
 /// Whoever builds the dataset decides the order; the evaluation layer feeds every training part
-/// in a seeded random permutation (SPEC section 1). The seed is unused by streaming itself.
+/// in a seeded random permutation (SPEC section 1). The seed goes to
+/// [`OnlineParams::build_seeded`], for learners that make random choices of their own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Streaming<P>(pub P);
 
 impl<P: OnlineParams> Fit for Streaming<P> {
     type Model = P::Learner;
 
-    fn fit(&self, train: &Dataset, _seed: u64) -> Result<Self::Model, FitError> {
-        let mut learner = self.0.build(train.dim())?;
+    fn fit(&self, train: &Dataset, seed: u64) -> Result<Self::Model, FitError> {
+        let mut learner = self.0.build_seeded(train.dim(), seed)?;
         for (x, y) in train.iter() {
             learner.update(x, y);
         }

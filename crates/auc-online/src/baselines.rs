@@ -5,6 +5,8 @@ use auc_core::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::Linear;
+
 /// Parameters of the [`Perceptron`]: it has none (with $w_0 = 0$ a step size only rescales $w$,
 /// which leaves every AUC unchanged).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -38,9 +40,8 @@ pub struct Perceptron {
     w: Vec<f64>,
 }
 
-impl Perceptron {
-    /// The weight vector $w$.
-    pub fn weights(&self) -> &[f64] {
+impl Linear for Perceptron {
+    fn weights(&self) -> &[f64] {
         &self.w
     }
 }
@@ -108,9 +109,8 @@ pub struct PaI {
     w: Vec<f64>,
 }
 
-impl PaI {
-    /// The weight vector $w$.
-    pub fn weights(&self) -> &[f64] {
+impl Linear for PaI {
+    fn weights(&self) -> &[f64] {
         &self.w
     }
 }

@@ -14,6 +14,9 @@
 //! | $C$ | `c` | PA-I aggressiveness (cap on the step) |
 //! | $\ell_t$ | `loss` | hinge loss $\max(0, 1 - y_t w^\top x_t)$ |
 
+mod average;
 mod baselines;
+pub mod rng;
 
+pub use average::{Averaged, AveragedParams, Linear};
 pub use baselines::{PaI, PaIParams, Perceptron, PerceptronParams};
