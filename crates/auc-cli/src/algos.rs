@@ -1,7 +1,9 @@
 //! The algorithm registry: the only place that maps command-line names to learner types.
 
-use auc_core::{DynFit, ParamError, ParamMap, ParamSpec, Streaming};
+use auc_core::{DynFit, OnlineParams, ParamError, ParamMap, ParamSpec};
 use auc_online::{PaIParams, PerceptronParams};
+
+use crate::learners::{AnyLearner, Build, StreamFit};
 
 /// One algorithm the command line knows.
 pub(crate) struct Algo {
@@ -13,19 +15,29 @@ pub(crate) struct Algo {
     pub(crate) about: &'static str,
     /// Its parameters, named by the papers' symbols in lower case.
     pub(crate) params: &'static [ParamSpec],
-    /// Builds the training procedure from parameter values (unknown names are errors).
-    pub(crate) make: fn(&ParamMap) -> Result<Box<dyn DynFit>, ParamError>,
+    /// Builds a learner from parameter values (unknown names are errors), dimension and seed.
+    pub(crate) build: Build,
 }
 
 impl Algo {
     /// Checks `params` completely: names, required values and ranges (by building a learner of
     /// dimension 1), so a bad grid value fails before any training starts.
-    pub(crate) fn validate(&self, params: &ParamMap) -> Result<Box<dyn DynFit>, ParamError> {
-        let fit = (self.make)(params)?;
-        if let Some(built) = fit.online(1) {
-            built?;
-        }
-        Ok(fit)
+    pub(crate) fn validate(&self, params: &ParamMap) -> Result<(), ParamError> {
+        (self.build)(params, 1, 0).map(|_| ())
+    }
+
+    /// The training procedure for `params`, averaging iterates when asked.
+    pub(crate) fn fit(
+        &self,
+        params: &ParamMap,
+        average: bool,
+    ) -> Result<Box<dyn DynFit>, ParamError> {
+        self.validate(params)?;
+        Ok(Box::new(StreamFit {
+            build: self.build,
+            params: params.clone(),
+            average,
+        }))
     }
 }
 
@@ -36,14 +48,22 @@ pub(crate) static ALGOS: &[Algo] = &[
         aliases: &[],
         about: "Perceptron [Rosenblatt58]: w += y x on each mistake; classification baseline of [OAUC sec. 6.1]",
         params: PerceptronParams::PARAMS,
-        make: |m| Ok(Box::new(Streaming(PerceptronParams::from_map(m)?))),
+        build: |m, dim, seed| {
+            Ok(AnyLearner::Perceptron(
+                PerceptronParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
     },
     Algo {
         name: "pa-i",
         aliases: &["pa1"],
         about: "Passive-aggressive PA-I [PA06]: hinge step capped by c; classification baseline of [OAUC sec. 6.1]",
         params: PaIParams::PARAMS,
-        make: |m| Ok(Box::new(Streaming(PaIParams::from_map(m)?))),
+        build: |m, dim, seed| {
+            Ok(AnyLearner::PaI(
+                PaIParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
     },
 ];
 

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 use serde_json::json;
 
 use crate::algos::{self, ALGOS};
+use crate::hyper::HyperArgs;
 use crate::load::{self, ReadArgs};
 use crate::output::{Error, line};
 use crate::progress::Bar;
@@ -35,6 +36,12 @@ enum Command {
     Curve(CurveArgs),
     /// Friedman test (Iman-Davenport) and Nemenyi critical difference across methods (Demsar 2006).
     Friedman(FriedmanArgs),
+    /// Train a one-pass learner on data files and save the model (or continue one with --resume).
+    Train(crate::train::TrainArgs),
+    /// Score a data file with a saved model.
+    Predict(crate::train::PredictArgs),
+    /// Prequential (test-then-train) AUC of a one-pass learner along a stream.
+    Stream(crate::train::StreamArgs),
     /// List the algorithms with their parameters and defaults.
     Algos,
 }
@@ -80,9 +87,11 @@ struct RunArgs {
     /// A fixed test set instead of held-out folds.
     #[arg(long)]
     test: Option<PathBuf>,
-    /// A fixed parameter NAME=VALUE (repeatable).
-    #[arg(long = "param", value_name = "NAME=VALUE")]
-    params: Vec<String>,
+    #[command(flatten)]
+    hyper: HyperArgs,
+    /// Score with the average of the iterates (Polyak-Ruppert) instead of the last one.
+    #[arg(long)]
+    average: bool,
     /// Seed of every random choice (folds, training order).
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -106,7 +115,7 @@ impl RunArgs {
                 algos::names()
             )
         })?;
-        Ok((algo, fixed_params(&self.params)?))
+        Ok((algo, self.hyper.to_map()?))
     }
 
     /// The training data and the optional test set, with one dimension and positive class.
@@ -175,6 +184,9 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Cv(a) => cv_cmd(a),
         Command::Curve(a) => curve_cmd(a),
         Command::Friedman(a) => friedman_cmd(a),
+        Command::Train(a) => crate::train::train(a),
+        Command::Predict(a) => crate::train::predict(a),
+        Command::Stream(a) => crate::train::stream(a),
         Command::Algos => list_algos(),
     }
 }
@@ -307,22 +319,6 @@ fn metrics_cmd(a: MetricsArgs) -> Result<(), Error> {
     }
 }
 
-/// Parses `NAME=VALUE` flags into a map.
-fn fixed_params(items: &[String]) -> Result<ParamMap, Error> {
-    let mut map = ParamMap::new();
-    for item in items {
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("--param `{item}`: expected NAME=VALUE"))?;
-        let v: f64 = value
-            .trim()
-            .parse()
-            .map_err(|_| format!("--param `{item}`: `{value}` is not a number"))?;
-        map.set(name.trim(), v);
-    }
-    Ok(map)
-}
-
 fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     let (algo, base) = a.run.algo()?;
     let axes: Vec<GridAxis> = a
@@ -344,10 +340,12 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
         scale: !a.run.no_scale,
         unit_norm: a.run.unit_norm,
     };
+    let average = a.run.average;
+    let make = move |p: &ParamMap| algo.fit(p, average);
     let cv_algo = CvAlgo {
         base: base.clone(),
         grid: points.clone(),
-        make: &algo.make,
+        make: &make,
     };
     let pool = {
         let mut b = rayon::ThreadPoolBuilder::new();
@@ -410,7 +408,7 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
 
 fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
     let (algo, params) = a.run.algo()?;
-    let fit = algo.validate(&params)?;
+    let fit = algo.fit(&params, a.run.average)?;
     let (data, test) = a.run.load()?;
     let cfg = CvConfig {
         folds: a.folds,

@@ -6,9 +6,13 @@
 
 mod algos;
 mod commands;
+mod hyper;
+mod learners;
 mod load;
+mod model;
 mod output;
 mod progress;
+mod train;
 
 use std::process::ExitCode;
 

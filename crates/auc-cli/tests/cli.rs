@@ -402,3 +402,152 @@ fn cv_with_a_test_file_concatenated_data_and_a_limit() {
     assert_eq!(rows[3]["dataset"], "a.libsvm+1");
     assert_eq!(rows[3]["n_examples"], 90);
 }
+
+/// Splits the bundled data into two files of 150 and 120 rows.
+fn halves(dir: &Path) -> (PathBuf, PathBuf) {
+    let text = std::fs::read_to_string(heart()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    (
+        write(dir, "a.libsvm", &(lines[..150].join("\n") + "\n")),
+        write(dir, "b.libsvm", &(lines[150..].join("\n") + "\n")),
+    )
+}
+
+#[test]
+fn resume_gives_the_uninterrupted_model_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = halves(dir.path());
+    let p = |n: &str| dir.path().join(n).display().to_string();
+    let (a, b) = (a.display().to_string(), b.display().to_string());
+    for algo in ["perceptron", "pa-i"] {
+        let ok = |args: &[&str]| {
+            let o = auc(args);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        };
+        ok(&[
+            "train",
+            "--algo",
+            algo,
+            &a,
+            &b,
+            "--no-scale",
+            "--average",
+            "-o",
+            &p("full"),
+        ]);
+        ok(&[
+            "train",
+            "--algo",
+            algo,
+            &a,
+            "--no-scale",
+            "--average",
+            "-o",
+            &p("part"),
+        ]);
+        ok(&["train", "--resume", &p("part"), &b, "-o", &p("resumed")]);
+        let full = std::fs::read(p("full")).unwrap();
+        assert_eq!(full, std::fs::read(p("resumed")).unwrap(), "{algo}");
+        // With scaling, the resumed run keeps the scaler fitted on the first input.
+        ok(&["train", "--algo", algo, &a, "-o", &p("scaled")]);
+        ok(&["train", "--resume", &p("scaled"), &b, "-o", &p("scaled2")]);
+    }
+    check_fails(
+        &[
+            "train",
+            "--resume",
+            &p("part"),
+            &b,
+            "--c",
+            "2",
+            "-o",
+            &p("x"),
+        ],
+        "cannot be given with --resume",
+    );
+    check_fails(
+        &[
+            "train",
+            "--resume",
+            &p("part"),
+            &b,
+            "--algo",
+            "perceptron",
+            "-o",
+            &p("x"),
+        ],
+        "differs",
+    );
+    assert!(!dir.path().join("x").exists(), "no output file on error");
+}
+
+#[test]
+fn predict_scores_every_row_and_rejects_damaged_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m").display().to_string();
+    let o = auc(&[
+        "train",
+        "--algo",
+        "pa-i",
+        "--c",
+        "0.25",
+        "--shuffle",
+        "3",
+        &heart(),
+        "-o",
+        &m,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = auc(&["predict", "-m", &m, &heart()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let scores: Vec<f64> = stdout(&o).lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(scores.len(), 270);
+    assert!(
+        stderr(&o).contains("AUC 0.8") || stderr(&o).contains("AUC 0.9"),
+        "{}",
+        stderr(&o)
+    );
+    let out = dir.path().join("s.txt");
+    let o = auc(&["predict", "-m", &m, &heart(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success() && o.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 270);
+    let mut bytes = std::fs::read(&m).unwrap();
+    let last = bytes.len() - 5;
+    bytes[last] ^= 0xff;
+    let bad = dir.path().join("bad");
+    std::fs::write(&bad, bytes).unwrap();
+    check_fails(
+        &["predict", "-m", bad.to_str().unwrap(), &heart()],
+        "checksum",
+    );
+    let wide = write(dir.path(), "wide.libsvm", "1 14:1\n-1 1:1\n");
+    check_fails(
+        &["predict", "-m", &m, wide.to_str().unwrap()],
+        "14 features but the model was trained on 13",
+    );
+}
+
+#[test]
+fn stream_prints_the_prequential_curve() {
+    let o = auc(&[
+        "stream",
+        "--algo",
+        "pa-i",
+        &heart(),
+        "--every",
+        "100",
+        "--shuffle",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let at: Vec<u64> = stdout(&o)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["examples"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(at, vec![100, 200, 270]);
+}

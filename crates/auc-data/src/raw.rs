@@ -49,6 +49,9 @@ pub enum Positive {
     /// Rows whose label is one of these are positive, all others negative. Every label listed must
     /// occur in the data.
     Labels(Vec<f64>),
+    /// As [`Positive::Labels`], but the labels need not occur: for data binarized by a rule fixed
+    /// elsewhere (a saved model's positive class applied to a batch that may hold only negatives).
+    Known(Vec<f64>),
 }
 
 /// `x` with `-0.0` replaced by `0.0`, so that labels compare by their bits.
@@ -282,6 +285,7 @@ impl RawData {
                 .min_by_key(|(_, c)| *c)
                 .map(|&(l, _)| vec![l])
                 .unwrap_or_default(),
+            Positive::Known(known) => known.iter().map(|&l| canonical(l)).collect(),
             Positive::Labels(wanted) => {
                 let mut out = Vec::with_capacity(wanted.len());
                 for &w in wanted {

@@ -182,3 +182,14 @@ fn public_types_are_send_and_sync() {
     assert_send_sync::<ReadOptions>();
     assert_send_sync::<auc_data::Synthetic>();
 }
+
+#[test]
+fn known_labels_need_not_occur() {
+    // A batch of negatives only, binarized with a positive class fixed elsewhere (a saved model).
+    check(&["-1", "-1"], Positive::Known(vec![1.0]), &[Neg, Neg]);
+    check(
+        &["1", "-1", "+1"],
+        Positive::Known(vec![1.0]),
+        &[Pos, Neg, Pos],
+    );
+}

@@ -1,0 +1,118 @@
+//! Every learner the command line can train, as one serializable type, and the training
+//! procedure the evaluation layer runs for it.
+
+use auc_core::{
+    BoxedModel, Dataset, DynFit, FitError, Label, OnlineLearner, ParamError, ParamMap, Row, Scorer,
+};
+use auc_online::{Averaged, Linear, PaI, Perceptron};
+use serde::{Deserialize, Serialize};
+
+/// One trained or training learner of any algorithm. New algorithms add a variant here (and an
+/// entry in `algos.rs`); the model file stores this enum.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) enum AnyLearner {
+    /// `perceptron`.
+    Perceptron(Perceptron),
+    /// `pa-i`.
+    PaI(PaI),
+}
+
+/// Calls `$body` with `$l` bound to the learner inside any variant.
+macro_rules! each {
+    ($self:expr, $l:ident => $body:expr) => {
+        match $self {
+            AnyLearner::Perceptron($l) => $body,
+            AnyLearner::PaI($l) => $body,
+        }
+    };
+}
+
+impl Scorer for AnyLearner {
+    fn score(&self, x: Row<'_>) -> f64 {
+        each!(self, l => l.score(x))
+    }
+}
+
+impl OnlineLearner for AnyLearner {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        each!(self, l => l.update(x, y))
+    }
+}
+
+impl Linear for AnyLearner {
+    fn weights(&self) -> &[f64] {
+        each!(self, l => l.weights())
+    }
+}
+
+/// A learner as trained: scoring with its last iterate (the papers' algorithms) or with the
+/// average of its iterates (`--average`, SPEC section 5).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) enum Learner {
+    /// Scores with the last iterate.
+    Last(AnyLearner),
+    /// Scores with the mean of the iterates.
+    Averaged(Averaged<AnyLearner>),
+}
+
+impl Learner {
+    /// Wraps `l`, averaging its iterates when asked.
+    pub(crate) fn new(l: AnyLearner, average: bool) -> Self {
+        if average {
+            Learner::Averaged(Averaged::new(l))
+        } else {
+            Learner::Last(l)
+        }
+    }
+
+    /// Updates on every row of `data`, in order.
+    pub(crate) fn stream(&mut self, data: &Dataset) {
+        for (x, y) in data.iter() {
+            self.update(x, y);
+        }
+    }
+}
+
+impl Scorer for Learner {
+    fn score(&self, x: Row<'_>) -> f64 {
+        match self {
+            Learner::Last(l) => l.score(x),
+            Learner::Averaged(l) => l.score(x),
+        }
+    }
+}
+
+impl OnlineLearner for Learner {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        match self {
+            Learner::Last(l) => l.update(x, y),
+            Learner::Averaged(l) => l.update(x, y),
+        }
+    }
+}
+
+/// Builds a learner of one algorithm from checked parameters: `(params, dim, seed)`.
+pub(crate) type Build = fn(&ParamMap, usize, u64) -> Result<AnyLearner, ParamError>;
+
+/// The training procedure `auc cv` and `auc curve` run: build the learner for the training
+/// part's dimension with the protocol's seed, then stream the part once in its order.
+pub(crate) struct StreamFit {
+    pub(crate) build: Build,
+    pub(crate) params: ParamMap,
+    pub(crate) average: bool,
+}
+
+impl DynFit for StreamFit {
+    fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<BoxedModel, FitError> {
+        let mut l = Learner::new((self.build)(&self.params, train.dim(), seed)?, self.average);
+        l.stream(train);
+        Ok(Box::new(l))
+    }
+
+    fn online(&self, dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+        Some(
+            (self.build)(&self.params, dim, 0)
+                .map(|l| Box::new(Learner::new(l, self.average)) as Box<dyn OnlineLearner + Send>),
+        )
+    }
+}
