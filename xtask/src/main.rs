@@ -5,7 +5,9 @@
 
 #![allow(clippy::print_stdout)]
 
+mod linear;
 mod reproduce;
+mod svg;
 mod tidy;
 
 use std::path::{Path, PathBuf};
@@ -15,7 +17,8 @@ const HELP: &str = "\
 cargo xtask <command>
 
   ci                      what .ci/run runs: fmt --check, clippy -D warnings, tests, docs, tidy,
-                          and a release build of the `auc` binary
+                          a release build of the `auc` binary, and (with ../shared beside the
+                          repository) `reproduce linear --quick` as a smoke run
   test [--cases N] [ARGS] workspace tests (PROPTEST_CASES=N when given; extra ARGS go to cargo test)
   props [--cases N] [-p CRATE]
                           the property tests (`lemma_*` and the parser fuzz) in release,
@@ -26,6 +29,9 @@ cargo xtask <command>
   reproduce baselines [--quick]
                           the papers' protocol for Perceptron and PA-I on ../shared/datasets,
                           table written to docs/results/baselines.md
+  reproduce linear [--quick] [--full-grid]
+                          every linear learner on the data sets of [OAUC Table 1] and
+                          [ADM Table 1]: docs/results/linear.md and linear-curves.svg
   reproduce regret [--quick]
                           OGD on psi_M against the best fixed w in hindsight and the bound of
                           [OAUC Thm 6]: docs/results/regret.md and regret.svg
@@ -162,6 +168,10 @@ fn ci() -> Result<(), String> {
     cargo(&["doc", "--workspace", "--no-deps"], &deny)?;
     tidy::check(&project_root()).map_err(|problems| problems.join("\n"))?;
     cargo(&["build", "--release", "-p", "auc-cli"], &deny)?;
+    if project_root().join("../shared/datasets").is_dir() {
+        // Smoke run of the reproduction on three small data sets (about a minute).
+        reproduce::run(&["linear".to_owned(), "--quick".to_owned()])?;
+    }
     eprintln!("xtask ci: all checks passed");
     Ok(())
 }

@@ -153,17 +153,19 @@ const BASELINES: &[(&str, &str, Option<&str>)] = &[
 ];
 
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
-    let (what, quick) = match args {
-        [w] => (w.as_str(), false),
-        [w, q] if q == "--quick" => (w.as_str(), true),
-        _ => return Err("usage: cargo xtask reproduce baselines|regret [--quick]".into()),
+    let Some(what) = args.first().map(String::as_str) else {
+        return Err(
+            "usage: cargo xtask reproduce baselines|linear|regret [--quick] [--full-grid]".into(),
+        );
     };
+    let quick = args.iter().any(|a| a == "--quick");
     match what {
         "baselines" => {}
         "regret" => return regret(quick),
+        "linear" => return crate::linear::run(quick, args.iter().any(|a| a == "--full-grid")),
         _ => {
             return Err(format!(
-                "unknown reproduction `{what}` (known: baselines, regret)"
+                "unknown reproduction `{what}` (known: baselines, linear, regret)"
             ));
         }
     }
@@ -318,7 +320,7 @@ fn regret(quick: bool) -> Result<(), String> {
 }
 
 /// Runs `auc` and returns its last stdout line (the JSON summary).
-fn run_cv(bin: &Path, args: &[String]) -> Result<String, String> {
+pub(crate) fn run_cv(bin: &Path, args: &[String]) -> Result<String, String> {
     let out = Command::new(bin)
         .args(args)
         .output()
@@ -338,7 +340,7 @@ fn run_cv(bin: &Path, args: &[String]) -> Result<String, String> {
 }
 
 /// The number after `"key":` in a flat JSON object.
-fn field(json: &str, key: &str) -> Option<f64> {
+pub(crate) fn field(json: &str, key: &str) -> Option<f64> {
     let at = json.find(&format!("\"{key}\":"))? + key.len() + 3;
     let rest = &json[at..];
     let end = rest.find([',', '}']).unwrap_or(rest.len());
