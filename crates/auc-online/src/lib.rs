@@ -13,10 +13,23 @@
 //! | $w$ | `weights()` | the linear scorer $f(x) = w^\top x$ |
 //! | $C$ | `c` | PA-I aggressiveness (cap on the step) |
 //! | $\ell_t$ | `loss` | hinge loss $\max(0, 1 - y_t w^\top x_t)$ |
+//! | $t$ | `steps()` | examples seen by a moment learner, every class counted, from 1 |
+//! | $\eta$, $\eta_t$ | `eta` | step size (OAUC-M: $1/(\lambda t)$ [OAUC Thm 6]) |
+//! | $\lambda$ | `lambda` | regularization weight in $\frac{\lambda}{2}\lVert w\rVert^2 + \psi$ |
+//! | $\bar x$, $\Sigma$ | `moments()` | mean and covariance of the opposite class [OAUC eqs. 15-18] |
+//! | $\psi_S$, $\psi_M$ | `loss_and_grad()` | square and moment surrogates [OAUC eqs. 13-14] |
+//! | $m_t$, $v_t$ | `first`, `second` | Adam's gradient moments [ADM alg. 1] |
+//! | $\beta_1$, $\beta_2$, $\epsilon$ | `beta1`, `beta2`, `epsilon` | Adam/Adagrad decays and smoothing [ADM alg. 1] |
+//! | $G_t$ | `sum_sq` | AdaOAM's running sums of squared gradients |
 
 mod average;
 mod baselines;
+mod moment;
 pub mod rng;
 
 pub use average::{Averaged, AveragedParams, Linear};
 pub use baselines::{PaI, PaIParams, Perceptron, PerceptronParams};
+pub use moment::{
+    AdaOam, AdaOamParams, AdmOam, AdmOamParams, MAX_NORM, OaucM, OaucMParams, OaucMc, OaucMcParams,
+    Opauc, OpaucParams,
+};

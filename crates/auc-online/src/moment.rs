@@ -1,0 +1,855 @@
+//! The one-pass learners that keep both classes' moments: OAUC-M and OAUC-M$_c$ [OAUC alg. 1,
+//! eq. 14], OAUC-S = OPAUC [OAUC eq. 13; OPAUC16], and the adaptive AdaOAM and AdmOAM
+//! [ADM alg. 1].
+//!
+//! # One step
+//!
+//! Every learner here runs the same step on an example $(x_t, y_t)$, $t = 1, 2, \dots$ counting
+//! every example (SPEC section 5):
+//! 1. read the opposite class's mean $\bar x$ and covariance $\Sigma$ and compute $d = x_t - \bar x$,
+//!    $\Sigma w_t$, $\mu = y_t w_t^\top d$ and $\sigma^2 = w_t^\top \Sigma w_t$;
+//! 2. take a gradient step on $L_t(w) = \frac{\lambda}{2} \lVert w \rVert^2 + \Psi_t(w)$, with
+//!    $$\nabla L_t(w) = \lambda w + a\, d + b\, \Sigma w,$$
+//!    where $(a, b) = (-y_t(1 - \mu), 1)$ for the square surrogate halved, $\Psi = \psi_S/2$
+//!    [OAUC eq. 13], and $(a, b) = (y_t \partial_\mu\psi_M, 2 \partial_{\sigma^2}\psi_M)$ for
+//!    $\Psi = \psi_M$ [OAUC eq. 14] (in the form of `auc_surrogate::psi_m`, which never divides
+//!    by $\sigma$);
+//! 3. add $x_t$ to its own class's moments [OAUC alg. 1, lines 4-13].
+//!
+//! Steps 1 and 3 touch different classes, so they run as one call
+//! (`Moments::update_and_mul_opposite`). While the opposite class is empty the loss term is absent
+//! and only the regularizer acts, $a = b = 0$. (Since $w_1 = 0$ and the regularizer keeps $0$
+//! at $0$, every learner here still has $w = 0$ when the second class first appears.)
+//!
+//! # Cost of a step (dense or sparse $x$)
+//!
+//! | part | flops | bytes of memory traffic |
+//! |---|---|---|
+//! | own class: Welford rank-one update of the packed triangle | $p(p+1)$ | $8p(p+1)$ (read + write) |
+//! | opposite class: $\Sigma w$ and $w^\top \Sigma w$ | $\approx 2p^2$ | $4p(p+1)$ (read) |
+//! | $d$, $w^\top d$, gradient, step, norm check | $\approx 10p$ (Adam $\approx 20p$) | $O(p)$ |
+//!
+//! So $\approx 3p^2$ flops and $12p(p+1)$ bytes per step; at $p = 123$ that is about $46\,000$
+//! flops over $183$ KB of triangles that fit in L2 together. A sparse row costs the same: the
+//! moment update needs $x - \bar x$, which is dense. State: two packed triangles, $2 \cdot 8p(p+1)/2$
+//! bytes, plus $O(p)$ vectors. No step allocates, except the first after deserializing, which
+//! sizes the scratch buffers once.
+//!
+//! # Deviations
+//!
+//! Deviation: the papers let $w$ grow without limit under OGD. With an absurd step size
+//! (OPAUC with $\eta \lambda \gg 2$, or $\eta = 2^{10}$ on large features) the iterate doubles
+//! every step and would overflow to $\pm\infty$ and then NaN within a few hundred steps. Every
+//! learner here therefore
+//! - projects $w$ onto the ball $\lVert w \rVert \le$ [`MAX_NORM`] $= 2^{200}$ (AdaOAM and AdmOAM
+//!   onto $\min(1/\sqrt\lambda, 2^{200})$); no sensible run comes near it, and it keeps
+//!   $w^\top \Sigma w$ and every score finite for features up to $10^{100}$;
+//! - rejects a step whose new iterate (or, for AdaOAM and AdmOAM, whose gradient) is not finite:
+//!   $w$ and the Adagrad/Adam accumulators stay as they were, while the moments and $t$ still
+//!   advance.
+//!
+//! The test `huge_steps_stay_finite_and_bounded` pins both.
+
+use auc_core::{
+    Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, Scorer, check,
+};
+use auc_stats::Moments;
+use auc_surrogate::psi_m;
+use serde::{Deserialize, Serialize};
+
+use crate::Linear;
+
+/// The largest norm an iterate may reach, $2^{200} \approx 1.6 \cdot 10^{60}$: see the module's
+/// Deviation paragraph.
+pub const MAX_NORM: f64 = 1.606_938_044_258_990_3e60;
+
+/// Which surrogate $\Psi$ a learner descends.
+#[derive(Clone, Copy, Debug)]
+enum Loss {
+    /// $\psi_S / 2$ [OAUC eq. 13; OPAUC16].
+    HalfSquare,
+    /// $\psi_M$ [OAUC eq. 14].
+    Moment,
+}
+
+impl Loss {
+    /// $(\Psi, a, b)$ at $w^\top d$ = `wd` and $\sigma^2$ = `s2`, so that
+    /// $\nabla \Psi = a\, d + b\, \Sigma w$.
+    #[inline]
+    fn eval(self, wd: f64, s2: f64, y: Label) -> (f64, f64, f64) {
+        let ys = y.sign();
+        match self {
+            Loss::HalfSquare => {
+                // psi_S / 2 = ((1 - mu)^2 + s2) / 2, gradient -(1 - mu) y d + S w [OAUC eq. 13].
+                let b = 1.0 - ys * wd;
+                (0.5 * (b * b + s2.max(0.0)), -b * ys, 1.0)
+            }
+            Loss::Moment => {
+                // [OAUC eq. 14], as psi_M's partial derivatives through the chain rule.
+                let psi = psi_m(ys * wd, s2);
+                (psi.value, psi.d_mu * ys, 2.0 * psi.d_s2)
+            }
+        }
+    }
+}
+
+/// Scratch buffers of a step; not part of a learner's value (never compared or serialized).
+#[derive(Clone, Default)]
+struct Scratch {
+    /// $d = x - \bar x$.
+    d: Vec<f64>,
+    /// $\Sigma w$.
+    sw: Vec<f64>,
+    /// The candidate iterate $w_{t+1}$, swapped in when accepted.
+    next: Vec<f64>,
+    /// The gradient (adaptive learners only).
+    g: Vec<f64>,
+}
+
+impl Scratch {
+    fn ensure(&mut self, p: usize) {
+        for v in [&mut self.d, &mut self.sw, &mut self.next, &mut self.g] {
+            if v.len() != p {
+                v.resize(p, 0.0);
+            }
+        }
+    }
+}
+
+impl PartialEq for Scratch {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Scratch")
+    }
+}
+
+/// What every moment learner keeps: both classes' moments, $w$ and $t$.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Core {
+    moments: Moments,
+    w: Vec<f64>,
+    t: u64,
+    #[serde(skip)]
+    scratch: Scratch,
+}
+
+/// The coefficients of one step's gradient $\lambda w + a\, d + b\, \Sigma w$.
+#[derive(Clone, Copy)]
+struct Coef {
+    a: f64,
+    b: f64,
+}
+
+impl Core {
+    fn new(dim: usize) -> Self {
+        let mut scratch = Scratch::default();
+        scratch.ensure(dim);
+        Self {
+            moments: Moments::new(dim),
+            w: vec![0.0; dim],
+            t: 0,
+            scratch,
+        }
+    }
+
+    /// Steps 1 and 3 of the module docs: counts the example, adds it to its own class, and leaves
+    /// $d$ and $\Sigma w$ in the scratch buffers. Returns the gradient's coefficients.
+    #[inline]
+    fn prepare(&mut self, x: Row<'_>, y: Label, loss: Loss) -> Coef {
+        self.t = self.t.saturating_add(1);
+        let p = self.w.len();
+        self.scratch.ensure(p);
+        let s2 = self
+            .moments
+            .update_and_mul_opposite(x, y, &self.w, &mut self.scratch.sw);
+        let opp = self.moments.opposite(y);
+        if opp.count() == 0 {
+            // The mean over an empty set is 0: only the regularizer acts (SPEC section 5).
+            return Coef { a: 0.0, b: 0.0 };
+        }
+        write_diff(x, opp.mean(), &mut self.scratch.d);
+        let wd = dot(&self.w, &self.scratch.d);
+        let (_, a, b) = loss.eval(wd, s2, y);
+        Coef { a, b }
+    }
+
+    /// The objective $L_t(w) = \frac{\lambda}{2}\lVert w\rVert^2 + \Psi_t(w)$ at the current $w$
+    /// for the example $(x, y)$ against the current opposite class, and its gradient in `grad`
+    /// (allocates $2p$ values).
+    fn loss_and_grad(
+        &self,
+        x: Row<'_>,
+        y: Label,
+        lambda: f64,
+        loss: Loss,
+        grad: &mut [f64],
+    ) -> f64 {
+        let p = self.w.len();
+        assert_eq!(
+            grad.len(),
+            p,
+            "gradient buffer has {} entries, model {p}",
+            grad.len()
+        );
+        let reg = 0.5 * lambda * dot(&self.w, &self.w);
+        let opp = self.moments.opposite(y);
+        if opp.count() == 0 {
+            for (g, &w) in grad.iter_mut().zip(&self.w) {
+                *g = lambda * w;
+            }
+            return reg;
+        }
+        let (mut d, mut sw) = (vec![0.0; p], vec![0.0; p]);
+        let s2 = opp.cov_mul_and_quad(&self.w, &mut sw);
+        write_diff(x, opp.mean(), &mut d);
+        let (value, a, b) = loss.eval(dot(&self.w, &d), s2, y);
+        for j in 0..p {
+            grad[j] = gradient(lambda, self.w[j], a, d[j], b, sw[j]);
+        }
+        reg + value
+    }
+
+    /// A plain OGD step [OAUC eq. 12]: $w \leftarrow w - \eta\, \nabla L_t(w)$, then the safety
+    /// projection of the module docs.
+    #[inline]
+    fn ogd_step(&mut self, eta: f64, lambda: f64, c: Coef) {
+        let s = &mut self.scratch;
+        for j in 0..self.w.len() {
+            let g = gradient(lambda, self.w[j], c.a, s.d[j], c.b, s.sw[j]);
+            s.next[j] = self.w[j] - eta * g;
+        }
+        commit(&mut self.w, &mut s.next, MAX_NORM);
+    }
+
+    /// Writes $\nabla L_t(w)$ into the scratch gradient; returns whether all of it is finite
+    /// (and squares to a finite value), else the step is to be rejected.
+    #[inline]
+    fn write_gradient(&mut self, lambda: f64, c: Coef) -> bool {
+        let s = &mut self.scratch;
+        let mut sq = 0.0;
+        for j in 0..self.w.len() {
+            let g = gradient(lambda, self.w[j], c.a, s.d[j], c.b, s.sw[j]);
+            s.g[j] = g;
+            sq += g * g;
+        }
+        sq.is_finite()
+    }
+}
+
+/// One component of $\nabla L_t(w) = \lambda w + a\, d + b\, \Sigma w$. When the opposite class
+/// is empty ($a = b = 0$) the scratch $d$ and $\Sigma w$ are not read, so stale values can't leak.
+#[inline(always)]
+fn gradient(lambda: f64, w: f64, a: f64, d: f64, b: f64, sw: f64) -> f64 {
+    if a == 0.0 && b == 0.0 {
+        lambda * w
+    } else {
+        lambda * w + a * d + b * sw
+    }
+}
+
+/// `out` $= x - m$, identical for a dense row and a sparse row with the same values.
+#[inline]
+fn write_diff(x: Row<'_>, m: &[f64], out: &mut [f64]) {
+    match x {
+        Row::Dense(v) => {
+            for ((o, &xv), &mv) in out.iter_mut().zip(v).zip(m) {
+                *o = xv - mv;
+            }
+        }
+        Row::Sparse(_) => {
+            x.write_dense(out);
+            for (o, &mv) in out.iter_mut().zip(m) {
+                *o -= mv;
+            }
+        }
+    }
+}
+
+/// $a^\top b$ with four accumulators.
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len() - a.len() % 4;
+    let mut acc = [0.0f64; 4];
+    for (x, y) in a[..n].chunks_exact(4).zip(b[..n].chunks_exact(4)) {
+        for k in 0..4 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    let mut tail = 0.0;
+    for (x, y) in a[n..].iter().zip(&b[n..]) {
+        tail += x * y;
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
+}
+
+/// $\lVert v \rVert$, without overflow while every component is finite; NaN or $\infty$ otherwise.
+fn norm(v: &[f64]) -> f64 {
+    let sq = dot(v, v);
+    if sq.is_finite() {
+        return sq.sqrt();
+    }
+    let big = v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    if !big.is_finite() || v.iter().any(|x| x.is_nan()) {
+        return f64::NAN;
+    }
+    let scaled: f64 = v.iter().map(|x| (x / big) * (x / big)).sum();
+    big * scaled.sqrt()
+}
+
+/// Accepts the candidate iterate `next` as $w$ after projecting it onto the ball of radius
+/// `radius` [ADM alg. 1, projection], or rejects it (leaves $w$) if it is not finite. Returns
+/// whether it was accepted.
+#[inline]
+fn commit(w: &mut Vec<f64>, next: &mut Vec<f64>, radius: f64) -> bool {
+    let n = norm(next);
+    if !n.is_finite() {
+        return false;
+    }
+    if n > radius {
+        let s = radius / n;
+        next.iter_mut().for_each(|v| *v *= s);
+    }
+    std::mem::swap(w, next);
+    true
+}
+
+/// The shared read-only API of the moment learners.
+macro_rules! moment_learner_common {
+    ($ty:ident, $loss:expr) => {
+        impl $ty {
+            /// Both classes' moments after the examples seen so far.
+            pub fn moments(&self) -> &Moments {
+                &self.core.moments
+            }
+
+            /// $t$, the number of examples seen (every class counts).
+            pub fn steps(&self) -> u64 {
+                self.core.t
+            }
+
+            /// The objective the next step descends, at the current $w$, for the example $(x, y)$
+            /// scored against the current opposite class (without adding $x$):
+            /// $L(w) = \frac{\lambda}{2}\lVert w\rVert^2 + \Psi(w)$, and its gradient
+            /// $\lambda w + a\,(x - \bar x) + b\,\Sigma w$ written into `grad` (see the module
+            /// docs for $\Psi$, $a$, $b$). With an empty opposite class $\Psi = 0$.
+            /// A diagnostic: it allocates $2p$ values.
+            ///
+            /// # Panics
+            /// If `grad.len()` or the row's dimension differs from the model's.
+            pub fn loss_and_grad(&self, x: Row<'_>, y: Label, grad: &mut [f64]) -> f64 {
+                self.core.loss_and_grad(x, y, self.lambda, $loss, grad)
+            }
+        }
+
+        impl Linear for $ty {
+            fn weights(&self) -> &[f64] {
+                &self.core.w
+            }
+        }
+
+        impl Scorer for $ty {
+            fn score(&self, x: Row<'_>) -> f64 {
+                x.dot(&self.core.w)
+            }
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------------------------
+// OAUC-M
+
+/// Parameters of [`OaucM`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OaucMParams {
+    /// Regularization $\lambda > 0$; the step is $\eta_t = 1/(\lambda t)$ [OAUC Thm 6].
+    pub lambda: f64,
+}
+
+impl OaucMParams {
+    /// The parameters the command line and grids may set.
+    pub const PARAMS: &'static [ParamSpec] = &[ParamSpec {
+        name: "lambda",
+        default: None,
+        help: "regularization lambda > 0; the step is 1/(lambda t) [OAUC Thm 6]",
+    }];
+
+    /// Reads the parameters from a name -> value map, rejecting unknown names.
+    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
+        map.check_names(Self::PARAMS)?;
+        Ok(Self {
+            lambda: map.value(&Self::PARAMS[0])?,
+        })
+    }
+}
+
+impl OnlineParams for OaucMParams {
+    type Learner = OaucM;
+
+    fn build(&self, dim: usize) -> Result<OaucM, ParamError> {
+        let lambda = check::positive("lambda", self.lambda)?; // [OAUC Thm 6]: lambda > 0
+        Ok(OaucM {
+            lambda,
+            core: Core::new(dim),
+        })
+    }
+}
+
+/// OAUC-M [OAUC alg. 1, eq. 14]: online gradient descent on
+/// $L_t(w) = \frac{\lambda}{2}\lVert w\rVert^2 + \psi_M(y_t w^\top(x_t - \bar x_t), w^\top \Sigma_t w)$
+/// with the step $\eta_t = 1/(\lambda t)$ of [OAUC Thm 6] (regret $O(\ln T / \lambda)$):
+/// $$w_{t+1} = w_t - \eta_t \left(\lambda w_t - \Phi_M(v_t)\, y_t (x_t - \bar x_t) +
+///   \frac{\phi_M(v_t)}{\sigma_t}\Sigma_t w_t\right) \quad \text{[OAUC eq. 12, 14]},$$
+/// evaluated as $-\frac12(1 + b/\sqrt A)\, y_t(x_t - \bar x_t) + \Sigma_t w_t / (2\sqrt A)$, which
+/// never divides by $\sigma_t$ (SPEC section 4). Cost: see the module docs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OaucM {
+    lambda: f64,
+    core: Core,
+}
+
+moment_learner_common!(OaucM, Loss::Moment);
+
+impl OnlineLearner for OaucM {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let c = self.core.prepare(x, y, Loss::Moment);
+        let eta = 1.0 / (self.lambda * self.core.t as f64); // [OAUC Thm 6]
+        self.core.ogd_step(eta, self.lambda, c);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// OAUC-M_c
+
+/// Parameters of [`OaucMc`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OaucMcParams {
+    /// Constant step $\eta > 0$ [OAUC eq. 12].
+    pub eta: f64,
+    /// Regularization $\lambda \ge 0$ [OAUC alg. 1, input].
+    pub lambda: f64,
+}
+
+impl OaucMcParams {
+    /// The parameters the command line and grids may set.
+    pub const PARAMS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "eta",
+            default: None,
+            help: "constant step eta > 0 [OAUC eq. 12]; the paper picks it from 2^[-10..10]",
+        },
+        ParamSpec {
+            name: "lambda",
+            default: None,
+            help: "regularization lambda >= 0 [OAUC alg. 1]; the paper picks it from 2^[-10..10]",
+        },
+    ];
+
+    /// Reads the parameters from a name -> value map, rejecting unknown names.
+    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
+        map.check_names(Self::PARAMS)?;
+        Ok(Self {
+            eta: map.value(&Self::PARAMS[0])?,
+            lambda: map.value(&Self::PARAMS[1])?,
+        })
+    }
+}
+
+impl OnlineParams for OaucMcParams {
+    type Learner = OaucMc;
+
+    fn build(&self, dim: usize) -> Result<OaucMc, ParamError> {
+        Ok(OaucMc {
+            eta: check::positive("eta", self.eta)?,
+            lambda: check::non_negative("lambda", self.lambda)?,
+            core: Core::new(dim),
+        })
+    }
+}
+
+/// OAUC-M$_c$: OAUC-M [OAUC alg. 1, eq. 14] with a constant step $\eta$ (SPEC section 5):
+/// $$w_{t+1} = w_t - \eta \left(\lambda w_t + \nabla\psi_M\right) \quad \text{[OAUC eq. 12]}.$$
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OaucMc {
+    eta: f64,
+    lambda: f64,
+    core: Core,
+}
+
+moment_learner_common!(OaucMc, Loss::Moment);
+
+impl OnlineLearner for OaucMc {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let c = self.core.prepare(x, y, Loss::Moment);
+        self.core.ogd_step(self.eta, self.lambda, c);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// OPAUC = OAUC-S
+
+/// Parameters of [`Opauc`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpaucParams {
+    /// Constant step $\eta > 0$ \[OPAUC16\].
+    pub eta: f64,
+    /// Regularization $\lambda \ge 0$ [OAUC alg. 1, input].
+    pub lambda: f64,
+}
+
+impl OpaucParams {
+    /// The parameters the command line and grids may set.
+    pub const PARAMS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "eta",
+            default: None,
+            help: "constant step eta > 0 [OPAUC16]; the papers pick it from 2^[-10..10] (OAUC) or 2^[-10..3] (ADM)",
+        },
+        ParamSpec {
+            name: "lambda",
+            default: None,
+            help: "regularization lambda >= 0 [OPAUC16]; picked from the same grids as eta",
+        },
+    ];
+
+    /// Reads the parameters from a name -> value map, rejecting unknown names.
+    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
+        map.check_names(Self::PARAMS)?;
+        Ok(Self {
+            eta: map.value(&Self::PARAMS[0])?,
+            lambda: map.value(&Self::PARAMS[1])?,
+        })
+    }
+}
+
+impl OnlineParams for OpaucParams {
+    type Learner = Opauc;
+
+    fn build(&self, dim: usize) -> Result<Opauc, ParamError> {
+        Ok(Opauc {
+            eta: check::positive("eta", self.eta)?,
+            lambda: check::non_negative("lambda", self.lambda)?,
+            core: Core::new(dim),
+        })
+    }
+}
+
+/// OPAUC \[OPAUC16\], which is OAUC-S [OAUC eq. 13]: OGD with a constant step on
+/// $\frac{\lambda}{2}\lVert w\rVert^2 + \psi_S/2$,
+/// $$w_{t+1} = w_t - \eta\left(\lambda w_t - y_t (x_t - \bar x_t) +
+///   (x_t - \bar x_t)(x_t - \bar x_t)^\top w_t + \Sigma_t w_t\right).$$
+/// The outer product is never formed: $(x - \bar x)(x - \bar x)^\top w = (x - \bar x)\,
+/// ((x - \bar x)^\top w)$ costs $O(p)$. Like [OAUC eq. 13] and OPAUC's code it descends
+/// $\psi_S/2$, so the papers' step grids apply (SPEC section 4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Opauc {
+    eta: f64,
+    lambda: f64,
+    core: Core,
+}
+
+moment_learner_common!(Opauc, Loss::HalfSquare);
+
+impl OnlineLearner for Opauc {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let c = self.core.prepare(x, y, Loss::HalfSquare);
+        self.core.ogd_step(self.eta, self.lambda, c);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// AdaOAM
+
+/// Parameters of [`AdaOam`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdaOamParams {
+    /// Base step $\eta > 0$ [ADM sec. 3]; the ADM grid is $2^{[-10..3]}$ (SPEC section 8).
+    pub eta: f64,
+    /// Regularization $\lambda > 0$; also sets the projection radius $1/\sqrt\lambda$ [ADM sec. 3].
+    pub lambda: f64,
+    /// Smoothing $\epsilon > 0$ added to the Adagrad denominator [ADM sec. 3].
+    pub epsilon: f64,
+}
+
+impl AdaOamParams {
+    /// The parameters the command line and grids may set. The papers recommend no values.
+    pub const PARAMS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "eta",
+            default: None,
+            help: "base step eta > 0 [ADM sec. 3]; ADM picks it from 2^[-10..3]",
+        },
+        ParamSpec {
+            name: "lambda",
+            default: None,
+            help: "regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM sec. 3]; ADM picks it from 2^[-10..3]",
+        },
+        ParamSpec {
+            name: "epsilon",
+            default: None,
+            help: "epsilon > 0 added to sqrt(sum of squared gradients) [ADM sec. 3]",
+        },
+    ];
+
+    /// Reads the parameters from a name -> value map, rejecting unknown names.
+    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
+        map.check_names(Self::PARAMS)?;
+        Ok(Self {
+            eta: map.value(&Self::PARAMS[0])?,
+            lambda: map.value(&Self::PARAMS[1])?,
+            epsilon: map.value(&Self::PARAMS[2])?,
+        })
+    }
+}
+
+impl OnlineParams for AdaOamParams {
+    type Learner = AdaOam;
+
+    fn build(&self, dim: usize) -> Result<AdaOam, ParamError> {
+        let lambda = check::positive("lambda", self.lambda)?;
+        Ok(AdaOam {
+            eta: check::positive("eta", self.eta)?,
+            lambda,
+            epsilon: check::positive("epsilon", self.epsilon)?,
+            radius: radius(lambda),
+            sum_sq: vec![0.0; dim],
+            core: Core::new(dim),
+        })
+    }
+}
+
+/// $\min(1/\sqrt\lambda, 2^{200})$: the ball [ADM sec. 3] restricts $w$ to, since the minimizer
+/// of a $\lambda$-strongly convex objective with these losses lies in it.
+fn radius(lambda: f64) -> f64 {
+    (1.0 / lambda.sqrt()).min(MAX_NORM)
+}
+
+/// AdaOAM, as described in [ADM sec. 3]: OPAUC's gradient $g_t$ (of
+/// $\frac{\lambda}{2}\lVert w\rVert^2 + \psi_S/2$) with diagonal Adagrad steps and projection
+/// onto the ball $\lVert w \rVert \le 1/\sqrt\lambda$:
+/// $$G_{t,i} = G_{t-1,i} + g_{t,i}^2, \qquad
+///   w_{t+1} = \Pi\left(w_t - \eta\, \frac{g_t}{\sqrt{G_t} + \epsilon}\right)$$
+/// (componentwise; $\epsilon$ outside the square root, as in diagonal Adagrad).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdaOam {
+    eta: f64,
+    lambda: f64,
+    epsilon: f64,
+    radius: f64,
+    /// $G_t$, the running sums of squared gradient components.
+    sum_sq: Vec<f64>,
+    core: Core,
+}
+
+moment_learner_common!(AdaOam, Loss::HalfSquare);
+
+impl OnlineLearner for AdaOam {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let c = self.core.prepare(x, y, Loss::HalfSquare);
+        if !self.core.write_gradient(self.lambda, c) {
+            return; // Deviation: a non-finite gradient is rejected (module docs).
+        }
+        let s = &mut self.core.scratch;
+        for (((next, &w), &g), acc) in s
+            .next
+            .iter_mut()
+            .zip(&self.core.w)
+            .zip(&s.g)
+            .zip(&mut self.sum_sq)
+        {
+            *acc += g * g;
+            *next = w - self.eta * g / (acc.sqrt() + self.epsilon);
+        }
+        commit(&mut self.core.w, &mut s.next, self.radius); // [ADM sec. 3, projection]
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// AdmOAM
+
+/// Parameters of [`AdmOam`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdmOamParams {
+    /// Base step $\eta > 0$ [ADM alg. 1]; the ADM grid is $2^{[-10..3]}$.
+    pub eta: f64,
+    /// Regularization $\lambda > 0$; also sets the projection radius $1/\sqrt\lambda$ [ADM alg. 1].
+    pub lambda: f64,
+    /// Decay $\beta_1 \in [0, 1)$ of the first moment [ADM alg. 1]; the ADM grid is
+    /// $\{0.1, \dots, 0.9\}$.
+    pub beta1: f64,
+    /// Decay $\beta_2 \in [0, 1)$ of the second raw moment [ADM alg. 1]; the ADM grid is
+    /// $\{0.099, 0.199, \dots, 0.999\}$.
+    pub beta2: f64,
+    /// Smoothing $\epsilon > 0$ added to $\sqrt{\hat v}$ [ADM alg. 1].
+    pub epsilon: f64,
+}
+
+impl AdmOamParams {
+    /// The parameters the command line and grids may set. ADM tunes $\eta$, $\lambda$, $\beta_1$,
+    /// $\beta_2$ by grid and recommends no values, so none has a default.
+    pub const PARAMS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "eta",
+            default: None,
+            help: "base step eta > 0 [ADM alg. 1]; ADM picks it from 2^[-10..3]",
+        },
+        ParamSpec {
+            name: "lambda",
+            default: None,
+            help: "regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM alg. 1]; ADM picks it from 2^[-10..3]",
+        },
+        ParamSpec {
+            name: "beta1",
+            default: None,
+            help: "first-moment decay beta1 in [0, 1) [ADM alg. 1]; ADM picks it from 0.1..0.9",
+        },
+        ParamSpec {
+            name: "beta2",
+            default: None,
+            help: "second-moment decay beta2 in [0, 1) [ADM alg. 1]; ADM picks it from 0.099..0.999",
+        },
+        ParamSpec {
+            name: "epsilon",
+            default: None,
+            help: "epsilon > 0 added to sqrt(v_hat) [ADM alg. 1]",
+        },
+    ];
+
+    /// Reads the parameters from a name -> value map, rejecting unknown names.
+    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
+        map.check_names(Self::PARAMS)?;
+        Ok(Self {
+            eta: map.value(&Self::PARAMS[0])?,
+            lambda: map.value(&Self::PARAMS[1])?,
+            beta1: map.value(&Self::PARAMS[2])?,
+            beta2: map.value(&Self::PARAMS[3])?,
+            epsilon: map.value(&Self::PARAMS[4])?,
+        })
+    }
+}
+
+impl OnlineParams for AdmOamParams {
+    type Learner = AdmOam;
+
+    fn build(&self, dim: usize) -> Result<AdmOam, ParamError> {
+        let lambda = check::positive("lambda", self.lambda)?;
+        Ok(AdmOam {
+            eta: check::positive("eta", self.eta)?,
+            lambda,
+            beta1: check::unit_half_open("beta1", self.beta1)?,
+            beta2: check::unit_half_open("beta2", self.beta2)?,
+            epsilon: check::positive("epsilon", self.epsilon)?,
+            radius: radius(lambda),
+            first: vec![0.0; dim],
+            second: vec![0.0; dim],
+            beta1_t: 1.0,
+            beta2_t: 1.0,
+            core: Core::new(dim),
+        })
+    }
+}
+
+/// AdmOAM [ADM alg. 1]: OPAUC's gradient $g_t$ (of $\frac{\lambda}{2}\lVert w\rVert^2 +
+/// \psi_S/2$) with Adam's bias-corrected per-coordinate steps and projection onto the ball
+/// $\lVert w \rVert \le 1/\sqrt\lambda$:
+/// $$m_t = \beta_1 m_{t-1} + (1 - \beta_1) g_t,\quad v_t = \beta_2 v_{t-1} + (1 - \beta_2) g_t^2,
+///   \quad \hat m_t = \frac{m_t}{1 - \beta_1^t},\quad \hat v_t = \frac{v_t}{1 - \beta_2^t},$$
+/// $$w_{t+1} = \Pi\left(w_t - \eta\, \frac{\hat m_t}{\sqrt{\hat v_t} + \epsilon}\right),$$
+/// with $m_0 = v_0 = 0$ and $t$ counting every example (SPEC section 5).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdmOam {
+    eta: f64,
+    lambda: f64,
+    beta1: f64,
+    beta2: f64,
+    epsilon: f64,
+    radius: f64,
+    /// $m_t$, the moving average of the gradients.
+    first: Vec<f64>,
+    /// $v_t$, the moving average of the squared gradients.
+    second: Vec<f64>,
+    /// $\beta_1^t$, kept as a running product.
+    beta1_t: f64,
+    /// $\beta_2^t$.
+    beta2_t: f64,
+    core: Core,
+}
+
+moment_learner_common!(AdmOam, Loss::HalfSquare);
+
+impl OnlineLearner for AdmOam {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let c = self.core.prepare(x, y, Loss::HalfSquare);
+        self.beta1_t *= self.beta1;
+        self.beta2_t *= self.beta2;
+        if !self.core.write_gradient(self.lambda, c) {
+            return; // Deviation: a non-finite gradient is rejected (module docs).
+        }
+        let (b1, b2) = (self.beta1, self.beta2);
+        let corr1 = 1.0 / (1.0 - self.beta1_t); // [ADM alg. 1]: bias correction
+        let corr2 = 1.0 / (1.0 - self.beta2_t);
+        let s = &mut self.core.scratch;
+        for ((((next, &w), &g), m), v) in s
+            .next
+            .iter_mut()
+            .zip(&self.core.w)
+            .zip(&s.g)
+            .zip(&mut self.first)
+            .zip(&mut self.second)
+        {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * (g * g);
+            let m_hat = *m * corr1;
+            let v_hat = *v * corr2;
+            *next = w - self.eta * m_hat / (v_hat.sqrt() + self.epsilon);
+        }
+        commit(&mut self.core.w, &mut s.next, self.radius); // [ADM alg. 1, projection]
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)] // Expected values are exact by construction (see each comment).
+mod tests {
+    use super::*;
+
+    #[test]
+    fn norm_survives_overflowing_squares_and_flags_non_finite() {
+        // (3e200, 4e200): the squares overflow, the norm 5e200 does not.
+        let n = norm(&[3e200, 4e200]);
+        assert!((n / 5e200 - 1.0).abs() < 1e-15, "{n}");
+        assert!(norm(&[1.0, f64::INFINITY]).is_nan());
+        assert!(norm(&[f64::NAN, 1.0]).is_nan());
+        assert_eq!(norm(&[3.0, 4.0]), 5.0);
+    }
+
+    #[test]
+    fn commit_projects_and_rejects() {
+        let mut w = vec![1.0, 1.0];
+        let mut next = vec![6.0, 8.0];
+        assert!(commit(&mut w, &mut next, 5.0));
+        assert_eq!(w, [3.0, 4.0]);
+        let mut bad = vec![f64::INFINITY, 0.0];
+        assert!(!commit(&mut w, &mut bad, 5.0));
+        assert_eq!(w, [3.0, 4.0]);
+    }
+
+    #[test]
+    fn max_norm_is_two_to_the_200() {
+        assert_eq!(MAX_NORM, 2.0f64.powi(200));
+    }
+
+    #[test]
+    fn public_types_are_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<OaucM>();
+        check::<OaucMc>();
+        check::<Opauc>();
+        check::<AdaOam>();
+        check::<AdmOam>();
+        check::<AdmOamParams>();
+    }
+}
