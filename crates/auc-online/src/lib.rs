@@ -13,6 +13,8 @@
 //! | $w$ | `weights()` | the linear scorer $f(x) = w^\top x$ |
 //! | $C$ | `c` | PA-I aggressiveness (cap on the step) |
 //! | $\ell_t$ | `loss` | hinge loss $\max(0, 1 - y_t w^\top x_t)$ |
+//! | $C_t$ | `c_t` | OAM penalty scaled by the opposite class's overflow, $C \max(1, N^{\bar y}_t / N^{\bar y})$ |
+//! | $N^\pm$ | `budget` | OAM reservoir buffer size per class |
 //! | $t$ | `steps()` | examples seen by a moment learner, every class counted, from 1 |
 //! | $\eta$, $\eta_t$ | `eta` | step size (OAUC-M: $1/(\lambda t)$ [OAUC Thm 6]) |
 //! | $\lambda$ | `lambda` | regularization weight in $\frac{\lambda}{2}\lVert w\rVert^2 + \psi$ |
@@ -25,6 +27,7 @@
 mod average;
 mod baselines;
 mod moment;
+mod oam;
 pub mod rng;
 
 pub use average::{Averaged, AveragedParams, Linear};
@@ -33,3 +36,4 @@ pub use moment::{
     AdaOam, AdaOamParams, AdmOam, AdmOamParams, MAX_NORM, OaucM, OaucMParams, OaucMc, OaucMcParams,
     Opauc, OpaucParams,
 };
+pub use oam::{OamGra, OamGraParams, OamSeq, OamSeqParams};

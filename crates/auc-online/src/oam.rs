@@ -1,0 +1,513 @@
+//! OAM, online AUC maximization with per-class reservoir buffers [OAM11, alg. 1], in its two
+//! classifier updates: sequential ([`OamSeq`], [OAM11, alg. 3]) and gradient ([`OamGra`],
+//! [OAM11, alg. 4]). Both are the buffer baselines of [OAUC sec. 6.1] and [ADM, compared algorithms].
+//!
+//! | paper symbol | Rust name | meaning |
+//! |---|---|---|
+//! | $C$ | `c` | penalty: the weight of the pairwise hinge losses |
+//! | $N^+ = N^-$ | `budget` | capacity of each class's buffer |
+//! | $B^+_t, B^-_t$ | `buffers[0]`, `buffers[1]` | the reservoir buffers, positives then negatives |
+//! | $N^+_t, N^-_t$ | `seen[0]`, `seen[1]` | examples of each class seen before step $t$ |
+//! | $C_t$ | `c_t` | $C \max(1, N^{\bar y}_t / N^{\bar y})$, the penalty for the opposite buffer |
+//! | $\ell$ | `hinge` | $\max(0, 1 - y_t w^\top (x_t - x_i))$ |
+//! | $\tau$ | `tau` | sequential step, $\min(C_t/2, \ell / \lVert x_t - x_i \rVert^2)$ |
+//!
+//! # One step
+//!
+//! On $(x_t, y_t)$, with $\bar y = -y_t$ the opposite class [OAM11, alg. 1]:
+//! 1. $C_t = C \max(1, N^{\bar y}_t / N^{\bar y})$: each buffered example stands for
+//!    $N^{\bar y}_t / N^{\bar y}$ examples of its class once the buffer is full;
+//! 2. the classifier is updated against the opposite buffer $B^{\bar y}_t$ (sequential or
+//!    gradient, below); nothing happens while that buffer is empty;
+//! 3. $N^{y_t}_{t+1} = N^{y_t}_t + 1$ and $x_t$ enters its own class buffer by reservoir sampling
+//!    [OAM11, alg. 2]: appended while the buffer holds fewer than $N^{y_t}$ rows, otherwise with
+//!    probability $N^{y_t} / N^{y_t}_{t+1}$ it replaces a uniformly chosen slot.
+//!
+//! Step 2 reads only the opposite buffer and step 3 writes only the own buffer, so the order
+//! "update, then insert" used here (as in [OAM11, alg. 1]) and the reverse give the same model.
+//! The reservoir draws one number $k$ uniform in $\{0, \dots, N^{y_t}_{t+1} - 1\}$ and replaces
+//! slot $k$ when $k < N^{y_t}$: the event has probability $N^{y_t} / N^{y_t}_{t+1}$ and, given it,
+//! $k$ is uniform over the slots, which is [OAM11, alg. 2]'s Bernoulli draw followed by a uniform
+//! slot, with one random number instead of two (Vitter's algorithm R).
+//!
+//! # Cost
+//!
+//! Buffered rows are kept as they arrive, dense or sparse. A comparison of $x_t$ with a buffered
+//! $x_i$ walks both rows once in index order, forming the differences $x_{tj} - x_{ij}$ on the
+//! union of their supports: $O(\mathrm{nnz}(x_t) + \mathrm{nnz}(x_i))$ for two sparse rows, $O(p)$
+//! when either is dense. A step costs $O(|B| (\mathrm{nnz}(x_t) + \overline{\mathrm{nnz}}))$.
+//!
+//! The squared distance is summed from the differences themselves, not expanded as
+//! $\lVert x_t \rVert^2 + \lVert x_i \rVert^2 - 2 x_t^\top x_i$ with cached norms: the expansion
+//! costs the same order here and loses every digit when $x_i \approx x_t$ have large entries (rows
+//! with values near $10^6$ differing by 1 have a true distance of 1 and an expanded one that is
+//! rounding noise of size $10^{-4}$ or more). With the direct sum, identical rows have distance
+//! exactly 0 and are skipped.
+//!
+//! Algorithm numbers follow our reading of the ICML 2011 version of [OAM11, alg. 1-4]:
+//! 1 the framework, 2 the reservoir update, 3 sequential and 4 gradient classifier updates.
+
+use auc_core::{
+    Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, Scorer, SparseRow,
+    check,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::Linear;
+use crate::rng::SplitMix64;
+
+/// The parameters shared by both variants, as the command line and grids name them.
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "c",
+        default: None,
+        help: "penalty C > 0 on the pairwise hinge losses [OAM11]; no recommended value, tuned in 2^[-10..10] [ADM, experimental setup]",
+    },
+    ParamSpec {
+        name: "budget",
+        default: Some(100.0),
+        help: "reservoir buffer size per class, an integer >= 1; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup]",
+    },
+];
+
+/// Reads `(c, budget)` from a map, rejecting unknown names; values are checked at build time.
+fn read_map(map: &ParamMap) -> Result<(f64, f64), ParamError> {
+    map.check_names(PARAMS)?;
+    Ok((map.value(&PARAMS[0])?, map.value(&PARAMS[1])?))
+}
+
+/// Parameters of [`OamSeq`], OAM with sequential updating [OAM11, alg. 3].
+///
+/// There is no `Default`: \[OAM11\] tunes $C$ per data set and recommends no value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OamSeqParams {
+    /// Penalty $C > 0$ on the pairwise hinge losses [OAM11, alg. 1]; the papers tune it in
+    /// $2^{[-10, 10]}$ [ADM, experimental setup].
+    pub c: f64,
+    /// Buffer size per class, an integer $\ge 1$ held as `f64` (as every grid value is); 100 in
+    /// [OAUC sec. 6.3] and [ADM, experimental setup], both following \[OAM11\]'s recommendation.
+    pub budget: f64,
+}
+
+/// Parameters of [`OamGra`], OAM with gradient updating [OAM11, alg. 4].
+///
+/// There is no `Default`: \[OAM11\] tunes $C$ per data set and recommends no value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OamGraParams {
+    /// Penalty $C > 0$, as in [`OamSeqParams::c`].
+    pub c: f64,
+    /// Buffer size per class, as in [`OamSeqParams::budget`].
+    pub budget: f64,
+}
+
+impl OamSeqParams {
+    /// The parameters the command line and grids may set: `c` (required) and `budget`
+    /// (default 100).
+    pub const PARAMS: &'static [ParamSpec] = PARAMS;
+
+    /// Reads the parameters from a name -> value map (defaults for missing names), rejecting
+    /// unknown names. Values are checked when the learner is built.
+    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
+        let (c, budget) = read_map(map)?;
+        Ok(Self { c, budget })
+    }
+}
+
+impl OamGraParams {
+    /// The parameters the command line and grids may set: `c` (required) and `budget`
+    /// (default 100).
+    pub const PARAMS: &'static [ParamSpec] = PARAMS;
+
+    /// Reads the parameters from a name -> value map (defaults for missing names), rejecting
+    /// unknown names. Values are checked when the learner is built.
+    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
+        let (c, budget) = read_map(map)?;
+        Ok(Self { c, budget })
+    }
+}
+
+impl OnlineParams for OamSeqParams {
+    type Learner = OamSeq;
+
+    fn build(&self, dim: usize) -> Result<OamSeq, ParamError> {
+        self.build_seeded(dim, 0)
+    }
+
+    fn build_seeded(&self, dim: usize, seed: u64) -> Result<OamSeq, ParamError> {
+        Ok(OamSeq {
+            core: Core::checked(self.c, self.budget, dim, seed)?,
+        })
+    }
+}
+
+impl OnlineParams for OamGraParams {
+    type Learner = OamGra;
+
+    fn build(&self, dim: usize) -> Result<OamGra, ParamError> {
+        self.build_seeded(dim, 0)
+    }
+
+    fn build_seeded(&self, dim: usize, seed: u64) -> Result<OamGra, ParamError> {
+        Ok(OamGra {
+            core: Core::checked(self.c, self.budget, dim, seed)?,
+        })
+    }
+}
+
+/// A buffered example, kept in the form it arrived in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum Stored {
+    Dense(Vec<f64>),
+    Sparse { indices: Vec<u32>, values: Vec<f64> },
+}
+
+impl Stored {
+    fn from_row(x: Row<'_>) -> Self {
+        match x {
+            Row::Dense(v) => Stored::Dense(v.to_vec()),
+            Row::Sparse(s) => Stored::Sparse {
+                indices: s.indices().to_vec(),
+                values: s.values().to_vec(),
+            },
+        }
+    }
+
+    fn as_row(&self) -> Row<'_> {
+        match self {
+            Stored::Dense(v) => Row::Dense(v),
+            Stored::Sparse { indices, values } => Row::Sparse(SparseRow::new(indices, values)),
+        }
+    }
+}
+
+/// Calls `f(j, a_j - b_j)` for every `j` stored in `a` or `b`, in increasing `j` (a dense row
+/// stores every `j`).
+///
+/// Entries stored in neither row are skipped; entries stored in both dense rows are all visited,
+/// zeros included, and contribute exact zeros to any sum, so dense and sparse forms of the same
+/// rows give bit-identical sums of `w_j d_j` and `d_j^2`.
+fn for_each_diff(a: Row<'_>, b: Row<'_>, mut f: impl FnMut(usize, f64)) {
+    match (a, b) {
+        (Row::Dense(a), Row::Dense(b)) => {
+            assert_eq!(
+                a.len(),
+                b.len(),
+                "rows have {} and {} features",
+                a.len(),
+                b.len()
+            );
+            for (j, (&u, &v)) in a.iter().zip(b).enumerate() {
+                f(j, u - v);
+            }
+        }
+        (Row::Dense(a), Row::Sparse(b)) => dense_minus_sparse(a, b, 1.0, &mut f),
+        (Row::Sparse(a), Row::Dense(b)) => dense_minus_sparse(b, a, -1.0, &mut f),
+        (Row::Sparse(a), Row::Sparse(b)) => {
+            let (ai, av, bi, bv) = (a.indices(), a.values(), b.indices(), b.values());
+            let (mut k, mut l) = (0, 0);
+            while k < ai.len() || l < bi.len() {
+                let ja = ai.get(k).copied().unwrap_or(u32::MAX);
+                let jb = bi.get(l).copied().unwrap_or(u32::MAX);
+                if ja < jb {
+                    f(ja as usize, av[k]);
+                    k += 1;
+                } else if jb < ja {
+                    f(jb as usize, -bv[l]);
+                    l += 1;
+                } else {
+                    f(ja as usize, av[k] - bv[l]);
+                    k += 1;
+                    l += 1;
+                }
+            }
+        }
+    }
+}
+
+/// `sign * (d - s)` over every index of the dense row `d`.
+fn dense_minus_sparse(d: &[f64], s: SparseRow<'_>, sign: f64, f: &mut impl FnMut(usize, f64)) {
+    let (si, sv) = (s.indices(), s.values());
+    let mut k = 0;
+    for (j, &dj) in d.iter().enumerate() {
+        let sj = if si.get(k).is_some_and(|&i| i as usize == j) {
+            k += 1;
+            sv[k - 1]
+        } else {
+            0.0
+        };
+        f(j, sign * (dj - sj));
+    }
+    assert!(
+        k == si.len(),
+        "sparse index past the dense row's {} features",
+        d.len()
+    );
+}
+
+/// $(w^\top (a - b), \lVert a - b \rVert^2)$ in one walk over both rows.
+fn diff_dot_and_norm_sq(w: &[f64], a: Row<'_>, b: Row<'_>) -> (f64, f64) {
+    let (mut wd, mut dd) = (0.0, 0.0);
+    for_each_diff(a, b, |j, d| {
+        wd += w[j] * d;
+        dd += d * d;
+    });
+    (wd, dd)
+}
+
+/// The state both variants share: weights, buffers, counters and the reservoir's generator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Core {
+    c: f64,
+    budget: u64,
+    w: Vec<f64>,
+    /// Positives then negatives, indexed by [`Label::index`].
+    buffers: [Vec<Stored>; 2],
+    /// Examples of each class seen so far (inserted or not).
+    seen: [u64; 2],
+    rng: SplitMix64,
+}
+
+impl Core {
+    fn checked(c: f64, budget: f64, dim: usize, seed: u64) -> Result<Self, ParamError> {
+        let c = check::positive("c", c)?;
+        let budget = check::integer_at_least("budget", budget, 1, "an integer >= 1")?;
+        Ok(Self {
+            c,
+            budget,
+            w: vec![0.0; dim],
+            buffers: [Vec::new(), Vec::new()],
+            seen: [0, 0],
+            rng: SplitMix64::new(seed),
+        })
+    }
+
+    /// $C_t = C \max(1, N^{\bar y}_t / N^{\bar y})$ for an example of class `y` [OAM11, alg. 1].
+    fn c_t(&self, y: Label) -> f64 {
+        let n_opp = self.seen[y.opposite().index()] as f64;
+        self.c * (n_opp / self.budget as f64).max(1.0)
+    }
+
+    /// Reservoir sampling into the own class buffer [OAM11, alg. 2], after the classifier step.
+    fn insert(&mut self, x: Row<'_>, y: Label) {
+        let k = y.index();
+        self.seen[k] += 1;
+        let buf = &mut self.buffers[k];
+        if (buf.len() as u64) < self.budget {
+            buf.push(Stored::from_row(x));
+        } else {
+            let slot = self.rng.below(self.seen[k]);
+            if slot < self.budget {
+                buf[slot as usize] = Stored::from_row(x);
+            }
+        }
+    }
+}
+
+/// Accessors both variants expose.
+macro_rules! common_impls {
+    ($ty:ident) => {
+        impl $ty {
+            /// The rows now in the buffer of class `y` (at most `budget` of them), in slot order.
+            pub fn buffered(&self, y: Label) -> impl ExactSizeIterator<Item = Row<'_>> + '_ {
+                self.core.buffers[y.index()].iter().map(Stored::as_row)
+            }
+
+            /// How many examples of class `y` the learner has seen: $N^y_t$.
+            pub fn seen(&self, y: Label) -> u64 {
+                self.core.seen[y.index()]
+            }
+        }
+
+        impl Linear for $ty {
+            fn weights(&self) -> &[f64] {
+                &self.core.w
+            }
+        }
+
+        impl Scorer for $ty {
+            fn score(&self, x: Row<'_>) -> f64 {
+                x.dot(&self.core.w)
+            }
+        }
+    };
+}
+
+/// OAM with sequential updating [OAM11, alg. 3]: one passive-aggressive (PA-I) step per buffered
+/// example of the opposite class, each on the weights left by the previous one.
+///
+/// For $x_i \in B^{\bar y}_t$ in slot order, with $w$ the current (already partly updated) weights,
+/// $$\ell = \max\bigl(0, 1 - y_t w^\top (x_t - x_i)\bigr), \qquad
+/// \tau = \min\Bigl(\frac{C_t}{2}, \frac{\ell}{\lVert x_t - x_i \rVert^2}\Bigr), \qquad
+/// w \leftarrow w + \tau y_t (x_t - x_i),$$
+/// skipping pairs with $\ell = 0$ or $x_i = x_t$ (zero distance), where
+/// $C_t = C \max(1, N^{\bar y}_t / N^{\bar y})$ with $N^{\bar y}_t$ the opposite-class examples seen
+/// and $N^{\bar y}$ the budget [OAM11, alg. 1]. Then $x_t$ enters its own class buffer by
+/// reservoir sampling [OAM11, alg. 2]: appended while the buffer is not full, else it replaces a
+/// uniform slot with probability $N^{y_t} / N^{y_t}_{t+1}$. (The update reads only the opposite
+/// buffer and the insertion writes only the own one, so their order does not matter.) Distances
+/// are summed from the coordinate differences, never expanded through cached norms, so they
+/// do not cancel when $x_i \approx x_t$; a comparison costs $O(\mathrm{nnz}(x_t) + \mathrm{nnz}(x_i))$
+/// for sparse rows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OamSeq {
+    core: Core,
+}
+
+common_impls!(OamSeq);
+
+impl OnlineLearner for OamSeq {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let core = &mut self.core;
+        let c_t = core.c_t(y);
+        let yv = y.sign();
+        for xi in &core.buffers[y.opposite().index()] {
+            let xi = xi.as_row();
+            let (wd, dd) = diff_dot_and_norm_sq(&core.w, x, xi);
+            let hinge = 1.0 - yv * wd;
+            if hinge > 0.0 && dd > 0.0 {
+                let tau = (0.5 * c_t).min(hinge / dd); // [OAM11, alg. 3]
+                let step = tau * yv;
+                let w = &mut core.w;
+                for_each_diff(x, xi, |j, d| w[j] += step * d);
+            }
+        }
+        core.insert(x, y);
+    }
+}
+
+/// OAM with gradient updating [OAM11, alg. 4]: one subgradient step of size $C_t/2$ on the sum
+/// of the pairwise hinge losses against the opposite buffer, every margin taken at the weights
+/// $w_t$ from before the step:
+/// $$w_{t+1} = w_t + \frac{C_t}{2} \sum_{x_i \in B^{\bar y}_t:\ y_t w_t^\top (x_t - x_i) < 1}
+/// y_t (x_t - x_i).$$
+/// The sum is not divided by $|B^{\bar y}_t|$; the step is $C_t/2$ per violated pair, the same cap
+/// the sequential variant puts on each of its steps, so both reduce to the same first step when
+/// the opposite buffer holds one row and $\tau$ is capped. Then $x_t$ enters its own buffer.
+///
+/// Note: the normalization is written from our reading of [OAM11, alg. 4] (gradient of
+/// $\frac{C_t}{2}\sum_i \ell_i$ with unit step). At a margin of exactly 1 the hinge is not
+/// differentiable; we take the zero subgradient there (only margins $< 1$ count), a choice
+/// \[OAM11\] does not fix and which changes nothing off a set of measure zero.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OamGra {
+    core: Core,
+}
+
+common_impls!(OamGra);
+
+impl OnlineLearner for OamGra {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let core = &mut self.core;
+        let c_t = core.c_t(y);
+        let yv = y.sign();
+        let opposite = &core.buffers[y.opposite().index()];
+        // All margins at w_t first [OAM11, alg. 4], then one step.
+        let violated: Vec<usize> = opposite
+            .iter()
+            .enumerate()
+            .filter(|(_, xi)| {
+                let (wd, _) = diff_dot_and_norm_sq(&core.w, x, xi.as_row());
+                1.0 - yv * wd > 0.0
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let step = 0.5 * c_t * yv;
+        for &i in &violated {
+            let w = &mut core.w;
+            for_each_diff(x, opposite[i].as_row(), |j, d| w[j] += step * d);
+        }
+        core.insert(x, y);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)] // Expected values are dyadic and exact by construction (see comments).
+mod tests {
+    use super::*;
+    use auc_core::Label::{Neg, Pos};
+    use auc_core::SparseVec;
+
+    fn seq(c: f64, budget: f64) -> OamSeq {
+        OamSeqParams { c, budget }.build(2).unwrap()
+    }
+
+    fn gra(c: f64, budget: f64) -> OamGra {
+        OamGraParams { c, budget }.build(2).unwrap()
+    }
+
+    #[test]
+    fn differences_walk_the_union_of_supports() {
+        // a = (0, 2, 0, -1), b = (1, 2, 0, 0): a - b = (-1, 0, 0, -1).
+        let ad = [0.0, 2.0, 0.0, -1.0];
+        let bd = [1.0, 2.0, 0.0, 0.0];
+        let a = SparseVec::from_pairs([(1, 2.0), (3, -1.0)]).unwrap();
+        let b = SparseVec::from_pairs([(0, 1.0), (1, 2.0)]).unwrap();
+        let forms = [
+            (Row::Dense(&ad), Row::Dense(&bd)),
+            (Row::Dense(&ad), Row::Sparse(b.view())),
+            (Row::Sparse(a.view()), Row::Dense(&bd)),
+            (Row::Sparse(a.view()), Row::Sparse(b.view())),
+        ];
+        for (ra, rb) in forms {
+            let mut d = [0.0; 4];
+            for_each_diff(ra, rb, |j, v| d[j] += v);
+            assert_eq!(d, [-1.0, 0.0, 0.0, -1.0]);
+            // w = (1, 1, 1, 3): w.(a - b) = -1 - 3 = -4, ||a - b||^2 = 2.
+            assert_eq!(
+                diff_dot_and_norm_sq(&[1.0, 1.0, 1.0, 3.0], ra, rb),
+                (-4.0, 2.0)
+            );
+        }
+    }
+
+    #[test]
+    fn c_t_grows_once_the_opposite_class_overflows_its_buffer() {
+        // budget 2, C = 1: after 3 negatives, a positive sees C_t = 1 * max(1, 3/2) = 1.5.
+        let mut l = seq(1.0, 2.0);
+        for _ in 0..3 {
+            l.update(Row::Dense(&[0.0, 1.0]), Neg);
+        }
+        assert_eq!(l.core.c_t(Pos), 1.5);
+        assert_eq!(l.core.c_t(Neg), 1.0);
+        assert_eq!(l.buffered(Neg).len(), 2);
+        assert_eq!(l.seen(Neg), 3);
+    }
+
+    #[test]
+    fn first_steps_by_hand() {
+        // (1, 0)+ : opposite buffer empty, no step; B+ = {(1, 0)}.
+        // (0, 1)- : d = x_t - x_i = (-1, 1), y = -1, w = 0: hinge 1, ||d||^2 = 2,
+        //   tau = min(C/2, 1/2). With C = 2: tau = 1/2, w = 1/2 * (-1) * (-1, 1) = (0.5, -0.5).
+        let mut s = seq(2.0, 10.0);
+        let mut g = gra(2.0, 10.0);
+        for (x, y) in [([1.0, 0.0], Pos), ([0.0, 1.0], Neg)] {
+            s.update(Row::Dense(&x), y);
+            g.update(Row::Dense(&x), y);
+        }
+        assert_eq!(s.weights(), &[0.5, -0.5]);
+        // Gradient: step C/2 = 1 on the violated pair: w = 1 * (-1) * (-1, 1) = (1, -1).
+        assert_eq!(g.weights(), &[1.0, -1.0]);
+        // With C = 0.5 the sequential tau is capped at C/2 = 0.25 = the gradient step.
+        let mut s = seq(0.5, 10.0);
+        let mut g = gra(0.5, 10.0);
+        for (x, y) in [([1.0, 0.0], Pos), ([0.0, 1.0], Neg)] {
+            s.update(Row::Dense(&x), y);
+            g.update(Row::Dense(&x), y);
+        }
+        assert_eq!(s.weights(), &[0.25, -0.25]);
+        assert_eq!(s.weights(), g.weights());
+    }
+
+    #[test]
+    fn identical_rows_are_skipped_without_nan() {
+        let mut s = seq(1.0, 4.0);
+        let mut g = gra(1.0, 4.0);
+        for y in [Pos, Neg, Pos, Neg] {
+            s.update(Row::Dense(&[3.0, -1.0]), y);
+            g.update(Row::Dense(&[3.0, -1.0]), y);
+        }
+        // Every pair has x_t - x_i = 0: the sequential variant skips it, the gradient adds 0.
+        assert_eq!(s.weights(), &[0.0, 0.0]);
+        assert_eq!(g.weights(), &[0.0, 0.0]);
+    }
+}

@@ -1,0 +1,419 @@
+//! Public-API tests of OAM-seq and OAM-gra [OAM11, alg. 1-4].
+
+use auc_core::Label::{Neg, Pos};
+use auc_core::testing::tol;
+use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, ParamMap, Row, Scorer, SparseVec};
+use auc_online::rng::SplitMix64;
+use auc_online::{Linear, OamGra, OamGraParams, OamSeq, OamSeqParams};
+use proptest::prelude::*;
+
+fn seq(c: f64, budget: f64, dim: usize) -> OamSeq {
+    OamSeqParams { c, budget }.build(dim).unwrap()
+}
+
+fn gra(c: f64, budget: f64, dim: usize) -> OamGra {
+    OamGraParams { c, budget }.build(dim).unwrap()
+}
+
+fn feed<L: OnlineLearner>(l: &mut L, stream: &[(Vec<f64>, Label)]) {
+    for (x, y) in stream {
+        l.update(Row::Dense(x), *y);
+    }
+}
+
+/// A standard normal draw (Box-Muller).
+fn normal(rng: &mut SplitMix64) -> f64 {
+    let u1 = 1.0 - rng.next_f64(); // in (0, 1]
+    let u2 = rng.next_f64();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// Two Gaussians in `p` dimensions, unit covariance, means `+0.6` and `-0.6` in every
+/// coordinate (Bayes AUC = Phi(0.6 * 2 sqrt(p) / sqrt 2) = Phi(1.70) = 0.955 at p = 4); one
+/// positive for three negatives.
+fn two_gaussians(n: usize, p: usize, seed: u64) -> Vec<(Vec<f64>, Label)> {
+    let mut rng = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| {
+            let y = if rng.below(4) == 0 { Pos } else { Neg };
+            let x = (0..p).map(|_| 0.6 * y.sign() + normal(&mut rng)).collect();
+            (x, y)
+        })
+        .collect()
+}
+
+/// Wilcoxon-Mann-Whitney AUC by brute force over all pairs, ties counted 1/2.
+#[allow(clippy::float_cmp)] // A tie is exact equality of two scores, by the AUC's definition.
+fn auc<S: Scorer>(model: &S, data: &[(Vec<f64>, Label)]) -> f64 {
+    let scores: Vec<(f64, Label)> = data
+        .iter()
+        .map(|(x, y)| (model.score(Row::Dense(x)), *y))
+        .collect();
+    let (mut wins, mut pairs) = (0.0, 0.0);
+    for (sp, _) in scores.iter().filter(|(_, y)| *y == Pos) {
+        for (sn, _) in scores.iter().filter(|(_, y)| *y == Neg) {
+            pairs += 1.0;
+            if sp > sn {
+                wins += 1.0;
+            } else if sp == sn {
+                wins += 0.5;
+            }
+        }
+    }
+    wins / pairs
+}
+
+fn finite(w: &[f64]) -> bool {
+    w.iter().all(|v| v.is_finite())
+}
+
+#[test]
+#[allow(clippy::float_cmp)] // Dyadic values: every step below is exact.
+fn sequential_uses_the_current_w_and_gradient_the_old_one() {
+    // Budget 10, C = 2, p = 2. (1, 0)+ and (1, 1)+ enter B+ (no negatives yet: no step).
+    // Then (0, 0)- against B+ = [(1, 0), (1, 1)], y = -1:
+    // Sequential: i = 1: d = x_t - x_i = (-1, 0), w.d = 0, hinge = 1 - (-1)(0) = 1, ||d||^2 = 1,
+    //   tau = min(C/2 = 1, 1/1) = 1, w = 0 + 1 * (-1) * (-1, 0) = (1, 0).
+    //   i = 2: d = (-1, -1), w.d = -1, hinge = 1 - (-1)(-1) = 0: no step. w = (1, 0).
+    // Gradient: at w = 0 both margins are 0 < 1, so w = (C/2) * (-1) * ((-1, 0) + (-1, -1)) = (2, 1).
+    let stream = vec![
+        (vec![1.0, 0.0], Pos),
+        (vec![1.0, 1.0], Pos),
+        (vec![0.0, 0.0], Neg),
+    ];
+    let mut s = seq(2.0, 10.0, 2);
+    let mut g = gra(2.0, 10.0, 2);
+    feed(&mut s, &stream);
+    feed(&mut g, &stream);
+    assert_eq!(s.weights(), &[1.0, 0.0]);
+    assert_eq!(g.weights(), &[2.0, 1.0]);
+    // Both buffers: B+ holds the two positives, B- the negative; nothing was evicted.
+    assert_eq!(s.buffered(Pos).len(), 2);
+    assert_eq!(
+        g.buffered(Neg).collect::<Vec<_>>(),
+        vec![Row::Dense(&[0.0, 0.0])]
+    );
+    // A fourth example (2, 0)+ against B- = [(0, 0)]: d = (2, 0).
+    // Sequential: w.d = 2, hinge = 1 - 2 < 0: no step.
+    // Gradient: w.d = 4, margin 4 >= 1: no step either.
+    s.update(Row::Dense(&[2.0, 0.0]), Pos);
+    g.update(Row::Dense(&[2.0, 0.0]), Pos);
+    assert_eq!(s.weights(), &[1.0, 0.0]);
+    assert_eq!(g.weights(), &[2.0, 1.0]);
+    // (0, 1)+: d = (0, 1). Sequential: w.d = 0, hinge 1, ||d||^2 = 1, tau = min(1, 1) = 1,
+    // w = (1, 1). Gradient: w.d = 1, margin exactly 1: the zero subgradient is taken, no step.
+    s.update(Row::Dense(&[0.0, 1.0]), Pos);
+    g.update(Row::Dense(&[0.0, 1.0]), Pos);
+    assert_eq!(s.weights(), &[1.0, 1.0]);
+    assert_eq!(g.weights(), &[2.0, 1.0]);
+}
+
+#[test]
+#[allow(clippy::float_cmp)] // Dyadic values: every step below is exact.
+fn c_t_scales_the_step_once_the_buffer_overflows() {
+    // Budget 1, C = 0.5. Four negatives (0, 0) (the buffer keeps one of them: all equal), then
+    // (1, 0)+: C_t = 0.5 * max(1, 4/1) = 2, d = (1, 0), hinge 1, tau = min(C_t/2 = 1, 1) = 1.
+    // Without the scaling tau would be min(0.25, 1) = 0.25.
+    let mut s = seq(0.5, 1.0, 2);
+    let mut g = gra(0.5, 1.0, 2);
+    for _ in 0..4 {
+        s.update(Row::Dense(&[0.0, 0.0]), Neg);
+        g.update(Row::Dense(&[0.0, 0.0]), Neg);
+    }
+    s.update(Row::Dense(&[1.0, 0.0]), Pos);
+    g.update(Row::Dense(&[1.0, 0.0]), Pos);
+    assert_eq!(s.weights(), &[1.0, 0.0]);
+    // Gradient: w = (C_t/2) * (1, 0) = (1, 0).
+    assert_eq!(g.weights(), &[1.0, 0.0]);
+    assert_eq!((s.seen(Neg), s.buffered(Neg).len()), (4, 1));
+}
+
+#[test]
+fn reservoir_keeps_each_item_with_probability_budget_over_n() {
+    // 20 positives x = (i) into a budget-5 buffer, over 4000 seeds: each item should end in the
+    // buffer with probability 5/20, i.e. 1000 times (binomial sd = sqrt(4000 * 0.25 * 0.75) = 27.4).
+    const N: usize = 20;
+    const SEEDS: u64 = 4000;
+    let mut counts = [0usize; N];
+    for seed in 0..SEEDS {
+        let mut l = OamSeqParams {
+            c: 1.0,
+            budget: 5.0,
+        }
+        .build_seeded(1, seed)
+        .unwrap();
+        for i in 0..N {
+            l.update(Row::Dense(&[i as f64]), Pos);
+        }
+        assert_eq!(l.buffered(Pos).len(), 5);
+        for row in l.buffered(Pos) {
+            counts[row.get(0) as usize] += 1;
+        }
+    }
+    let expected = SEEDS as f64 * 5.0 / N as f64;
+    let chi2: f64 = counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / (expected * 0.75))
+        .sum();
+    // Pearson's statistic with the binomial variance, 19 degrees of freedom: mean 19, sd 6.2;
+    // P(chi2 > 50) is about 1e-4. Each count also stays within 5 sd of 1000.
+    assert!(chi2 < 50.0, "chi2 = {chi2}, counts = {counts:?}");
+    assert!(
+        counts
+            .iter()
+            .all(|&c| (c as f64 - expected).abs() < 5.0 * 27.4),
+        "{counts:?}"
+    );
+}
+
+#[test]
+fn seeds_change_the_buffer_and_build_is_seed_zero() {
+    let stream = two_gaussians(300, 3, 1);
+    let mut a = OamSeqParams {
+        c: 1.0,
+        budget: 10.0,
+    }
+    .build_seeded(3, 0)
+    .unwrap();
+    let mut b = seq(1.0, 10.0, 3);
+    let mut c = OamSeqParams {
+        c: 1.0,
+        budget: 10.0,
+    }
+    .build_seeded(3, 99)
+    .unwrap();
+    feed(&mut a, &stream);
+    feed(&mut b, &stream);
+    feed(&mut c, &stream);
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}
+
+proptest! {
+    /// Buffers never exceed the budget, hold min(seen, budget) rows, and count every example.
+    #[test]
+    fn buffers_never_exceed_the_budget(
+        budget in 1u32..6,
+        labels in proptest::collection::vec(any::<bool>(), 0..60),
+        seed in any::<u64>(),
+    ) {
+        let params = OamGraParams { c: 1.0, budget: f64::from(budget) };
+        let mut l = params.build_seeded(2, seed).unwrap();
+        let mut s = OamSeqParams { c: 1.0, budget: f64::from(budget) }.build_seeded(2, seed).unwrap();
+        let (mut n_pos, mut n_neg) = (0u64, 0u64);
+        for (i, &pos) in labels.iter().enumerate() {
+            let y = if pos { Pos } else { Neg };
+            if pos { n_pos += 1 } else { n_neg += 1 }
+            let x = [i as f64 * 0.1, 1.0 - i as f64 * 0.05];
+            l.update(Row::Dense(&x), y);
+            s.update(Row::Dense(&x), y);
+            for learner_len in [
+                (l.buffered(Pos).len(), l.buffered(Neg).len()),
+                (s.buffered(Pos).len(), s.buffered(Neg).len()),
+            ] {
+                prop_assert!(learner_len.0 as u64 <= u64::from(budget));
+                prop_assert!(learner_len.1 as u64 <= u64::from(budget));
+                prop_assert_eq!(learner_len.0 as u64, n_pos.min(u64::from(budget)));
+                prop_assert_eq!(learner_len.1 as u64, n_neg.min(u64::from(budget)));
+            }
+            prop_assert_eq!((l.seen(Pos), l.seen(Neg)), (n_pos, n_neg));
+        }
+    }
+}
+
+/// A seeded sparse stream over `dim` features with about `nnz` values per row in [-1, 1].
+fn sparse_stream(n: usize, dim: u32, nnz: u32, seed: u64) -> Vec<(SparseVec, Label)> {
+    let mut rng = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| {
+            let y = if rng.below(3) == 0 { Pos } else { Neg };
+            let mut idx: Vec<u32> = (0..nnz).map(|_| rng.below(u64::from(dim)) as u32).collect();
+            idx.sort_unstable();
+            idx.dedup();
+            let pairs = idx
+                .into_iter()
+                .map(|j| (j, 2.0 * rng.next_f64() - 1.0 + 0.3 * y.sign()));
+            (SparseVec::from_pairs(pairs).unwrap(), y)
+        })
+        .collect()
+}
+
+fn sparse_and_dense_agree<P: OnlineParams>(params: &P)
+where
+    P::Learner: Linear,
+{
+    let dim = 12;
+    let stream = sparse_stream(400, dim as u32, 4, 5);
+    let mut sparse = params.build_seeded(dim, 3).unwrap();
+    let mut dense = params.build_seeded(dim, 3).unwrap();
+    let mut buf = vec![0.0; dim];
+    for (x, y) in &stream {
+        sparse.update(Row::Sparse(x.view()), *y);
+        Row::Sparse(x.view()).write_dense(&mut buf);
+        dense.update(Row::Dense(&buf), *y);
+    }
+    for (a, b) in sparse.weights().iter().zip(dense.weights()) {
+        assert!(tol::close(*a, *b), "sparse {a} vs dense {b}");
+    }
+    assert!(sparse.weights().iter().any(|&v| v.abs() > 1e-3));
+}
+
+#[test]
+fn sparse_and_dense_rows_give_the_same_model() {
+    sparse_and_dense_agree(&OamSeqParams {
+        c: 0.5,
+        budget: 8.0,
+    });
+    sparse_and_dense_agree(&OamGraParams {
+        c: 0.5,
+        budget: 8.0,
+    });
+}
+
+fn resume_equals_uninterrupted<P>(params: &P)
+where
+    P: OnlineParams,
+    P::Learner:
+        Linear + PartialEq + std::fmt::Debug + serde::Serialize + serde::de::DeserializeOwned,
+{
+    let stream = two_gaussians(600, 4, 11);
+    let (head, tail) = stream.split_at(250);
+    let mut straight = params.build_seeded(4, 17).unwrap();
+    feed(&mut straight, &stream);
+    let mut first = params.build_seeded(4, 17).unwrap();
+    feed(&mut first, head);
+    let bytes = postcard::to_allocvec(&first).unwrap();
+    let mut resumed: P::Learner = postcard::from_bytes(&bytes).unwrap();
+    assert_eq!(resumed, first);
+    feed(&mut resumed, tail);
+    assert_eq!(resumed, straight);
+    let bits = |w: &[f64]| w.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(resumed.weights()), bits(straight.weights()));
+}
+
+#[test]
+fn resume_after_saving_equals_an_uninterrupted_run() {
+    // Budget 20 < the ~150 positives and ~450 negatives: the reservoir draws random numbers.
+    resume_equals_uninterrupted(&OamSeqParams {
+        c: 0.5,
+        budget: 20.0,
+    });
+    resume_equals_uninterrupted(&OamGraParams {
+        c: 0.5,
+        budget: 20.0,
+    });
+}
+
+fn adversarial_streams(p: usize) -> Vec<Vec<(Vec<f64>, Label)>> {
+    let zeros = (0..50)
+        .map(|i| (vec![0.0; p], if i % 3 == 0 { Pos } else { Neg }))
+        .collect();
+    let one_class = two_gaussians(100, p, 2)
+        .into_iter()
+        .map(|(x, _)| (x, Pos))
+        .collect();
+    let repeated = (0..50)
+        .map(|i| (vec![0.5; p], if i % 2 == 0 { Pos } else { Neg }))
+        .collect();
+    let huge = two_gaussians(100, p, 3)
+        .into_iter()
+        .map(|(x, y)| (x.iter().map(|v| 1e6 * v).collect(), y))
+        .collect();
+    let near = (0..60)
+        .map(|i| {
+            let mut x = vec![1e6; p];
+            x[0] += (i % 5) as f64;
+            (x, if i % 2 == 0 { Pos } else { Neg })
+        })
+        .collect();
+    vec![zeros, one_class, repeated, huge, near]
+}
+
+#[test]
+fn no_nan_on_adversarial_streams() {
+    let p = 3;
+    for c in [1e-3, 1.0, 1024.0] {
+        for (k, stream) in adversarial_streams(p).iter().enumerate() {
+            let mut s = seq(c, 10.0, p);
+            let mut g = gra(c, 10.0, p);
+            feed(&mut s, stream);
+            feed(&mut g, stream);
+            assert!(
+                finite(s.weights()),
+                "seq, stream {k}, c = {c}: {:?}",
+                s.weights()
+            );
+            assert!(
+                finite(g.weights()),
+                "gra, stream {k}, c = {c}: {:?}",
+                g.weights()
+            );
+            for (x, _) in stream {
+                assert!(!s.score(Row::Dense(x)).is_nan());
+                assert!(!g.score(Row::Dense(x)).is_nan());
+            }
+        }
+    }
+    // All-zero rows and repeated identical rows never move w.
+    for k in [0, 2] {
+        let mut s = seq(1.0, 10.0, p);
+        feed(&mut s, &adversarial_streams(p)[k]);
+        assert!(
+            s.weights().iter().all(|&v| v == 0.0),
+            "{k}: {:?}",
+            s.weights()
+        );
+    }
+}
+
+#[test]
+fn both_variants_learn_two_gaussians() {
+    let train = two_gaussians(2000, 4, 21);
+    let test = two_gaussians(1000, 4, 22);
+    let mut s = seq(0.1, 100.0, 4);
+    let mut g = gra(0.01, 100.0, 4);
+    feed(&mut s, &train);
+    feed(&mut g, &train);
+    let (auc_s, auc_g) = (auc(&s, &test), auc(&g, &test));
+    assert!(auc_s > 0.85, "OAM-seq AUC {auc_s}");
+    assert!(auc_g > 0.85, "OAM-gra AUC {auc_g}");
+}
+
+#[test]
+#[allow(clippy::float_cmp)] // Values copied from the map unchanged.
+fn params_are_read_from_maps_and_checked() {
+    let m: ParamMap = [("c", 0.25)].into_iter().collect();
+    let p = OamSeqParams::from_map(&m).unwrap();
+    assert_eq!((p.c, p.budget), (0.25, 100.0));
+    let g = OamGraParams::from_map(&[("c", 2.0), ("budget", 7.0)].into_iter().collect()).unwrap();
+    assert_eq!((g.c, g.budget), (2.0, 7.0));
+    assert!(matches!(
+        OamSeqParams::from_map(&ParamMap::new()),
+        Err(ParamError::Missing { .. })
+    ));
+    assert!(OamGraParams::from_map(&[("eta", 1.0)].into_iter().collect()).is_err());
+    for (c, budget, name) in [
+        (0.0, 10.0, "c"),
+        (f64::NAN, 10.0, "c"),
+        (1.0, 0.0, "budget"),
+        (1.0, 2.5, "budget"),
+    ] {
+        assert!(matches!(
+            OamSeqParams { c, budget }.build(2),
+            Err(ParamError::OutOfRange { name: n, .. }) if n == name
+        ));
+        assert!(matches!(
+            OamGraParams { c, budget }.build(2),
+            Err(ParamError::OutOfRange { name: n, .. }) if n == name
+        ));
+    }
+}
+
+#[test]
+fn public_types_are_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<OamSeq>();
+    check::<OamGra>();
+    check::<OamSeqParams>();
+    check::<OamGraParams>();
+}
