@@ -15,6 +15,10 @@
 //! | $\ell_t$ | `loss` | hinge loss $\max(0, 1 - y_t w^\top x_t)$ |
 //! | $C_t$ | `c_t` | OAM penalty scaled by the opposite class's overflow, $C \max(1, N^{\bar y}_t / N^{\bar y})$ |
 //! | $N^\pm$ | `budget` | OAM reservoir buffer size per class |
+//! | $(w, a, b)$, $\alpha$ | `w`, `a`, `b`, `alpha` | SOLAM primal and dual variables |
+//! | $\hat p_t$ | `p` | SOLAM running estimate of the positive rate |
+//! | $\gamma_t = \eta / \sqrt t$, $R$ | `gamma`, `eta`, `r` | SOLAM step size, its scale, and the radius of the $w$ ball |
+//! | $\bar w_t$ | `weights()` | SOLAM's output: $\sum_j \gamma_j w_j / \sum_j \gamma_j$ |
 //! | $t$ | `steps()` | examples seen by a moment learner, every class counted, from 1 |
 //! | $\eta$, $\eta_t$ | `eta` | step size (OAUC-M: $1/(\lambda t)$ [OAUC Thm 6]) |
 //! | $\lambda$ | `lambda` | regularization weight in $\frac{\lambda}{2}\lVert w\rVert^2 + \psi$ |
@@ -29,6 +33,7 @@ mod baselines;
 mod moment;
 mod oam;
 pub mod rng;
+mod solam;
 
 pub use average::{Averaged, AveragedParams, Linear};
 pub use baselines::{PaI, PaIParams, Perceptron, PerceptronParams};
@@ -37,3 +42,4 @@ pub use moment::{
     Opauc, OpaucParams,
 };
 pub use oam::{OamGra, OamGraParams, OamSeq, OamSeqParams};
+pub use solam::{Solam, SolamParams};
