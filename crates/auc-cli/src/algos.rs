@@ -1,7 +1,10 @@
 //! The algorithm registry: the only place that maps command-line names to learner types.
 
 use auc_core::{DynFit, OnlineParams, ParamError, ParamMap, ParamSpec};
-use auc_online::{PaIParams, PerceptronParams};
+use auc_online::{
+    AdaOamParams, AdmOamParams, OamGraParams, OamSeqParams, OaucMParams, OaucMcParams, OpaucParams,
+    PaIParams, PerceptronParams, SolamParams,
+};
 
 use crate::learners::{AnyLearner, Build, StreamFit};
 
@@ -65,6 +68,94 @@ pub(crate) static ALGOS: &[Algo] = &[
             ))
         },
     },
+    Algo {
+        name: "oauc-m",
+        aliases: &[],
+        about: "OAUC-M [OAUC alg. 1, eq. 14]: OGD on the second-order hinge surrogate psi_M, eta_t = 1/(lambda t)",
+        params: OaucMParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::OaucM(
+                OaucMParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+    },
+    Algo {
+        name: "oauc-mc",
+        aliases: &["oauc-m-c"],
+        about: "OAUC-M_c [OAUC alg. 1, eq. 14]: OGD on psi_M with a constant step eta",
+        params: OaucMcParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::OaucMc(
+                OaucMcParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+    },
+    Algo {
+        name: "opauc",
+        aliases: &["oauc-s"],
+        about: "OPAUC = OAUC-S [OAUC eq. 13; OPAUC16]: OGD on the square surrogate psi_S/2 from class moments",
+        params: OpaucParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::Opauc(
+                OpaucParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+    },
+    Algo {
+        name: "adaoam",
+        aliases: &[],
+        about: "AdaOAM [ADM]: diagonal Adagrad steps on the OPAUC gradient, projected on ||w|| <= 1/sqrt(lambda)",
+        params: AdaOamParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::AdaOam(
+                AdaOamParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+    },
+    Algo {
+        name: "admoam",
+        aliases: &[],
+        about: "AdmOAM [ADM alg. 1]: Adam steps (bias-corrected) on the OPAUC gradient, projected on ||w|| <= 1/sqrt(lambda)",
+        params: AdmOamParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::AdmOam(
+                AdmOamParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+    },
+    Algo {
+        name: "oam-seq",
+        aliases: &[],
+        about: "OAM-seq [OAM11]: per-class reservoir buffers, a PA-style step per buffered opposite example",
+        params: OamSeqParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::OamSeq(
+                OamSeqParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+    },
+    Algo {
+        name: "oam-gra",
+        aliases: &[],
+        about: "OAM-gra [OAM11]: per-class reservoir buffers, one gradient step over all violated pairs",
+        params: OamGraParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::OamGra(
+                OamGraParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+    },
+    Algo {
+        name: "solam",
+        aliases: &[],
+        about: "SOLAM [SOLAM16]: stochastic saddle-point square-loss AUC, O(p) per step, averaged output",
+        params: SolamParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::Solam(
+                SolamParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+    },
 ];
 
 /// Finds an algorithm by name or alias.
@@ -101,9 +192,20 @@ mod tests {
     }
 
     #[test]
-    fn every_default_is_valid() {
+    fn every_algorithm_builds_with_its_required_parameters() {
+        // Required parameters get a value every algorithm accepts; defaults fill the rest.
         for a in ALGOS {
-            assert!(a.validate(&ParamMap::new()).is_ok(), "{}", a.name);
+            let m: ParamMap = a
+                .params
+                .iter()
+                .filter(|p| p.default.is_none())
+                .map(|p| (p.name, if p.name.starts_with("beta") { 0.9 } else { 0.5 }))
+                .collect();
+            assert!(a.validate(&m).is_ok(), "{}: {:?}", a.name, a.validate(&m));
+            assert!(
+                a.validate(&[("nonsense", 1.0)].into_iter().collect())
+                    .is_err()
+            );
         }
     }
 }

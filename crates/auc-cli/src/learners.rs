@@ -4,7 +4,9 @@
 use auc_core::{
     BoxedModel, Dataset, DynFit, FitError, Label, OnlineLearner, ParamError, ParamMap, Row, Scorer,
 };
-use auc_online::{Averaged, Linear, PaI, Perceptron};
+use auc_online::{
+    AdaOam, AdmOam, Averaged, Linear, OamGra, OamSeq, OaucM, OaucMc, Opauc, PaI, Perceptron, Solam,
+};
 use serde::{Deserialize, Serialize};
 
 /// One trained or training learner of any algorithm. New algorithms add a variant here (and an
@@ -15,6 +17,22 @@ pub(crate) enum AnyLearner {
     Perceptron(Perceptron),
     /// `pa-i`.
     PaI(PaI),
+    /// `oauc-m`.
+    OaucM(OaucM),
+    /// `oauc-mc`.
+    OaucMc(OaucMc),
+    /// `opauc` (`oauc-s`).
+    Opauc(Opauc),
+    /// `adaoam`.
+    AdaOam(AdaOam),
+    /// `admoam`.
+    AdmOam(AdmOam),
+    /// `oam-seq`.
+    OamSeq(OamSeq),
+    /// `oam-gra`.
+    OamGra(OamGra),
+    /// `solam`.
+    Solam(Solam),
 }
 
 /// Calls `$body` with `$l` bound to the learner inside any variant.
@@ -23,6 +41,14 @@ macro_rules! each {
         match $self {
             AnyLearner::Perceptron($l) => $body,
             AnyLearner::PaI($l) => $body,
+            AnyLearner::OaucM($l) => $body,
+            AnyLearner::OaucMc($l) => $body,
+            AnyLearner::Opauc($l) => $body,
+            AnyLearner::AdaOam($l) => $body,
+            AnyLearner::AdmOam($l) => $body,
+            AnyLearner::OamSeq($l) => $body,
+            AnyLearner::OamGra($l) => $body,
+            AnyLearner::Solam($l) => $body,
         }
     };
 }

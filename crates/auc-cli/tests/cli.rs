@@ -419,38 +419,89 @@ fn resume_gives_the_uninterrupted_model_byte_for_byte() {
     let (a, b) = halves(dir.path());
     let p = |n: &str| dir.path().join(n).display().to_string();
     let (a, b) = (a.display().to_string(), b.display().to_string());
-    for algo in ["perceptron", "pa-i"] {
+    // Every algorithm, with values for its required parameters.
+    let algos: &[(&str, &[&str])] = &[
+        ("perceptron", &[]),
+        ("pa-i", &[]),
+        ("oauc-m", &["--lambda", "0.1"]),
+        ("oauc-mc", &["--eta", "0.1", "--lambda", "0.01"]),
+        ("opauc", &["--eta", "0.1", "--lambda", "0.01"]),
+        (
+            "adaoam",
+            &["--eta", "0.1", "--lambda", "0.01", "--epsilon", "1e-8"],
+        ),
+        (
+            "admoam",
+            &[
+                "--eta",
+                "0.1",
+                "--lambda",
+                "0.01",
+                "--beta1",
+                "0.9",
+                "--beta2",
+                "0.999",
+                "--epsilon",
+                "1e-8",
+            ],
+        ),
+        ("oam-seq", &["--c", "1"]),
+        ("oam-gra", &["--c", "1", "--budget", "20"]),
+        ("solam", &["--eta", "1", "--r", "10"]),
+    ];
+    for &(algo, params) in algos {
         let ok = |args: &[&str]| {
             let o = auc(args);
             assert!(o.status.success(), "{args:?}: {}", stderr(&o));
         };
-        ok(&[
-            "train",
-            "--algo",
-            algo,
-            &a,
-            &b,
-            "--no-scale",
-            "--average",
-            "-o",
-            &p("full"),
-        ]);
-        ok(&[
-            "train",
-            "--algo",
-            algo,
-            &a,
-            "--no-scale",
-            "--average",
-            "-o",
-            &p("part"),
-        ]);
+        fn with<'a>(args: &[&'a str], params: &[&'a str]) -> Vec<&'a str> {
+            [args, params].concat()
+        }
+        let full = p("full");
+        let part = p("part");
+        ok(&with(
+            &[
+                "train",
+                "--algo",
+                algo,
+                &a,
+                &b,
+                "--no-scale",
+                "--average",
+                "--seed",
+                "5",
+                "-o",
+                &full,
+            ],
+            params,
+        ));
+        ok(&with(
+            &[
+                "train",
+                "--algo",
+                algo,
+                &a,
+                "--no-scale",
+                "--average",
+                "--seed",
+                "5",
+                "-o",
+                &part,
+            ],
+            params,
+        ));
         ok(&["train", "--resume", &p("part"), &b, "-o", &p("resumed")]);
         let full = std::fs::read(p("full")).unwrap();
         assert_eq!(full, std::fs::read(p("resumed")).unwrap(), "{algo}");
         // With scaling, the resumed run keeps the scaler fitted on the first input.
-        ok(&["train", "--algo", algo, &a, "-o", &p("scaled")]);
+        ok(&with(
+            &["train", "--algo", algo, &a, "-o", &p("scaled")],
+            params,
+        ));
         ok(&["train", "--resume", &p("scaled"), &b, "-o", &p("scaled2")]);
+        let o = auc(&["predict", "-m", &p("scaled2"), &heart()]);
+        assert!(o.status.success(), "{algo}: {}", stderr(&o));
+        assert_eq!(stdout(&o).lines().count(), 270, "{algo}");
     }
     check_fails(
         &[
