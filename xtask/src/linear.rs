@@ -192,8 +192,8 @@ struct Algo {
 
 const OAUC_GRID: &[&str] = &["eta=2^-10..2^10", "lambda=2^-10..2^10"];
 const OAUC_COARSE: &[&str] = &["eta=2^-10..2^10:2", "lambda=2^-10..2^10:2"];
-const ADM_GRID: &[&str] = &["eta=2^-10..2^3", "lambda=2^-10..2^3"];
-const ADM_COARSE: &[&str] = &["eta=2^-10..2^2:2", "lambda=2^-10..2^2:2"];
+const ADM_GRID: &[&str] = &["eta=2^-10..2^3", "lambda=2^-10..2^3", "epsilon=1e-8"];
+const ADM_COARSE: &[&str] = &["eta=2^-10..2^2:2", "lambda=2^-10..2^2:2", "epsilon=1e-8"];
 
 const ALGOS: &[Algo] = &[
     Algo {
@@ -252,12 +252,14 @@ const ALGOS: &[Algo] = &[
             "lambda=2^-10..2^3",
             "beta1=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9",
             "beta2=0.099,0.199,0.299,0.399,0.499,0.599,0.699,0.799,0.899,0.999",
+            "epsilon=1e-8",
         ],
         coarse: &[
             "eta=2^-10..2^2:2",
             "lambda=2^-10..2^2:2",
             "beta1=0.5,0.9",
             "beta2=0.9,0.999",
+            "epsilon=1e-8",
         ],
     },
     Algo {
@@ -624,7 +626,7 @@ fn write_table(
         "4 x stratified 5-fold (20 runs), inner 5-fold over the full grids of SPEC section 8"
             .to_owned()
     } else {
-        "4 x stratified 5-fold (20 runs), inner 5-fold; grids: every second power of 2 of SPEC section 8's ranges (eta, lambda, c in 2^-10, 2^-8, .., 2^10; ADM's eta, lambda in 2^-10, .., 2^2; AdmOAM's beta1 in {0.5, 0.9}, beta2 in {0.9, 0.999}; OAUC-M's lambda on the full 21 powers); `--full-grid` runs SPEC's grids".to_owned()
+        "4 x stratified 5-fold (20 runs), inner 5-fold; grids: every second power of 2 of SPEC section 8's ranges (eta, lambda, c in 2^-10, 2^-8, .., 2^10; ADM's eta, lambda in 2^-10, .., 2^2; AdmOAM's beta1 in {0.5, 0.9}, beta2 in {0.9, 0.999}; OAUC-M's lambda on the full 21 powers; SOLAM's R in {1, 10, 100}; AdaOAM and AdmOAM with epsilon = 1e-8, the ADM paper giving none); `--full-grid` runs SPEC's grids".to_owned()
     };
     let _ = writeln!(
         md,
