@@ -219,9 +219,15 @@ impl Core {
     #[inline]
     fn ogd_step(&mut self, eta: f64, lambda: f64, c: Coef) {
         let s = &mut self.scratch;
-        for j in 0..self.w.len() {
-            let g = gradient(lambda, self.w[j], c.a, s.d[j], c.b, s.sw[j]);
-            s.next[j] = self.w[j] - eta * g;
+        if c.a == 0.0 && c.b == 0.0 {
+            // Only the regularizer: w <- w - eta lambda w (SPEC section 5).
+            for (next, &w) in s.next.iter_mut().zip(&self.w) {
+                *next = w - eta * (lambda * w);
+            }
+        } else {
+            for (((next, &w), &d), &sw) in s.next.iter_mut().zip(&self.w).zip(&s.d).zip(&s.sw) {
+                *next = w - eta * (lambda * w + c.a * d + c.b * sw);
+            }
         }
         commit(&mut self.w, &mut s.next, MAX_NORM);
     }
@@ -241,8 +247,9 @@ impl Core {
     }
 }
 
-/// One component of $\nabla L_t(w) = \lambda w + a\, d + b\, \Sigma w$. When the opposite class
-/// is empty ($a = b = 0$) the scratch $d$ and $\Sigma w$ are not read, so stale values can't leak.
+/// One component of $\nabla L_t(w) = \lambda w + a\, d + b\, \Sigma w$ (the OGD step inlines
+/// the same expression). When the opposite class is empty ($a = b = 0$) the scratch $d$ and
+/// $\Sigma w$ are not read, so stale values can't leak.
 #[inline(always)]
 fn gradient(lambda: f64, w: f64, a: f64, d: f64, b: f64, sw: f64) -> f64 {
     if a == 0.0 && b == 0.0 {
@@ -287,9 +294,9 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
 
-/// $\lVert v \rVert$, without overflow while every component is finite; NaN or $\infty$ otherwise.
-fn norm(v: &[f64]) -> f64 {
-    let sq = dot(v, v);
+/// $\lVert v \rVert$ given $s = \lVert v \rVert^2$ as summed (`sq`), without overflow while every
+/// component is finite; NaN or $\infty$ otherwise.
+fn norm(v: &[f64], sq: f64) -> f64 {
     if sq.is_finite() {
         return sq.sqrt();
     }
@@ -303,10 +310,16 @@ fn norm(v: &[f64]) -> f64 {
 
 /// Accepts the candidate iterate `next` as $w$ after projecting it onto the ball of radius
 /// `radius` [ADM alg. 1, projection], or rejects it (leaves $w$) if it is not finite. Returns
-/// whether it was accepted.
+/// whether it was accepted. `radius` is at most [`MAX_NORM`], so its square is finite.
 #[inline]
 fn commit(w: &mut Vec<f64>, next: &mut Vec<f64>, radius: f64) -> bool {
-    let n = norm(next);
+    let sq = dot(next, next);
+    if sq <= radius * radius {
+        // The common case: inside the ball (a NaN compares false and falls through).
+        std::mem::swap(w, next);
+        return true;
+    }
+    let n = norm(next, sq);
     if !n.is_finite() {
         return false;
     }
@@ -819,11 +832,11 @@ mod tests {
     #[test]
     fn norm_survives_overflowing_squares_and_flags_non_finite() {
         // (3e200, 4e200): the squares overflow, the norm 5e200 does not.
-        let n = norm(&[3e200, 4e200]);
+        let n = norm(&[3e200, 4e200], f64::INFINITY);
         assert!((n / 5e200 - 1.0).abs() < 1e-15, "{n}");
-        assert!(norm(&[1.0, f64::INFINITY]).is_nan());
-        assert!(norm(&[f64::NAN, 1.0]).is_nan());
-        assert_eq!(norm(&[3.0, 4.0]), 5.0);
+        assert!(norm(&[1.0, f64::INFINITY], f64::INFINITY).is_nan());
+        assert!(norm(&[f64::NAN, 1.0], f64::NAN).is_nan());
+        assert_eq!(norm(&[3.0, 4.0], 25.0), 5.0);
     }
 
     #[test]
