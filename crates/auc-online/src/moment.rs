@@ -42,11 +42,13 @@
 //! every step and would overflow to $\pm\infty$ and then NaN within a few hundred steps. Every
 //! learner here therefore
 //! - projects $w$ onto the ball $\lVert w \rVert \le$ [`MAX_NORM`] $= 2^{200}$ (AdaOAM and AdmOAM
-//!   onto $\min(1/\sqrt\lambda, 2^{200})$); no sensible run comes near it, and it keeps
-//!   $w^\top \Sigma w$ and every score finite for features up to $10^{100}$;
+//!   onto $\min(1/\sqrt\lambda, 2^{200})$); no sensible run comes near it, and it keeps every
+//!   score $w^\top x$ finite for features up to $10^{200}$ and $w^\top \Sigma w$ finite for
+//!   features up to about $10^{80}$;
 //! - rejects a step whose new iterate (or, for AdaOAM and AdmOAM, whose gradient) is not finite:
 //!   $w$ and the Adagrad/Adam accumulators stay as they were, while the moments and $t$ still
-//!   advance.
+//!   advance. So a NaN met inside a step (say $w^\top \Sigma w$ overflowing on features near
+//!   $10^{150}$) is never stored and never reaches a score.
 //!
 //! The test `huge_steps_stay_finite_and_bounded` pins both.
 

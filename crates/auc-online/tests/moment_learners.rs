@@ -440,7 +440,12 @@ where
         .into_iter()
         .map(|(x, y)| (x.iter().map(|v| v * 1e6).collect(), y))
         .collect();
-    let streams: [(&str, Stream); 4] = [
+    let huge: Stream = gaussian_stream(12, 60, p, 0.4, 1.0)
+        .into_iter()
+        .map(|(x, y)| (x.iter().map(|v| v * 1e150).collect(), y))
+        .collect();
+    let streams: [(&str, Stream); 5] = [
+        ("1e150 values (w' S w overflows)", huge),
         (
             "zeros",
             (0..20)
