@@ -1,9 +1,18 @@
 //! Linear one-pass learners for AUC on imbalanced streams.
 //!
-//! This crate owns the linear online learners: for now the two classical baselines of
-//! [OAUC sec. 6.1], the [`Perceptron`] \[Rosenblatt58\] and the passive-aggressive [`PaI`]
-//! \[PA06\], which minimize classification mistakes rather than AUC and anchor the tables. Each
-//! learner costs $O(\mathrm{nnz}(x))$ per update and $O(p)$ memory, whatever the stream's length.
+//! This crate owns the linear online learners, each with memory independent of the stream's length:
+//!
+//! - the moment learners [`OaucM`], [`OaucMc`] [OAUC alg. 1], [`Opauc`] [OAUC eq. 13], [`AdaOam`]
+//!   and [`AdmOam`] [ADM alg. 1], which keep each class's mean and covariance (auc-stats) and step
+//!   on the second-order surrogates (auc-surrogate): $O(p^2)$ memory and time per example;
+//! - the buffer learners [`OamSeq`] and [`OamGra`] \[OAM11\]: per-class reservoirs of a fixed
+//!   budget, $O(B\,\mathrm{nnz})$ per example;
+//! - [`Solam`] \[SOLAM16\], the saddle-point square-loss learner, $O(\mathrm{nnz}(x))$ per example;
+//! - the classification baselines of [OAUC sec. 6.1], the [`Perceptron`] \[Rosenblatt58\] and the
+//!   passive-aggressive [`PaI`] \[PA06\], $O(\mathrm{nnz}(x))$ per example;
+//! - [`Averaged`], Polyak-Ruppert averaging of any of them (SPEC section 5).
+//!
+//! Every learner's whole state is serde-serializable, so a saved model resumes bit for bit.
 //!
 //! It sees examples only through `auc_core`'s row views and never depends on the parser, so a user
 //! who brings their own rows pulls in no file-format code. It never draws unseeded randomness.
