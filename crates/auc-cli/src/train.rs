@@ -36,11 +36,20 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "MODEL0")]
     resume: Option<PathBuf>,
     #[command(flatten)]
+    learn: LearnArgs,
+}
+
+/// What training needs besides the algorithm: parameters, preprocessing, order, seed, reading.
+#[derive(clap::Args, Debug)]
+pub(crate) struct LearnArgs {
+    #[command(flatten)]
     hyper: HyperArgs,
     /// Score with the average of the iterates (Polyak-Ruppert) instead of the last one.
     #[arg(long)]
     average: bool,
-    /// Do not min-max scale features to [-1, 1] (otherwise fitted on DATA and stored in the model).
+    /// Do not min-max scale features to [-1, 1]. `train` fits the scaling on its input and stores
+    /// it in the model; `stream` fits it on the whole stream, as the papers' data preparation does
+    /// (a peek at the range of future examples, not at their labels).
     #[arg(long)]
     no_scale: bool,
     /// Divide every example by its Euclidean norm (after scaling).
@@ -88,28 +97,7 @@ pub(crate) struct StreamArgs {
     #[arg(long, default_value_t = 1000)]
     every: usize,
     #[command(flatten)]
-    hyper: HyperArgs,
-    /// Score with the average of the iterates (Polyak-Ruppert) instead of the last one.
-    #[arg(long)]
-    average: bool,
-    /// Do not min-max scale features (otherwise fitted on the whole stream, as the papers' data
-    /// preparation does: a peek at the range of future examples, not at their labels).
-    #[arg(long)]
-    no_scale: bool,
-    /// Divide every example by its Euclidean norm (after scaling).
-    #[arg(long)]
-    unit_norm: bool,
-    /// Feed the examples in a random order drawn from SEED (default: file order).
-    #[arg(long, value_name = "SEED")]
-    shuffle: Option<u64>,
-    /// Seed of the learner's own random choices.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Keep only the first N examples.
-    #[arg(long)]
-    limit: Option<usize>,
-    #[command(flatten)]
-    read: ReadArgs,
+    learn: LearnArgs,
     /// One JSON object per point.
     #[arg(long)]
     json: bool,
@@ -165,10 +153,10 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
         Some(path) => resume_model(&a, path)?,
         None => new_model(&a)?,
     };
-    let data = read_for_model(&a.read, &a.data, a.limit, &model)?;
+    let data = read_for_model(&a.learn.read, &a.data, a.learn.limit, &model)?;
     let data = shuffled(
         prepare(data, model.scaler.as_ref(), model.unit_norm),
-        a.shuffle,
+        a.learn.shuffle,
     );
     model.learner.stream(&data);
     model.examples += data.n() as u64;
@@ -190,25 +178,25 @@ fn new_model(a: &TrainArgs) -> Result<ModelFile, Error> {
     let name = a.algo.as_deref().unwrap_or_default();
     let algo = algos::find(name)
         .ok_or_else(|| format!("unknown algorithm `{name}` (known: {})", algos::names()))?;
-    let params = a.hyper.to_map()?;
+    let params = a.learn.hyper.to_map()?;
     algo.validate(&params)?;
-    let raw = a.read.read_all(&a.data, a.limit)?;
-    let positive_labels = raw.positive_labels(&match &a.read.positive {
+    let raw = a.learn.read.read_all(&a.data, a.learn.limit)?;
+    let positive_labels = raw.positive_labels(&match &a.learn.read.positive {
         Some(l) => Positive::Labels(l.clone()),
         None => Positive::Minority,
     })?;
     let dim = raw.dim();
     let data = raw.binarize(&Positive::Known(positive_labels.clone()))?;
-    let scaler = (!a.no_scale).then(|| MinMaxScaler::fit(&data));
+    let scaler = (!a.learn.no_scale).then(|| MinMaxScaler::fit(&data));
     Ok(ModelFile {
         algo: algo.name.to_owned(),
-        learner: Learner::new((algo.build)(&params, dim, a.seed)?, a.average),
+        learner: Learner::new((algo.build)(&params, dim, a.learn.seed)?, a.learn.average),
         params,
         dim,
         positive_labels,
         scaler,
-        unit_norm: a.unit_norm,
-        seed: a.seed,
+        unit_norm: a.learn.unit_norm,
+        seed: a.learn.seed,
         examples: 0,
     })
 }
@@ -226,12 +214,12 @@ fn resume_model(a: &TrainArgs, path: &Path) -> Result<ModelFile, Error> {
         .into());
     }
     let fixed = [
-        (!a.hyper.to_map()?.is_empty(), "parameters"),
-        (a.average, "--average"),
-        (a.no_scale, "--no-scale"),
-        (a.unit_norm, "--unit-norm"),
-        (a.read.positive.is_some(), "--positive"),
-        (a.seed != 0, "--seed"),
+        (!a.learn.hyper.to_map()?.is_empty(), "parameters"),
+        (a.learn.average, "--average"),
+        (a.learn.no_scale, "--no-scale"),
+        (a.learn.unit_norm, "--unit-norm"),
+        (a.learn.read.positive.is_some(), "--positive"),
+        (a.learn.seed != 0, "--seed"),
     ];
     if let Some((_, what)) = fixed.iter().find(|(given, _)| *given) {
         return Err(format!(
@@ -274,17 +262,23 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
 pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
     let algo = algos::find(&a.algo)
         .ok_or_else(|| format!("unknown algorithm `{}` (known: {})", a.algo, algos::names()))?;
-    let params = a.hyper.to_map()?;
+    let params = a.learn.hyper.to_map()?;
     algo.validate(&params)?;
-    let raw = a.read.read_all(&a.data, a.limit)?;
-    let rule = match &a.read.positive {
+    let raw = a.learn.read.read_all(&a.data, a.learn.limit)?;
+    let rule = match &a.learn.read.positive {
         Some(l) => Positive::Labels(l.clone()),
         None => Positive::Minority,
     };
     let data = raw.binarize(&rule)?;
-    let scaler = (!a.no_scale).then(|| MinMaxScaler::fit(&data));
-    let data = shuffled(prepare(data, scaler.as_ref(), a.unit_norm), a.shuffle);
-    let mut learner = Learner::new((algo.build)(&params, data.dim(), a.seed)?, a.average);
+    let scaler = (!a.learn.no_scale).then(|| MinMaxScaler::fit(&data));
+    let data = shuffled(
+        prepare(data, scaler.as_ref(), a.learn.unit_norm),
+        a.learn.shuffle,
+    );
+    let mut learner = Learner::new(
+        (algo.build)(&params, data.dim(), a.learn.seed)?,
+        a.learn.average,
+    );
     let points =
         auc_eval::curve::prequential(&mut learner as &mut dyn OnlineLearner, &data, a.every)?;
     if !a.json {
