@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use crate::project_root;
 use crate::reproduce::field;
-use crate::{cargo, project_root};
 
 /// One data set: files (concatenated), positive label, optional row limit and fixed test file.
 struct Set {
@@ -412,15 +412,7 @@ struct Cell {
 
 pub(crate) fn run(quick: bool, full_grid: bool) -> Result<(), String> {
     let root = project_root();
-    let datasets = root.join("../shared/datasets");
-    if !datasets.is_dir() {
-        return Err(format!(
-            "{} not found: the reproduction needs ../shared",
-            datasets.display()
-        ));
-    }
-    cargo(&["build", "--release", "--quiet", "-p", "auc-cli"], &[])?;
-    let bin = root.join("target/release/auc");
+    let (datasets, bin) = crate::reproduce::release_auc()?;
     let known = algos_known(&bin)?;
     let algos: Vec<&Algo> = ALGOS
         .iter()

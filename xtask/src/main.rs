@@ -26,9 +26,6 @@ cargo xtask <command>
   bench [FILTER] [--save NAME | --baseline NAME]
                           criterion benches of the auc-benches package
   doc                     workspace rustdoc (no dependencies)
-  reproduce baselines [--quick]
-                          the papers' protocol for Perceptron and PA-I on ../shared/datasets,
-                          table written to docs/results/baselines.md
   reproduce linear [--quick] [--full-grid]
                           every linear learner on the data sets of [OAUC Table 1] and
                           [ADM Table 1]: docs/results/linear.md and linear-curves.svg
