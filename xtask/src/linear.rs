@@ -410,18 +410,31 @@ struct Cell {
     params: Vec<String>,
 }
 
-pub(crate) fn run(quick: bool, full_grid: bool) -> Result<(), String> {
+/// Runs the reproduction. `only` restricts it to some algorithms (`--algos a,b`); a restricted or
+/// full-grid run writes `linear-full-grid.md` / `linear-<algos>.md` beside the main table instead
+/// of replacing it.
+pub(crate) fn run(quick: bool, full_grid: bool, only: Option<&str>) -> Result<(), String> {
     let root = project_root();
     let (datasets, bin) = crate::reproduce::release_auc()?;
     let known = algos_known(&bin)?;
+    let wanted: Option<Vec<&str>> = only.map(|o| o.split(',').map(str::trim).collect());
+    if let Some(w) = &wanted
+        && let Some(bad) = w.iter().find(|n| !ALGOS.iter().any(|a| a.name == **n))
+    {
+        return Err(format!("--algos: unknown algorithm `{bad}`"));
+    }
     let algos: Vec<&Algo> = ALGOS
         .iter()
         .filter(|a| known.iter().any(|k| k == a.name))
+        .filter(|a| wanted.as_ref().is_none_or(|w| w.contains(&a.name)))
         .collect();
-    let out = if quick {
-        root.join("target/linear-quick.md")
-    } else {
-        root.join("docs/results/linear.md")
+    let out = match (quick, full_grid, only) {
+        (true, _, _) => root.join("target/linear-quick.md"),
+        (false, true, _) => root.join("docs/results/linear-full-grid.md"),
+        (false, false, Some(o)) => {
+            root.join(format!("docs/results/linear-{}.md", o.replace(',', "-")))
+        }
+        (false, false, None) => root.join("docs/results/linear.md"),
     };
     let started = Instant::now();
     let mut cells: BTreeMap<(&str, &str), Cell> = BTreeMap::new();
@@ -449,7 +462,7 @@ pub(crate) fn run(quick: bool, full_grid: bool) -> Result<(), String> {
             cells.insert((set.name, algo.name), cell);
         }
         done.push(set);
-        let curves = if quick {
+        let curves = if quick || full_grid || only.is_some() {
             String::new()
         } else {
             curves_section(&root, &bin, &datasets, &done, &cells)?

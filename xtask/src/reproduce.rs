@@ -8,11 +8,24 @@ use crate::{cargo, project_root};
 
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let Some(what) = args.first().map(String::as_str) else {
-        return Err("usage: cargo xtask reproduce linear|regret [--quick] [--full-grid]".into());
+        return Err(
+            "usage: cargo xtask reproduce linear|regret [--quick] [--full-grid] [--algos A,B]"
+                .into(),
+        );
     };
     let quick = args.iter().any(|a| a == "--quick");
     match what {
-        "linear" => crate::linear::run(quick, args.iter().any(|a| a == "--full-grid")),
+        "linear" => {
+            let only = args
+                .iter()
+                .position(|a| a == "--algos")
+                .and_then(|i| args.get(i + 1));
+            crate::linear::run(
+                quick,
+                args.iter().any(|a| a == "--full-grid"),
+                only.map(String::as_str),
+            )
+        }
         "regret" => regret(quick),
         _ => Err(format!(
             "unknown reproduction `{what}` (known: linear, regret)"
