@@ -6,54 +6,11 @@ use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, ParamMap, Row, Sc
 use auc_online::rng::SplitMix64;
 use auc_online::{Linear, Solam, SolamParams};
 
+mod common;
+use common::{auc, feed, two_gaussians};
+
 fn solam(eta: f64, r: f64, dim: usize) -> Solam {
     SolamParams { eta, r }.build(dim).unwrap()
-}
-
-fn feed(l: &mut Solam, stream: &[(Vec<f64>, Label)]) {
-    for (x, y) in stream {
-        l.update(Row::Dense(x), *y);
-    }
-}
-
-fn normal(rng: &mut SplitMix64) -> f64 {
-    let u1 = 1.0 - rng.next_f64(); // in (0, 1]
-    let u2 = rng.next_f64();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-}
-
-/// Two unit-covariance Gaussians with means `+0.6` and `-0.6` in every coordinate (Bayes AUC
-/// 0.955 at p = 4), one positive for three negatives.
-fn two_gaussians(n: usize, p: usize, seed: u64) -> Vec<(Vec<f64>, Label)> {
-    let mut rng = SplitMix64::new(seed);
-    (0..n)
-        .map(|_| {
-            let y = if rng.below(4) == 0 { Pos } else { Neg };
-            let x = (0..p).map(|_| 0.6 * y.sign() + normal(&mut rng)).collect();
-            (x, y)
-        })
-        .collect()
-}
-
-/// Wilcoxon-Mann-Whitney AUC by brute force over all pairs, ties counted 1/2.
-#[allow(clippy::float_cmp)] // A tie is exact equality of two scores, by the AUC's definition.
-fn auc(model: &Solam, data: &[(Vec<f64>, Label)]) -> f64 {
-    let scores: Vec<(f64, Label)> = data
-        .iter()
-        .map(|(x, y)| (model.score(Row::Dense(x)), *y))
-        .collect();
-    let (mut wins, mut pairs) = (0.0, 0.0);
-    for (sp, _) in scores.iter().filter(|(_, y)| *y == Pos) {
-        for (sn, _) in scores.iter().filter(|(_, y)| *y == Neg) {
-            pairs += 1.0;
-            if sp > sn {
-                wins += 1.0;
-            } else if sp == sn {
-                wins += 0.5;
-            }
-        }
-    }
-    wins / pairs
 }
 
 fn close_all(a: &[f64], b: &[f64]) -> bool {
