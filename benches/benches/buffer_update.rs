@@ -10,9 +10,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use auc_benches::LibsvmText;
-use auc_core::{Dataset, OnlineLearner, OnlineParams};
-use auc_data::{Positive, ReadOptions, Synthetic, read_libsvm};
+use auc_benches::streams;
+use auc_core::Dataset;
 use auc_online::{OamGraParams, OamSeqParams, SolamParams};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 
@@ -23,45 +22,6 @@ const N: usize = 4_000;
 /// Buffer size per class, the papers' setting [OAUC sec. 6.3].
 const BUDGET: f64 = 100.0;
 
-fn dense_stream(p: usize) -> Dataset {
-    Synthetic {
-        n: N,
-        p,
-        ir: 3.0,
-        label_noise: 0.05,
-        separation: 2.0,
-        sparsity: 0.0,
-        seed: 7,
-    }
-    .generate()
-    .expect("valid synthetic parameters")
-}
-
-fn sparse_a9a_like() -> Dataset {
-    let text = LibsvmText {
-        n: N,
-        ..LibsvmText::A9A
-    }
-    .generate();
-    read_libsvm(text.as_bytes(), "a9a-like", &ReadOptions::default())
-        .and_then(|raw| raw.binarize(&Positive::Minority))
-        .expect("generated LIBSVM text parses")
-}
-
-fn stream<P: OnlineParams>(params: &P, data: &Dataset) -> P::Learner {
-    let mut l = params
-        .build_seeded(data.dim(), 1)
-        .expect("valid parameters");
-    for (x, y) in data.iter() {
-        l.update(x, y);
-    }
-    l
-}
-
-fn dot_only(data: &Dataset, w: &[f64]) -> f64 {
-    data.iter().map(|(x, _)| x.dot(w)).sum()
-}
-
 fn bench_one(c: &mut Criterion, data: &Dataset, id: &str) {
     let mut g = c.benchmark_group("auc-online/buffer");
     g.throughput(Throughput::Elements(data.n() as u64));
@@ -70,25 +30,25 @@ fn bench_one(c: &mut Criterion, data: &Dataset, id: &str) {
         .measurement_time(Duration::from_secs(2));
     let w = vec![0.5; data.dim()];
     g.bench_function(BenchmarkId::new("dot-only", id), |b| {
-        b.iter(|| black_box(dot_only(black_box(data), &w)))
+        b.iter(|| black_box(streams::dot_only(black_box(data), &w)))
     });
     let seq = OamSeqParams {
         c: 1.0,
         budget: BUDGET,
     };
     g.bench_function(BenchmarkId::new("oam-seq", id), |b| {
-        b.iter(|| black_box(stream(&seq, black_box(data))))
+        b.iter(|| black_box(streams::stream(&seq, black_box(data))))
     });
     let gra = OamGraParams {
         c: 1.0,
         budget: BUDGET,
     };
     g.bench_function(BenchmarkId::new("oam-gra", id), |b| {
-        b.iter(|| black_box(stream(&gra, black_box(data))))
+        b.iter(|| black_box(streams::stream(&gra, black_box(data))))
     });
     let solam = SolamParams { eta: 1.0, r: 10.0 };
     g.bench_function(BenchmarkId::new("solam", id), |b| {
-        b.iter(|| black_box(stream(&solam, black_box(data))))
+        b.iter(|| black_box(streams::stream(&solam, black_box(data))))
     });
     g.finish();
 }
@@ -97,10 +57,10 @@ fn bench_one(c: &mut Criterion, data: &Dataset, id: &str) {
 fn benches() {
     let mut c = Criterion::default().configure_from_args();
     for p in DIMS {
-        let data = dense_stream(p);
+        let data = streams::dense(N, p);
         bench_one(&mut c, &data, &format!("dense,p={p}"));
     }
-    let sparse = sparse_a9a_like();
+    let sparse = streams::sparse_a9a_like(N);
     let id = format!(
         "sparse,p={},nnz/row={:.1}",
         sparse.dim(),

@@ -8,9 +8,8 @@
 
 use std::hint::black_box;
 
-use auc_benches::LibsvmText;
-use auc_core::{Dataset, OnlineLearner, OnlineParams};
-use auc_data::{Positive, ReadOptions, Synthetic, read_libsvm};
+use auc_benches::streams;
+use auc_core::Dataset;
 use auc_online::{PaIParams, PerceptronParams};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 
@@ -19,51 +18,18 @@ const DIMS: [usize; 4] = [8, 32, 123, 512];
 /// Examples per stream.
 const N: usize = 20_000;
 
-fn dense_stream(p: usize) -> Dataset {
-    Synthetic {
-        n: N,
-        p,
-        ir: 3.0,
-        label_noise: 0.05,
-        separation: 2.0,
-        sparsity: 0.0,
-        seed: 7,
-    }
-    .generate()
-    .expect("valid synthetic parameters")
-}
-
-fn sparse_a9a_like() -> Dataset {
-    let text = LibsvmText::A9A.generate();
-    read_libsvm(text.as_bytes(), "a9a-like", &ReadOptions::default())
-        .and_then(|raw| raw.binarize(&Positive::Minority))
-        .expect("generated LIBSVM text parses")
-}
-
-fn stream<P: OnlineParams>(params: &P, data: &Dataset) -> P::Learner {
-    let mut l = params.build(data.dim()).expect("valid parameters");
-    for (x, y) in data.iter() {
-        l.update(x, y);
-    }
-    l
-}
-
-fn dot_only(data: &Dataset, w: &[f64]) -> f64 {
-    data.iter().map(|(x, _)| x.dot(w)).sum()
-}
-
 fn bench_one(c: &mut Criterion, data: &Dataset, id: &str) {
     let mut g = c.benchmark_group("auc-online/update");
     g.throughput(Throughput::Elements(data.n() as u64));
     let w = vec![0.5; data.dim()];
     g.bench_function(BenchmarkId::new("dot-only", id), |b| {
-        b.iter(|| black_box(dot_only(black_box(data), &w)))
+        b.iter(|| black_box(streams::dot_only(black_box(data), &w)))
     });
     g.bench_function(BenchmarkId::new("perceptron", id), |b| {
-        b.iter(|| black_box(stream(&PerceptronParams {}, black_box(data))))
+        b.iter(|| black_box(streams::stream(&PerceptronParams {}, black_box(data))))
     });
     g.bench_function(BenchmarkId::new("pa-i", id), |b| {
-        b.iter(|| black_box(stream(&PaIParams { c: 1.0 }, black_box(data))))
+        b.iter(|| black_box(streams::stream(&PaIParams { c: 1.0 }, black_box(data))))
     });
     g.finish();
 }
@@ -72,10 +38,10 @@ fn bench_one(c: &mut Criterion, data: &Dataset, id: &str) {
 fn benches() {
     let mut c = Criterion::default().configure_from_args();
     for p in DIMS {
-        let data = dense_stream(p);
+        let data = streams::dense(N, p);
         bench_one(&mut c, &data, &format!("dense,p={p}"));
     }
-    let sparse = sparse_a9a_like();
+    let sparse = streams::sparse_a9a_like(N);
     let id = format!(
         "sparse,p={},nnz/row={:.1}",
         sparse.dim(),

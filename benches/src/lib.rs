@@ -79,3 +79,54 @@ impl LibsvmText {
         out
     }
 }
+
+/// Seeded streams and the floor baseline shared by the learner benchmarks.
+pub mod streams {
+    use auc_core::{Dataset, OnlineLearner, OnlineParams};
+    use auc_data::{Positive, ReadOptions, Synthetic, read_libsvm};
+
+    use crate::LibsvmText;
+
+    /// `n` dense examples in `p` features: two Gaussian classes, imbalance 3, 5 % label noise.
+    pub fn dense(n: usize, p: usize) -> Dataset {
+        Synthetic {
+            n,
+            p,
+            ir: 3.0,
+            label_noise: 0.05,
+            separation: 2.0,
+            sparsity: 0.0,
+            seed: 7,
+        }
+        .generate()
+        .expect("valid synthetic parameters")
+    }
+
+    /// `n` sparse a9a-like examples (123 features, 14 non-zeros each), parsed as a user would.
+    pub fn sparse_a9a_like(n: usize) -> Dataset {
+        let text = LibsvmText {
+            n,
+            ..LibsvmText::A9A
+        }
+        .generate();
+        read_libsvm(text.as_bytes(), "a9a-like", &ReadOptions::default())
+            .and_then(|raw| raw.binarize(&Positive::Minority))
+            .expect("generated LIBSVM text parses")
+    }
+
+    /// A fresh learner (seed 1) after one pass over `data`.
+    pub fn stream<P: OnlineParams>(params: &P, data: &Dataset) -> P::Learner {
+        let mut l = params
+            .build_seeded(data.dim(), 1)
+            .expect("valid parameters");
+        for (x, y) in data.iter() {
+            l.update(x, y);
+        }
+        l
+    }
+
+    /// $\sum_i w^\top x_i$: one read of every example, the floor any linear learner's step pays.
+    pub fn dot_only(data: &Dataset, w: &[f64]) -> f64 {
+        data.iter().map(|(x, _)| x.dot(w)).sum()
+    }
+}
