@@ -78,19 +78,26 @@ pub fn stratified_kfold(
     if k < 2 {
         return Err(EvalError::FoldCount { k });
     }
+    // Report the smaller class, so data holding one class only names the absent one (count 0).
+    let pos = labels.iter().filter(|l| l.is_pos()).count();
+    let (class, count) = if pos <= labels.len() - pos {
+        (Label::Pos, pos)
+    } else {
+        (Label::Neg, labels.len() - pos)
+    };
+    if count < k {
+        return Err(EvalError::Folds {
+            class,
+            count,
+            k,
+            part: "the data".to_owned(),
+        });
+    }
     let mut rng = StdRng::seed_from_u64(seed);
     let mut folds: Vec<Vec<usize>> = vec![Vec::with_capacity(labels.len() / k + 2); k];
     let mut next = 0usize;
     for class in [Label::Pos, Label::Neg] {
         let mut idx: Vec<usize> = (0..labels.len()).filter(|&i| labels[i] == class).collect();
-        if idx.len() < k {
-            return Err(EvalError::Folds {
-                class,
-                count: idx.len(),
-                k,
-                part: "the data".to_owned(),
-            });
-        }
         idx.shuffle(&mut rng);
         for i in idx {
             folds[next].push(i);
