@@ -206,6 +206,44 @@ impl Row<'_> {
         }
     }
 
+    /// $x^\top z$ for two rows of the same space, dense or sparse in any combination: a merge
+    /// of the two index lists when both are sparse, $O(\mathrm{nnz}(x) + \mathrm{nnz}(z))$.
+    ///
+    /// # Panics
+    /// If two dense rows differ in length, or a sparse index is past a dense row's end.
+    pub fn dot_row(&self, other: &Row<'_>) -> f64 {
+        match (self, other) {
+            (Row::Dense(a), Row::Dense(b)) => {
+                assert_eq!(
+                    a.len(),
+                    b.len(),
+                    "rows have {} and {} features",
+                    a.len(),
+                    b.len()
+                );
+                dense_dot(a, b)
+            }
+            (Row::Dense(d), sparse @ Row::Sparse(_)) | (sparse @ Row::Sparse(_), Row::Dense(d)) => {
+                sparse.dot(d)
+            }
+            (Row::Sparse(a), Row::Sparse(b)) => {
+                let (mut i, mut j, mut acc) = (0, 0, 0.0);
+                while i < a.indices.len() && j < b.indices.len() {
+                    match a.indices[i].cmp(&b.indices[j]) {
+                        std::cmp::Ordering::Less => i += 1,
+                        std::cmp::Ordering::Greater => j += 1,
+                        std::cmp::Ordering::Equal => {
+                            acc += a.values[i] * b.values[j];
+                            i += 1;
+                            j += 1;
+                        }
+                    }
+                }
+                acc
+            }
+        }
+    }
+
     /// $\lVert x \rVert^2$.
     #[inline]
     pub fn norm_sq(&self) -> f64 {
@@ -274,6 +312,20 @@ mod tests {
             let mut d = [9.0; 5];
             row.write_dense(&mut d);
             assert_eq!(d, dense);
+        }
+    }
+
+    #[test]
+    fn row_dot_products_agree_in_every_storage_combination() {
+        // x = (0, 2, 0, -1, 0.5), z = (1, 3, 0, 2, 4): x.z = 6 - 2 + 2 = 6.
+        let (xd, zd) = ([0.0, 2.0, 0.0, -1.0, 0.5], [1.0, 3.0, 0.0, 2.0, 4.0]);
+        let xs = SparseVec::from_pairs([(1, 2.0), (3, -1.0), (4, 0.5)]).unwrap();
+        let zs = SparseVec::from_pairs([(0, 1.0), (1, 3.0), (3, 2.0), (4, 4.0)]).unwrap();
+        for x in [Row::Dense(&xd), Row::Sparse(xs.view())] {
+            for z in [Row::Dense(&zd), Row::Sparse(zs.view())] {
+                assert_eq!(x.dot_row(&z), 6.0);
+                assert_eq!(z.dot_row(&x), 6.0);
+            }
         }
     }
 
