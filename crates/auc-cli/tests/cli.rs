@@ -606,7 +606,11 @@ fn stream_prints_the_prequential_curve() {
 #[test]
 fn single_class_data_names_the_absent_class() {
     let dir = tempfile::tempdir().unwrap();
-    let one = write(dir.path(), "one.libsvm", "1 1:1\n1 1:2\n1 1:3\n1 1:4\n1 1:5\n1 1:6\n");
+    let one = write(
+        dir.path(),
+        "one.libsvm",
+        "1 1:1\n1 1:2\n1 1:3\n1 1:4\n1 1:5\n1 1:6\n",
+    );
     check_fails(
         &["cv", "--algo", "pa-i", "--data", one.to_str().unwrap()],
         "class -1 has only 0 example(s)",
