@@ -410,10 +410,53 @@ struct Cell {
     params: Vec<String>,
 }
 
-/// Runs the reproduction. `only` restricts it to some algorithms (`--algos a,b`); a restricted or
-/// full-grid run writes `linear-full-grid.md` / `linear-<algos>.md` beside the main table instead
-/// of replacing it.
-pub(crate) fn run(quick: bool, full_grid: bool, only: Option<&str>) -> Result<(), String> {
+/// How a reproduction run differs from the default one.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Options {
+    /// `--quick`: the CI smoke run.
+    pub(crate) quick: bool,
+    /// `--full-grid`: SPEC section 8's grids.
+    pub(crate) full_grid: bool,
+    /// `--average`: every learner scores with its averaged iterates.
+    pub(crate) average: bool,
+    /// `--algos a,b`: only these algorithms.
+    pub(crate) only: Option<String>,
+}
+
+impl Options {
+    /// The table's path: the main table, or a separate one for any variant, so that a variant
+    /// never replaces the main table.
+    fn out(&self, root: &Path) -> PathBuf {
+        if self.quick {
+            return root.join("target/linear-quick.md");
+        }
+        let mut name = "linear".to_owned();
+        if self.full_grid {
+            name.push_str("-full-grid");
+        }
+        if self.average {
+            name.push_str("-average");
+        }
+        if let Some(o) = &self.only
+            && !self.full_grid
+            && !self.average
+        {
+            name.push('-');
+            name.push_str(&o.replace(',', "-"));
+        }
+        root.join(format!("docs/results/{name}.md"))
+    }
+
+    /// Whether this is the main table (the only one that draws the convergence curves).
+    fn is_main(&self) -> bool {
+        !self.quick && !self.full_grid && !self.average && self.only.is_none()
+    }
+}
+
+/// Runs the reproduction; see [`Options`].
+pub(crate) fn run(opts: &Options) -> Result<(), String> {
+    let (quick, full_grid) = (opts.quick, opts.full_grid);
+    let only = opts.only.as_deref();
     let root = project_root();
     let (datasets, bin) = crate::reproduce::release_auc()?;
     let known = algos_known(&bin)?;
@@ -428,14 +471,8 @@ pub(crate) fn run(quick: bool, full_grid: bool, only: Option<&str>) -> Result<()
         .filter(|a| known.iter().any(|k| k == a.name))
         .filter(|a| wanted.as_ref().is_none_or(|w| w.contains(&a.name)))
         .collect();
-    let out = match (quick, full_grid, only) {
-        (true, _, _) => root.join("target/linear-quick.md"),
-        (false, true, _) => root.join("docs/results/linear-full-grid.md"),
-        (false, false, Some(o)) => {
-            root.join(format!("docs/results/linear-{}.md", o.replace(',', "-")))
-        }
-        (false, false, None) => root.join("docs/results/linear.md"),
-    };
+    let out = opts.out(&root);
+
     let started = Instant::now();
     let mut cells: BTreeMap<(&str, &str), Cell> = BTreeMap::new();
     let mut done: Vec<&Set> = Vec::new();
@@ -444,7 +481,7 @@ pub(crate) fn run(quick: bool, full_grid: bool, only: Option<&str>) -> Result<()
             continue;
         }
         for algo in &algos {
-            let args = cv_args(&datasets, set, algo, quick, full_grid);
+            let args = cv_args(&datasets, set, algo, opts);
             let t0 = Instant::now();
             let text = run_cv_lines(&bin, &args)?;
             let summary = text.last().cloned().unwrap_or_default();
@@ -462,7 +499,7 @@ pub(crate) fn run(quick: bool, full_grid: bool, only: Option<&str>) -> Result<()
             cells.insert((set.name, algo.name), cell);
         }
         done.push(set);
-        let curves = if quick || full_grid || only.is_some() {
+        let curves = if !opts.is_main() {
             String::new()
         } else {
             curves_section(&root, &bin, &datasets, &done, &cells)?
@@ -474,8 +511,7 @@ pub(crate) fn run(quick: bool, full_grid: bool, only: Option<&str>) -> Result<()
             &done,
             &algos,
             &cells,
-            quick,
-            full_grid,
+            opts,
             started.elapsed().as_secs_f64(),
             &curves,
         )?;
@@ -512,10 +548,14 @@ fn data_args(datasets: &Path, set: &Set) -> Vec<String> {
     args
 }
 
-fn cv_args(datasets: &Path, set: &Set, algo: &Algo, quick: bool, full_grid: bool) -> Vec<String> {
+fn cv_args(datasets: &Path, set: &Set, algo: &Algo, opts: &Options) -> Vec<String> {
+    let (quick, full_grid) = (opts.quick, opts.full_grid);
     let mut args: Vec<String> = ["cv", "--algo", algo.name, "--json", "--seed", "0"]
         .map(String::from)
         .to_vec();
+    if opts.average {
+        args.push("--average".to_owned());
+    }
     args.extend(data_args(datasets, set));
     if let Some(t) = set.test {
         args.extend([
@@ -603,16 +643,20 @@ fn write_table(
     sets: &[&Set],
     algos: &[&Algo],
     cells: &BTreeMap<(&str, &str), Cell>,
-    quick: bool,
-    full_grid: bool,
+    opts: &Options,
     seconds: f64,
     curves: &str,
 ) -> Result<(), String> {
+    let (quick, full_grid) = (opts.quick, opts.full_grid);
     let mut md = String::new();
     let flags = format!(
-        "{}{}",
+        "{}{}{}{}",
         if quick { " --quick" } else { "" },
-        if full_grid { " --full-grid" } else { "" }
+        if full_grid { " --full-grid" } else { "" },
+        if opts.average { " --average" } else { "" },
+        opts.only
+            .as_ref()
+            .map_or_else(String::new, |o| format!(" --algos {o}"))
     );
     let _ = writeln!(
         md,
@@ -635,7 +679,12 @@ fn write_table(
     };
     let _ = writeln!(
         md,
-        "Protocol: {protocol}; features min-max scaled to [-1, 1] on each training part; every training part in a seeded random order; seed 0. a9a is trained on a9a and tested on a9a.t, 4 runs."
+        "Protocol: {protocol}; features min-max scaled to [-1, 1] on each training part; every training part in a seeded random order; seed 0. a9a is trained on a9a and tested on a9a.t, 4 runs.{}",
+        if opts.average {
+            " Every learner scores with the average of its iterates (`--average`, SPEC section 5)."
+        } else {
+            ""
+        }
     );
     let _ = writeln!(
         md,

@@ -26,10 +26,10 @@ cargo xtask <command>
   bench [FILTER] [--save NAME | --baseline NAME]
                           criterion benches of the auc-benches package
   doc                     workspace rustdoc (no dependencies)
-  reproduce linear [--quick] [--full-grid] [--algos A,B]
+  reproduce linear [--quick] [--full-grid] [--average] [--algos A,B]
                           every linear learner on the data sets of [OAUC Table 1] and
                           [ADM Table 1]: docs/results/linear.md and linear-curves.svg
-                          (--full-grid or --algos write a separate table beside it)
+                          (--full-grid, --average or --algos write a separate table)
   reproduce regret [--quick]
                           OGD on psi_M against the best fixed w in hindsight and the bound of
                           [OAUC Thm 6]: docs/results/regret.md and regret.svg

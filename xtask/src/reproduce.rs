@@ -9,23 +9,22 @@ use crate::{cargo, project_root};
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let Some(what) = args.first().map(String::as_str) else {
         return Err(
-            "usage: cargo xtask reproduce linear|regret [--quick] [--full-grid] [--algos A,B]"
+            "usage: cargo xtask reproduce linear|regret [--quick] [--full-grid] [--average] [--algos A,B]"
                 .into(),
         );
     };
     let quick = args.iter().any(|a| a == "--quick");
     match what {
-        "linear" => {
-            let only = args
+        "linear" => crate::linear::run(&crate::linear::Options {
+            quick,
+            full_grid: args.iter().any(|a| a == "--full-grid"),
+            average: args.iter().any(|a| a == "--average"),
+            only: args
                 .iter()
                 .position(|a| a == "--algos")
-                .and_then(|i| args.get(i + 1));
-            crate::linear::run(
-                quick,
-                args.iter().any(|a| a == "--full-grid"),
-                only.map(String::as_str),
-            )
-        }
+                .and_then(|i| args.get(i + 1))
+                .cloned(),
+        }),
         "regret" => regret(quick),
         _ => Err(format!(
             "unknown reproduction `{what}` (known: linear, regret)"
