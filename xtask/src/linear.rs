@@ -455,7 +455,7 @@ impl Options {
 
 /// Runs the reproduction; see [`Options`].
 pub(crate) fn run(opts: &Options) -> Result<(), String> {
-    let (quick, full_grid) = (opts.quick, opts.full_grid);
+    let quick = opts.quick;
     let only = opts.only.as_deref();
     let root = project_root();
     let (datasets, bin) = crate::reproduce::release_auc()?;
