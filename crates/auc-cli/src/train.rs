@@ -149,11 +149,15 @@ fn read_for_model(
 }
 
 pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
-    let mut model = match &a.resume {
-        Some(path) => resume_model(&a, path)?,
+    // A new model is fitted on the data it reads; a resumed one reads the data its own way.
+    let (mut model, data) = match &a.resume {
+        Some(path) => {
+            let model = resume_model(&a, path)?;
+            let data = read_for_model(&a.learn.read, &a.data, a.learn.limit, &model)?;
+            (model, data)
+        }
         None => new_model(&a)?,
     };
-    let data = read_for_model(&a.learn.read, &a.data, a.learn.limit, &model)?;
     let data = shuffled(
         prepare(data, model.scaler.as_ref(), model.unit_norm),
         a.learn.shuffle,
@@ -173,8 +177,9 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// A fresh model: parameters checked, positive class and scaling fitted on the training input.
-fn new_model(a: &TrainArgs) -> Result<ModelFile, Error> {
+/// A fresh model (parameters checked, positive class and scaling fitted on the training input)
+/// and that input, binarized, so the files are read once.
+fn new_model(a: &TrainArgs) -> Result<(ModelFile, Dataset), Error> {
     let name = a.algo.as_deref().unwrap_or_default();
     let algo = algos::find(name)
         .ok_or_else(|| format!("unknown algorithm `{name}` (known: {})", algos::names()))?;
@@ -188,7 +193,7 @@ fn new_model(a: &TrainArgs) -> Result<ModelFile, Error> {
     let dim = raw.dim();
     let data = raw.binarize(&Positive::Known(positive_labels.clone()))?;
     let scaler = (!a.learn.no_scale).then(|| MinMaxScaler::fit(&data));
-    Ok(ModelFile {
+    let model = ModelFile {
         algo: algo.name.to_owned(),
         learner: Learner::new((algo.build)(&params, dim, a.learn.seed)?, a.learn.average),
         params,
@@ -198,7 +203,8 @@ fn new_model(a: &TrainArgs) -> Result<ModelFile, Error> {
         unit_norm: a.learn.unit_norm,
         seed: a.learn.seed,
         examples: 0,
-    })
+    };
+    Ok((model, data))
 }
 
 /// A saved model to continue; flags that would change it are errors.
