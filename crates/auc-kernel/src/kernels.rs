@@ -130,6 +130,46 @@ impl Kernel for Polynomial {
     }
 }
 
+/// One of the kernels above, chosen at run time (what a learner stores and serializes).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnyKernel {
+    /// [`Gaussian`].
+    Gaussian(Gaussian),
+    /// [`LinearKernel`].
+    Linear(LinearKernel),
+    /// [`Polynomial`].
+    Polynomial(Polynomial),
+}
+
+impl Kernel for AnyKernel {
+    #[inline]
+    fn eval_dot(&self, dot: f64, x_norm_sq: f64, z_norm_sq: f64) -> f64 {
+        match self {
+            AnyKernel::Gaussian(k) => k.eval_dot(dot, x_norm_sq, z_norm_sq),
+            AnyKernel::Linear(k) => k.eval_dot(dot, x_norm_sq, z_norm_sq),
+            AnyKernel::Polynomial(k) => k.eval_dot(dot, x_norm_sq, z_norm_sq),
+        }
+    }
+}
+
+impl From<Gaussian> for AnyKernel {
+    fn from(k: Gaussian) -> Self {
+        AnyKernel::Gaussian(k)
+    }
+}
+
+impl From<LinearKernel> for AnyKernel {
+    fn from(k: LinearKernel) -> Self {
+        AnyKernel::Linear(k)
+    }
+}
+
+impl From<Polynomial> for AnyKernel {
+    fn from(k: Polynomial) -> Self {
+        AnyKernel::Polynomial(k)
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::float_cmp)] // Exact values: exp(0) = 1 and small integer powers.
 mod tests {

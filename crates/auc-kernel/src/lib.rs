@@ -1,10 +1,19 @@
 //! Kernels and budgeted online kernel AUC learners [OAUC sec. 5]: OKAUC-M, OKAUC-S and the KOIL
 //! baseline, with per-class support buffers of fixed budget (SPEC section 6).
 //!
-//! So far this crate holds the kernels: [`Kernel`] with [`Gaussian`] (the OAUC convention
-//! $\exp(-\lVert x - z \rVert^2 / \sigma^2)$, no factor 2), [`LinearKernel`] and [`Polynomial`],
-//! on dense and sparse rows, and [`Cached`] rows that carry their squared norm so that every
-//! kernel value costs one dot product. The budgeted learners are the rest of the kernel issue.
+//! - kernels: [`Kernel`] with [`Gaussian`] (the OAUC convention
+//!   $\exp(-\lVert x - z \rVert^2 / \sigma^2)$, no factor 2), [`LinearKernel`] and
+//!   [`Polynomial`], on dense and sparse rows, with cached squared norms ([`Cached`]) so that
+//!   every kernel value costs one dot product; [`AnyKernel`] picks one at run time;
+//! - [`Support`]: two per-class buffers of budget $B$ with FIFO or reservoir removal, the evicted
+//!   weight compensated [OAUC eq. 28] (argmax fix of SPEC section 6) or moved to the nearest row
+//!   \[KOIL18\], the $(2B+1)^2$ kernel block and the buffered f-values cached and updated
+//!   incrementally: a step costs $O(B^2 + Bp)$ and allocates nothing;
+//! - the learners [`OkaucM`] ($\psi_M$, $\eta_t = 1/(\lambda t)$) [OAUC eq. 26],
+//!   [`OkaucS`] ($\psi_S$, constant $\eta$) [OAUC eq. 27] and the baseline [`Koil`] \[KOIL18\].
+//!
+//! Every learner's whole state (buffers, weights, caches, random generator) is serde-serializable,
+//! so a saved model resumes bit for bit.
 //!
 //! Its per-example cost must be bounded by the budget, never by the stream. It must never depend
 //! on the parser.
@@ -14,7 +23,20 @@
 //! | $k(x, z)$ | [`Kernel::eval`] | the kernel value |
 //! | $\sigma$ | [`Gaussian::sigma`] | Gaussian width, $k = \exp(-\lVert x - z\rVert^2/\sigma^2)$ [OAUC sec. 6.3] |
 //! | $\lVert x \rVert^2$ | [`Cached::norm_sq`] | a row's squared norm, computed once |
+//! | $\mathcal K^+_t, \mathcal K^-_t$; $N^\pm$ | [`Support`]; `budget` | the support buffers and their budget |
+//! | $\alpha_{i,t}$ | [`Support::alpha`] | weight of buffered row $i$; $f_t = \sum_i \alpha_{i,t} k(x_i, \cdot)$ [OAUC eq. 20] |
+//! | $\mu_t$, $\sigma_t^2$ | `mu`, `s2` | mean and variance of $f_t$ over the comparison buffer [OAUC eq. 21] |
+//! | $b_t$, $A_t$, $\Psi_t$ | `b`, `root` $=\sqrt{A_t}$, `psi` | [OAUC eqs. 23-24] |
+//! | $\lambda$, $\eta_t$ | `lambda`, `eta` | regularization and step size |
+//! | $r^\star$, $\Delta\alpha_{r^\star}$ | [`Compensation`] | where an evicted weight goes [OAUC eq. 28] |
+//! | $k$, $C$ | `k`, `c` | KOIL's neighbourhood size and loss weight \[KOIL18\] |
 
 mod kernels;
+mod koil;
+mod okauc;
+mod support;
 
-pub use kernels::{Cached, Gaussian, Kernel, LinearKernel, Polynomial};
+pub use kernels::{AnyKernel, Cached, Gaussian, Kernel, LinearKernel, Polynomial};
+pub use koil::{Koil, KoilParams};
+pub use okauc::{OkaucM, OkaucMParams, OkaucS, OkaucSParams};
+pub use support::{Compensation, MAX_WEIGHT, Removal, Support};
