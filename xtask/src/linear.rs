@@ -17,14 +17,47 @@ use crate::project_root;
 use crate::reproduce::field;
 
 /// One data set: files (concatenated), positive label, optional row limit and fixed test file.
-struct Set {
-    name: &'static str,
-    files: &'static [&'static str],
-    positive: &'static str,
-    limit: Option<usize>,
-    test: Option<&'static str>,
-    note: &'static str,
+pub(crate) struct Set {
+    pub(crate) name: &'static str,
+    pub(crate) files: &'static [&'static str],
+    pub(crate) positive: &'static str,
+    pub(crate) limit: Option<usize>,
+    pub(crate) test: Option<&'static str>,
+    pub(crate) note: &'static str,
 }
+
+/// One table of a paper to reproduce: its data sets, algorithms, published figures and protocol.
+pub(crate) struct Experiment {
+    /// File stem under `docs/results/` and prefix of progress lines.
+    pub(crate) key: &'static str,
+    /// The page's heading.
+    pub(crate) title: &'static str,
+    pub(crate) sets: &'static [Set],
+    pub(crate) algos: &'static [Algo],
+    /// The papers' mean AUC and standard deviation in %, per (data set, algorithm, source).
+    pub(crate) paper: &'static [(&'static str, &'static str, f64, f64, &'static str)],
+    /// Arguments every `auc cv` call gets (e.g. a cap on training parts).
+    pub(crate) extra_args: &'static [&'static str],
+    /// The protocol of the default (coarse-grid) run, in words.
+    pub(crate) protocol: &'static str,
+    /// The data sets of `--quick`.
+    pub(crate) quick_sets: &'static [&'static str],
+    /// Whether the main run draws convergence curves.
+    pub(crate) curves: bool,
+}
+
+/// [OAUC Table 2] and [ADM Table 2].
+pub(crate) const LINEAR: Experiment = Experiment {
+    key: "linear",
+    title: "Linear online AUC learners: [OAUC Table 2] and [ADM Table 2]",
+    sets: SETS,
+    algos: ALGOS,
+    paper: PAPER,
+    extra_args: &[],
+    protocol: "4 x stratified 5-fold (20 runs), inner 5-fold; grids: every second power of 2 of SPEC section 8's ranges (eta, lambda, c in 2^-10, 2^-8, .., 2^10; ADM's eta, lambda in 2^-10, .., 2^2; AdmOAM's beta1 in {0.5, 0.9}, beta2 in {0.9, 0.999}; OAUC-M's lambda on the full 21 powers; SOLAM's R in {1, 10, 100}; AdaOAM and AdmOAM with epsilon = 1e-8, the ADM paper giving none); `--full-grid` runs SPEC's grids",
+    quick_sets: &["heart", "australian", "german"],
+    curves: true,
+};
 
 const SETS: &[Set] = &[
     Set {
@@ -183,11 +216,11 @@ const SETS: &[Set] = &[
 
 /// One algorithm: CLI name, column label, and its grid (full per SPEC section 8, and the coarser
 /// one this repository's committed table uses).
-struct Algo {
-    name: &'static str,
-    label: &'static str,
-    full: &'static [&'static str],
-    coarse: &'static [&'static str],
+pub(crate) struct Algo {
+    pub(crate) name: &'static str,
+    pub(crate) label: &'static str,
+    pub(crate) full: &'static [&'static str],
+    pub(crate) coarse: &'static [&'static str],
 }
 
 const OAUC_GRID: &[&str] = &["eta=2^-10..2^10", "lambda=2^-10..2^10"];
@@ -426,11 +459,11 @@ pub(crate) struct Options {
 impl Options {
     /// The table's path: the main table, or a separate one for any variant, so that a variant
     /// never replaces the main table.
-    fn out(&self, root: &Path) -> PathBuf {
+    fn out(&self, root: &Path, key: &str) -> PathBuf {
         if self.quick {
-            return root.join("target/linear-quick.md");
+            return root.join(format!("target/{key}-quick.md"));
         }
-        let mut name = "linear".to_owned();
+        let mut name = key.to_owned();
         if self.full_grid {
             name.push_str("-full-grid");
         }
@@ -454,7 +487,7 @@ impl Options {
 }
 
 /// Runs the reproduction; see [`Options`].
-pub(crate) fn run(opts: &Options) -> Result<(), String> {
+pub(crate) fn run(exp: &Experiment, opts: &Options) -> Result<(), String> {
     let quick = opts.quick;
     let only = opts.only.as_deref();
     let root = project_root();
@@ -462,26 +495,28 @@ pub(crate) fn run(opts: &Options) -> Result<(), String> {
     let known = algos_known(&bin)?;
     let wanted: Option<Vec<&str>> = only.map(|o| o.split(',').map(str::trim).collect());
     if let Some(w) = &wanted
-        && let Some(bad) = w.iter().find(|n| !ALGOS.iter().any(|a| a.name == **n))
+        && let Some(bad) = w.iter().find(|n| !exp.algos.iter().any(|a| a.name == **n))
     {
         return Err(format!("--algos: unknown algorithm `{bad}`"));
     }
-    let algos: Vec<&Algo> = ALGOS
+    let algos: Vec<&Algo> = exp
+        .algos
         .iter()
         .filter(|a| known.iter().any(|k| k == a.name))
         .filter(|a| wanted.as_ref().is_none_or(|w| w.contains(&a.name)))
         .collect();
-    let out = opts.out(&root);
+    let out = opts.out(&root, exp.key);
 
     let started = Instant::now();
     let mut cells: BTreeMap<(&str, &str), Cell> = BTreeMap::new();
     let mut done: Vec<&Set> = Vec::new();
-    for set in SETS {
-        if quick && !["heart", "australian", "german"].contains(&set.name) {
+    for set in exp.sets {
+        if quick && !exp.quick_sets.contains(&set.name) {
             continue;
         }
         for algo in &algos {
-            let args = cv_args(&datasets, set, algo, opts);
+            let mut args = cv_args(&datasets, set, algo, opts);
+            args.extend(exp.extra_args.iter().map(|a| (*a).to_owned()));
             let t0 = Instant::now();
             let text = run_cv_lines(&bin, &args)?;
             let summary = text.last().cloned().unwrap_or_default();
@@ -493,18 +528,19 @@ pub(crate) fn run(opts: &Options) -> Result<(), String> {
                 params: most_chosen(&text[..text.len().saturating_sub(1)]),
             };
             eprintln!(
-                "linear: {} {} {:.2} ± {:.2} ({:.0} s)",
-                set.name, algo.name, cell.mean, cell.std, cell.wall
+                "{}: {} {} {:.2} ± {:.2} ({:.0} s)",
+                exp.key, set.name, algo.name, cell.mean, cell.std, cell.wall
             );
             cells.insert((set.name, algo.name), cell);
         }
         done.push(set);
-        let curves = if !opts.is_main() {
+        let curves = if !opts.is_main() || !exp.curves {
             String::new()
         } else {
             curves_section(&root, &bin, &datasets, &done, &cells)?
         };
         write_table(
+            exp,
             &root,
             &bin,
             &out,
@@ -516,7 +552,7 @@ pub(crate) fn run(opts: &Options) -> Result<(), String> {
             &curves,
         )?;
     }
-    eprintln!("linear: wrote {}", out.display());
+    eprintln!("{}: wrote {}", exp.key, out.display());
     Ok(())
 }
 
@@ -637,6 +673,7 @@ fn most_chosen(lines: &[String]) -> Vec<String> {
 
 #[allow(clippy::too_many_arguments)]
 fn write_table(
+    exp: &Experiment,
     root: &Path,
     bin: &Path,
     out: &Path,
@@ -658,15 +695,13 @@ fn write_table(
             .as_ref()
             .map_or_else(String::new, |o| format!(" --algos {o}"))
     );
+    let _ = writeln!(md, "# {}\n", exp.title);
     let _ = writeln!(
         md,
-        "# Linear online AUC learners: [OAUC Table 2] and [ADM Table 2]\n"
-    );
-    let _ = writeln!(
-        md,
-        "Produced by `cargo xtask reproduce linear{flags}` (rewritten after each data set; {} of {} data sets done, {:.0} s so far).",
+        "Produced by `cargo xtask reproduce {}{flags}` (rewritten after each data set; {} of {} data sets done, {:.0} s so far).",
+        exp.key,
         sets.len(),
-        SETS.len(),
+        exp.sets.len(),
         seconds
     );
     let protocol = if quick {
@@ -675,11 +710,19 @@ fn write_table(
         "4 x stratified 5-fold (20 runs), inner 5-fold over the full grids of SPEC section 8"
             .to_owned()
     } else {
-        "4 x stratified 5-fold (20 runs), inner 5-fold; grids: every second power of 2 of SPEC section 8's ranges (eta, lambda, c in 2^-10, 2^-8, .., 2^10; ADM's eta, lambda in 2^-10, .., 2^2; AdmOAM's beta1 in {0.5, 0.9}, beta2 in {0.9, 0.999}; OAUC-M's lambda on the full 21 powers; SOLAM's R in {1, 10, 100}; AdaOAM and AdmOAM with epsilon = 1e-8, the ADM paper giving none); `--full-grid` runs SPEC's grids".to_owned()
+        exp.protocol.to_owned()
     };
     let _ = writeln!(
         md,
-        "Protocol: {protocol}; features min-max scaled to [-1, 1] on each training part; every training part in a seeded random order; seed 0. a9a is trained on a9a and tested on a9a.t, 4 runs.{}",
+        "Protocol: {protocol}; features min-max scaled to [-1, 1] on each training part; every training part in a seeded random order; seed 0.{}{}",
+        exp.sets
+            .iter()
+            .filter_map(|s| s.test.map(|t| format!(
+                " {} is trained on {} and tested on {t}, 4 runs.",
+                s.name,
+                s.files.join(" + ")
+            )))
+            .collect::<String>(),
         if opts.average {
             " Every learner scores with the average of its iterates (`--average`, SPEC section 5)."
         } else {
@@ -704,7 +747,8 @@ fn write_table(
                 row.push_str(" |");
                 continue;
             };
-            let papers: Vec<String> = PAPER
+            let papers: Vec<String> = exp
+                .paper
                 .iter()
                 .filter(|p| p.0 == s.name && p.1 == a.name)
                 .map(|p| {
@@ -762,7 +806,7 @@ fn write_table(
         }
         let _ = writeln!(md, "{row}");
     }
-    md.push_str(&friedman_section(root, bin, sets, algos, cells)?);
+    md.push_str(&friedman_section(root, bin, exp.key, sets, algos, cells)?);
     md.push_str(curves);
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -776,6 +820,7 @@ fn write_table(
 fn friedman_section(
     root: &Path,
     bin: &Path,
+    key: &str,
     sets: &[&Set],
     algos: &[&Algo],
     cells: &BTreeMap<(&str, &str), Cell>,
@@ -811,7 +856,7 @@ fn friedman_section(
     if rows < 2 || algos.len() < 2 {
         return Ok(String::new());
     }
-    let path: PathBuf = root.join("target/linear-ranks.csv");
+    let path: PathBuf = root.join(format!("target/{key}-ranks.csv"));
     std::fs::write(&path, csv).map_err(|e| format!("{}: {e}", path.display()))?;
     let out = Command::new(bin)
         .args(["friedman", path.to_str().unwrap_or_default()])

@@ -5,6 +5,7 @@
 
 #![allow(clippy::print_stdout)]
 
+mod kernel;
 mod linear;
 mod reproduce;
 mod svg;

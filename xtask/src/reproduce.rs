@@ -1,5 +1,5 @@
-//! `cargo xtask reproduce linear|regret [--quick]`: the papers' experiments, written under
-//! `docs/results/` beside the papers' figures (see `linear.rs` and the `regret` binary of
+//! `cargo xtask reproduce linear|kernel|regret [--quick]`: the papers' experiments, written under
+//! `docs/results/` beside the papers' figures (see `linear.rs`, whose harness `kernel.rs` reuses, and the `regret` binary of
 //! `auc-benches`).
 
 use std::path::PathBuf;
@@ -9,25 +9,32 @@ use crate::{cargo, project_root};
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let Some(what) = args.first().map(String::as_str) else {
         return Err(
-            "usage: cargo xtask reproduce linear|regret [--quick] [--full-grid] [--average] [--algos A,B]"
+            "usage: cargo xtask reproduce linear|kernel|regret [--quick] [--full-grid] [--average] [--algos A,B]"
                 .into(),
         );
     };
     let quick = args.iter().any(|a| a == "--quick");
     match what {
-        "linear" => crate::linear::run(&crate::linear::Options {
-            quick,
-            full_grid: args.iter().any(|a| a == "--full-grid"),
-            average: args.iter().any(|a| a == "--average"),
-            only: args
-                .iter()
-                .position(|a| a == "--algos")
-                .and_then(|i| args.get(i + 1))
-                .cloned(),
-        }),
+        "linear" | "kernel" => crate::linear::run(
+            if what == "linear" {
+                &crate::linear::LINEAR
+            } else {
+                &crate::kernel::KERNEL
+            },
+            &crate::linear::Options {
+                quick,
+                full_grid: args.iter().any(|a| a == "--full-grid"),
+                average: args.iter().any(|a| a == "--average"),
+                only: args
+                    .iter()
+                    .position(|a| a == "--algos")
+                    .and_then(|i| args.get(i + 1))
+                    .cloned(),
+            },
+        ),
         "regret" => regret(quick),
         _ => Err(format!(
-            "unknown reproduction `{what}` (known: linear, regret)"
+            "unknown reproduction `{what}` (known: linear, kernel, regret)"
         )),
     }
 }

@@ -1,6 +1,7 @@
 //! The algorithm registry: the only place that maps command-line names to learner types.
 
 use auc_core::{DynFit, OnlineParams, ParamError, ParamMap, ParamSpec};
+use auc_kernel::{KoilParams, OkaucMParams, OkaucSParams};
 use auc_online::{
     AdaOamParams, AdmOamParams, OamGraParams, OamSeqParams, OaucMParams, OaucMcParams, OpaucParams,
     PaIParams, PerceptronParams, SolamParams,
@@ -20,6 +21,8 @@ pub(crate) struct Algo {
     pub(crate) params: &'static [ParamSpec],
     /// Builds a learner from parameter values (unknown names are errors), dimension and seed.
     pub(crate) build: Build,
+    /// A kernel learner: no weight vector, so no `--average`.
+    pub(crate) kernel: bool,
 }
 
 impl Algo {
@@ -27,6 +30,18 @@ impl Algo {
     /// dimension 1), so a bad grid value fails before any training starts.
     pub(crate) fn validate(&self, params: &ParamMap) -> Result<(), ParamError> {
         (self.build)(params, 1, 0).map(|_| ())
+    }
+
+    /// Refuses `--average` for a kernel learner.
+    pub(crate) fn check_average(&self, average: bool) -> Result<(), String> {
+        if average && self.kernel {
+            Err(format!(
+                "--average averages weight vectors; {} is a kernel learner and has none",
+                self.name
+            ))
+        } else {
+            Ok(())
+        }
     }
 
     /// The training procedure for `params`, averaging iterates when asked.
@@ -56,6 +71,7 @@ pub(crate) static ALGOS: &[Algo] = &[
                 PerceptronParams::from_map(m)?.build_seeded(dim, seed)?,
             ))
         },
+        kernel: false,
     },
     Algo {
         name: "pa-i",
@@ -67,6 +83,7 @@ pub(crate) static ALGOS: &[Algo] = &[
                 PaIParams::from_map(m)?.build_seeded(dim, seed)?,
             ))
         },
+        kernel: false,
     },
     Algo {
         name: "oauc-m",
@@ -78,6 +95,7 @@ pub(crate) static ALGOS: &[Algo] = &[
                 OaucMParams::from_map(m)?.build_seeded(dim, seed)?,
             ))
         },
+        kernel: false,
     },
     Algo {
         name: "oauc-mc",
@@ -89,6 +107,7 @@ pub(crate) static ALGOS: &[Algo] = &[
                 OaucMcParams::from_map(m)?.build_seeded(dim, seed)?,
             ))
         },
+        kernel: false,
     },
     Algo {
         name: "opauc",
@@ -100,6 +119,7 @@ pub(crate) static ALGOS: &[Algo] = &[
                 OpaucParams::from_map(m)?.build_seeded(dim, seed)?,
             ))
         },
+        kernel: false,
     },
     Algo {
         name: "adaoam",
@@ -111,6 +131,7 @@ pub(crate) static ALGOS: &[Algo] = &[
                 AdaOamParams::from_map(m)?.build_seeded(dim, seed)?,
             ))
         },
+        kernel: false,
     },
     Algo {
         name: "admoam",
@@ -122,6 +143,7 @@ pub(crate) static ALGOS: &[Algo] = &[
                 AdmOamParams::from_map(m)?.build_seeded(dim, seed)?,
             ))
         },
+        kernel: false,
     },
     Algo {
         name: "oam-seq",
@@ -133,6 +155,7 @@ pub(crate) static ALGOS: &[Algo] = &[
                 OamSeqParams::from_map(m)?.build_seeded(dim, seed)?,
             ))
         },
+        kernel: false,
     },
     Algo {
         name: "oam-gra",
@@ -144,6 +167,7 @@ pub(crate) static ALGOS: &[Algo] = &[
                 OamGraParams::from_map(m)?.build_seeded(dim, seed)?,
             ))
         },
+        kernel: false,
     },
     Algo {
         name: "solam",
@@ -155,6 +179,43 @@ pub(crate) static ALGOS: &[Algo] = &[
                 SolamParams::from_map(m)?.build_seeded(dim, seed)?,
             ))
         },
+        kernel: false,
+    },
+    Algo {
+        name: "okauc-m",
+        aliases: &[],
+        about: "OKAUC-M [OAUC algs. 2-4, eq. 26]: kernel OGD on psi_M over budgeted FIFO buffers, eta_t = 1/(lambda t)",
+        params: OkaucMParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::OkaucM(
+                OkaucMParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+        kernel: true,
+    },
+    Algo {
+        name: "okauc-s",
+        aliases: &[],
+        about: "OKAUC-S [OAUC algs. 2-4, eq. 27]: kernel OGD on psi_S/2 over budgeted FIFO buffers, constant eta",
+        params: OkaucSParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::OkaucS(
+                OkaucSParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+        kernel: true,
+    },
+    Algo {
+        name: "koil",
+        aliases: &[],
+        about: "KOIL [KOIL18]: localized kernel hinge against the k nearest violating opposite support vectors, FIFO++/RS++ buffers",
+        params: KoilParams::PARAMS,
+        build: |m, dim, seed| {
+            Ok(AnyLearner::Koil(
+                KoilParams::from_map(m)?.build_seeded(dim, seed)?,
+            ))
+        },
+        kernel: true,
     },
 ];
 

@@ -137,6 +137,10 @@ struct CvArgs {
     /// Inner folds of the grid search.
     #[arg(long, default_value_t = 5)]
     inner_folds: usize,
+    /// Train on a seeded uniform sample of at most N rows of each outer training part (the
+    /// kernel experiments of [OAUC sec. 6.3] use 10000).
+    #[arg(long, value_name = "N")]
+    max_train: Option<std::num::NonZeroUsize>,
     /// A grid axis NAME=SPEC: `2^a..2^b` (every power), `2^a..2^b:s` (every s-th), or `v1,v2,..`.
     #[arg(long = "grid", value_name = "NAME=SPEC")]
     grid: Vec<String>,
@@ -339,8 +343,10 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
         seed: a.run.seed,
         scale: !a.run.no_scale,
         unit_norm: a.run.unit_norm,
+        max_train: a.max_train.map(std::num::NonZeroUsize::get),
     };
     let average = a.run.average;
+    algo.check_average(average)?;
     let make = move |p: &ParamMap| algo.fit(p, average);
     let cv_algo = CvAlgo {
         base: base.clone(),
@@ -408,6 +414,7 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
 
 fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
     let (algo, params) = a.run.algo()?;
+    algo.check_average(a.run.average)?;
     let fit = algo.fit(&params, a.run.average)?;
     let (data, test) = a.run.load()?;
     let cfg = CvConfig {

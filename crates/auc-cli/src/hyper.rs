@@ -6,6 +6,15 @@ use clap::Args;
 
 use crate::output::Error;
 
+/// `--removal fifo|reservoir`, stored in the parameter map as 0 or 1.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RemovalArg {
+    /// The oldest row leaves (FIFO [OAUC alg. 4]; KOIL's FIFO++).
+    Fifo,
+    /// Reservoir sampling (KOIL's RS++).
+    Reservoir,
+}
+
 /// `--eta 0.5 --lambda 0.01 ...`: each algorithm accepts the names `auc algos` lists for it and
 /// rejects the others.
 #[derive(Args, Debug, Clone, Default)]
@@ -34,6 +43,15 @@ pub(crate) struct HyperArgs {
     /// Radius R of the feasible ball.
     #[arg(long = "r", allow_negative_numbers = true)]
     r: Option<f64>,
+    /// Gaussian kernel width sigma: k(x, z) = exp(-||x - z||^2 / sigma^2).
+    #[arg(long, allow_negative_numbers = true)]
+    sigma: Option<f64>,
+    /// KOIL's number of nearest violating support vectors.
+    #[arg(long = "k", allow_negative_numbers = true)]
+    k: Option<f64>,
+    /// Which buffered row a full kernel buffer evicts.
+    #[arg(long, value_enum)]
+    removal: Option<RemovalArg>,
     /// A parameter NAME=VALUE (repeatable; any name `auc algos` lists).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
@@ -52,6 +70,15 @@ impl HyperArgs {
             ("epsilon", self.epsilon),
             ("budget", self.budget),
             ("r", self.r),
+            ("sigma", self.sigma),
+            ("k", self.k),
+            (
+                "removal",
+                self.removal.map(|r| match r {
+                    RemovalArg::Fifo => 0.0,
+                    RemovalArg::Reservoir => 1.0,
+                }),
+            ),
         ];
         for (name, value) in named {
             if let Some(v) = value {

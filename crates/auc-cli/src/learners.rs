@@ -4,6 +4,7 @@
 use auc_core::{
     BoxedModel, Dataset, DynFit, FitError, Label, OnlineLearner, ParamError, ParamMap, Row, Scorer,
 };
+use auc_kernel::{Koil, OkaucM, OkaucS};
 use auc_online::{
     AdaOam, AdmOam, Averaged, Linear, OamGra, OamSeq, OaucM, OaucMc, Opauc, PaI, Perceptron, Solam,
 };
@@ -33,6 +34,12 @@ pub(crate) enum AnyLearner {
     OamGra(OamGra),
     /// `solam`.
     Solam(Solam),
+    /// `okauc-m`.
+    OkaucM(OkaucM),
+    /// `okauc-s`.
+    OkaucS(OkaucS),
+    /// `koil`.
+    Koil(Koil),
 }
 
 /// Calls `$body` with `$l` bound to the learner inside any variant.
@@ -49,6 +56,9 @@ macro_rules! each {
             AnyLearner::OamSeq($l) => $body,
             AnyLearner::OamGra($l) => $body,
             AnyLearner::Solam($l) => $body,
+            AnyLearner::OkaucM($l) => $body,
+            AnyLearner::OkaucS($l) => $body,
+            AnyLearner::Koil($l) => $body,
         }
     };
 }
@@ -65,9 +75,23 @@ impl OnlineLearner for AnyLearner {
     }
 }
 
+/// Averaging needs a weight vector: kernel learners have none, and the commands refuse
+/// `--average` for them ([`crate::algos::Algo::check_average`]), so they never reach this.
 impl Linear for AnyLearner {
     fn weights(&self) -> &[f64] {
-        each!(self, l => l.weights())
+        match self {
+            AnyLearner::Perceptron(l) => l.weights(),
+            AnyLearner::PaI(l) => l.weights(),
+            AnyLearner::OaucM(l) => l.weights(),
+            AnyLearner::OaucMc(l) => l.weights(),
+            AnyLearner::Opauc(l) => l.weights(),
+            AnyLearner::AdaOam(l) => l.weights(),
+            AnyLearner::AdmOam(l) => l.weights(),
+            AnyLearner::OamSeq(l) => l.weights(),
+            AnyLearner::OamGra(l) => l.weights(),
+            AnyLearner::Solam(l) => l.weights(),
+            AnyLearner::OkaucM(_) | AnyLearner::OkaucS(_) | AnyLearner::Koil(_) => &[],
+        }
     }
 }
 
@@ -82,8 +106,12 @@ pub(crate) enum Learner {
 }
 
 impl Learner {
-    /// Wraps `l`, averaging its iterates when asked.
+    /// Wraps `l`, averaging its iterates when asked (linear learners only: the commands check).
     pub(crate) fn new(l: AnyLearner, average: bool) -> Self {
+        debug_assert!(
+            !(average && l.weights().is_empty()),
+            "averaging a kernel learner"
+        );
         if average {
             Learner::Averaged(Averaged::new(l))
         } else {

@@ -185,6 +185,7 @@ fn new_model(a: &TrainArgs) -> Result<(ModelFile, Dataset), Error> {
         .ok_or_else(|| format!("unknown algorithm `{name}` (known: {})", algos::names()))?;
     let params = a.learn.hyper.to_map()?;
     algo.validate(&params)?;
+    algo.check_average(a.learn.average)?;
     let raw = a.learn.read.read_all(&a.data, a.learn.limit)?;
     let positive_labels = raw.positive_labels(&match &a.learn.read.positive {
         Some(l) => Positive::Labels(l.clone()),
@@ -270,6 +271,7 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         .ok_or_else(|| format!("unknown algorithm `{}` (known: {})", a.algo, algos::names()))?;
     let params = a.learn.hyper.to_map()?;
     algo.validate(&params)?;
+    algo.check_average(a.learn.average)?;
     let raw = a.learn.read.read_all(&a.data, a.learn.limit)?;
     let rule = match &a.learn.read.positive {
         Some(l) => Positive::Labels(l.clone()),

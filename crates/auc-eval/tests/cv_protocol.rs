@@ -879,3 +879,39 @@ fn public_types_are_send_and_sync() {
     check::<auc_eval::curve::CurvePoint>();
     check::<Algo<'static>>();
 }
+
+#[test]
+fn max_train_subsamples_each_outer_training_part() {
+    let data = two_gaussians(30, 60, 5);
+    let base: ParamMap = [("eta", 0.5)].into_iter().collect();
+    let algo = Algo {
+        base,
+        grid: grid(&[("gain", &[1.0, 2.0])]),
+        make: &make_drift,
+    };
+    let full = nested_cv(&data, &algo, &small_cfg(), &quiet).unwrap();
+    assert!(full.iter().all(|r| r.n_train == 60));
+    let cfg = CvConfig {
+        max_train: Some(25),
+        ..small_cfg()
+    };
+    let capped = nested_cv(&data, &algo, &cfg, &quiet).unwrap();
+    assert!(capped.iter().all(|r| r.n_train == 25));
+    // Test parts are untouched; the sample is seeded: the same on every call.
+    for (a, b) in full.iter().zip(&capped) {
+        assert_eq!(a.n_test, b.n_test);
+    }
+    assert_eq!(
+        fingerprint(&capped),
+        fingerprint(&nested_cv(&data, &algo, &cfg, &quiet).unwrap())
+    );
+    // A cap above the part size changes nothing.
+    let loose = CvConfig {
+        max_train: Some(1000),
+        ..small_cfg()
+    };
+    assert_eq!(
+        fingerprint(&full),
+        fingerprint(&nested_cv(&data, &algo, &loose, &quiet).unwrap())
+    );
+}

@@ -55,12 +55,11 @@ pub enum Removal {
 impl Removal {
     /// From the numeric code the parameter maps use: 0 is FIFO, 1 is reservoir.
     pub fn from_code(code: f64) -> Option<Self> {
-        if code == 0.0 {
-            Some(Removal::Fifo)
-        } else if code == 1.0 {
-            Some(Removal::Reservoir)
-        } else {
-            None
+        // Codes are exact small integers: compare them as such.
+        match (code.fract() == 0.0).then_some(code as i64) {
+            Some(0) => Some(Removal::Fifo),
+            Some(1) => Some(Removal::Reservoir),
+            _ => None,
         }
     }
 }
@@ -338,9 +337,13 @@ impl Support {
         f_backup.copy_from_slice(&self.f);
         // alpha and f under the shrink and the new point.
         let mut f_new_x = shrink * fx + a * kxx;
-        for s in 0..st {
-            self.alpha[s] *= shrink;
-            self.f[s] = shrink * self.f[s] + a * krow[s];
+        for ((al, f), k) in self.alpha[..st]
+            .iter_mut()
+            .zip(&mut self.f[..st])
+            .zip(&krow[..st])
+        {
+            *al *= shrink;
+            *f = shrink * *f + a * k;
         }
         for i in touched {
             let d = delta[i];
