@@ -448,8 +448,49 @@ fn resume_gives_the_uninterrupted_model_byte_for_byte() {
         ("oam-seq", &["--c", "1"]),
         ("oam-gra", &["--c", "1", "--budget", "20"]),
         ("solam", &["--eta", "1", "--r", "10"]),
+        (
+            "okauc-m",
+            &["--lambda", "0.1", "--sigma", "2", "--budget", "30"],
+        ),
+        (
+            "okauc-s",
+            &[
+                "--eta",
+                "0.1",
+                "--lambda",
+                "0.01",
+                "--sigma",
+                "2",
+                "--budget",
+                "30",
+                "--removal",
+                "reservoir",
+            ],
+        ),
+        (
+            "koil",
+            &[
+                "--eta",
+                "0.1",
+                "--sigma",
+                "2",
+                "--k",
+                "5",
+                "--budget",
+                "30",
+                "--removal",
+                "reservoir",
+            ],
+        ),
     ];
     for &(algo, params) in algos {
+        // Kernel learners have no weight vector to average.
+        let average: &[&str] = if algo.starts_with("okauc") || algo == "koil" {
+            &[]
+        } else {
+            &["--average"]
+        };
+        let params = &[average, params].concat();
         let ok = |args: &[&str]| {
             let o = auc(args);
             assert!(o.status.success(), "{args:?}: {}", stderr(&o));
@@ -467,7 +508,6 @@ fn resume_gives_the_uninterrupted_model_byte_for_byte() {
                 &a,
                 &b,
                 "--no-scale",
-                "--average",
                 "--seed",
                 "5",
                 "-o",
@@ -482,7 +522,6 @@ fn resume_gives_the_uninterrupted_model_byte_for_byte() {
                 algo,
                 &a,
                 "--no-scale",
-                "--average",
                 "--seed",
                 "5",
                 "-o",
@@ -496,7 +535,7 @@ fn resume_gives_the_uninterrupted_model_byte_for_byte() {
         // With scaling, the resumed run keeps the scaler fitted on the first input.
         ok(&with(
             &["train", "--algo", algo, &a, "-o", &p("scaled")],
-            params,
+            &params[average.len()..],
         ));
         ok(&["train", "--resume", &p("scaled"), &b, "-o", &p("scaled2")]);
         let o = auc(&["predict", "-m", &p("scaled2"), &heart()]);
@@ -528,6 +567,22 @@ fn resume_gives_the_uninterrupted_model_byte_for_byte() {
             &p("x"),
         ],
         "differs",
+    );
+    check_fails(
+        &[
+            "train",
+            "--algo",
+            "koil",
+            &a,
+            "--eta",
+            "0.1",
+            "--sigma",
+            "1",
+            "--average",
+            "-o",
+            &p("x"),
+        ],
+        "koil is a kernel learner",
     );
     assert!(!dir.path().join("x").exists(), "no output file on error");
 }

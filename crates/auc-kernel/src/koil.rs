@@ -175,7 +175,9 @@ impl OnlineLearner for Koil {
     fn update(&mut self, x: Row<'_>, y: Label) {
         self.t += 1;
         let sp = &mut self.support;
-        let (fx, kxx, nx) = sp.kernel_row(x);
+        let Some((fx, kxx, nx)) = sp.kernel_row(x) else {
+            return;
+        };
         let opp = sp.class_slots(y.opposite());
         let ys = y.sign();
         let step = self.eta * self.c;

@@ -115,7 +115,9 @@ impl Core {
     fn step(&mut self, x: Row<'_>, y: Label, eta: f64) {
         self.t += 1;
         let sp = &mut self.support;
-        let (fx, kxx, nx) = sp.kernel_row(x);
+        let Some((fx, kxx, nx)) = sp.kernel_row(x) else {
+            return;
+        };
         let opp = sp.class_slots(y.opposite());
         let n = opp.len();
         let ys = y.sign();

@@ -256,16 +256,22 @@ impl Support {
     }
 
     /// $f(x) = \sum_s \alpha_s k(x_s, x)$: $O(Bp)$.
+    ///
+    /// Never NaN: with an unbounded kernel (linear, polynomial) and rows so large that kernel
+    /// values overflow, infinite terms of both signs would sum to NaN; such a score is 0.
     pub fn score(&self, x: Row<'_>) -> f64 {
         let nx = x.norm_sq();
-        self.occupied()
+        let f: f64 = self
+            .occupied()
+            .filter(|&s| self.alpha[s] != 0.0)
             .map(|s| {
                 self.alpha[s]
                     * self
                         .kernel
                         .eval_dot(x.dot_row(&self.rows[s].as_row()), nx, self.norm_sq[s])
             })
-            .sum()
+            .sum();
+        if f.is_nan() { 0.0 } else { f }
     }
 
     fn ensure_scratch(&mut self) {
@@ -282,7 +288,10 @@ impl Support {
 
     /// Step 1: computes $k(x_t, x_s)$ for every occupied slot into the scratch row and returns
     /// `(f_t(x_t), k(x_t, x_t), ||x_t||^2)`. Clears the weight changes.
-    pub fn kernel_row(&mut self, x: Row<'_>) -> (f64, f64, f64) {
+    ///
+    /// Returns `None` when a kernel value or $f_t(x_t)$ is not finite (an unbounded kernel on
+    /// huge rows): the learners then skip the example, which is neither a step nor a buffer row.
+    pub fn kernel_row(&mut self, x: Row<'_>) -> Option<(f64, f64, f64)> {
         self.ensure_scratch();
         let nx = x.norm_sq();
         self.scratch.krow.fill(0.0);
@@ -297,7 +306,8 @@ impl Support {
                 fx += self.alpha[s] * k;
             }
         }
-        (fx, self.kernel.self_value(nx), nx)
+        let kxx = self.kernel.self_value(nx);
+        (fx.is_finite() && kxx.is_finite() && nx.is_finite()).then_some((fx, kxx, nx))
     }
 
     /// $k(x_t, x_s)$ from the last [`Support::kernel_row`].
