@@ -69,6 +69,7 @@ fn loss_along(
 /// Checks one step of a learner with an infinite budget: for probes z, the step's change of f at
 /// z divided by $-\eta$ equals the directional derivative of $L_t$ along $k(\cdot, z)$, which is
 /// $(\nabla L_t)(z)$ (reproducing property).
+#[allow(clippy::too_many_arguments)] // A test helper called once per learner, argument by argument.
 fn check_functional_gradient<L: OnlineLearner + Clone>(
     learner: &L,
     support: impl Fn(&L) -> &Support,
