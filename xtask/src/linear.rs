@@ -454,6 +454,10 @@ pub(crate) struct Options {
     pub(crate) average: bool,
     /// `--algos a,b`: only these algorithms.
     pub(crate) only: Option<String>,
+    /// `--sets a,b`: only these data sets.
+    pub(crate) sets: Option<String>,
+    /// `--budget N`: every learner's buffer budget (a kernel-table variant).
+    pub(crate) budget: Option<String>,
 }
 
 impl Options {
@@ -470,9 +474,14 @@ impl Options {
         if self.average {
             name.push_str("-average");
         }
+        if let Some(b) = &self.budget {
+            name.push_str("-budget-");
+            name.push_str(b);
+        }
         if let Some(o) = &self.only
             && !self.full_grid
             && !self.average
+            && self.budget.is_none()
         {
             name.push('-');
             name.push_str(&o.replace(',', "-"));
@@ -482,7 +491,12 @@ impl Options {
 
     /// Whether this is the main table (the only one that draws the convergence curves).
     fn is_main(&self) -> bool {
-        !self.quick && !self.full_grid && !self.average && self.only.is_none()
+        !self.quick
+            && !self.full_grid
+            && !self.average
+            && self.only.is_none()
+            && self.sets.is_none()
+            && self.budget.is_none()
     }
 }
 
@@ -514,9 +528,17 @@ pub(crate) fn run(exp: &Experiment, opts: &Options) -> Result<(), String> {
         if quick && !exp.quick_sets.contains(&set.name) {
             continue;
         }
+        if let Some(only) = &opts.sets
+            && !only.split(',').any(|s| s.trim() == set.name)
+        {
+            continue;
+        }
         for algo in &algos {
             let mut args = cv_args(&datasets, set, algo, opts);
             args.extend(exp.extra_args.iter().map(|a| (*a).to_owned()));
+            if let Some(b) = &opts.budget {
+                args.extend(["--budget".to_owned(), b.clone()]);
+            }
             let t0 = Instant::now();
             let text = run_cv_lines(&bin, &args)?;
             let summary = text.last().cloned().unwrap_or_default();
@@ -686,14 +708,18 @@ fn write_table(
 ) -> Result<(), String> {
     let (quick, full_grid) = (opts.quick, opts.full_grid);
     let mut md = String::new();
+    let opt = |flag: &str, v: &Option<String>| {
+        v.as_ref()
+            .map_or_else(String::new, |v| format!(" {flag} {v}"))
+    };
     let flags = format!(
-        "{}{}{}{}",
+        "{}{}{}{}{}{}",
         if quick { " --quick" } else { "" },
         if full_grid { " --full-grid" } else { "" },
         if opts.average { " --average" } else { "" },
-        opts.only
-            .as_ref()
-            .map_or_else(String::new, |o| format!(" --algos {o}"))
+        opt("--algos", &opts.only),
+        opt("--sets", &opts.sets),
+        opt("--budget", &opts.budget),
     );
     let _ = writeln!(md, "# {}\n", exp.title);
     let _ = writeln!(

@@ -9,7 +9,7 @@ use crate::{cargo, project_root};
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let Some(what) = args.first().map(String::as_str) else {
         return Err(
-            "usage: cargo xtask reproduce linear|kernel|regret [--quick] [--full-grid] [--average] [--algos A,B]"
+            "usage: cargo xtask reproduce linear|kernel|regret [--quick] [--full-grid] [--average] [--algos A,B] [--sets S,T] [--budget N]"
                 .into(),
         );
     };
@@ -25,11 +25,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
                 quick,
                 full_grid: args.iter().any(|a| a == "--full-grid"),
                 average: args.iter().any(|a| a == "--average"),
-                only: args
-                    .iter()
-                    .position(|a| a == "--algos")
-                    .and_then(|i| args.get(i + 1))
-                    .cloned(),
+                only: value_of(args, "--algos"),
+                sets: value_of(args, "--sets"),
+                budget: value_of(args, "--budget"),
             },
         ),
         "regret" => regret(quick),
@@ -37,6 +35,14 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             "unknown reproduction `{what}` (known: linear, kernel, regret)"
         )),
     }
+}
+
+/// The value after `flag`, if given.
+fn value_of(args: &[String], flag: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == flag)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
 }
 
 /// The shared data sets' folder and a freshly built release `auc` binary.
