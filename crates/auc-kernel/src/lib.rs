@@ -15,6 +15,21 @@
 //! Every learner's whole state (buffers, weights, caches, random generator) is serde-serializable,
 //! so a saved model resumes bit for bit.
 //!
+//! # Choices the papers leave open (documented where they are made)
+//!
+//! - [OAUC eq. 28] prints $r^\star = \arg\min_r |k(x_r, x_j)|$; the minimizer of the objective it
+//!   states maximizes $k(x_r,x_j)^2/k(x_r,x_r)$, which is what [`Compensation::Projection`] uses
+//!   (SPEC section 6), with the incoming example among the candidates (\[OAUC alg. 4\] evicts
+//!   $x_j$, not $x_i$).
+//! - OKAUC inserts every example, whatever its weight, because the buffers are also the
+//!   comparison sets of later examples; KOIL never inserts a zero weight (\[KOIL18\]).
+//! - An empty comparison buffer means no loss term (SPEC section 5); KOIL instead bootstraps with
+//!   weight $\eta C y_t$, as its reference code does, since otherwise no point would ever enter.
+//! - A step whose values are not finite or exceed [`MAX_WEIGHT`] is rejected whole; a row whose
+//!   kernel values overflow is skipped; a score is never NaN.
+//! - Polyak-Ruppert averaging (`--average` for the linear learners) does not apply: there is no
+//!   weight vector to average.
+//!
 //! Its per-example cost must be bounded by the budget, never by the stream. It must never depend
 //! on the parser.
 //!
