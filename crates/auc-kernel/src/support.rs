@@ -336,7 +336,9 @@ impl Support {
         touched: std::ops::Range<usize>,
     ) -> Option<f64> {
         let n = self.slots();
-        let st = self.staging();
+        // Empty slots have zero weights, f-values and kernel values: only the occupied ranges
+        // of the two buffers need work, so a step costs what the buffers hold, not their budget.
+        let ranges = [self.class_slots(Label::Pos), self.class_slots(Label::Neg)];
         let Scratch {
             krow,
             delta,
@@ -347,13 +349,15 @@ impl Support {
         f_backup.copy_from_slice(&self.f);
         // alpha and f under the shrink and the new point.
         let mut f_new_x = shrink * fx + a * kxx;
-        for ((al, f), k) in self.alpha[..st]
-            .iter_mut()
-            .zip(&mut self.f[..st])
-            .zip(&krow[..st])
-        {
-            *al *= shrink;
-            *f = shrink * *f + a * k;
+        for r in ranges.clone() {
+            for ((al, f), k) in self.alpha[r.clone()]
+                .iter_mut()
+                .zip(&mut self.f[r.clone()])
+                .zip(&krow[r])
+            {
+                *al *= shrink;
+                *f = shrink * *f + a * k;
+            }
         }
         for i in touched {
             let d = delta[i];
@@ -362,17 +366,20 @@ impl Support {
             }
             self.alpha[i] += d;
             f_new_x += d * krow[i];
-            for (f, k) in self.f[..st].iter_mut().zip(&self.gram[i * n..i * n + st]) {
-                *f += d * k;
+            let row = &self.gram[i * n..i * n + n];
+            for r in ranges.clone() {
+                for (f, k) in self.f[r.clone()].iter_mut().zip(&row[r]) {
+                    *f += d * k;
+                }
             }
         }
         let ok = f_new_x.is_finite()
             && f_new_x.abs() <= MAX_WEIGHT
             && a.is_finite()
             && a.abs() <= MAX_WEIGHT
-            && self.f[..st]
+            && ranges
                 .iter()
-                .chain(&self.alpha[..st])
+                .flat_map(|r| self.f[r.clone()].iter().chain(&self.alpha[r.clone()]))
                 .all(|v| v.abs() <= MAX_WEIGHT); // false for NaN
         if ok {
             Some(f_new_x)
