@@ -738,6 +738,12 @@ fn write_table(
     } else {
         exp.protocol.to_owned()
     };
+    let protocol = match &opts.budget {
+        Some(b) => format!(
+            "{protocol}; **variant: every buffer's budget is {b} per class (`--budget {b}`), overriding the budget above**"
+        ),
+        None => protocol,
+    };
     let _ = writeln!(
         md,
         "Protocol: {protocol}; features min-max scaled to [-1, 1] on each training part; every training part in a seeded random order; seed 0.{}{}",
