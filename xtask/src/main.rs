@@ -19,7 +19,8 @@ cargo xtask <command>
 
   ci                      what .ci/run runs: fmt --check, clippy -D warnings, tests, docs, tidy,
                           a release build of the `auc` binary, and (with ../shared beside the
-                          repository) `reproduce linear --quick` as a smoke run
+                          repository) `reproduce linear --quick` and `reproduce kernel --quick`
+                          as smoke runs
   test [--cases N] [ARGS] workspace tests (PROPTEST_CASES=N when given; extra ARGS go to cargo test)
   props [--cases N] [-p CRATE]
                           the property tests (`lemma_*` and the parser fuzz) in release,
@@ -31,6 +32,9 @@ cargo xtask <command>
                           every linear learner on the data sets of [OAUC Table 1] and
                           [ADM Table 1]: docs/results/linear.md and linear-curves.svg
                           (--full-grid, --average or --algos write a separate table)
+  reproduce kernel [--quick] [--full-grid] [--algos A,B] [--sets S,T] [--budget N]
+                          OKAUC-M, OKAUC-S and KOIL on the data sets of [OAUC Table 3]:
+                          docs/results/kernel.md (variants write a separate table)
   reproduce regret [--quick]
                           OGD on psi_M against the best fixed w in hindsight and the bound of
                           [OAUC Thm 6]: docs/results/regret.md and regret.svg
@@ -168,8 +172,9 @@ fn ci() -> Result<(), String> {
     tidy::check(&project_root()).map_err(|problems| problems.join("\n"))?;
     cargo(&["build", "--release", "-p", "auc-cli"], &deny)?;
     if project_root().join("../shared/datasets").is_dir() {
-        // Smoke run of the reproduction on three small data sets (about a minute).
+        // Smoke runs of the reproductions on small data sets (about a minute together).
         reproduce::run(&["linear".to_owned(), "--quick".to_owned()])?;
+        reproduce::run(&["kernel".to_owned(), "--quick".to_owned()])?;
     }
     eprintln!("xtask ci: all checks passed");
     Ok(())
