@@ -6,4 +6,7 @@
 
 pub mod fusion;
 pub mod kernels;
+pub mod model;
 pub mod solver;
+
+pub use model::{FitInfo, FusedSet, GamCvmModel, GamCvmParams, KernelSpec, SolverKind};
