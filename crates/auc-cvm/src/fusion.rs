@@ -12,9 +12,10 @@
 //! distance of Theorem 1, $d_t = \max_{m<s} \lVert P^{(m)}_t - P^{(s)}_t \rVert_F$, changes by
 //! less than `tol` relative to its previous value, or after `max_iter` rounds.
 //!
-//! Each product is sparse-dense-sparse: $Y = \bar L A$ adds $n_{loc}$ dense rows per row, then
-//! $Y \bar L^\top$ gathers $n_{loc}$ entries per output entry, in place row by row:
-//! $O(n^2 n_{loc})$ per sub-kernel and round, never $O(n^3)$.
+//! Each product is sparse-dense-sparse: $Y = \bar L A$ adds $n_{loc}$ dense rows per row; since
+//! $A$ is symmetric, $Y^\top = A \bar L^\top$, so after a (blocked, parallel) transpose
+//! $\bar L Y^\top = \bar L A \bar L^\top$ is again $n_{loc}$ dense row additions per row:
+//! $O(n^2 n_{loc})$ per sub-kernel and round, contiguous and vectorizable, never $O(n^3)$.
 //!
 //! # Memory
 //!
@@ -238,40 +239,22 @@ pub(crate) fn fuse_impl(
     let mut distances = vec![max_distance(&p)];
     let mut converged = false;
     let mut iterations = 0;
-    let nb = |i: usize| knn.neighbours(i);
     let inv = 1.0 / (m - 1) as f32;
     let rho = params.rho as f32;
     while iterations < params.max_iter {
         for (mm, w) in lw.iter().enumerate() {
-            let pm = &p[mm];
-            // Y = L (S - P_m) / (M - 1) [eq. 21, left product]: n_loc dense rows per row.
-            y.par_chunks_mut(n).enumerate().for_each(|(i, yrow)| {
-                yrow.fill(0.0);
-                for (&j, &wij) in nb(i).iter().zip(&w[i * k..(i + 1) * k]) {
-                    let c = wij * inv;
-                    let j = j as usize;
-                    let (sr, pr) = (&s[j * n..(j + 1) * n], &pm[j * n..(j + 1) * n]);
-                    for ((yv, sv), pv) in yrow.iter_mut().zip(sr).zip(pr) {
-                        *yv += c * (sv - pv);
-                    }
-                }
-            });
-            // Y := Y L^T + rho I [eq. 21, right product]: gathers, row by row in place.
-            y.par_chunks_mut(n).enumerate().for_each_init(
-                || vec![0f32; n],
-                |tmp, (i, yrow)| {
-                    tmp.copy_from_slice(yrow);
-                    for (jj, out) in yrow.iter_mut().enumerate() {
-                        let mut acc = 0f32;
-                        for (&l, &wl) in nb(jj).iter().zip(&w[jj * k..(jj + 1) * k]) {
-                            acc += tmp[l as usize] * wl;
-                        }
-                        *out = acc;
-                    }
-                    yrow[i] += rho;
-                },
-            );
-            std::mem::swap(&mut p[mm], &mut y);
+            // A = (S - P_m) / (M - 1) into the scratch matrix; P_m is free afterwards.
+            y.par_iter_mut()
+                .zip(s.par_iter().zip(p[mm].par_iter()))
+                .for_each(|(yv, (sv, pv))| *yv = (sv - pv) * inv);
+            // P_m := L A [eq. 21, left product]: n_loc dense rows per row.
+            let pm = &mut p[mm];
+            add_rows(pm, &y, n, k, w, knn, 0.0);
+            // Right product through the symmetry of A: (L A)^T = A L^T, so
+            // L (L A)^T = L A L^T; transpose into the scratch matrix (A is consumed), then
+            // P_m := L (L A)^T + rho I [eq. 21].
+            transpose_into(pm, &mut y, n);
+            add_rows(pm, &y, n, k, w, knn, rho);
         }
         sum_into(&mut s, &p);
         iterations += 1;
@@ -308,6 +291,39 @@ pub(crate) fn fuse_impl(
             peak_bytes,
         },
     )
+}
+
+/// `out[i, :] = sum over the neighbours j of i of w_ij src[j, :]`, plus `diag` on the diagonal.
+fn add_rows(out: &mut [f32], src: &[f32], n: usize, k: usize, w: &[f32], knn: &Knn, diag: f32) {
+    out.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
+        row.fill(0.0);
+        for (&j, &wij) in knn.neighbours(i).iter().zip(&w[i * k..(i + 1) * k]) {
+            let j = j as usize;
+            for (o, v) in row.iter_mut().zip(&src[j * n..(j + 1) * n]) {
+                *o += wij * v;
+            }
+        }
+        row[i] += diag;
+    });
+}
+
+/// `dst = src^T` for `n x n` row-major matrices, in parallel blocks of 64 output rows.
+fn transpose_into(src: &[f32], dst: &mut [f32], n: usize) {
+    const B: usize = 64;
+    dst.par_chunks_mut(B * n)
+        .enumerate()
+        .for_each(|(bk, rows)| {
+            let r0 = bk * B;
+            let nr = rows.len() / n;
+            for c0 in (0..n).step_by(B) {
+                for c in c0..(c0 + B).min(n) {
+                    let from = &src[c * n + r0..c * n + r0 + nr];
+                    for (r, &v) in from.iter().enumerate() {
+                        rows[r * n + c] = v;
+                    }
+                }
+            }
+        });
 }
 
 /// `s = sum of p`, elementwise.

@@ -277,11 +277,12 @@ pub(crate) fn smo(
             gb[k] += t * (g[k][lo] - g[k][hi]);
         }
         steps += 1;
-        if steps % 512 == 0 {
+        // Recompute G beta now and then so that rounding in the updates cannot accumulate;
+        // rarely enough that a warm-started re-solve stays O(s) per step.
+        if steps % (4 * s + 512) == 0 {
             refresh(g, beta, gb);
         }
     }
-    refresh(g, beta, gb);
     steps
 }
 
@@ -320,15 +321,17 @@ pub(crate) fn farthest_non_core(
     let hi = extreme(pb.neg, f, k, false);
     let mut best: Option<((u32, u32), f64)> = None;
     for (a, &i) in lo.iter().enumerate() {
+        let fi = f[pb.pos[i as usize]];
         for (b, &j) in hi.iter().enumerate() {
             if (a + 1) * (b + 1) > k {
                 break;
             }
-            if core.contains(&(i, j)) {
-                continue;
+            let v = fi - f[pb.neg[j as usize]];
+            if best.is_some_and(|(_, bv)| v >= bv) {
+                // Later negatives score no higher, so no later pair of this row is better.
+                break;
             }
-            let v = f[pb.pos[i as usize]] - f[pb.neg[j as usize]];
-            if best.is_none_or(|(_, bv)| v < bv) {
+            if !core.contains(&(i, j)) {
                 best = Some(((i, j), v));
             }
         }
@@ -365,8 +368,12 @@ pub fn cvm(pb: &Problem<'_>, params: &CvmParams) -> Result<Solution, SolveError>
         let far = farthest_non_core(pb, &f, &core);
         let core_min = gb.iter().copied().fold(f64::INFINITY, f64::min);
         let core_far = varsigma + q - 2.0 * core_min;
-        let out = far.filter(|&(_, v)| varsigma + q - 2.0 * v > limit);
-        if out.is_none() && core_far <= limit {
+        let out: Vec<(u32, u32)> = far
+            .filter(|&(_, v)| varsigma + q - 2.0 * v > limit)
+            .map(|(m, _)| m)
+            .into_iter()
+            .collect();
+        if out.is_empty() && core_far <= limit {
             converged = true;
             break;
         }
@@ -374,20 +381,22 @@ pub fn cvm(pb: &Problem<'_>, params: &CvmParams) -> Result<Solution, SolveError>
             break;
         }
         iterations += 1;
-        if let Some((m, _)) = out {
+        if !out.is_empty() {
             // Step 6: add the farthest pair; extend G = H~ on the core set.
-            let row: Vec<f64> = pairs.iter().map(|&a| pb.h_tilde(m, a, c1)).collect();
-            for (gr, &v) in g.iter_mut().zip(&row) {
-                gr.push(v);
+            for m in out {
+                let row: Vec<f64> = pairs.iter().map(|&a| pb.h_tilde(m, a, c1)).collect();
+                for (gr, &v) in g.iter_mut().zip(&row) {
+                    gr.push(v);
+                }
+                let mut new_row = row;
+                new_row.push(pb.h_tilde(m, m, c1));
+                let gbm = new_row.iter().zip(&beta).map(|(a, b)| a * b).sum();
+                g.push(new_row);
+                pairs.push(m);
+                core.insert(m);
+                beta.push(0.0);
+                gb.push(gbm);
             }
-            let mut new_row = row;
-            new_row.push(pb.h_tilde(m, m, c1));
-            let gbm = new_row.iter().zip(&beta).map(|(a, b)| a * b).sum();
-            g.push(new_row);
-            pairs.push(m);
-            core.insert(m);
-            beta.push(0.0);
-            gb.push(gbm);
         } else {
             // Only a core pair is outside: the reduced problem was not solved finely enough.
             tighten *= 0.1;
