@@ -5,6 +5,7 @@
 
 #![allow(clippy::print_stdout)]
 
+mod cvm;
 mod linear;
 mod reproduce;
 mod svg;
@@ -30,6 +31,9 @@ cargo xtask <command>
                           every linear learner on the data sets of [OAUC Table 1] and
                           [ADM Table 1]: docs/results/linear.md and linear-curves.svg
                           (--full-grid, --average or --algos write a separate table)
+  reproduce cvm [--quick] [--sets a,b] [--repeats R] [--folds K]
+                          GAM-CVM and its baselines on the data sets of [CVM Table 1]:
+                          docs/results/cvm.md with cvm-fig4.svg and cvm-fig5.svg
   reproduce regret [--quick]
                           OGD on psi_M against the best fixed w in hindsight and the bound of
                           [OAUC Thm 6]: docs/results/regret.md and regret.svg
@@ -169,6 +173,8 @@ fn ci() -> Result<(), String> {
     if project_root().join("../shared/datasets").is_dir() {
         // Smoke run of the reproduction on three small data sets (about a minute).
         reproduce::run(&["linear".to_owned(), "--quick".to_owned()])?;
+        // GAM-CVM on three small data sets (about half a minute).
+        reproduce::run(&["cvm".to_owned(), "--quick".to_owned()])?;
     }
     eprintln!("xtask ci: all checks passed");
     Ok(())

@@ -9,7 +9,7 @@ use crate::{cargo, project_root};
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let Some(what) = args.first().map(String::as_str) else {
         return Err(
-            "usage: cargo xtask reproduce linear|regret [--quick] [--full-grid] [--average] [--algos A,B]"
+            "usage: cargo xtask reproduce linear|regret|cvm [--quick] [--full-grid] [--average] [--algos A,B]"
                 .into(),
         );
     };
@@ -26,8 +26,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
                 .cloned(),
         }),
         "regret" => regret(quick),
+        "cvm" => crate::cvm::run(&args[1..]),
         _ => Err(format!(
-            "unknown reproduction `{what}` (known: linear, regret)"
+            "unknown reproduction `{what}` (known: linear, regret, cvm)"
         )),
     }
 }
