@@ -36,6 +36,15 @@
 //! cross-diffusion of the paper's reference \[20\]. We therefore apply eq. 20 and then divide every
 //! row of $\bar L^{(m)}$ by its sum.
 //!
+//! # Positive definiteness
+//!
+//! The natural kernels of eq. 18 are entrywise ratios and can be indefinite; the dual of eq. 40
+//! needs a positive semi-definite kernel. Eq. 21 maps symmetric matrices to symmetric ones, the
+//! row-stochastic local kernels damp the indefinite part round after round, and every round adds
+//! $\rho I$: the fused kernel's smallest eigenvalue comes out at about $\rho$ (test
+//! `fused_kernel_is_positive_definite_where_the_natural_kernel_is_not`). So $\rho > 0$ is what
+//! makes $\tilde K$ a valid kernel, and is required.
+//!
 //! # One sub-kernel
 //!
 //! Eq. 21 needs $M \ge 2$, and with $M = 1$ eq. 18 would make every entry 1. The single-kernel
@@ -552,5 +561,103 @@ mod tests {
         );
         assert_eq!(info.iterations, 0);
         assert!((g.get(2, 7) - kernels[0].value(&pts, 2, &pts, 7)).abs() < 1e-7);
+    }
+}
+
+#[cfg(test)]
+mod positive_definite {
+    use super::*;
+    use crate::kernels::SubKernelKind;
+
+    /// Smallest eigenvalue of a symmetric matrix by cyclic Jacobi rotations.
+    pub(super) fn min_eig(mut a: Vec<f64>, n: usize) -> f64 {
+        for _ in 0..100 {
+            let mut off = 0.0;
+            for p in 0..n {
+                for q in p + 1..n {
+                    off += a[p * n + q] * a[p * n + q];
+                }
+            }
+            if off < 1e-22 {
+                break;
+            }
+            for p in 0..n {
+                for q in p + 1..n {
+                    let apq = a[p * n + q];
+                    if apq.abs() < 1e-300 {
+                        continue;
+                    }
+                    let theta = (a[q * n + q] - a[p * n + p]) / (2.0 * apq);
+                    let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+                    let t = if theta == 0.0 { 1.0 } else { t };
+                    let c = 1.0 / (t * t + 1.0).sqrt();
+                    let s = t * c;
+                    for k in 0..n {
+                        let (akp, akq) = (a[k * n + p], a[k * n + q]);
+                        a[k * n + p] = c * akp - s * akq;
+                        a[k * n + q] = s * akp + c * akq;
+                    }
+                    for k in 0..n {
+                        let (apk, aqk) = (a[p * n + k], a[q * n + k]);
+                        a[p * n + k] = c * apk - s * aqk;
+                        a[q * n + k] = s * apk + c * aqk;
+                    }
+                }
+            }
+        }
+        (0..n).map(|i| a[i * n + i]).fold(f64::INFINITY, f64::min)
+    }
+
+    /// The natural kernel of eq. 18 (an entrywise ratio) can be indefinite; after the diffusion
+    /// the fused kernel's smallest eigenvalue is about rho: the negative part decays through
+    /// the row-stochastic local kernels and eq. 21 adds rho I every round. So rho is what makes
+    /// the fused kernel a valid kernel for the QP.
+    #[test]
+    fn fused_kernel_is_positive_definite_where_the_natural_kernel_is_not() {
+        for seed in [1u64, 3] {
+            let mut s = seed;
+            let x: Vec<f64> = (0..50 * 4)
+                .map(|_| {
+                    s = s
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (s >> 11) as f64 / (1u64 << 53) as f64
+                })
+                .collect();
+            let mut pts = Points::from_dense(4, x);
+            let knn = Knn::search(&pts, &pts, 8, true);
+            pts.set_sparsity(&knn);
+            let ks: Vec<Box<dyn SubKernel>> = [
+                SubKernelKind::Gaussian,
+                SubKernelKind::Pearson,
+                SubKernelKind::Density,
+            ]
+            .iter()
+            .map(|k| k.build(&pts))
+            .collect();
+            let natural: Vec<f64> = (0..2500)
+                .map(|e| {
+                    let (i, j) = (e / 50, e % 50);
+                    let v: Vec<f64> = ks.iter().map(|k| k.value(&pts, i, &pts, j)).collect();
+                    v[0] / v.iter().sum::<f64>()
+                })
+                .collect();
+            let nat_min = min_eig(natural, 50);
+            assert!(
+                nat_min < -1e-3,
+                "seed {seed}: natural kernel min eig {nat_min}"
+            );
+            for rho in [1e-4, 0.1] {
+                let params = FusionParams {
+                    rho,
+                    max_iter: 20,
+                    tol: 1e-3,
+                };
+                let (g, _) = fuse(&pts, &knn, &ks, &params);
+                let a: Vec<f64> = (0..2500).map(|e| g.get(e / 50, e % 50)).collect();
+                let m = min_eig(a, 50);
+                assert!(m > 0.9 * rho, "seed {seed}, rho {rho}: fused min eig {m}");
+            }
+        }
     }
 }

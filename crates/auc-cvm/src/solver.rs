@@ -5,7 +5,7 @@
 //! # The reduction
 //!
 //! A pair $m = (i, j)$ of a positive $i$ and a negative $j$ is the point
-//! $\tilde z_m = [\phi(x_i) - \phi(x_j);\, e_m/\sqrt{C_1}]$, so that
+//! $\tilde z_m = \[\phi(x_i) - \phi(x_j);\, e_m/\sqrt{C_1}\]$, so that
 //! $\langle \tilde z_m, \tilde z_{m'} \rangle = \tilde H_{mm'} = H_{mm'} + \delta_{mm'}/C_1$ with
 //! $H_{mm'} = K(i,i') - K(i,j') - K(j,i') + K(j,j')$ (eq. 39). With $\alpha = C_2 \beta$, the dual
 //! is $\min_\beta \beta^\top \tilde H \beta$ over the simplex, whatever $C_2$: **$C_2$ only scales
@@ -15,8 +15,8 @@
 //! The diagonal $\tilde H_{mm} = K(i,i) + K(j,j) - 2K(i,j) + 1/C_1$ is not constant, so the
 //! center-constrained form is needed (eq. 42): every pair gets the extra coordinate
 //! $\psi_m = \sqrt{\varsigma - \tilde H_{mm}}$, $\varsigma = \max_m \tilde H_{mm}$ (one
-//! $O(n_+ n_-)$ scan, no storage), and the ball's center $[c; 0]$ with $c = \sum_m \beta_m \tilde z_m$.
-//! Then $\lVert [c;0] - [\tilde z_m; \psi_m] \rVert^2 = \varsigma + q - 2(\tilde H\beta)_m$ with
+//! $O(n_+ n_-)$ scan, no storage), and the ball's center $\[c; 0\]$ with $c = \sum_m \beta_m \tilde z_m$.
+//! Then $\lVert \[c;0\] - \[\tilde z_m; \psi_m\] \rVert^2 = \varsigma + q - 2(\tilde H\beta)_m$ with
 //! $q = \beta^\top \tilde H \beta$, and the radius of the core set's ball is
 //! $R^2 = \varsigma - q$.
 //!
