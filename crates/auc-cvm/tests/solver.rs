@@ -288,3 +288,58 @@ fn solvers_reject_one_class_and_too_many_pairs() {
     );
     assert!(solver::aucsvm(&pb, 1.0, 1e-9, 11, 10).is_err());
 }
+
+/// SPEC section 7's identity behind the shortcut: over the materialized pairs,
+/// $(\tilde H \beta)_m = f_\beta(x_i) - f_\beta(x_j) + \beta_m / C_1$, with $f_\beta = K w$ from the
+/// point weights; so the CCMEB distance $\varsigma + q - 2(\tilde H\beta)_m$ is largest at the
+/// non-core pair with the smallest score gap.
+#[test]
+fn h_beta_of_every_pair_is_a_score_gap() {
+    let mut rng = StdRng::seed_from_u64(21);
+    for trial in 0..20 {
+        let (np, nn) = (rng.random_range(1..8), rng.random_range(1..8));
+        let (g, pos, neg) = random_problem(np, nn, 0.3, trial);
+        let pb = Problem {
+            gram: &g,
+            pos: &pos,
+            neg: &neg,
+        };
+        let c1 = [0.1, 1.0, 10.0][trial as usize % 3];
+        // A random beta on a random subset of pairs.
+        let pairs: Vec<(u32, u32)> = (0..np as u32)
+            .flat_map(|i| (0..nn as u32).map(move |j| (i, j)))
+            .filter(|_| rng.random_bool(0.5))
+            .collect();
+        if pairs.is_empty() {
+            continue;
+        }
+        let raw: Vec<f64> = pairs.iter().map(|_| rng.random_range(0.0..1.0)).collect();
+        let total: f64 = raw.iter().sum();
+        let sol = solver::Solution {
+            pairs: pairs.clone(),
+            beta: raw.iter().map(|b| b / total).collect(),
+            q: 0.0,
+            varsigma: 0.0,
+            core_size: pairs.len(),
+            iterations: 0,
+            converged: true,
+            seconds: 0.0,
+        };
+        let f = pb.scores(&sol.point_weights(&pb, 1.0));
+        for i in 0..np as u32 {
+            for j in 0..nn as u32 {
+                let brute: f64 = pairs
+                    .iter()
+                    .zip(&sol.beta)
+                    .map(|(&b, &bt)| bt * pb.h_tilde((i, j), b, c1))
+                    .sum();
+                let core = pairs
+                    .iter()
+                    .position(|&m| m == (i, j))
+                    .map_or(0.0, |k| sol.beta[k] / c1);
+                let gap = f[pos[i as usize]] - f[neg[j as usize]] + core;
+                assert!((brute - gap).abs() < 1e-12, "{brute} vs {gap}");
+            }
+        }
+    }
+}
