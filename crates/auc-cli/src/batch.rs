@@ -3,7 +3,9 @@
 
 use auc_core::{DynFit, ParamError, ParamMap, ParamSpec};
 use auc_cvm::kernels::SubKernelKind::{self, Density, Gaussian, Pearson};
-use auc_cvm::{GamCvmParams, SolverKind};
+use std::sync::{Arc, OnceLock};
+
+use auc_cvm::{CachedFit, GamCvmParams, KernelCache, SolverKind};
 
 use crate::algos::Algo;
 
@@ -99,6 +101,16 @@ pub(crate) fn find(name: &str) -> Option<&'static BatchAlgo> {
     BATCH.iter().find(|a| a.name == name)
 }
 
+/// Kernel matrices this process may keep for reuse across the candidates of a grid (2 GiB).
+const KERNEL_CACHE_BYTES: usize = 2 << 30;
+
+/// The process's kernel cache: every candidate of `auc cv` fitted on the same rows shares one
+/// fusion (the kernel depends on n_loc, rho, t and sigma_scale only).
+fn kernel_cache() -> &'static Arc<KernelCache> {
+    static CACHE: OnceLock<Arc<KernelCache>> = OnceLock::new();
+    CACHE.get_or_init(|| Arc::new(KernelCache::new(KERNEL_CACHE_BYTES)))
+}
+
 /// An algorithm of either kind, as `auc cv` runs it.
 #[derive(Clone, Copy)]
 pub(crate) enum Entry {
@@ -133,7 +145,10 @@ impl Entry {
     ) -> Result<Box<dyn DynFit>, ParamError> {
         match self {
             Entry::Online(a) => a.fit(params, average),
-            Entry::Batch(b) => Ok(Box::new(b.parse(params)?)),
+            Entry::Batch(b) => Ok(Box::new(CachedFit {
+                params: b.parse(params)?,
+                cache: Arc::clone(kernel_cache()),
+            })),
         }
     }
 }

@@ -342,20 +342,28 @@ fn sum_into(s: &mut [f32], p: &[Vec<f32>]) {
     });
 }
 
-/// Theorem 1's distance: the largest Frobenius distance between two status matrices.
+/// Theorem 1's distance: the largest Frobenius distance between two status matrices. Partial
+/// sums over fixed blocks are added in order, so the value (and the round the iteration stops
+/// at) does not depend on how rayon schedules the work.
 fn max_distance(p: &[Vec<f32>]) -> f64 {
+    const BLOCK: usize = 1 << 14;
     let mut best = 0.0f64;
     for a in 0..p.len() {
         for b in a + 1..p.len() {
-            let ss: f64 = p[a]
-                .par_iter()
-                .zip(p[b].par_iter())
-                .map(|(&x, &y)| {
-                    let d = f64::from(x) - f64::from(y);
-                    d * d
+            let parts: Vec<f64> = p[a]
+                .par_chunks(BLOCK)
+                .zip(p[b].par_chunks(BLOCK))
+                .map(|(x, y)| {
+                    x.iter()
+                        .zip(y)
+                        .map(|(&u, &v)| {
+                            let d = f64::from(u) - f64::from(v);
+                            d * d
+                        })
+                        .sum::<f64>()
                 })
-                .sum();
-            best = best.max(ss.sqrt());
+                .collect();
+            best = best.max(parts.iter().sum::<f64>().sqrt());
         }
     }
     best

@@ -46,4 +46,6 @@ pub mod kernels;
 pub mod model;
 pub mod solver;
 
-pub use model::{FitInfo, FusedSet, GamCvmModel, GamCvmParams, KernelSpec, SolverKind};
+pub use model::{
+    CachedFit, FitInfo, FusedSet, GamCvmModel, GamCvmParams, KernelCache, KernelSpec, SolverKind,
+};

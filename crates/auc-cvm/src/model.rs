@@ -18,6 +18,8 @@
 //! inductively.
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use auc_core::{
     BoxedModel, Dataset, DynFit, FitError, OnlineLearner, ParamError, ParamMap, ParamSpec, Row,
@@ -245,6 +247,130 @@ impl FusedSet {
     }
 }
 
+/// Fused kernels shared between fits on the same points with the same kernel settings, as a
+/// grid search over $C_1$, $C_2$ or $\epsilon$ makes them: the kernel depends on neither. Holds
+/// at most `max_bytes` of kernel matrices, dropping the oldest first; two threads that miss
+/// at once both build (no lock is held while fusing).
+#[derive(Debug)]
+pub struct KernelCache {
+    max_bytes: usize,
+    entries: Mutex<Vec<(u64, KernelSpec, Arc<FusedSet>)>>,
+}
+
+impl KernelCache {
+    /// An empty cache holding at most `max_bytes` of kernel matrices.
+    pub fn new(max_bytes: usize) -> Self {
+        Self {
+            max_bytes,
+            entries: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn key(pts: &Points) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (pts.n(), pts.dim()).hash(&mut h);
+        for i in 0..pts.n() {
+            for v in pts.row(i) {
+                v.to_bits().hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+
+    /// The kernel of `spec` on `pts`, from the cache (`true`) or freshly built and then cached
+    /// (`false`).
+    pub fn get_or_build(
+        &self,
+        pts: Points,
+        spec: &KernelSpec,
+    ) -> Result<(Arc<FusedSet>, bool), ParamError> {
+        let key = Self::key(&pts);
+        let lock = || self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        let found = lock()
+            .iter()
+            .find(|(k, s, f)| {
+                *k == key && s == spec && f.pts.n() == pts.n() && same_rows(&f.pts, &pts)
+            })
+            .map(|e| Arc::clone(&e.2));
+        if let Some(f) = found {
+            return Ok((f, true));
+        }
+        let built = Arc::new(FusedSet::build(pts, spec)?);
+        let bytes = built.gram.bytes();
+        let mut entries = lock();
+        entries.push((key, spec.clone(), Arc::clone(&built)));
+        while entries.len() > 1
+            && entries.iter().map(|e| e.2.gram.bytes()).sum::<usize>() > self.max_bytes.max(bytes)
+        {
+            entries.remove(0);
+        }
+        Ok((built, false))
+    }
+
+    /// Kernels held now.
+    pub fn len(&self) -> usize {
+        self.entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether no kernel is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn same_rows(a: &Points, b: &Points) -> bool {
+    a.dim() == b.dim()
+        && (0..a.n()).all(|i| {
+            a.row(i)
+                .iter()
+                .zip(b.row(i))
+                .all(|(x, y)| x.to_bits() == y.to_bits())
+        })
+}
+
+/// GAM-CVM parameters with a shared [`KernelCache`]: what `auc cv` runs, so that the candidates
+/// of a grid fitted on the same rows share one fusion.
+#[derive(Clone, Debug)]
+pub struct CachedFit {
+    /// The parameters.
+    pub params: GamCvmParams,
+    /// The shared cache.
+    pub cache: Arc<KernelCache>,
+}
+
+impl DynFit for CachedFit {
+    fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<BoxedModel, FitError> {
+        Ok(Box::new(self.params.fit_cached(
+            train,
+            None,
+            seed,
+            Some(&self.cache),
+        )?))
+    }
+
+    fn fit_transductive(
+        &self,
+        train: &Dataset,
+        unlabeled: &Dataset,
+        seed: u64,
+    ) -> Result<BoxedModel, FitError> {
+        let u = self.params.transductive.then_some(unlabeled);
+        Ok(Box::new(self.params.fit_cached(
+            train,
+            u,
+            seed,
+            Some(&self.cache),
+        )?))
+    }
+
+    fn online(&self, _dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+        None
+    }
+}
+
 /// What one fit did, for the reproduction tables.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FitInfo {
@@ -313,7 +439,7 @@ pub fn solve_on(
 /// A fitted GAM-CVM model; see the module docs for how it scores.
 #[derive(Debug)]
 pub struct GamCvmModel {
-    set: FusedSet,
+    set: Arc<FusedSet>,
     /// Scores of every point of the set.
     f: Vec<f64>,
     /// Point weights $w$ (kernel index, weight).
@@ -391,6 +517,18 @@ impl GamCvmParams {
         unlabeled: Option<&Dataset>,
         seed: u64,
     ) -> Result<GamCvmModel, FitError> {
+        self.fit_cached(train, unlabeled, seed, None)
+    }
+
+    /// As [`GamCvmParams::fit_with`], taking the kernel from `cache` when the same points and
+    /// kernel settings were fused before (a grid over $C_1$, $C_2$, $\epsilon$ needs one fusion).
+    pub fn fit_cached(
+        &self,
+        train: &Dataset,
+        unlabeled: Option<&Dataset>,
+        seed: u64,
+        cache: Option<&KernelCache>,
+    ) -> Result<GamCvmModel, FitError> {
         self.check()?;
         if train.is_empty() {
             return Err(FitError::Empty);
@@ -410,7 +548,10 @@ impl GamCvmParams {
             r.write_dense(&mut x[i * p..i * p + r_dim(&r, p)]);
         }
         let pts = Points::from_dense(p, x);
-        let set = FusedSet::build(pts, &self.kernel)?;
+        let (set, hit) = match cache {
+            Some(c) => c.get_or_build(pts, &self.kernel)?,
+            None => (Arc::new(FusedSet::build(pts, &self.kernel)?), false),
+        };
         let pos: Vec<usize> = (0..train.n())
             .filter(|&i| train.label(i).is_pos())
             .collect();
@@ -418,12 +559,13 @@ impl GamCvmParams {
             .filter(|&i| !train.label(i).is_pos())
             .collect();
         let (f, sol, w) = solve_on(&set, &pos, &neg, self, seed)?;
+        let fusion_seconds = if hit { 0.0 } else { set.info.seconds };
         let mut index = HashMap::new();
         for i in 0..set.pts.n() {
             index.entry(bits(set.pts.row(i))).or_insert(i);
         }
         let info = FitInfo {
-            fusion_seconds: set.info.seconds,
+            fusion_seconds,
             solve_seconds: sol.seconds,
             tau: match self.solver {
                 SolverKind::Cvm => sol.tau(self.c2),

@@ -176,3 +176,77 @@ fn public_types_are_send_and_sync() {
     check::<auc_cvm::GamCvmModel>();
     check::<auc_cvm::FusedSet>();
 }
+
+#[test]
+fn a_kernel_cache_shares_fusions_without_changing_results() {
+    use auc_cvm::{CachedFit, KernelCache};
+    use std::sync::Arc;
+    let train = data(12, 30, 8);
+    let test = data(6, 15, 9);
+    let cache = Arc::new(KernelCache::new(1 << 30));
+    let plain = params(&[("n_loc", 5.0), ("c1", 0.1)]);
+    let want = plain
+        .fit_transductive(&train, &test, 4)
+        .unwrap()
+        .score_all(&test);
+    let cached = CachedFit {
+        params: plain.clone(),
+        cache: Arc::clone(&cache),
+    };
+    let got = cached
+        .fit_transductive(&train, &test, 4)
+        .unwrap()
+        .score_all(&test);
+    assert_eq!(cache.len(), 1);
+    // Another C1 on the same rows reuses the kernel; another n_loc builds a new one.
+    let other_c1 = CachedFit {
+        params: params(&[("n_loc", 5.0), ("c1", 10.0)]),
+        cache: Arc::clone(&cache),
+    };
+    let m = other_c1
+        .params
+        .fit_cached(&train, Some(&test), 4, Some(&cache))
+        .unwrap();
+    assert_eq!(cache.len(), 1);
+    assert_eq!(m.info().fusion_seconds.to_bits(), 0f64.to_bits());
+    let _ = other_c1.fit_dyn(&train, 4).unwrap();
+    assert_eq!(cache.len(), 2, "training rows alone are other points");
+    for (a, b) in want.iter().zip(&got) {
+        assert_eq!(a.to_bits(), b.to_bits());
+    }
+    // A cache too small for two kernels keeps only the newest.
+    let tiny = KernelCache::new(1);
+    let p6 = params(&[("n_loc", 6.0)]);
+    let _ = plain.fit_cached(&train, None, 0, Some(&tiny)).unwrap();
+    let _ = p6.fit_cached(&train, None, 0, Some(&tiny)).unwrap();
+    assert_eq!(tiny.len(), 1);
+}
+
+#[test]
+fn fits_are_bit_identical_for_any_thread_count() {
+    let train = data(20, 60, 10);
+    let test = data(8, 20, 11);
+    let p = params(&[("n_loc", 7.0)]);
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                p.fit_with(&train, Some(&test), 3)
+                    .unwrap()
+                    .fitted_scores()
+                    .to_vec()
+            })
+    };
+    let one = run(1);
+    for threads in [2, 3, 7] {
+        let other = run(threads);
+        assert!(
+            one.iter()
+                .zip(&other)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{threads} threads"
+        );
+    }
+}
