@@ -30,6 +30,11 @@ use crate::fusion::{FusionInfo, FusionParams, Gram, fuse, local_weights};
 use crate::kernels::{Gaussian, Knn, Points, SubKernel, SubKernelKind};
 use crate::solver::{self, CvmParams, Problem, Solution, SolveError};
 
+/// Largest core set of [`GamCvmParams::from_map`]: the reduced QP's matrix takes $8 s^2$ bytes
+/// (0.5 GB at 8,000 pairs). A run that reaches it stops with `converged = false` in
+/// [`FitInfo`].
+pub const MAX_CORE: usize = 8_000;
+
 /// Which optimizer runs on the kernel.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SolverKind {
@@ -163,7 +168,7 @@ impl GamCvmParams {
             c1: v("c1")?,
             c2: v("c2")?,
             eps: v("epsilon")?,
-            max_core: 20_000,
+            max_core: MAX_CORE,
             solver,
             transductive,
         };
