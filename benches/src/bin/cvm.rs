@@ -905,6 +905,88 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
     std::fs::rename(&tmp, out).map_err(|e| format!("{}: {e}", out.display()))
 }
 
+/// One finished data set as text (so that `--reuse` can skip it, and several processes can
+/// share the work): `algo<TAB>field<TAB>values...` lines, then the figure rows prefixed `fig4`
+/// and `fig5`.
+fn save_cells(cells: &BTreeMap<&'static str, Cell>, f4: &str, f5: &str) -> String {
+    let mut out = String::new();
+    let join = |v: &[f64]| {
+        v.iter()
+            .map(|x| format!("{x:e}"))
+            .collect::<Vec<_>>()
+            .join("\t")
+    };
+    for (name, c) in cells {
+        for (field, v) in [
+            ("auc", &c.auc),
+            ("ap", &c.ap),
+            ("opt", &c.opt),
+            ("fusion", &c.fusion),
+            ("core", &c.core),
+            ("tau", &c.tau),
+            ("ind_auc", &c.ind_auc),
+            ("ind_ap", &c.ind_ap),
+        ] {
+            let _ = writeln!(out, "{name}\t{field}\t{}", join(v));
+        }
+        for (k, n) in &c.chosen {
+            let _ = writeln!(out, "{name}\tchosen\t{k}\t{n}");
+        }
+        if let Some(why) = &c.skipped {
+            let _ = writeln!(out, "{name}\tskipped\t{why}");
+        }
+    }
+    for l in f4.lines() {
+        let _ = writeln!(out, "fig4\t{l}");
+    }
+    for l in f5.lines() {
+        let _ = writeln!(out, "fig5\t{l}");
+    }
+    out
+}
+
+/// The inverse of [`save_cells`].
+fn load_cells(text: &str) -> (BTreeMap<&'static str, Cell>, String, String) {
+    let mut cells: BTreeMap<&'static str, Cell> = BTreeMap::new();
+    let (mut f4, mut f5) = (String::new(), String::new());
+    for line in text.lines() {
+        let parts: Vec<&str> = line.split('\t').collect();
+        match parts.first().copied() {
+            Some("fig4") => {
+                let _ = writeln!(f4, "{}", parts[1..].join("\t"));
+                continue;
+            }
+            Some("fig5") => {
+                let _ = writeln!(f5, "{}", parts[1..].join("\t"));
+                continue;
+            }
+            _ => {}
+        }
+        let Some(algo) = ALGOS.iter().find(|a| Some(&a.name) == parts.first()) else {
+            continue;
+        };
+        let c = cells.entry(algo.name).or_default();
+        let nums = || -> Vec<f64> { parts[2..].iter().filter_map(|x| x.parse().ok()).collect() };
+        match parts.get(1).copied() {
+            Some("auc") => c.auc = nums(),
+            Some("ap") => c.ap = nums(),
+            Some("opt") => c.opt = nums(),
+            Some("fusion") => c.fusion = nums(),
+            Some("core") => c.core = nums(),
+            Some("tau") => c.tau = nums(),
+            Some("ind_auc") => c.ind_auc = nums(),
+            Some("ind_ap") => c.ind_ap = nums(),
+            Some("chosen") if parts.len() == 4 => {
+                c.chosen
+                    .insert(parts[2].to_owned(), parts[3].parse().unwrap_or(0));
+            }
+            Some("skipped") if parts.len() >= 3 => c.skipped = Some(parts[2].to_owned()),
+            _ => {}
+        }
+    }
+    (cells, f4, f5)
+}
+
 fn main() -> std::process::ExitCode {
     match run() {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -972,25 +1054,41 @@ fn run() -> Result<(), String> {
     let started = Instant::now();
     let mut done = Vec::new();
     let (mut f4, mut f5) = (String::new(), String::new());
+    let reuse = args.iter().any(|a| a == "--reuse");
     for set in sets {
         let data = load(&data_dir, set)?;
         let counts = data.class_counts();
-        let t0 = Instant::now();
-        let cells = run_set(&data, &cfg, set)?;
+        let saved = figs.join(format!("cells-{}.tsv", set.name));
+        let (cells, mut s4, mut s5) = match std::fs::read_to_string(&saved) {
+            Ok(text) if reuse => {
+                println!("cvm: {} reused from {}", set.name, saved.display());
+                load_cells(&text)
+            }
+            _ => {
+                let t0 = Instant::now();
+                let cells = run_set(&data, &cfg, set)?;
+                println!(
+                    "cvm: {} done in {:.0} s",
+                    set.name,
+                    t0.elapsed().as_secs_f64()
+                );
+                let (mut s4, mut s5) = (String::new(), String::new());
+                if ["Abalone-19", "Breast-w", "German"].contains(&set.paper)
+                    || (quick && set.name == "heart")
+                {
+                    fig4(&data, set, &cfg, &mut s4)?;
+                }
+                if data.n() <= FIG5_MAX_N {
+                    fig5(&data, set, &cfg, &mut s5)?;
+                }
+                let text = save_cells(&cells, &s4, &s5);
+                std::fs::write(&saved, text).map_err(|e| format!("{}: {e}", saved.display()))?;
+                (cells, s4, s5)
+            }
+        };
+        f4.push_str(&std::mem::take(&mut s4));
+        f5.push_str(&std::mem::take(&mut s5));
         let runs = cells.get("gam-cvm").map_or(0, |c| c.auc.len());
-        println!(
-            "cvm: {} done in {:.0} s",
-            set.name,
-            t0.elapsed().as_secs_f64()
-        );
-        if ["Abalone-19", "Breast-w", "German"].contains(&set.paper)
-            || (quick && set.name == "heart")
-        {
-            fig4(&data, set, &cfg, &mut f4)?;
-        }
-        if data.n() <= FIG5_MAX_N {
-            fig5(&data, set, &cfg, &mut f5)?;
-        }
         done.push((set, cells, runs, counts));
         write_table(&out, &cfg, &done, started.elapsed().as_secs_f64())?;
         for (name, text) in [("cvm-fig4.tsv", &f4), ("cvm-fig5.tsv", &f5)] {
