@@ -636,7 +636,7 @@ fn fig5(data: &Dataset, set: &Set, cfg: &Config, out: &mut String) -> Result<(),
     let epss: &[f64] = if cfg.quick {
         &[1e-1, 1e-2, 1e-3]
     } else {
-        &[1e-1, 1e-2, 1e-3, 1e-4, 1e-5]
+        &[1e-1, 1e-2, 1e-3, 1e-4]
     };
     let folds = 3;
     let splits =
@@ -1019,11 +1019,17 @@ fn run() -> Result<(), String> {
     let cfg = Config {
         repeats: num("--repeats", if quick { 1 } else { 2 })?,
         folds: num("--folds", if quick { 3 } else { 10 })?,
-        inner: 3,
-        c1: if quick {
-            vec![0.1, 10.0]
-        } else {
-            vec![0.01, 0.1, 1.0, 10.0, 100.0]
+        inner: num("--inner", if quick { 2 } else { 3 })?,
+        c1: match arg(&args, "--c1") {
+            Some(list) => list
+                .split(',')
+                .map(|v| {
+                    v.parse()
+                        .map_err(|_| format!("--c1: `{v}` is not a number"))
+                })
+                .collect::<Result<_, _>>()?,
+            None if quick => vec![0.1, 10.0],
+            None => vec![0.01, 0.1, 1.0, 10.0, 100.0],
         },
         nloc: if quick { vec![8] } else { vec![8, 32] },
         sigma: if quick {
