@@ -343,6 +343,8 @@ struct Config {
     quick: bool,
     /// At most this many outer splits on data sets of more than 3,000 points.
     max_runs_large: usize,
+    /// The protocol flags given, as the table's header repeats them.
+    flags: String,
 }
 
 /// Per (data set, algorithm): metrics and times over the runs.
@@ -685,8 +687,8 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
     let _ = writeln!(md, "# GAM-CVM: [CVM Tables 2, 3, 6]\n");
     let _ = writeln!(
         md,
-        "Produced by `cargo xtask reproduce cvm{}` ({} data sets, {:.0} s of compute; rewritten after each data set).\n",
-        if cfg.quick { " --quick" } else { "" },
+        "Produced by `cargo xtask reproduce cvm{}` ({} data sets; the table is rewritten after each; this rendering took {:.0} s, the runs' own times are in `docs/results/README.md`).\n",
+        cfg.flags,
         done.len(),
         secs
     );
@@ -1045,6 +1047,23 @@ fn run() -> Result<(), String> {
         },
         quick,
         max_runs_large: num("--max-runs-large", if quick { 1 } else { 3 })?,
+        flags: {
+            let mut f = String::new();
+            let mut it = args.iter();
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--data" | "--out" | "--figs" => {
+                        it.next();
+                    }
+                    "--reuse" => {}
+                    other => {
+                        f.push(' ');
+                        f.push_str(other);
+                    }
+                }
+            }
+            f
+        },
     };
     let only: Option<Vec<String>> =
         arg(&args, "--sets").map(|s| s.split(',').map(str::to_owned).collect());
