@@ -130,3 +130,43 @@ pub mod streams {
         data.iter().map(|(x, _)| x.dot(w)).sum()
     }
 }
+
+/// Seeded inputs of the GAM-CVM optimization-stage benchmark (`cvm_solve.rs`) and of
+/// `src/bin/cvm.rs`: Letter-z-shaped problems (16 features, about 1 positive in 26).
+pub mod cvm {
+    use auc_cvm::fusion::Gram;
+    use auc_cvm::kernels::{Gaussian, Points, SubKernel};
+
+    /// Pair counts of the scaling study, $10^4$ to $10^7$, and Letter-z's own.
+    pub const PAIRS: &[usize] = &[10_000, 100_000, 1_000_000, 10_000_000];
+
+    /// Letter-z's class sizes in our file (734 positives, 19,266 negatives).
+    pub const LETTER_Z: (usize, usize) = (734, 19_266);
+
+    /// Class sizes with about `pairs` pairs at Letter-z's imbalance (1 : 26.2).
+    pub fn sizes(pairs: usize) -> (usize, usize) {
+        let pos = ((pairs as f64 / 26.25).sqrt().round() as usize).max(1);
+        (pos, pairs.div_ceil(pos))
+    }
+
+    /// A Gaussian kernel (median-std bandwidth) on `n_pos + n_neg` points in 16-d, positives
+    /// shifted by 0.6 on every feature; SplitMix64 stream from `seed`. Positives come first.
+    pub fn problem(n_pos: usize, n_neg: usize, seed: u64) -> (Gram, Vec<usize>, Vec<usize>) {
+        let n = n_pos + n_neg;
+        let mut s = seed;
+        let mut next = || {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let x: Vec<f64> = (0..n * 16)
+            .map(|e| 2.0 * next() - 1.0 + if e / 16 < n_pos { 0.6 } else { 0.0 })
+            .collect();
+        let pts = Points::from_dense(16, x);
+        let k = Gaussian::median_std(&pts);
+        let g = Gram::from_fn(n, |i, j| k.value(&pts, i, &pts, j));
+        (g, (0..n_pos).collect(), (n_pos..n).collect())
+    }
+}

@@ -5,6 +5,7 @@
 
 #![allow(clippy::print_stdout)]
 
+mod cvm;
 mod kernel;
 mod linear;
 mod reproduce;
@@ -35,6 +36,9 @@ cargo xtask <command>
   reproduce kernel [--quick] [--full-grid] [--algos A,B] [--sets S,T] [--budget N]
                           OKAUC-M, OKAUC-S and KOIL on the data sets of [OAUC Table 3]:
                           docs/results/kernel.md (variants write a separate table)
+  reproduce cvm [--quick] [--sets a,b] [--repeats R] [--folds K]
+                          GAM-CVM and its baselines on the data sets of [CVM Table 1]:
+                          docs/results/cvm.md with cvm-fig4.svg and cvm-fig5.svg
   reproduce regret [--quick]
                           OGD on psi_M against the best fixed w in hindsight and the bound of
                           [OAUC Thm 6]: docs/results/regret.md and regret.svg
@@ -175,6 +179,8 @@ fn ci() -> Result<(), String> {
         // Smoke runs of the reproductions on small data sets (about a minute together).
         reproduce::run(&["linear".to_owned(), "--quick".to_owned()])?;
         reproduce::run(&["kernel".to_owned(), "--quick".to_owned()])?;
+        // GAM-CVM on three small data sets (about half a minute).
+        reproduce::run(&["cvm".to_owned(), "--quick".to_owned()])?;
     }
     eprintln!("xtask ci: all checks passed");
     Ok(())

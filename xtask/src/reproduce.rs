@@ -9,7 +9,7 @@ use crate::{cargo, project_root};
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let Some(what) = args.first().map(String::as_str) else {
         return Err(
-            "usage: cargo xtask reproduce linear|kernel|regret [--quick] [--full-grid] [--average] [--algos A,B] [--sets S,T] [--budget N]"
+            "usage: cargo xtask reproduce linear|kernel|regret|cvm [--quick] [--full-grid] [--average] [--algos A,B] [--sets S,T] [--budget N]"
                 .into(),
         );
     };
@@ -31,8 +31,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             },
         ),
         "regret" => regret(quick),
+        "cvm" => crate::cvm::run(&args[1..]),
         _ => Err(format!(
-            "unknown reproduction `{what}` (known: linear, kernel, regret)"
+            "unknown reproduction `{what}` (known: linear, kernel, regret, cvm)"
         )),
     }
 }

@@ -228,7 +228,12 @@ pub(crate) fn find(name: &str) -> Option<&'static Algo> {
 
 /// The names, comma separated, for error messages.
 pub(crate) fn names() -> String {
-    ALGOS.iter().map(|a| a.name).collect::<Vec<_>>().join(", ")
+    ALGOS
+        .iter()
+        .map(|a| a.name)
+        .chain(crate::batch::BATCH.iter().map(|b| b.name))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 use serde_json::json;
 
 use crate::algos::{self, ALGOS};
+use crate::batch;
 use crate::hyper::HyperArgs;
 use crate::load::{self, ReadArgs};
 use crate::output::{Error, line};
@@ -108,6 +109,13 @@ struct RunArgs {
 impl RunArgs {
     /// The algorithm and its fixed parameters, checked.
     fn algo(&self) -> Result<(&'static algos::Algo, ParamMap), Error> {
+        if batch::find(&self.algo).is_some() {
+            return Err(format!(
+                "`{}` is a batch learner: `auc cv` runs it; this command takes online learners",
+                self.algo
+            )
+            .into());
+        }
         let algo = algos::find(&self.algo).ok_or_else(|| {
             format!(
                 "unknown algorithm `{}` (known: {})",
@@ -116,6 +124,20 @@ impl RunArgs {
             )
         })?;
         Ok((algo, self.hyper.to_map()?))
+    }
+
+    /// The algorithm, online or batch, and its fixed parameters.
+    fn entry(&self) -> Result<(batch::Entry, ParamMap), Error> {
+        if let Some(b) = batch::find(&self.algo) {
+            if self.average {
+                return Err(
+                    format!("--average applies to online learners, not `{}`", b.name).into(),
+                );
+            }
+            return Ok((batch::Entry::Batch(b), self.hyper.to_map()?));
+        }
+        let (a, m) = self.algo()?;
+        Ok((batch::Entry::Online(a), m))
     }
 
     /// The training data and the optional test set, with one dimension and positive class.
@@ -324,7 +346,7 @@ fn metrics_cmd(a: MetricsArgs) -> Result<(), Error> {
 }
 
 fn cv_cmd(a: CvArgs) -> Result<(), Error> {
-    let (algo, base) = a.run.algo()?;
+    let (algo, base) = a.run.entry()?;
     let axes: Vec<GridAxis> = a
         .grid
         .iter()
@@ -363,7 +385,7 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
         }
         b.build()?
     };
-    let bar = Bar::new(algo.name);
+    let bar = Bar::new(algo.name());
     let start = Instant::now();
     let records = pool.install(|| match &test {
         None => cv::nested_cv(&data, &cv_algo, &cfg, &|p| bar.event(p)),
@@ -381,7 +403,7 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
         let mut s = serde_json::to_value(&summary)?;
         if let Some(obj) = s.as_object_mut() {
             obj.insert("summary".into(), json!(true));
-            obj.insert("algo".into(), json!(algo.name));
+            obj.insert("algo".into(), json!(algo.name()));
             obj.insert("dataset".into(), json!(dataset));
             let (pos, neg) = data.class_counts();
             obj.insert("n_examples".into(), json!(data.n()));
@@ -401,7 +423,7 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     print_table(&records)?;
     line(format!(
         "{} on {dataset}: {} runs, AUC {:.4} ± {:.4}, AP {:.4} ± {:.4} ({} grid points, {:.2} s)",
-        algo.name,
+        algo.name(),
         summary.runs,
         summary.auc_mean,
         summary.auc_std,
@@ -571,6 +593,15 @@ fn list_algos() -> Result<(), Error> {
             line("    parameters: none")?;
         }
         for p in a.params {
+            let default = p
+                .default
+                .map_or_else(|| "required".to_owned(), |d| format!("default {d}"));
+            line(format!("    {:<8} {default}: {}", p.name, p.help))?;
+        }
+    }
+    for b in batch::BATCH {
+        line(format!("{} (batch)\n    {}", b.name, b.about))?;
+        for p in b.params() {
             let default = p
                 .default
                 .map_or_else(|| "required".to_owned(), |d| format!("default {d}"));

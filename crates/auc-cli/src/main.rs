@@ -5,6 +5,7 @@
 //! with its cause chain and exit code 2; a closed stdout pipe (`auc cv ... | head`) is a success.
 
 mod algos;
+mod batch;
 mod commands;
 mod hyper;
 mod learners;

@@ -124,6 +124,16 @@ pub enum FitError {
     SingleClass,
     /// The training data is empty.
     Empty,
+    /// The problem is larger than the procedure accepts (an exact solver that stores every
+    /// positive-negative pair, say).
+    TooLarge {
+        /// What was counted, e.g. `"positive-negative pairs"`.
+        what: &'static str,
+        /// How many there are.
+        size: usize,
+        /// The most the procedure accepts.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for FitError {
@@ -132,6 +142,9 @@ impl fmt::Display for FitError {
             FitError::Param(e) => write!(f, "{e}"),
             FitError::SingleClass => f.write_str("training data holds a single class"),
             FitError::Empty => f.write_str("training data is empty"),
+            FitError::TooLarge { what, size, limit } => {
+                write!(f, "{size} {what} exceed this procedure's limit of {limit}")
+            }
         }
     }
 }

@@ -74,6 +74,21 @@ pub trait DynFit: Send + Sync {
     /// As [`Fit::fit`], boxing the model.
     fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<BoxedModel, FitError>;
 
+    /// As [`DynFit::fit_dyn`], also shown the features of the rows the model will score
+    /// (`unlabeled`), for transductive procedures such as GAM-CVM, whose kernel is built on
+    /// training and test points together (SPEC section 7). The evaluation layer passes each
+    /// validation or test part here; a procedure must not read its labels. The default ignores
+    /// `unlabeled` and calls `fit_dyn`, so inductive learners need not know about it.
+    fn fit_transductive(
+        &self,
+        train: &Dataset,
+        unlabeled: &Dataset,
+        seed: u64,
+    ) -> Result<BoxedModel, FitError> {
+        let _ = unlabeled;
+        self.fit_dyn(train, seed)
+    }
+
     /// An online learner for `dim` features when the procedure is a one-pass learner (so that
     /// convergence curves and prequential evaluation can watch it step by step), else `None`.
     fn online(&self, dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>>;

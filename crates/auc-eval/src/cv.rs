@@ -15,6 +15,11 @@
 //! Every training part is fed to the learner in a seeded random permutation, because files are
 //! often sorted by class and one-pass learners are order sensitive (SPEC section 1).
 //!
+//! Every fit goes through [`DynFit::fit_transductive`] with the (scaled) features of the part it
+//! will score: the validation part in the inner CV, the test part in the final fit. Inductive
+//! learners ignore them (the trait's default); transductive ones (GAM-CVM, SPEC section 7) build
+//! their kernel on both, never reading the labels of the scored part.
+//!
 //! # Seeds and threads
 //!
 //! Every seed is [`derive_seed`]`(cfg.seed, &[purpose, repeat, fold, inner_fold])`, and the work
@@ -754,7 +759,7 @@ fn validation_auc(
     j: usize,
 ) -> Result<Option<f64>, EvalError> {
     let model = fit
-        .fit_dyn(&data.train, seed)
+        .fit_transductive(&data.train, &data.eval, seed)
         .map_err(|source| EvalError::Fit {
             params: ParamMap::new(),
             source,
@@ -790,7 +795,11 @@ fn final_fit(
     let data = prepare(train_src, &order, test_src, &split.test, cfg);
     let start = Instant::now();
     let model = fit
-        .fit_dyn(&data.train, derive_seed(cfg.seed, &[TAG_OUTER_FIT, r, f]))
+        .fit_transductive(
+            &data.train,
+            &data.eval,
+            derive_seed(cfg.seed, &[TAG_OUTER_FIT, r, f]),
+        )
         .map_err(|source| EvalError::Fit {
             params: ParamMap::new(),
             source,

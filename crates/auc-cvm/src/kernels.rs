@@ -1,0 +1,419 @@
+//! Points with their per-sample statistics, exact k-nearest neighbours, and the three sub-kernels
+//! of \[CVM eqs. 14-17\] behind the [`SubKernel`] trait.
+//!
+//! Every sub-kernel is evaluated between two [`Points`] sets (the fitted set with itself, or new
+//! points against the fitted set for out-of-sample scoring), so a new sub-kernel only has to say
+//! how one value is computed from the stored statistics.
+
+use std::fmt;
+
+use auc_core::Dataset;
+use rayon::prelude::*;
+
+/// Dense copies of rows with the statistics the sub-kernels need.
+///
+/// `spa` is the local sparsity of \[CVM eq. 16\]: the mean Euclidean distance to the `n_loc`
+/// nearest points of the reference set (the set itself, excluding the point, when fitting).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Points {
+    n: usize,
+    p: usize,
+    x: Vec<f64>,
+    sq_norm: Vec<f64>,
+    mean: Vec<f64>,
+    /// $\sqrt{\sum_k (x_k - \bar x)^2}$: the centred norm, for the Pearson kernel.
+    cnorm: Vec<f64>,
+    spa: Vec<f64>,
+}
+
+impl Points {
+    /// Dense copies of every row of `data` (labels are ignored), with their statistics; the local
+    /// sparsity is left at 0 until [`Points::set_sparsity`].
+    pub fn from_dataset(data: &Dataset) -> Self {
+        let (n, p) = (data.n(), data.dim());
+        let mut x = vec![0.0; n * p];
+        for i in 0..n {
+            data.row(i).write_dense(&mut x[i * p..(i + 1) * p]);
+        }
+        Self::from_dense(p, x)
+    }
+
+    /// From `n * p` row-major values (`p >= 1`).
+    ///
+    /// # Panics
+    /// If `x.len()` is not a multiple of `p` (a programmer error).
+    pub fn from_dense(p: usize, x: Vec<f64>) -> Self {
+        assert!(
+            p > 0 && x.len() % p == 0,
+            "{} values are not rows of {p}",
+            x.len()
+        );
+        let n = x.len() / p;
+        let mut sq_norm = Vec::with_capacity(n);
+        let mut mean = Vec::with_capacity(n);
+        let mut cnorm = Vec::with_capacity(n);
+        for r in x.chunks_exact(p) {
+            sq_norm.push(r.iter().map(|v| v * v).sum());
+            let m = r.iter().sum::<f64>() / p as f64;
+            mean.push(m);
+            cnorm.push(r.iter().map(|v| (v - m) * (v - m)).sum::<f64>().sqrt());
+        }
+        Self {
+            n,
+            p,
+            x,
+            sq_norm,
+            mean,
+            cnorm,
+            spa: vec![0.0; n],
+        }
+    }
+
+    /// Number of points.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Number of features.
+    pub fn dim(&self) -> usize {
+        self.p
+    }
+
+    /// Point `i`'s features.
+    pub fn row(&self, i: usize) -> &[f64] {
+        &self.x[i * self.p..(i + 1) * self.p]
+    }
+
+    /// The local sparsities \[CVM eq. 16\].
+    pub fn sparsity(&self) -> &[f64] {
+        &self.spa
+    }
+
+    /// Sets the local sparsity of every point from its neighbour list (mean distance).
+    pub fn set_sparsity(&mut self, knn: &Knn) {
+        for i in 0..self.n {
+            let d = knn.dist(i);
+            self.spa[i] = if d.is_empty() {
+                0.0
+            } else {
+                d.iter().sum::<f64>() / d.len() as f64
+            };
+        }
+    }
+
+    /// Per-sample population standard deviation over the features of point `i`.
+    pub fn sample_std(&self, i: usize) -> f64 {
+        self.cnorm[i] / (self.p as f64).sqrt()
+    }
+
+    /// $\lVert x_i - y_j \rVert^2$ for point `i` of `self` and point `j` of `other`, never negative.
+    #[inline]
+    pub fn sq_dist(&self, i: usize, other: &Points, j: usize) -> f64 {
+        let (a, b) = (self.row(i), other.row(j));
+        let mut s = 0.0;
+        for (u, v) in a.iter().zip(b) {
+            s += (u - v) * (u - v);
+        }
+        s
+    }
+}
+
+/// Each query point's `k` nearest reference points (Euclidean), nearest first; ties go to the
+/// smaller index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Knn {
+    k: usize,
+    idx: Vec<u32>,
+    dist: Vec<f64>,
+}
+
+impl Knn {
+    /// Exact search of every `query` point's `k` nearest points of `reference`: one O(n p) pass
+    /// per query, queries in parallel. With `exclude_self`, query `i` skips reference `i` (the
+    /// two sets are the same). `k` is capped at the number of candidates.
+    pub fn search(query: &Points, reference: &Points, k: usize, exclude_self: bool) -> Self {
+        let cand = reference.n - usize::from(exclude_self && reference.n > 0);
+        let k = k.min(cand);
+        let rows: Vec<(Vec<u32>, Vec<f64>)> = (0..query.n)
+            .into_par_iter()
+            .map_init(Vec::new, |buf: &mut Vec<(f64, u32)>, i| {
+                buf.clear();
+                for j in 0..reference.n {
+                    if exclude_self && i == j {
+                        continue;
+                    }
+                    buf.push((query.sq_dist(i, reference, j), j as u32));
+                }
+                let by = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+                if k < buf.len() && k > 0 {
+                    buf.select_nth_unstable_by(k - 1, by);
+                }
+                let top = &mut buf[..k];
+                top.sort_unstable_by(by);
+                (
+                    top.iter().map(|t| t.1).collect(),
+                    top.iter().map(|t| t.0.sqrt()).collect(),
+                )
+            })
+            .collect();
+        let mut idx = Vec::with_capacity(query.n * k);
+        let mut dist = Vec::with_capacity(query.n * k);
+        for (a, b) in rows {
+            idx.extend(a);
+            dist.extend(b);
+        }
+        Self { k, idx, dist }
+    }
+
+    /// Neighbours per point.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// Point `i`'s neighbours, nearest first.
+    pub fn neighbours(&self, i: usize) -> &[u32] {
+        &self.idx[i * self.k..(i + 1) * self.k]
+    }
+
+    /// Point `i`'s neighbour distances, increasing.
+    pub fn dist(&self, i: usize) -> &[f64] {
+        &self.dist[i * self.k..(i + 1) * self.k]
+    }
+}
+
+/// A similarity between two points, one view of the data \[CVM sec. 3.1\].
+///
+/// Implementations must be symmetric, finite and non-negative; `value(a, i, a, i)` is the
+/// self-similarity.
+pub trait SubKernel: Send + Sync + fmt::Debug {
+    /// Short name (`gaussian`, `pearson`, `density`).
+    fn name(&self) -> &'static str;
+
+    /// $k(a_i, b_j)$.
+    fn value(&self, a: &Points, i: usize, b: &Points, j: usize) -> f64;
+}
+
+/// Gaussian kernel \[CVM eq. 14\]:
+/// $$K^{(1)}_{ij} = \exp\left(-\frac{\lVert x_i - x_j \rVert^2}{2\sigma_1^2}\right).$$
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gaussian {
+    /// Bandwidth $\sigma_1 > 0$.
+    pub sigma1: f64,
+}
+
+impl Gaussian {
+    /// $\sigma_1$ = the median over points of the per-sample standard deviation (SPEC section 7).
+    /// Falls back to 1 when that median is 0 (every point constant across its features).
+    pub fn median_std(pts: &Points) -> Self {
+        let stds: Vec<f64> = (0..pts.n()).map(|i| pts.sample_std(i)).collect();
+        let m = median(stds);
+        Self {
+            sigma1: if m > 0.0 { m } else { 1.0 },
+        }
+    }
+}
+
+impl SubKernel for Gaussian {
+    fn name(&self) -> &'static str {
+        "gaussian"
+    }
+
+    fn value(&self, a: &Points, i: usize, b: &Points, j: usize) -> f64 {
+        (-a.sq_dist(i, b, j) / (2.0 * self.sigma1 * self.sigma1)).exp()
+    }
+}
+
+/// Pearson-correlation kernel \[CVM eq. 15\], computed over the features of the two samples:
+/// $$K^{(2)}_{ij} = \frac{\operatorname{Cov}(x_i, x_j) + \sqrt{\operatorname{Var}(x_i)\operatorname{Var}(x_j)}}{2\sqrt{\operatorname{Var}(x_i)\operatorname{Var}(x_j)}} = \frac{1 + r_{ij}}{2}.$$
+///
+/// A sample with zero variance has no correlation; we set $r_{ij} = 0$ for it (value $1/2$),
+/// which keeps the kernel positive semi-definite: it is $\tfrac12 + \tfrac12 u_i^\top u_j$ with
+/// $u_i$ the centred, normalized sample, or $u_i = 0$.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pearson;
+
+impl SubKernel for Pearson {
+    fn name(&self) -> &'static str {
+        "pearson"
+    }
+
+    fn value(&self, a: &Points, i: usize, b: &Points, j: usize) -> f64 {
+        let (ci, cj) = (a.cnorm[i], b.cnorm[j]);
+        if ci <= 0.0 || cj <= 0.0 {
+            return 0.5;
+        }
+        let (mi, mj) = (a.mean[i], b.mean[j]);
+        let mut s = 0.0;
+        for (u, v) in a.row(i).iter().zip(b.row(j)) {
+            s += (u - mi) * (v - mj);
+        }
+        let r = (s / (ci * cj)).clamp(-1.0, 1.0);
+        0.5 * (1.0 + r)
+    }
+}
+
+/// Density kernel \[CVM eq. 17\] on the local sparsities of eq. 16:
+/// $$K^{(3)}_{ij} = \exp\left(-\frac{(\mathrm{SPA}(x_i) - \mathrm{SPA}(x_j))^2}{2\sigma_2^2}\right).$$
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Density {
+    /// Bandwidth $\sigma_2 > 0$.
+    pub sigma2: f64,
+}
+
+impl Density {
+    /// $\sigma_2$ = the median local sparsity (SPEC section 7); the largest sparsity when the
+    /// median is 0 (many duplicate points), and 1 when every sparsity is 0.
+    pub fn median_sparsity(pts: &Points) -> Self {
+        let m = median(pts.spa.clone());
+        let max = pts.spa.iter().copied().fold(0.0, f64::max);
+        let sigma2 = if m > 0.0 {
+            m
+        } else if max > 0.0 {
+            max
+        } else {
+            1.0
+        };
+        Self { sigma2 }
+    }
+}
+
+impl SubKernel for Density {
+    fn name(&self) -> &'static str {
+        "density"
+    }
+
+    fn value(&self, a: &Points, i: usize, b: &Points, j: usize) -> f64 {
+        let d = a.spa[i] - b.spa[j];
+        (-d * d / (2.0 * self.sigma2 * self.sigma2)).exp()
+    }
+}
+
+/// The sub-kernels of \[CVM sec. 3.1\], by the numbers K1, K2, K3 of \[CVM Table 6\].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SubKernelKind {
+    /// K1: [`Gaussian`] with the median-std bandwidth.
+    Gaussian,
+    /// K2: [`Pearson`].
+    Pearson,
+    /// K3: [`Density`] with the median-sparsity bandwidth.
+    Density,
+}
+
+impl SubKernelKind {
+    /// The kernel with its bandwidth fitted on `pts` (whose sparsity must be set for K3).
+    pub fn build(self, pts: &Points) -> Box<dyn SubKernel> {
+        match self {
+            SubKernelKind::Gaussian => Box::new(Gaussian::median_std(pts)),
+            SubKernelKind::Pearson => Box::new(Pearson),
+            SubKernelKind::Density => Box::new(Density::median_sparsity(pts)),
+        }
+    }
+
+    /// From the digit of an ablation name: 1, 2 or 3.
+    pub fn from_digit(d: char) -> Option<Self> {
+        match d {
+            '1' => Some(Self::Gaussian),
+            '2' => Some(Self::Pearson),
+            '3' => Some(Self::Density),
+            _ => None,
+        }
+    }
+}
+
+/// The median of finite values (mean of the middle two for an even count; 0 for none).
+pub(crate) fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_unstable_by(f64::total_cmp);
+    let h = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[h]
+    } else {
+        0.5 * (v[h - 1] + v[h])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pts(p: usize, x: &[f64]) -> Points {
+        Points::from_dense(p, x.to_vec())
+    }
+
+    #[test]
+    fn knn_matches_a_brute_force_sort() {
+        // 40 pseudo-random points in 3-d, with duplicates to exercise the tie rule.
+        let mut x = Vec::new();
+        let mut s = 7u64;
+        for i in 0..40 {
+            for _ in 0..3 {
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                x.push(if i % 10 == 3 {
+                    0.5
+                } else {
+                    (s >> 40) as f64 / (1u64 << 24) as f64
+                });
+            }
+        }
+        let p = pts(3, &x);
+        for k in [1, 5, 39, 60] {
+            let knn = Knn::search(&p, &p, k, true);
+            assert_eq!(knn.k(), k.min(39));
+            for i in 0..40 {
+                let mut all: Vec<(f64, u32)> = (0..40)
+                    .filter(|&j| j != i)
+                    .map(|j| (p.sq_dist(i, &p, j), j as u32))
+                    .collect();
+                all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let want: Vec<u32> = all[..knn.k()].iter().map(|t| t.1).collect();
+                assert_eq!(knn.neighbours(i), &want[..], "k={k} i={i}");
+                for (d, t) in knn.dist(i).iter().zip(&all) {
+                    assert!((d - t.0.sqrt()).abs() < 1e-12);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pearson_is_one_plus_correlation_over_two() {
+        // x = (1, 2, 3), y = (2, 4, 6): r = 1; z = (3, 2, 1): r = -1; c = (5, 5, 5): no variance.
+        let p = pts(
+            3,
+            &[1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 3.0, 2.0, 1.0, 5.0, 5.0, 5.0],
+        );
+        let k = Pearson;
+        assert!((k.value(&p, 0, &p, 1) - 1.0).abs() < 1e-15);
+        assert!(k.value(&p, 0, &p, 2).abs() < 1e-15);
+        assert!((k.value(&p, 0, &p, 3) - 0.5).abs() < 1e-15);
+        // x = (1, 0, 0), y = (0, 1, 0): means 1/3; centred (2/3,-1/3,-1/3), (-1/3,2/3,-1/3):
+        // dot = -2/9 - 2/9 + 1/9 = -1/3, norms^2 = 6/9 each: r = -1/2, k = 1/4.
+        let q = pts(3, &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+        assert!((k.value(&q, 0, &q, 1) - 0.25).abs() < 1e-15);
+    }
+
+    #[test]
+    fn bandwidths_are_medians() {
+        // Per-sample population stds of (0, 2), (0, 4), (1, 1): 1, 2, 0 -> median 1.
+        let p = pts(2, &[0.0, 2.0, 0.0, 4.0, 1.0, 1.0]);
+        assert!((Gaussian::median_std(&p).sigma1 - 1.0).abs() < 1e-15);
+        // Gaussian value at squared distance 4 with sigma 1: exp(-2).
+        let g = Gaussian { sigma1: 1.0 };
+        assert!((g.value(&p, 0, &p, 1) - (-2.0f64).exp()).abs() < 1e-15);
+        // Sparsity with k = 1 in 1-d at 0, 1, 3: nearest distances 1, 1, 2 -> median 1.
+        let mut q = pts(1, &[0.0, 1.0, 3.0]);
+        let knn = Knn::search(&q, &q, 1, true);
+        q.set_sparsity(&knn);
+        assert_eq!(q.sparsity(), &[1.0, 1.0, 2.0]);
+        let d = Density::median_sparsity(&q);
+        assert!((d.sigma2 - 1.0).abs() < 1e-15);
+        assert!((d.value(&q, 0, &q, 2) - (-0.5f64).exp()).abs() < 1e-15);
+        // Degenerate sets never give a zero bandwidth.
+        let c = pts(2, &[1.0, 1.0, 1.0, 1.0]);
+        assert!((Gaussian::median_std(&c).sigma1 - 1.0).abs() < 1e-15);
+        assert!((Density::median_sparsity(&c).sigma2 - 1.0).abs() < 1e-15);
+    }
+}

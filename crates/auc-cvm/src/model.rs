@@ -1,0 +1,621 @@
+//! GAM-CVM as a batch learner: parameters, the fitted model, transductive and inductive
+//! scoring, and the [`DynFit`] implementation the evaluation layer runs.
+//!
+//! # Transductive and inductive scoring (SPEC section 7)
+//!
+//! The fused kernel exists only on the points it was built from. [`DynFit::fit_transductive`]
+//! builds it on the training rows and the rows to be scored (never their labels), so each of
+//! those rows gets the score $f = \tilde K w$ of \[CVM eq. 44\]; the model finds a row by its exact
+//! feature values. Any other row is scored inductively: its local kernels over its $n_{loc}$
+//! nearest fitted points, $\bar L^{(m)}(x, \cdot)$ (eqs. 19-20, rows normalized), average to
+//! $\lambda(x, \cdot)$, and one diffusion step through the fitted kernel gives
+//! $\tilde K(x, \cdot) \approx \sum_k \lambda(x, k) \tilde K(k, \cdot)$, hence
+//! $$f(x) = \sum_{k \in \mathrm{kNN}(x)} \lambda(x, k)\, f(x_k),$$
+//! $O(n p)$ per new point (the neighbour search). A single sub-kernel needs no diffusion: its
+//! value on the new point is exact, $f(x) = \sum_k w_k k(x, x_k)$.
+//!
+//! `fit_dyn` (no unlabeled rows) fits on the training rows alone and scores every new row
+//! inductively.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use auc_core::{
+    BoxedModel, Dataset, DynFit, FitError, OnlineLearner, ParamError, ParamMap, ParamSpec, Row,
+    Scorer, check,
+};
+
+use crate::fusion::{FusionInfo, FusionParams, Gram, fuse, local_weights};
+use crate::kernels::{Gaussian, Knn, Points, SubKernel, SubKernelKind};
+use crate::solver::{self, CvmParams, Problem, Solution, SolveError};
+
+/// Largest core set of [`GamCvmParams::from_map`]: the reduced QP's matrix takes $8 s^2$ bytes
+/// (0.5 GB at 8,000 pairs). A run that reaches it stops with `converged = false` in
+/// [`FitInfo`].
+pub const MAX_CORE: usize = 8_000;
+
+/// Which optimizer runs on the kernel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SolverKind {
+    /// The core vector machine on the generalized AUC dual \[CVM eqs. 40-43\].
+    Cvm,
+    /// AUCSVM \[BS05\]: the exact pairwise QP with $\tau = 1$, refused above `max_pairs` pairs.
+    AucSvm {
+        /// The most pairs $n_+ n_-$ it accepts.
+        max_pairs: usize,
+    },
+}
+
+/// The kernel half of the parameters: which sub-kernels, and the fusion settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelSpec {
+    /// Sub-kernels K1-K3 to fuse (one means no fusion).
+    pub kernels: Vec<SubKernelKind>,
+    /// Multiplier of the Gaussian bandwidth $\sigma_1$ (1 = the paper's median rule).
+    pub sigma_scale: f64,
+    /// Neighbours $n_{loc}$ of eqs. 16 and 19.
+    pub n_loc: usize,
+    /// Fusion settings ($\rho$, $T$, tolerance).
+    pub fusion: FusionParams,
+}
+
+/// Parameters of GAM-CVM and of the baselines built from the same machinery.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GamCvmParams {
+    /// The kernel.
+    pub kernel: KernelSpec,
+    /// $C_1 > 0$: slack weight (eq. 11).
+    pub c1: f64,
+    /// $C_2 > 0$: margin weight (eq. 11); it only scales the scores (see [`crate::solver`]).
+    pub c2: f64,
+    /// $\epsilon \in (0, 1)$: the core vector machine's approximation.
+    pub eps: f64,
+    /// Largest core set.
+    pub max_core: usize,
+    /// The optimizer.
+    pub solver: SolverKind,
+    /// Whether `fit_transductive` builds the kernel on the scored rows too (the paper's mode).
+    pub transductive: bool,
+}
+
+impl GamCvmParams {
+    /// The parameters `auc` knows, named by the paper's symbols in lower case. Defaults: the
+    /// paper fixes none of $\rho$, $T$ and the tolerance; ours are stated here.
+    pub const PARAMS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "c1",
+            default: Some(1.0),
+            help: "C1 > 0, slack weight of [CVM eq. 11]",
+        },
+        ParamSpec {
+            name: "c2",
+            default: Some(1.0),
+            help: "C2 > 0, margin weight of [CVM eq. 11] (only scales the scores)",
+        },
+        ParamSpec {
+            name: "epsilon",
+            default: Some(1e-3),
+            help: "epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine",
+        },
+        ParamSpec {
+            name: "n_loc",
+            default: Some(16.0),
+            help: "neighbours of the density kernel and local kernels [CVM eqs. 16, 19], < n",
+        },
+        ParamSpec {
+            name: "rho",
+            default: Some(0.1),
+            help: "rho > 0 of the cross-diffusion [CVM eq. 21] (our default)",
+        },
+        ParamSpec {
+            name: "t",
+            default: Some(20.0),
+            help: "at most this many diffusion rounds [CVM eq. 21] (our default)",
+        },
+        ParamSpec {
+            name: "sigma_scale",
+            default: Some(1.0),
+            help: "multiplier of the Gaussian bandwidth sigma_1 = median per-sample std",
+        },
+        ParamSpec {
+            name: "transductive",
+            default: Some(1.0),
+            help: "1 = build the kernel on training and scored rows (the paper), 0 = inductive",
+        },
+    ];
+
+    /// The parameters from a map (defaults filled in) for sub-kernels `kernels` and `solver`;
+    /// checks ranges.
+    pub fn from_map(
+        m: &ParamMap,
+        kernels: &[SubKernelKind],
+        solver: SolverKind,
+    ) -> Result<Self, ParamError> {
+        m.check_names(Self::PARAMS)?;
+        let v = |name: &str| -> Result<f64, ParamError> {
+            let spec = Self::PARAMS
+                .iter()
+                .find(|s| s.name == name)
+                .expect("every name used here is declared in PARAMS");
+            m.value(spec)
+        };
+        let t = check::integer_at_least("t", v("t")?, 1, "an integer >= 1")?;
+        let n_loc = check::integer_at_least("n_loc", v("n_loc")?, 1, "an integer >= 1")?;
+        let tr = v("transductive")?;
+        let transductive = match check::integer_at_least("transductive", tr, 0, "0 or 1")? {
+            0 => false,
+            1 => true,
+            _ => {
+                return Err(ParamError::OutOfRange {
+                    name: "transductive",
+                    value: tr,
+                    allowed: "0 or 1",
+                });
+            }
+        };
+        let p = Self {
+            kernel: KernelSpec {
+                kernels: kernels.to_vec(),
+                sigma_scale: v("sigma_scale")?,
+                n_loc: n_loc as usize,
+                fusion: FusionParams {
+                    rho: v("rho")?,
+                    max_iter: t as usize,
+                    tol: 1e-3,
+                },
+            },
+            c1: v("c1")?,
+            c2: v("c2")?,
+            eps: v("epsilon")?,
+            max_core: MAX_CORE,
+            solver,
+            transductive,
+        };
+        p.check()?;
+        Ok(p)
+    }
+
+    /// Range checks: $C_1, C_2 > 0$, $\epsilon \in (0,1)$, $\rho > 0$, a positive bandwidth
+    /// scale, at least one sub-kernel. ($n_{loc} < n$ is checked at fit time, when $n$ is known.)
+    pub fn check(&self) -> Result<(), ParamError> {
+        check::positive("c1", self.c1)?;
+        check::positive("c2", self.c2)?;
+        check::open_unit("epsilon", self.eps)?;
+        check::positive("rho", self.kernel.fusion.rho)?;
+        check::positive("sigma_scale", self.kernel.sigma_scale)?;
+        if self.kernel.kernels.is_empty() {
+            return Err(ParamError::OutOfRange {
+                name: "kernels",
+                value: 0.0,
+                allowed: "at least one sub-kernel",
+            });
+        }
+        if self.kernel.n_loc == 0 {
+            return Err(ParamError::OutOfRange {
+                name: "n_loc",
+                value: 0.0,
+                allowed: "an integer >= 1",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A kernel built on a set of points: the points, their neighbours, the sub-kernels with fitted
+/// bandwidths and the fused matrix.
+#[derive(Debug)]
+pub struct FusedSet {
+    /// The points (training rows first, then any unlabeled rows).
+    pub pts: Points,
+    /// Each point's $n_{loc}$ nearest other points.
+    pub knn: Knn,
+    /// The sub-kernels, bandwidths fitted on `pts`.
+    pub kernels: Vec<Box<dyn SubKernel>>,
+    /// The fused kernel \[CVM eq. 22\] (or the single sub-kernel).
+    pub gram: Gram,
+    /// What the fusion did.
+    pub info: FusionInfo,
+}
+
+impl FusedSet {
+    /// Builds the kernel of `spec` on `pts`. Errors if $n_{loc} \ge n$.
+    pub fn build(mut pts: Points, spec: &KernelSpec) -> Result<Self, ParamError> {
+        let n = pts.n();
+        if spec.n_loc >= n {
+            return Err(ParamError::OutOfRange {
+                name: "n_loc",
+                value: spec.n_loc as f64,
+                allowed: "below the number of points the kernel is built on",
+            });
+        }
+        let knn = Knn::search(&pts, &pts, spec.n_loc, true);
+        pts.set_sparsity(&knn);
+        let kernels: Vec<Box<dyn SubKernel>> = spec
+            .kernels
+            .iter()
+            .map(|k| match k {
+                SubKernelKind::Gaussian => Box::new(Gaussian {
+                    sigma1: Gaussian::median_std(&pts).sigma1 * spec.sigma_scale,
+                }) as Box<dyn SubKernel>,
+                other => other.build(&pts),
+            })
+            .collect();
+        let (gram, info) = fuse(&pts, &knn, &kernels, &spec.fusion);
+        Ok(Self {
+            pts,
+            knn,
+            kernels,
+            gram,
+            info,
+        })
+    }
+}
+
+/// Fused kernels shared between fits on the same points with the same kernel settings, as a
+/// grid search over $C_1$, $C_2$ or $\epsilon$ makes them: the kernel depends on neither. Holds
+/// at most `max_bytes` of kernel matrices, dropping the oldest first; two threads that miss
+/// at once both build (no lock is held while fusing).
+#[derive(Debug)]
+pub struct KernelCache {
+    max_bytes: usize,
+    entries: Mutex<Vec<(u64, KernelSpec, Arc<FusedSet>)>>,
+}
+
+impl KernelCache {
+    /// An empty cache holding at most `max_bytes` of kernel matrices.
+    pub fn new(max_bytes: usize) -> Self {
+        Self {
+            max_bytes,
+            entries: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn key(pts: &Points) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (pts.n(), pts.dim()).hash(&mut h);
+        for i in 0..pts.n() {
+            for v in pts.row(i) {
+                v.to_bits().hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+
+    /// The kernel of `spec` on `pts`, from the cache (`true`) or freshly built and then cached
+    /// (`false`).
+    pub fn get_or_build(
+        &self,
+        pts: Points,
+        spec: &KernelSpec,
+    ) -> Result<(Arc<FusedSet>, bool), ParamError> {
+        let key = Self::key(&pts);
+        let lock = || self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        let found = lock()
+            .iter()
+            .find(|(k, s, f)| {
+                *k == key && s == spec && f.pts.n() == pts.n() && same_rows(&f.pts, &pts)
+            })
+            .map(|e| Arc::clone(&e.2));
+        if let Some(f) = found {
+            return Ok((f, true));
+        }
+        let built = Arc::new(FusedSet::build(pts, spec)?);
+        let bytes = built.gram.bytes();
+        let mut entries = lock();
+        entries.push((key, spec.clone(), Arc::clone(&built)));
+        while entries.len() > 1
+            && entries.iter().map(|e| e.2.gram.bytes()).sum::<usize>() > self.max_bytes.max(bytes)
+        {
+            entries.remove(0);
+        }
+        Ok((built, false))
+    }
+
+    /// Kernels held now.
+    pub fn len(&self) -> usize {
+        self.entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether no kernel is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn same_rows(a: &Points, b: &Points) -> bool {
+    a.dim() == b.dim()
+        && (0..a.n()).all(|i| {
+            a.row(i)
+                .iter()
+                .zip(b.row(i))
+                .all(|(x, y)| x.to_bits() == y.to_bits())
+        })
+}
+
+/// GAM-CVM parameters with a shared [`KernelCache`]: what `auc cv` runs, so that the candidates
+/// of a grid fitted on the same rows share one fusion.
+#[derive(Clone, Debug)]
+pub struct CachedFit {
+    /// The parameters.
+    pub params: GamCvmParams,
+    /// The shared cache.
+    pub cache: Arc<KernelCache>,
+}
+
+impl DynFit for CachedFit {
+    fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<BoxedModel, FitError> {
+        Ok(Box::new(self.params.fit_cached(
+            train,
+            None,
+            seed,
+            Some(&self.cache),
+        )?))
+    }
+
+    fn fit_transductive(
+        &self,
+        train: &Dataset,
+        unlabeled: &Dataset,
+        seed: u64,
+    ) -> Result<BoxedModel, FitError> {
+        let u = self.params.transductive.then_some(unlabeled);
+        Ok(Box::new(self.params.fit_cached(
+            train,
+            u,
+            seed,
+            Some(&self.cache),
+        )?))
+    }
+
+    fn online(&self, _dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+        None
+    }
+}
+
+/// What one fit did, for the reproduction tables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitInfo {
+    /// Seconds of sub-kernels, neighbours and fusion.
+    pub fusion_seconds: f64,
+    /// Seconds of the optimization stage (the solver only), as \[CVM Table 3\] times it.
+    pub solve_seconds: f64,
+    /// The ranking margin $\tau$ (1 for AUCSVM).
+    pub tau: f64,
+    /// Core set size (AUCSVM: pairs with $\alpha > 0$).
+    pub core_size: usize,
+    /// Whether the solver met its stopping rule.
+    pub converged: bool,
+    /// Diffusion rounds.
+    pub fusion_iterations: usize,
+    /// Peak bytes of the fusion's dense matrices.
+    pub fusion_peak_bytes: usize,
+}
+
+/// Scores $f = K w$ on every point of a set, the solver's solution, and the point weights $w$.
+pub type Solved = (Vec<f64>, Solution, Vec<(usize, f64)>);
+
+/// Solves the dual on the points `pos` and `neg` of a built kernel and returns the scores
+/// $f = K w$ of every point of the set, the solution and its point weights.
+pub fn solve_on(
+    set: &FusedSet,
+    pos: &[usize],
+    neg: &[usize],
+    params: &GamCvmParams,
+    seed: u64,
+) -> Result<Solved, FitError> {
+    let pb = Problem {
+        gram: &set.gram,
+        pos,
+        neg,
+    };
+    let sol = match params.solver {
+        SolverKind::Cvm => solver::cvm(
+            &pb,
+            &CvmParams {
+                c1: params.c1,
+                eps: params.eps,
+                seed,
+                max_core: params.max_core,
+            },
+        ),
+        SolverKind::AucSvm { max_pairs } => solver::aucsvm(&pb, params.c1, 1e-6, max_pairs, 2_000),
+    }
+    .map_err(|e| match e {
+        SolveError::TooManyPairs { pairs, limit } => FitError::TooLarge {
+            what: "positive-negative pairs (the exact AUCSVM QP stores them all)",
+            size: pairs,
+            limit,
+        },
+        _ => FitError::SingleClass,
+    })?;
+    let scale = match params.solver {
+        SolverKind::Cvm => params.c2,
+        SolverKind::AucSvm { .. } => 1.0,
+    };
+    let w = sol.point_weights(&pb, scale);
+    let f = pb.scores(&w);
+    Ok((f, sol, w))
+}
+
+/// A fitted GAM-CVM model; see the module docs for how it scores.
+#[derive(Debug)]
+pub struct GamCvmModel {
+    set: Arc<FusedSet>,
+    /// Scores of every point of the set.
+    f: Vec<f64>,
+    /// Point weights $w$ (kernel index, weight).
+    w: Vec<(usize, f64)>,
+    /// Exact feature bits of each point, for transductive lookup.
+    index: HashMap<Vec<u64>, usize>,
+    n_loc: usize,
+    info: FitInfo,
+}
+
+impl GamCvmModel {
+    /// What the fit did.
+    pub fn info(&self) -> &FitInfo {
+        &self.info
+    }
+
+    /// Scores of the points the kernel was built on (training rows first).
+    pub fn fitted_scores(&self) -> &[f64] {
+        &self.f
+    }
+
+    /// The inductive score of a new point given densely (see the module docs).
+    pub fn score_new(&self, x: &[f64]) -> f64 {
+        let q = Points::from_dense(self.set.pts.dim(), x.to_vec());
+        let knn = Knn::search(&q, &self.set.pts, self.n_loc, false);
+        let mut q = q;
+        q.set_sparsity(&knn);
+        let s: f64 = if self.set.kernels.len() == 1 {
+            let k = &self.set.kernels[0];
+            self.w
+                .iter()
+                .map(|&(j, wj)| wj * k.value(&q, 0, &self.set.pts, j))
+                .sum()
+        } else {
+            let nb = knn.neighbours(0);
+            let lw = local_weights(&q, 0, &self.set.pts, nb, &self.set.kernels, true);
+            let m = lw.len() as f64;
+            nb.iter()
+                .enumerate()
+                .map(|(t, &k)| lw.iter().map(|r| r[t]).sum::<f64>() / m * self.f[k as usize])
+                .sum()
+        };
+        if s.is_finite() { s } else { 0.0 }
+    }
+}
+
+fn bits(x: &[f64]) -> Vec<u64> {
+    x.iter().map(|v| (v + 0.0).to_bits()).collect()
+}
+
+impl Scorer for GamCvmModel {
+    fn score(&self, x: Row<'_>) -> f64 {
+        let p = self.set.pts.dim();
+        let mut dense = vec![0.0; p];
+        x.for_each(|j, v| {
+            assert!(
+                j < p,
+                "row has feature {j}, the model was fitted on {p} features"
+            );
+            dense[j] = v;
+        });
+        match self.index.get(&bits(&dense)) {
+            Some(&k) => self.f[k],
+            None => self.score_new(&dense),
+        }
+    }
+}
+
+impl GamCvmParams {
+    /// Fits on `train`, building the kernel on `train` and (if given) `unlabeled` rows, whose
+    /// labels are never read.
+    pub fn fit_with(
+        &self,
+        train: &Dataset,
+        unlabeled: Option<&Dataset>,
+        seed: u64,
+    ) -> Result<GamCvmModel, FitError> {
+        self.fit_cached(train, unlabeled, seed, None)
+    }
+
+    /// As [`GamCvmParams::fit_with`], taking the kernel from `cache` when the same points and
+    /// kernel settings were fused before (a grid over $C_1$, $C_2$, $\epsilon$ needs one fusion).
+    pub fn fit_cached(
+        &self,
+        train: &Dataset,
+        unlabeled: Option<&Dataset>,
+        seed: u64,
+        cache: Option<&KernelCache>,
+    ) -> Result<GamCvmModel, FitError> {
+        self.check()?;
+        if train.is_empty() {
+            return Err(FitError::Empty);
+        }
+        let (np, nn) = train.class_counts();
+        if np == 0 || nn == 0 {
+            return Err(FitError::SingleClass);
+        }
+        let p = train.dim().max(unlabeled.map_or(0, Dataset::dim)).max(1);
+        let extra = unlabeled.map_or(0, Dataset::n);
+        let mut x = vec![0.0; (train.n() + extra) * p];
+        let rows = train
+            .iter()
+            .map(|(r, _)| r)
+            .chain(unlabeled.into_iter().flat_map(|u| u.iter().map(|(r, _)| r)));
+        for (i, r) in rows.enumerate() {
+            r.write_dense(&mut x[i * p..i * p + r_dim(&r, p)]);
+        }
+        let pts = Points::from_dense(p, x);
+        let (set, hit) = match cache {
+            Some(c) => c.get_or_build(pts, &self.kernel)?,
+            None => (Arc::new(FusedSet::build(pts, &self.kernel)?), false),
+        };
+        let pos: Vec<usize> = (0..train.n())
+            .filter(|&i| train.label(i).is_pos())
+            .collect();
+        let neg: Vec<usize> = (0..train.n())
+            .filter(|&i| !train.label(i).is_pos())
+            .collect();
+        let (f, sol, w) = solve_on(&set, &pos, &neg, self, seed)?;
+        let fusion_seconds = if hit { 0.0 } else { set.info.seconds };
+        let mut index = HashMap::new();
+        for i in 0..set.pts.n() {
+            index.entry(bits(set.pts.row(i))).or_insert(i);
+        }
+        let info = FitInfo {
+            fusion_seconds,
+            solve_seconds: sol.seconds,
+            tau: match self.solver {
+                SolverKind::Cvm => sol.tau(self.c2),
+                SolverKind::AucSvm { .. } => 1.0,
+            },
+            core_size: sol.core_size,
+            converged: sol.converged,
+            fusion_iterations: set.info.iterations,
+            fusion_peak_bytes: set.info.peak_bytes,
+        };
+        Ok(GamCvmModel {
+            set,
+            f,
+            w,
+            index,
+            n_loc: self.kernel.n_loc,
+            info,
+        })
+    }
+}
+
+/// How many leading values of a dense buffer of width `p` the row fills (all of them).
+fn r_dim(r: &Row<'_>, p: usize) -> usize {
+    match r {
+        Row::Dense(v) => v.len().min(p),
+        Row::Sparse(_) => p,
+    }
+}
+
+impl DynFit for GamCvmParams {
+    fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<BoxedModel, FitError> {
+        Ok(Box::new(self.fit_with(train, None, seed)?))
+    }
+
+    fn fit_transductive(
+        &self,
+        train: &Dataset,
+        unlabeled: &Dataset,
+        seed: u64,
+    ) -> Result<BoxedModel, FitError> {
+        let u = self.transductive.then_some(unlabeled);
+        Ok(Box::new(self.fit_with(train, u, seed)?))
+    }
+
+    fn online(&self, _dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+        None
+    }
+}

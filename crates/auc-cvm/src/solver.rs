@@ -1,0 +1,609 @@
+//! The generalized AUC dual \[CVM eqs. 40-41\] as a center-constrained minimum enclosing ball
+//! (eqs. 42-43), solved by a core vector machine \[CVM05\], and the exact solvers used as
+//! references and as the AUCSVM baseline.
+//!
+//! # The reduction
+//!
+//! A pair $m = (i, j)$ of a positive $i$ and a negative $j$ is the point
+//! $\tilde z_m = \[\phi(x_i) - \phi(x_j);\, e_m/\sqrt{C_1}\]$, so that
+//! $\langle \tilde z_m, \tilde z_{m'} \rangle = \tilde H_{mm'} = H_{mm'} + \delta_{mm'}/C_1$ with
+//! $H_{mm'} = K(i,i') - K(i,j') - K(j,i') + K(j,j')$ (eq. 39). With $\alpha = C_2 \beta$, the dual
+//! is $\min_\beta \beta^\top \tilde H \beta$ over the simplex, whatever $C_2$: **$C_2$ only scales
+//! the scores** ($f = C_2 f_\beta$) and the margin ($\tau = C_2\, \beta^\top \tilde H \beta$), so it
+//! changes neither AUC nor AP.
+//!
+//! The diagonal $\tilde H_{mm} = K(i,i) + K(j,j) - 2K(i,j) + 1/C_1$ is not constant, so the
+//! center-constrained form is needed (eq. 42): every pair gets the extra coordinate
+//! $\psi_m = \sqrt{\varsigma - \tilde H_{mm}}$, $\varsigma = \max_m \tilde H_{mm}$ (one
+//! $O(n_+ n_-)$ scan, no storage), and the ball's center $\[c; 0\]$ with $c = \sum_m \beta_m \tilde z_m$.
+//! Then $\lVert \[c;0\] - \[\tilde z_m; \psi_m\] \rVert^2 = \varsigma + q - 2(\tilde H\beta)_m$ with
+//! $q = \beta^\top \tilde H \beta$, and the radius of the core set's ball is
+//! $R^2 = \varsigma - q$.
+//!
+//! # The farthest pair without pairs (SPEC section 7)
+//!
+//! For a pair outside the core set, $(\tilde H\beta)_m = f_\beta(x_i) - f_\beta(x_j)$ with
+//! $f_\beta = K w$, $w$ the per-point sums of $\beta$. The farthest non-core pair minimizes
+//! $f_\beta(x_i) - f_\beta(x_j)$. If the core set has $s$ pairs, some minimizer is among the
+//! $s + 1$ lowest-scoring positives and the $s + 1$ highest-scoring negatives, at sorted ranks
+//! $(a, b)$ with $(a+1)(b+1) \le s + 1$ (every pair in the rectangle before it scores no higher,
+//! so all but one of them are core pairs). One selection pass over the $n$ scores and
+//! $O(s \log s)$ candidates per iteration.
+//!
+//! # The loop \[CVM alg. 1, steps 5-7\]
+//!
+//! Start from one seeded random pair; repeat: solve the reduced problem on the core set by SMO
+//! (the maximal violating pair of the simplex, exact line search; warm started), update $f_\beta$
+//! by the changed point weights ($O(n)$ per changed point), find the farthest pair; stop when
+//! every pair lies within $(1+\epsilon) R$, else add it. At the stop the ball of radius
+//! $(1+\epsilon)R$ around a feasible center encloses every pair, so the optimal radius $R^*$
+//! satisfies $R \le R^* \le (1+\epsilon) R$, i.e. (with $q^*$ the exact optimum)
+//! $$0 \le q - q^* \le \big((1+\epsilon)^2 - 1\big)(\varsigma - q).$$
+
+use std::collections::HashSet;
+use std::fmt;
+use std::time::Instant;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+use crate::fusion::Gram;
+
+/// Why a solver could not run.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// The training points hold no positive or no negative example.
+    SingleClass {
+        /// Positives given.
+        positives: usize,
+        /// Negatives given.
+        negatives: usize,
+    },
+    /// An exact solver was asked for more pairs than it materializes.
+    TooManyPairs {
+        /// $n_+ n_-$.
+        pairs: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::SingleClass {
+                positives,
+                negatives,
+            } => write!(
+                f,
+                "need both classes to form pairs, got {positives} positive(s) and {negatives} \
+                 negative(s)"
+            ),
+            SolveError::TooManyPairs { pairs, limit } => write!(
+                f,
+                "{pairs} positive-negative pairs exceed the exact solver's limit of {limit}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// One training problem: a kernel matrix and which of its points are positive and negative.
+#[derive(Clone, Copy, Debug)]
+pub struct Problem<'a> {
+    /// Kernel over (at least) every listed point.
+    pub gram: &'a Gram,
+    /// Indices of the positives into `gram`.
+    pub pos: &'a [usize],
+    /// Indices of the negatives into `gram`.
+    pub neg: &'a [usize],
+}
+
+impl Problem<'_> {
+    fn check(&self) -> Result<(), SolveError> {
+        if self.pos.is_empty() || self.neg.is_empty() {
+            return Err(SolveError::SingleClass {
+                positives: self.pos.len(),
+                negatives: self.neg.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// $\tilde H_{ab}$ for pairs given as (positive slot, negative slot) \[CVM eq. 39\].
+    #[inline]
+    pub fn h_tilde(&self, a: (u32, u32), b: (u32, u32), c1: f64) -> f64 {
+        let (i, j) = (self.pos[a.0 as usize], self.neg[a.1 as usize]);
+        let (u, v) = (self.pos[b.0 as usize], self.neg[b.1 as usize]);
+        let k = |x: usize, y: usize| self.gram.get(x, y);
+        let d = if a == b { 1.0 / c1 } else { 0.0 };
+        k(i, u) - k(i, v) - k(j, u) + k(j, v) + d
+    }
+
+    /// $\varsigma = \max_m \tilde H_{mm}$: one parallel scan over the pairs, nothing stored.
+    pub fn varsigma(&self, c1: f64) -> f64 {
+        let g = self.gram;
+        let best = self
+            .pos
+            .par_iter()
+            .map(|&i| {
+                let row = g.row(i);
+                let kii = f64::from(row[i]);
+                self.neg
+                    .iter()
+                    .map(|&j| kii + g.get(j, j) - 2.0 * f64::from(row[j]))
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
+            .reduce(|| f64::NEG_INFINITY, f64::max);
+        best + 1.0 / c1
+    }
+
+    /// $f = K w$ on every point of the kernel, for point weights `w` (index, weight).
+    pub fn scores(&self, w: &[(usize, f64)]) -> Vec<f64> {
+        let mut f = vec![0.0; self.gram.n()];
+        axpy_rows(self.gram, w, &mut f);
+        f
+    }
+}
+
+/// `f += sum_k w_k K[k, :]`, in parallel chunks of `f`.
+fn axpy_rows(g: &Gram, w: &[(usize, f64)], f: &mut [f64]) {
+    const CHUNK: usize = 2048;
+    f.par_chunks_mut(CHUNK).enumerate().for_each(|(c, out)| {
+        let lo = c * CHUNK;
+        for &(k, wk) in w {
+            if wk == 0.0 {
+                continue;
+            }
+            let row = &g.row(k)[lo..lo + out.len()];
+            for (o, &r) in out.iter_mut().zip(row) {
+                *o += wk * f64::from(r);
+            }
+        }
+    });
+}
+
+/// Settings of the core vector machine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CvmParams {
+    /// $C_1 > 0$ of eq. 11: the slack weight.
+    pub c1: f64,
+    /// $\epsilon \in (0, 1)$: the approximation of the ball's radius.
+    pub eps: f64,
+    /// Seed of the initial pair.
+    pub seed: u64,
+    /// Largest core set before stopping unconverged.
+    pub max_core: usize,
+}
+
+/// A solution of the dual on the simplex, $\beta$ over a set of pairs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// Pairs with a coefficient, as (positive slot, negative slot) into the problem's lists.
+    pub pairs: Vec<(u32, u32)>,
+    /// $\beta_m \ge 0$, summing to 1.
+    pub beta: Vec<f64>,
+    /// $q = \beta^\top \tilde H \beta$.
+    pub q: f64,
+    /// $\varsigma$ of eq. 42 (0 for solvers that do not use it).
+    pub varsigma: f64,
+    /// Core set size (for the exact solvers: pairs with $\beta_m > 0$).
+    pub core_size: usize,
+    /// Outer iterations (core set additions) or solver sweeps.
+    pub iterations: usize,
+    /// Whether the stopping rule was met.
+    pub converged: bool,
+    /// Wall-clock seconds of the optimization stage.
+    pub seconds: f64,
+}
+
+impl Solution {
+    /// The dual objective of eq. 40 at $\alpha = C_2\beta$: $\tfrac12 C_2^2 q$.
+    pub fn dual_objective(&self, c2: f64) -> f64 {
+        0.5 * c2 * c2 * self.q
+    }
+
+    /// The ranking margin $\tau = \alpha^\top \tilde H \alpha / C_2 = C_2 q$ (SPEC section 7).
+    pub fn tau(&self, c2: f64) -> f64 {
+        c2 * self.q
+    }
+
+    /// Point weights $A_i = \sum_j \alpha_{ij}$ for positives and $-B_j$ for negatives, as
+    /// (kernel index, weight), so that $f = K w$.
+    pub fn point_weights(&self, pb: &Problem<'_>, c2: f64) -> Vec<(usize, f64)> {
+        point_weights(&self.pairs, &self.beta, pb, c2)
+    }
+}
+
+fn point_weights(
+    pairs: &[(u32, u32)],
+    beta: &[f64],
+    pb: &Problem<'_>,
+    scale: f64,
+) -> Vec<(usize, f64)> {
+    let mut w: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
+    for (&(a, b), &bt) in pairs.iter().zip(beta) {
+        if bt == 0.0 {
+            continue;
+        }
+        *w.entry(pb.pos[a as usize]).or_default() += scale * bt;
+        *w.entry(pb.neg[b as usize]).or_default() -= scale * bt;
+    }
+    w.into_iter().collect()
+}
+
+/// SMO on $\min \beta^\top G \beta$ over the simplex: the maximal violating pair and an exact
+/// line search, until $\max_{\beta_j > 0} (G\beta)_j - \min_i (G\beta)_i \le$ `tol`. `gb` holds
+/// $G\beta$ on entry and exit. Returns the steps taken.
+pub(crate) fn smo(
+    g: &[Vec<f64>],
+    beta: &mut [f64],
+    gb: &mut [f64],
+    tol: f64,
+    max_steps: usize,
+) -> usize {
+    let s = beta.len();
+    let mut steps = 0;
+    while steps < max_steps {
+        let (mut lo, mut hi) = (0, usize::MAX);
+        for k in 0..s {
+            if gb[k] < gb[lo] {
+                lo = k;
+            }
+            if beta[k] > 0.0 && (hi == usize::MAX || gb[k] > gb[hi]) {
+                hi = k;
+            }
+        }
+        if hi == usize::MAX || gb[hi] - gb[lo] <= tol || hi == lo {
+            break;
+        }
+        let gap = gb[hi] - gb[lo];
+        let curv = g[lo][lo] + g[hi][hi] - 2.0 * g[lo][hi];
+        let t = if curv > 0.0 {
+            (gap / curv).min(beta[hi])
+        } else {
+            beta[hi]
+        };
+        beta[lo] += t;
+        if t >= beta[hi] {
+            beta[hi] = 0.0;
+        } else {
+            beta[hi] -= t;
+        }
+        for k in 0..s {
+            gb[k] += t * (g[k][lo] - g[k][hi]);
+        }
+        steps += 1;
+        // Recompute G beta now and then so that rounding in the updates cannot accumulate;
+        // rarely enough that a warm-started re-solve stays O(s) per step.
+        if steps % (4 * s + 512) == 0 {
+            refresh(g, beta, gb);
+        }
+    }
+    steps
+}
+
+fn refresh(g: &[Vec<f64>], beta: &[f64], gb: &mut [f64]) {
+    for (k, out) in gb.iter_mut().enumerate() {
+        *out = g[k].iter().zip(beta).map(|(a, b)| a * b).sum();
+    }
+}
+
+/// The `k` slots of `f` at `idx` with the lowest (`ascending`) or highest scores, sorted.
+fn extreme(idx: &[usize], f: &[f64], k: usize, ascending: bool) -> Vec<u32> {
+    let key = |s: u32| {
+        let v = f[idx[s as usize]];
+        if ascending { v } else { -v }
+    };
+    let by = |a: &u32, b: &u32| key(*a).total_cmp(&key(*b)).then(a.cmp(b));
+    let mut all: Vec<u32> = (0..idx.len() as u32).collect();
+    let k = k.min(all.len());
+    if k < all.len() {
+        all.select_nth_unstable_by(k, by);
+        all.truncate(k);
+    }
+    all.sort_unstable_by(by);
+    all
+}
+
+/// The non-core pair minimizing $f(x_i) - f(x_j)$ (see the module docs), with that value; `None`
+/// when every pair is in the core set.
+pub(crate) fn farthest_non_core(
+    pb: &Problem<'_>,
+    f: &[f64],
+    core: &HashSet<(u32, u32)>,
+) -> Option<((u32, u32), f64)> {
+    let k = core.len() + 1;
+    let lo = extreme(pb.pos, f, k, true);
+    let hi = extreme(pb.neg, f, k, false);
+    let mut best: Option<((u32, u32), f64)> = None;
+    for (a, &i) in lo.iter().enumerate() {
+        let fi = f[pb.pos[i as usize]];
+        for (b, &j) in hi.iter().enumerate() {
+            if (a + 1) * (b + 1) > k {
+                break;
+            }
+            let v = fi - f[pb.neg[j as usize]];
+            if best.is_some_and(|(_, bv)| v >= bv) {
+                // Later negatives score no higher, so no later pair of this row is better.
+                break;
+            }
+            if !core.contains(&(i, j)) {
+                best = Some(((i, j), v));
+            }
+        }
+    }
+    best
+}
+
+/// The core vector machine on the CCMEB form of eqs. 40-43; see the module docs.
+pub fn cvm(pb: &Problem<'_>, params: &CvmParams) -> Result<Solution, SolveError> {
+    pb.check()?;
+    let start = Instant::now();
+    let c1 = params.c1;
+    let varsigma = pb.varsigma(c1);
+    let grow = (1.0 + params.eps) * (1.0 + params.eps);
+    let mut rng = StdRng::seed_from_u64(params.seed);
+    let m0 = (
+        rng.random_range(0..pb.pos.len()) as u32,
+        rng.random_range(0..pb.neg.len()) as u32,
+    );
+    let mut pairs = vec![m0];
+    let mut core: HashSet<(u32, u32)> = pairs.iter().copied().collect();
+    let mut g = vec![vec![pb.h_tilde(m0, m0, c1)]];
+    let mut beta = vec![1.0];
+    let mut gb = vec![g[0][0]];
+    let mut weights: Vec<(usize, f64)> = point_weights(&pairs, &beta, pb, 1.0);
+    let mut f = pb.scores(&weights);
+    let mut iterations = 0;
+    let mut converged = false;
+    let mut tighten = 1.0;
+    loop {
+        let q: f64 = beta.iter().zip(&gb).map(|(b, v)| b * v).sum();
+        let r2 = (varsigma - q).max(0.0);
+        let limit = grow * r2;
+        let far = farthest_non_core(pb, &f, &core);
+        let core_min = gb.iter().copied().fold(f64::INFINITY, f64::min);
+        let core_far = varsigma + q - 2.0 * core_min;
+        let out: Vec<(u32, u32)> = far
+            .filter(|&(_, v)| varsigma + q - 2.0 * v > limit)
+            .map(|(m, _)| m)
+            .into_iter()
+            .collect();
+        if out.is_empty() && core_far <= limit {
+            converged = true;
+            break;
+        }
+        if pairs.len() >= params.max_core || iterations >= 100 * params.max_core {
+            break;
+        }
+        iterations += 1;
+        if !out.is_empty() {
+            // Step 6: add the farthest pair; extend G = H~ on the core set.
+            for m in out {
+                let row: Vec<f64> = pairs.iter().map(|&a| pb.h_tilde(m, a, c1)).collect();
+                for (gr, &v) in g.iter_mut().zip(&row) {
+                    gr.push(v);
+                }
+                let mut new_row = row;
+                new_row.push(pb.h_tilde(m, m, c1));
+                let gbm = new_row.iter().zip(&beta).map(|(a, b)| a * b).sum();
+                g.push(new_row);
+                pairs.push(m);
+                core.insert(m);
+                beta.push(0.0);
+                gb.push(gbm);
+            }
+        } else {
+            // Only a core pair is outside: the reduced problem was not solved finely enough.
+            tighten *= 0.1;
+        }
+        // Step 7 on the core set: core pairs lie within R^2 + 2 gap, so a gap well below
+        // ((1+eps)^2 - 1) R^2 / 2 keeps them inside the (1+eps)-ball.
+        let tol = (0.1 * tighten * (grow - 1.0) * r2 * 0.5).max(1e-15 * varsigma.abs());
+        smo(&g, &mut beta, &mut gb, tol, 200 * pairs.len() + 1000);
+        let new_w = point_weights(&pairs, &beta, pb, 1.0);
+        let delta = weight_delta(&weights, &new_w);
+        axpy_rows(pb.gram, &delta, &mut f);
+        weights = new_w;
+    }
+    let q: f64 = beta.iter().zip(&gb).map(|(b, v)| b * v).sum();
+    let core_size = pairs.len();
+    Ok(Solution {
+        pairs,
+        beta,
+        q,
+        varsigma,
+        core_size,
+        iterations,
+        converged,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// `new - old` over the union of their (sorted) indices.
+fn weight_delta(old: &[(usize, f64)], new: &[(usize, f64)]) -> Vec<(usize, f64)> {
+    let mut out = Vec::with_capacity(old.len() + new.len());
+    let (mut a, mut b) = (0, 0);
+    while a < old.len() || b < new.len() {
+        match (old.get(a), new.get(b)) {
+            (Some(&(i, x)), Some(&(j, y))) if i == j => {
+                out.push((i, y - x));
+                a += 1;
+                b += 1;
+            }
+            (Some(&(i, x)), Some(&(j, _))) if i < j => {
+                out.push((i, -x));
+                a += 1;
+            }
+            (Some(_), Some(&(j, y))) => {
+                out.push((j, y));
+                b += 1;
+            }
+            (Some(&(i, x)), None) => {
+                out.push((i, -x));
+                a += 1;
+            }
+            (None, Some(&(j, y))) => {
+                out.push((j, y));
+                b += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    out
+}
+
+/// Every pair of the problem, row by row (positive slot major).
+fn all_pairs(pb: &Problem<'_>, limit: usize) -> Result<Vec<(u32, u32)>, SolveError> {
+    pb.check()?;
+    let pairs = pb.pos.len() * pb.neg.len();
+    if pairs > limit {
+        return Err(SolveError::TooManyPairs { pairs, limit });
+    }
+    Ok((0..pb.pos.len() as u32)
+        .flat_map(|i| (0..pb.neg.len() as u32).map(move |j| (i, j)))
+        .collect())
+}
+
+/// The exact minimum of $\beta^\top \tilde H \beta$ over the simplex of **all** pairs (the
+/// reference for [`cvm`]): materializes $\tilde H$, so at most `limit` pairs; SMO until the
+/// violation is below `tol`.
+pub fn exact_dual(
+    pb: &Problem<'_>,
+    c1: f64,
+    tol: f64,
+    limit: usize,
+) -> Result<Solution, SolveError> {
+    let start = Instant::now();
+    let pairs = all_pairs(pb, limit)?;
+    let s = pairs.len();
+    let g: Vec<Vec<f64>> = pairs
+        .par_iter()
+        .map(|&a| pairs.iter().map(|&b| pb.h_tilde(a, b, c1)).collect())
+        .collect();
+    let mut beta = vec![1.0 / s as f64; s];
+    let mut gb = vec![0.0; s];
+    refresh(&g, &beta, &mut gb);
+    let steps = smo(&g, &mut beta, &mut gb, tol, 10_000 * s + 100_000);
+    let q: f64 = beta.iter().zip(&gb).map(|(b, v)| b * v).sum();
+    let lo = gb.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = gb
+        .iter()
+        .zip(&beta)
+        .filter(|(_, b)| **b > 0.0)
+        .map(|(v, _)| *v)
+        .fold(f64::NEG_INFINITY, f64::max);
+    Ok(Solution {
+        core_size: beta.iter().filter(|b| **b > 0.0).count(),
+        pairs,
+        beta,
+        q,
+        varsigma: 0.0,
+        iterations: steps,
+        converged: hi - lo <= tol,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// AUCSVM \[BS05\] with squared slacks: \[CVM eqs. 8-10\], the margin fixed at $\tau = 1$:
+/// $$\max_{\alpha \ge 0}\ \mathbf 1^\top \alpha - \tfrac12 \alpha^\top \tilde H \alpha,$$
+/// solved exactly by coordinate ascent over every pair (with a shrinking active set, checked by a
+/// full sweep) until the largest projected-gradient violation is below `tol`. $f = K w$ is kept
+/// on every point, so a step costs $O(n)$ and nothing of size $n_+ n_-$ squared is stored.
+/// The returned `beta` holds $\alpha$ itself (not normalized) and `q` is $\alpha^\top\tilde H\alpha$.
+pub fn aucsvm(
+    pb: &Problem<'_>,
+    c1: f64,
+    tol: f64,
+    limit: usize,
+    max_sweeps: usize,
+) -> Result<Solution, SolveError> {
+    let start = Instant::now();
+    let pairs = all_pairs(pb, limit)?;
+    let mut alpha = vec![0.0; pairs.len()];
+    let mut f = vec![0.0; pb.gram.n()];
+    let diag: Vec<f64> = pairs.iter().map(|&m| pb.h_tilde(m, m, c1)).collect();
+    let mut active: Vec<usize> = (0..pairs.len()).collect();
+    let mut sweeps = 0;
+    let mut converged = false;
+    let gram = pb.gram;
+    while sweeps < max_sweeps {
+        sweeps += 1;
+        let full = active.len() == pairs.len();
+        let mut worst = 0.0f64;
+        for &m in &active {
+            let (a, b) = pairs[m];
+            let (i, j) = (pb.pos[a as usize], pb.neg[b as usize]);
+            let grad = 1.0 - (f[i] - f[j] + alpha[m] / c1);
+            let viol = if alpha[m] > 0.0 {
+                grad.abs()
+            } else {
+                grad.max(0.0)
+            };
+            worst = worst.max(viol);
+            if viol == 0.0 || diag[m] <= 0.0 {
+                continue;
+            }
+            let new = (alpha[m] + grad / diag[m]).max(0.0);
+            let d = new - alpha[m];
+            if d != 0.0 {
+                alpha[m] = new;
+                let (ri, rj) = (gram.row(i), gram.row(j));
+                for ((o, &x), &y) in f.iter_mut().zip(ri).zip(rj) {
+                    *o += d * (f64::from(x) - f64::from(y));
+                }
+            }
+        }
+        if worst <= tol {
+            if full {
+                converged = true;
+                break;
+            }
+            active = (0..pairs.len()).collect();
+            continue;
+        }
+        if full && sweeps % 10 == 1 {
+            // Shrink: keep pairs with a coefficient or a gradient near the bound.
+            active = (0..pairs.len())
+                .filter(|&m| {
+                    let (a, b) = pairs[m];
+                    let (i, j) = (pb.pos[a as usize], pb.neg[b as usize]);
+                    alpha[m] > 0.0 || 1.0 - (f[i] - f[j]) > -1.0
+                })
+                .collect();
+        } else if !full && sweeps % 10 == 0 {
+            active = (0..pairs.len()).collect();
+        }
+    }
+    let w = point_weights(&pairs, &alpha, pb, 1.0);
+    let fw = pb.scores(&w);
+    let q: f64 = pairs
+        .iter()
+        .zip(&alpha)
+        .map(|(&(a, b), &al)| al * (fw[pb.pos[a as usize]] - fw[pb.neg[b as usize]] + al / c1))
+        .sum();
+    Ok(Solution {
+        core_size: alpha.iter().filter(|a| **a > 0.0).count(),
+        pairs,
+        beta: alpha,
+        q,
+        varsigma: 0.0,
+        iterations: sweeps,
+        converged,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// [`farthest_non_core`], exposed for the integration tests' brute-force comparison.
+#[doc(hidden)]
+pub fn farthest_non_core_for_tests(
+    pb: &Problem<'_>,
+    f: &[f64],
+    core: &HashSet<(u32, u32)>,
+) -> Option<((u32, u32), f64)> {
+    farthest_non_core(pb, f, core)
+}

@@ -1,0 +1,252 @@
+//! GAM-CVM through its public API: parameter errors, transductive and inductive scoring, the
+//! role of C2, the baselines.
+
+use auc_core::Label::{Neg, Pos};
+use auc_core::{Dataset, DynFit, FitError, ParamMap, Row, Scorer};
+use auc_cvm::kernels::SubKernelKind::{Density, Gaussian, Pearson};
+use auc_cvm::{GamCvmParams, SolverKind};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Two overlapping Gaussian-ish classes in 4-d: positives shifted by 0.8 on every feature.
+fn data(n_pos: usize, n_neg: usize, seed: u64) -> Dataset {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut values = Vec::new();
+    let mut labels = Vec::new();
+    for i in 0..n_pos + n_neg {
+        let pos = i < n_pos;
+        for j in 0..4 {
+            let noise: f64 = (0..4).map(|_| rng.random_range(-0.5..0.5)).sum();
+            values.push(noise + if pos { 0.8 } else { 0.0 } + 0.1 * j as f64);
+        }
+        labels.push(if pos { Pos } else { Neg });
+    }
+    Dataset::dense(4, values, labels).unwrap()
+}
+
+/// AUC by counting pairs, ties 1/2.
+fn auc(scores: &[f64], data: &Dataset) -> f64 {
+    let (mut s, mut c) = (0.0, 0.0);
+    for i in 0..data.n() {
+        for j in 0..data.n() {
+            if data.label(i).is_pos() && !data.label(j).is_pos() {
+                c += 1.0;
+                s += if scores[i] > scores[j] {
+                    1.0
+                } else if scores[i] < scores[j] {
+                    0.0
+                } else {
+                    0.5
+                };
+            }
+        }
+    }
+    s / c
+}
+
+fn params(m: &[(&str, f64)]) -> GamCvmParams {
+    let map: ParamMap = m.iter().map(|&(k, v)| (k, v)).collect();
+    GamCvmParams::from_map(&map, &[Gaussian, Pearson, Density], SolverKind::Cvm).unwrap()
+}
+
+#[test]
+fn bad_parameters_are_named_errors() {
+    let kinds = [Gaussian, Pearson, Density];
+    let err = |m: &[(&str, f64)]| {
+        let map: ParamMap = m.iter().map(|&(k, v)| (k, v)).collect();
+        GamCvmParams::from_map(&map, &kinds, SolverKind::Cvm)
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        err(&[("c1", 0.0)]),
+        "parameter c1 = 0 is out of range: it must be finite and > 0"
+    );
+    assert_eq!(
+        err(&[("epsilon", 1.0)]),
+        "parameter epsilon = 1 is out of range: it must be in (0, 1)"
+    );
+    assert!(err(&[("epsilon", 0.0)]).contains("epsilon"));
+    assert!(err(&[("c2", -1.0)]).contains("c2"));
+    assert!(err(&[("n_loc", 2.5)]).contains("n_loc"));
+    assert!(err(&[("bogus", 1.0)]).contains("unknown parameter bogus"));
+    // n_loc >= n is known only at fit time.
+    let d = data(3, 5, 1);
+    let e = params(&[("n_loc", 8.0)]).fit_dyn(&d, 0).err().unwrap();
+    assert_eq!(
+        e.to_string(),
+        "parameter n_loc = 8 is out of range: it must be below the number of points the kernel is built on"
+    );
+    let one = Dataset::dense(1, vec![0.0, 1.0, 2.0], vec![Pos, Pos, Pos]).unwrap();
+    assert_eq!(
+        params(&[("n_loc", 1.0)]).fit_dyn(&one, 0).err(),
+        Some(FitError::SingleClass)
+    );
+}
+
+#[test]
+fn gam_cvm_ranks_held_out_points_in_both_modes() {
+    let train = data(40, 120, 2);
+    let test = data(20, 60, 3);
+    let p = params(&[("n_loc", 8.0), ("c1", 1.0), ("epsilon", 1e-3)]);
+    let trans = p.fit_transductive(&train, &test, 5).unwrap();
+    let induct = p.fit_dyn(&train, 5).unwrap();
+    let (st, si) = (trans.score_all(&test), induct.score_all(&test));
+    assert!(st.iter().chain(&si).all(|v| v.is_finite()));
+    let (at, ai) = (auc(&st, &test), auc(&si, &test));
+    assert!(at > 0.85 && ai > 0.85, "transductive {at}, inductive {ai}");
+    // Training rows are found by their features: their scores are the fitted ones.
+    let m = p.fit_with(&train, Some(&test), 5).unwrap();
+    let fitted = m.fitted_scores();
+    for i in [0, 7, 100] {
+        assert_eq!(m.score(train.row(i)).to_bits(), fitted[i].to_bits());
+    }
+    for i in [0, 11] {
+        assert_eq!(m.score(test.row(i)).to_bits(), fitted[160 + i].to_bits());
+    }
+    let info = m.info();
+    assert!(info.converged && info.core_size >= 2 && info.tau > 0.0);
+    assert!(info.fusion_iterations >= 1);
+}
+
+#[test]
+fn c2_only_scales_scores() {
+    let train = data(15, 45, 4);
+    let test = data(10, 30, 5);
+    let a = params(&[("n_loc", 6.0), ("c2", 0.01)])
+        .fit_with(&train, Some(&test), 1)
+        .unwrap();
+    let b = params(&[("n_loc", 6.0), ("c2", 100.0)])
+        .fit_with(&train, Some(&test), 1)
+        .unwrap();
+    for (x, y) in a.fitted_scores().iter().zip(b.fitted_scores()) {
+        assert!(
+            (x * 1e4 - y).abs() <= 1e-9 * y.abs().max(1e-12),
+            "{x} vs {y}"
+        );
+    }
+    assert!((a.info().tau * 1e4 - b.info().tau).abs() <= 1e-9 * b.info().tau);
+}
+
+#[test]
+fn single_kernel_inductive_score_is_the_kernel_expansion() {
+    let train = data(10, 30, 6);
+    let map: ParamMap = [("n_loc", 4.0)].into_iter().collect();
+    let p = GamCvmParams::from_map(&map, &[Gaussian], SolverKind::Cvm).unwrap();
+    let m = p.fit_with(&train, None, 2).unwrap();
+    // A training point scored as if new: k(x, x_j) exactly versus the f32 kernel matrix.
+    for i in [0, 5, 39] {
+        let Row::Dense(x) = train.row(i) else {
+            unreachable!()
+        };
+        let (new, fitted) = (m.score_new(x), m.fitted_scores()[i]);
+        assert!(
+            (new - fitted).abs() <= 1e-5 * fitted.abs().max(1.0),
+            "{new} vs {fitted}"
+        );
+    }
+}
+
+#[test]
+fn aucsvm_refuses_large_problems_and_solves_small_ones() {
+    let train = data(10, 30, 7);
+    let map: ParamMap = [("n_loc", 4.0)].into_iter().collect();
+    let small =
+        GamCvmParams::from_map(&map, &[Gaussian], SolverKind::AucSvm { max_pairs: 300 }).unwrap();
+    let m = small.fit_with(&train, None, 0).unwrap();
+    assert!(m.info().converged);
+    assert!(auc(m.fitted_scores(), &train) > 0.9);
+    let tiny =
+        GamCvmParams::from_map(&map, &[Gaussian], SolverKind::AucSvm { max_pairs: 299 }).unwrap();
+    let e = tiny.fit_dyn(&train, 0).err().unwrap();
+    assert_eq!(
+        e,
+        FitError::TooLarge {
+            what: "positive-negative pairs (the exact AUCSVM QP stores them all)",
+            size: 300,
+            limit: 299
+        }
+    );
+}
+
+#[test]
+fn public_types_are_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<GamCvmParams>();
+    check::<auc_cvm::GamCvmModel>();
+    check::<auc_cvm::FusedSet>();
+}
+
+#[test]
+fn a_kernel_cache_shares_fusions_without_changing_results() {
+    use auc_cvm::{CachedFit, KernelCache};
+    use std::sync::Arc;
+    let train = data(12, 30, 8);
+    let test = data(6, 15, 9);
+    let cache = Arc::new(KernelCache::new(1 << 30));
+    let plain = params(&[("n_loc", 5.0), ("c1", 0.1)]);
+    let want = plain
+        .fit_transductive(&train, &test, 4)
+        .unwrap()
+        .score_all(&test);
+    let cached = CachedFit {
+        params: plain.clone(),
+        cache: Arc::clone(&cache),
+    };
+    let got = cached
+        .fit_transductive(&train, &test, 4)
+        .unwrap()
+        .score_all(&test);
+    assert_eq!(cache.len(), 1);
+    // Another C1 on the same rows reuses the kernel; another n_loc builds a new one.
+    let other_c1 = CachedFit {
+        params: params(&[("n_loc", 5.0), ("c1", 10.0)]),
+        cache: Arc::clone(&cache),
+    };
+    let m = other_c1
+        .params
+        .fit_cached(&train, Some(&test), 4, Some(&cache))
+        .unwrap();
+    assert_eq!(cache.len(), 1);
+    assert_eq!(m.info().fusion_seconds.to_bits(), 0f64.to_bits());
+    let _ = other_c1.fit_dyn(&train, 4).unwrap();
+    assert_eq!(cache.len(), 2, "training rows alone are other points");
+    for (a, b) in want.iter().zip(&got) {
+        assert_eq!(a.to_bits(), b.to_bits());
+    }
+    // A cache too small for two kernels keeps only the newest.
+    let tiny = KernelCache::new(1);
+    let p6 = params(&[("n_loc", 6.0)]);
+    let _ = plain.fit_cached(&train, None, 0, Some(&tiny)).unwrap();
+    let _ = p6.fit_cached(&train, None, 0, Some(&tiny)).unwrap();
+    assert_eq!(tiny.len(), 1);
+}
+
+#[test]
+fn fits_are_bit_identical_for_any_thread_count() {
+    let train = data(20, 60, 10);
+    let test = data(8, 20, 11);
+    let p = params(&[("n_loc", 7.0)]);
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                p.fit_with(&train, Some(&test), 3)
+                    .unwrap()
+                    .fitted_scores()
+                    .to_vec()
+            })
+    };
+    let one = run(1);
+    for threads in [2, 3, 7] {
+        let other = run(threads);
+        assert!(
+            one.iter()
+                .zip(&other)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{threads} threads"
+        );
+    }
+}

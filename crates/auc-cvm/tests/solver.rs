@@ -1,0 +1,345 @@
+//! The core vector machine against exact solvers, and the pair shortcut against brute force.
+
+use std::collections::HashSet;
+
+use auc_cvm::fusion::Gram;
+use auc_cvm::kernels::{Gaussian, Points, SubKernel};
+use auc_cvm::solver::{self, CvmParams, Problem, SolveError};
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// A Gaussian kernel on `n` random points in 3-d, the first `n_pos` positive, positives shifted
+/// by `shift` so the classes overlap partly.
+fn random_problem(
+    n_pos: usize,
+    n_neg: usize,
+    shift: f64,
+    seed: u64,
+) -> (Gram, Vec<usize>, Vec<usize>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let n = n_pos + n_neg;
+    let x: Vec<f64> = (0..n * 3)
+        .map(|e| rng.random_range(-1.0..1.0) + if e / 3 < n_pos { shift } else { 0.0 })
+        .collect();
+    let pts = Points::from_dense(3, x);
+    let k = Gaussian { sigma1: 0.7 };
+    let g = Gram::from_fn(n, |i, j| k.value(&pts, i, &pts, j));
+    (g, (0..n_pos).collect(), (n_pos..n).collect())
+}
+
+/// Projected-gradient (FISTA) minimum of beta' G beta over the simplex, an independent check of
+/// the SMO used by `exact_dual`.
+fn fista_simplex(g: &[Vec<f64>], iters: usize) -> f64 {
+    let s = g.len();
+    let lip = 2.0
+        * g.iter()
+            .map(|r| r.iter().map(|v| v.abs()).sum::<f64>())
+            .fold(0.0, f64::max);
+    let mut x = vec![1.0 / s as f64; s];
+    let mut y = x.clone();
+    let mut t = 1.0f64;
+    for _ in 0..iters {
+        let grad: Vec<f64> = (0..s)
+            .map(|i| 2.0 * g[i].iter().zip(&y).map(|(a, b)| a * b).sum::<f64>())
+            .collect();
+        let z: Vec<f64> = y.iter().zip(&grad).map(|(a, d)| a - d / lip).collect();
+        let nx = project_simplex(&z);
+        let nt = (1.0 + (1.0 + 4.0 * t * t).sqrt()) / 2.0;
+        y = nx
+            .iter()
+            .zip(&x)
+            .map(|(a, b)| a + (t - 1.0) / nt * (a - b))
+            .collect();
+        x = nx;
+        t = nt;
+    }
+    (0..s)
+        .map(|i| x[i] * g[i].iter().zip(&x).map(|(a, b)| a * b).sum::<f64>())
+        .sum()
+}
+
+fn project_simplex(z: &[f64]) -> Vec<f64> {
+    let mut u = z.to_vec();
+    u.sort_by(|a, b| b.total_cmp(a));
+    let (mut css, mut theta) = (0.0, 0.0);
+    for (k, &v) in u.iter().enumerate() {
+        css += v;
+        let t = (css - 1.0) / (k + 1) as f64;
+        if v - t > 0.0 {
+            theta = t;
+        }
+    }
+    z.iter().map(|v| (v - theta).max(0.0)).collect()
+}
+
+fn h_matrix(pb: &Problem<'_>, c1: f64) -> Vec<Vec<f64>> {
+    let pairs: Vec<(u32, u32)> = (0..pb.pos.len() as u32)
+        .flat_map(|i| (0..pb.neg.len() as u32).map(move |j| (i, j)))
+        .collect();
+    pairs
+        .iter()
+        .map(|&a| pairs.iter().map(|&b| pb.h_tilde(a, b, c1)).collect())
+        .collect()
+}
+
+#[test]
+fn exact_dual_matches_projected_gradient() {
+    for (seed, c1) in [(1u64, 0.1), (2, 1.0), (3, 10.0)] {
+        let (g, pos, neg) = random_problem(9, 14, 0.4, seed);
+        let pb = Problem {
+            gram: &g,
+            pos: &pos,
+            neg: &neg,
+        };
+        let exact = solver::exact_dual(&pb, c1, 1e-13, 10_000).unwrap();
+        assert!(exact.converged);
+        let reference = fista_simplex(&h_matrix(&pb, c1), 20_000);
+        assert!(
+            (exact.q - reference).abs() <= 1e-8 * reference.abs().max(1e-12),
+            "c1={c1}: smo {} fista {reference}",
+            exact.q
+        );
+    }
+}
+
+#[test]
+fn farthest_pair_shortcut_matches_brute_force() {
+    let mut rng = StdRng::seed_from_u64(9);
+    for trial in 0..200 {
+        let (np, nn) = (rng.random_range(1..12), rng.random_range(1..12));
+        let (g, pos, neg) = random_problem(np, nn, 0.0, trial);
+        let pb = Problem {
+            gram: &g,
+            pos: &pos,
+            neg: &neg,
+        };
+        // Scores with many ties (rounded), and a random core set.
+        let f: Vec<f64> = (0..np + nn)
+            .map(|_| (rng.random_range(-3.0f64..3.0)).round())
+            .collect();
+        let mut core = HashSet::new();
+        for _ in 0..rng.random_range(0..np * nn + 1) {
+            core.insert((
+                rng.random_range(0..np) as u32,
+                rng.random_range(0..nn) as u32,
+            ));
+        }
+        let got = solver::farthest_non_core_for_tests(&pb, &f, &core);
+        let brute = (0..np as u32)
+            .flat_map(|i| (0..nn as u32).map(move |j| (i, j)))
+            .filter(|m| !core.contains(m))
+            .map(|(i, j)| f[pos[i as usize]] - f[neg[j as usize]])
+            .fold(None, |b: Option<f64>, v| Some(b.map_or(v, |b| b.min(v))));
+        match (got, brute) {
+            (None, None) => {}
+            (Some((m, v)), Some(b)) => {
+                assert!(!core.contains(&m));
+                assert_eq!(v.to_bits(), b.to_bits(), "trial {trial}");
+                let again = f[pos[m.0 as usize]] - f[neg[m.1 as usize]];
+                assert_eq!(v.to_bits(), again.to_bits());
+            }
+            other => panic!("trial {trial}: {other:?}"),
+        }
+    }
+}
+
+/// The (1+eps) guarantee: 0 <= q - q* <= ((1+eps)^2 - 1)(varsigma - q), up to the exact solver's
+/// own tolerance.
+fn check_guarantee(n_pos: usize, n_neg: usize, shift: f64, c1: f64, eps: f64, seed: u64) {
+    let (g, pos, neg) = random_problem(n_pos, n_neg, shift, seed);
+    let pb = Problem {
+        gram: &g,
+        pos: &pos,
+        neg: &neg,
+    };
+    let exact = solver::exact_dual(&pb, c1, 1e-12, 2_000).unwrap();
+    let params = CvmParams {
+        c1,
+        eps,
+        seed,
+        max_core: 10_000,
+    };
+    let sol = solver::cvm(&pb, &params).unwrap();
+    assert!(sol.converged);
+    let slack = 1e-9 * exact.q.abs().max(1e-12);
+    let bound = ((1.0 + eps) * (1.0 + eps) - 1.0) * (sol.varsigma - sol.q);
+    assert!(
+        sol.q >= exact.q - slack,
+        "core {} below exact {}",
+        sol.q,
+        exact.q
+    );
+    assert!(
+        sol.q - exact.q <= bound + slack,
+        "n+={n_pos} n-={n_neg} c1={c1} eps={eps}: gap {} > bound {bound}",
+        sol.q - exact.q
+    );
+    assert!((sol.beta.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    assert!(sol.beta.iter().all(|b| *b >= 0.0));
+}
+
+#[test]
+fn core_set_is_within_the_guarantee_of_the_exact_dual() {
+    for (k, eps) in [0.3, 0.1, 1e-2, 1e-3, 1e-6].iter().enumerate() {
+        for c1 in [0.01, 1.0, 100.0] {
+            check_guarantee(20 + 3 * k, 40 + 2 * k, 0.5, c1, *eps, k as u64);
+        }
+    }
+    // Separable and heavily imbalanced.
+    check_guarantee(4, 400, 2.0, 1.0, 1e-3, 11);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Core vector machine on random problems with at most 2,000 pairs: within the
+    /// (1+eps)-guarantee of the exact dual ([CVM05] Thm; [CVM eqs. 40-43]).
+    #[test]
+    fn lemma_cvm05_core_set_within_one_plus_eps(
+        n_pos in 1usize..40, n_neg in 1usize..50, shift in 0.0f64..1.5,
+        c1 in prop_oneof![Just(0.001), Just(0.1), Just(1.0), Just(100.0)],
+        eps in prop_oneof![Just(0.5), Just(0.05), Just(1e-3), Just(1e-8)],
+        seed in any::<u64>(),
+    ) {
+        prop_assume!(n_pos * n_neg <= 2_000);
+        check_guarantee(n_pos, n_neg, shift, c1, eps, seed);
+    }
+}
+
+#[test]
+fn aucsvm_matches_projected_gradient_on_the_orthant() {
+    let (g, pos, neg) = random_problem(8, 12, 0.3, 5);
+    let pb = Problem {
+        gram: &g,
+        pos: &pos,
+        neg: &neg,
+    };
+    let c1 = 2.0;
+    let sol = solver::aucsvm(&pb, c1, 1e-10, 10_000, 100_000).unwrap();
+    assert!(sol.converged);
+    // Independent check: projected gradient ascent of 1'a - a'Ha/2 on a >= 0.
+    let h = h_matrix(&pb, c1);
+    let s = h.len();
+    let lip = h
+        .iter()
+        .map(|r| r.iter().map(|v| v.abs()).sum::<f64>())
+        .fold(0.0, f64::max);
+    let mut a = vec![0.0; s];
+    for _ in 0..200_000 {
+        let grad: Vec<f64> = (0..s)
+            .map(|i| 1.0 - h[i].iter().zip(&a).map(|(x, y)| x * y).sum::<f64>())
+            .collect();
+        for i in 0..s {
+            a[i] = (a[i] + grad[i] / lip).max(0.0);
+        }
+    }
+    let obj = |al: &[f64]| {
+        al.iter().sum::<f64>()
+            - 0.5
+                * (0..s)
+                    .map(|i| al[i] * h[i].iter().zip(al).map(|(x, y)| x * y).sum::<f64>())
+                    .sum::<f64>()
+    };
+    let (ours, theirs) = (obj(&sol.beta), obj(&a));
+    assert!(
+        (ours - theirs).abs() <= 1e-7 * theirs.abs(),
+        "{ours} vs {theirs}"
+    );
+}
+
+#[test]
+fn solvers_reject_one_class_and_too_many_pairs() {
+    let (g, pos, neg) = random_problem(3, 4, 0.0, 1);
+    let empty: Vec<usize> = Vec::new();
+    let pb = Problem {
+        gram: &g,
+        pos: &empty,
+        neg: &neg,
+    };
+    let params = CvmParams {
+        c1: 1.0,
+        eps: 0.1,
+        seed: 0,
+        max_core: 10,
+    };
+    assert_eq!(
+        solver::cvm(&pb, &params).unwrap_err(),
+        SolveError::SingleClass {
+            positives: 0,
+            negatives: 4
+        }
+    );
+    let pb = Problem {
+        gram: &g,
+        pos: &pos,
+        neg: &neg,
+    };
+    let e = solver::exact_dual(&pb, 1.0, 1e-9, 11).unwrap_err();
+    assert_eq!(
+        e,
+        SolveError::TooManyPairs {
+            pairs: 12,
+            limit: 11
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "12 positive-negative pairs exceed the exact solver's limit of 11"
+    );
+    assert!(solver::aucsvm(&pb, 1.0, 1e-9, 11, 10).is_err());
+}
+
+/// SPEC section 7's identity behind the shortcut: over the materialized pairs,
+/// $(\tilde H \beta)_m = f_\beta(x_i) - f_\beta(x_j) + \beta_m / C_1$, with $f_\beta = K w$ from the
+/// point weights; so the CCMEB distance $\varsigma + q - 2(\tilde H\beta)_m$ is largest at the
+/// non-core pair with the smallest score gap.
+#[test]
+fn h_beta_of_every_pair_is_a_score_gap() {
+    let mut rng = StdRng::seed_from_u64(21);
+    for trial in 0..20 {
+        let (np, nn) = (rng.random_range(1..8), rng.random_range(1..8));
+        let (g, pos, neg) = random_problem(np, nn, 0.3, trial);
+        let pb = Problem {
+            gram: &g,
+            pos: &pos,
+            neg: &neg,
+        };
+        let c1 = [0.1, 1.0, 10.0][trial as usize % 3];
+        // A random beta on a random subset of pairs.
+        let pairs: Vec<(u32, u32)> = (0..np as u32)
+            .flat_map(|i| (0..nn as u32).map(move |j| (i, j)))
+            .filter(|_| rng.random_bool(0.5))
+            .collect();
+        if pairs.is_empty() {
+            continue;
+        }
+        let raw: Vec<f64> = pairs.iter().map(|_| rng.random_range(0.0..1.0)).collect();
+        let total: f64 = raw.iter().sum();
+        let sol = solver::Solution {
+            pairs: pairs.clone(),
+            beta: raw.iter().map(|b| b / total).collect(),
+            q: 0.0,
+            varsigma: 0.0,
+            core_size: pairs.len(),
+            iterations: 0,
+            converged: true,
+            seconds: 0.0,
+        };
+        let f = pb.scores(&sol.point_weights(&pb, 1.0));
+        for i in 0..np as u32 {
+            for j in 0..nn as u32 {
+                let brute: f64 = pairs
+                    .iter()
+                    .zip(&sol.beta)
+                    .map(|(&b, &bt)| bt * pb.h_tilde((i, j), b, c1))
+                    .sum();
+                let core = pairs
+                    .iter()
+                    .position(|&m| m == (i, j))
+                    .map_or(0.0, |k| sol.beta[k] / c1);
+                let gap = f[pos[i as usize]] - f[neg[j as usize]] + core;
+                assert!((brute - gap).abs() < 1e-12, "{brute} vs {gap}");
+            }
+        }
+    }
+}
