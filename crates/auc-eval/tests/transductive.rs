@@ -61,6 +61,7 @@ fn every_fit_sees_the_part_it_scores() {
         seed: 3,
         scale: true,
         unit_norm: false,
+        max_train: None,
     };
     let recorder: &'static Recorder = leak();
     let make_static = move |_: &ParamMap| -> Result<Box<dyn DynFit>, ParamError> {
