@@ -25,7 +25,7 @@ use auc_core::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::okauc::{SHARED, buffer_params, check_budget, gaussian};
+use crate::okauc::{SHARED, buffer_params, checked_support, gaussian};
 use crate::{AnyKernel, Compensation, Removal, Support};
 
 /// Parameters of [`Koil`].
@@ -115,18 +115,17 @@ impl OnlineParams for KoilParams {
                 allowed: "an integer >= 1",
             });
         }
-        let budget = check_budget(self.budget as f64)?;
         Ok(Koil {
             eta,
             c,
             k: self.k,
-            support: Support::new(
+            support: checked_support(
                 self.kernel,
-                budget,
+                self.budget,
                 self.removal,
                 Compensation::Nearest,
                 seed,
-            ),
+            )?,
             t: 0,
             near: Vec::new(),
         })

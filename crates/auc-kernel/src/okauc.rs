@@ -87,6 +87,18 @@ pub(crate) fn check_budget(budget: f64) -> Result<usize, ParamError> {
         })
 }
 
+/// Empty buffers for a learner, the budget checked as the parameter maps check it.
+pub(crate) fn checked_support(
+    kernel: AnyKernel,
+    budget: usize,
+    removal: Removal,
+    compensation: Compensation,
+    seed: u64,
+) -> Result<Support, ParamError> {
+    let budget = check_budget(budget as f64)?;
+    Ok(Support::new(kernel, budget, removal, compensation, seed))
+}
+
 pub(crate) fn gaussian(map: &ParamMap) -> Result<AnyKernel, ParamError> {
     Ok(Gaussian::new(map.value(&SIGMA)?)?.into())
 }
@@ -112,6 +124,15 @@ struct Core {
 }
 
 impl Core {
+    fn new(support: Support, lambda: f64, surrogate: Surrogate) -> Self {
+        Self {
+            support,
+            lambda,
+            surrogate,
+            t: 0,
+        }
+    }
+
     fn step(&mut self, x: Row<'_>, y: Label, eta: f64) {
         self.t += 1;
         let sp = &mut self.support;
@@ -233,20 +254,18 @@ impl OnlineParams for OkaucMParams {
 
     fn build_seeded(&self, _dim: usize, seed: u64) -> Result<OkaucM, ParamError> {
         let lambda = check::positive("lambda", self.lambda)?; // eta_t = 1/(lambda t)
-        let budget = check_budget(self.budget as f64)?;
         Ok(OkaucM {
-            core: Core {
-                support: Support::new(
+            core: Core::new(
+                checked_support(
                     self.kernel,
-                    budget,
+                    self.budget,
                     self.removal,
                     Compensation::Projection,
                     seed,
-                ),
+                )?,
                 lambda,
-                surrogate: Surrogate::Moment,
-                t: 0,
-            },
+                Surrogate::Moment,
+            ),
         })
     }
 }
@@ -261,21 +280,19 @@ impl OnlineParams for OkaucSParams {
     fn build_seeded(&self, _dim: usize, seed: u64) -> Result<OkaucS, ParamError> {
         let eta = check::positive("eta", self.eta)?;
         let lambda = check::non_negative("lambda", self.lambda)?;
-        let budget = check_budget(self.budget as f64)?;
         Ok(OkaucS {
             eta,
-            core: Core {
-                support: Support::new(
+            core: Core::new(
+                checked_support(
                     self.kernel,
-                    budget,
+                    self.budget,
                     self.removal,
                     Compensation::Projection,
                     seed,
-                ),
+                )?,
                 lambda,
-                surrogate: Surrogate::HalfSquare,
-                t: 0,
-            },
+                Surrogate::HalfSquare,
+            ),
         })
     }
 }
