@@ -31,4 +31,4 @@ pub use error::{DatasetError, FitError, ParamError};
 pub use label::Label;
 pub use learner::{BoxedModel, DynFit, Fit, OnlineLearner, OnlineParams, Scorer, Streaming};
 pub use params::{ParamMap, ParamSpec};
-pub use row::{Row, SparseRow, SparseVec};
+pub use row::{Row, RowBuf, SparseRow, SparseVec};

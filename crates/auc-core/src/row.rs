@@ -289,6 +289,69 @@ fn dense_dot(x: &[f64], w: &[f64]) -> f64 {
     (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
 
+/// An owned copy of a row, kept in the form it arrived in (dense or sparse): what learners that
+/// store examples (buffers, reservoirs) hold. [`RowBuf::assign`] overwrites it reusing its storage,
+/// so a full buffer replaces rows without allocating.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RowBuf {
+    /// A dense row's values.
+    Dense(Vec<f64>),
+    /// A sparse row's indices and values.
+    Sparse {
+        /// 0-based feature indices, strictly increasing.
+        indices: Vec<u32>,
+        /// The values, finite.
+        values: Vec<f64>,
+    },
+}
+
+impl Default for RowBuf {
+    fn default() -> Self {
+        RowBuf::Dense(Vec::new())
+    }
+}
+
+impl RowBuf {
+    /// A copy of `x`.
+    pub fn from_row(x: Row<'_>) -> Self {
+        let mut b = RowBuf::default();
+        b.assign(x);
+        b
+    }
+
+    /// Overwrites with `x`, reusing this buffer's storage when the form (dense or sparse) is
+    /// the same.
+    pub fn assign(&mut self, x: Row<'_>) {
+        match (&mut *self, x) {
+            (RowBuf::Dense(v), Row::Dense(x)) => {
+                v.clear();
+                v.extend_from_slice(x);
+            }
+            (RowBuf::Sparse { indices, values }, Row::Sparse(s)) => {
+                indices.clear();
+                indices.extend_from_slice(s.indices);
+                values.clear();
+                values.extend_from_slice(s.values);
+            }
+            (me, Row::Dense(x)) => *me = RowBuf::Dense(x.to_vec()),
+            (me, Row::Sparse(s)) => {
+                *me = RowBuf::Sparse {
+                    indices: s.indices.to_vec(),
+                    values: s.values.to_vec(),
+                }
+            }
+        }
+    }
+
+    /// The stored row as a view.
+    pub fn as_row(&self) -> Row<'_> {
+        match self {
+            RowBuf::Dense(v) => Row::Dense(v),
+            RowBuf::Sparse { indices, values } => Row::Sparse(SparseRow::new(indices, values)),
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::float_cmp)] // Expected values are exact by construction (see each comment).
 mod tests {
@@ -348,5 +411,16 @@ mod tests {
                 "n = {n}"
             );
         }
+    }
+
+    #[test]
+    fn row_buffers_round_trip_and_switch_form() {
+        let sv = SparseVec::from_pairs([(1, 2.0), (4, -1.0)]).unwrap();
+        let mut b = RowBuf::from_row(Row::Dense(&[1.0, 2.0]));
+        assert_eq!(b.as_row(), Row::Dense(&[1.0, 2.0]));
+        b.assign(Row::Sparse(sv.view()));
+        assert_eq!(b.as_row(), Row::Sparse(sv.view()));
+        b.assign(Row::Dense(&[3.0]));
+        assert_eq!(b, RowBuf::Dense(vec![3.0]));
     }
 }

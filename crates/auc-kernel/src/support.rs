@@ -29,7 +29,7 @@
 //! Every scratch vector is allocated once, so a step allocates nothing (the rows themselves
 //! reuse their storage when a slot is overwritten).
 
-use auc_core::{Label, Row, SparseRow};
+use auc_core::{Label, Row, RowBuf};
 use rand::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use serde::{Deserialize, Serialize};
@@ -77,45 +77,6 @@ pub enum Compensation {
     Nearest,
 }
 
-/// A buffered example, kept in the form it arrived in.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-enum Stored {
-    Dense(Vec<f64>),
-    Sparse { indices: Vec<u32>, values: Vec<f64> },
-}
-
-impl Stored {
-    /// Overwrites with `x`, reusing this slot's storage.
-    fn assign(&mut self, x: Row<'_>) {
-        match (self, x) {
-            (Stored::Dense(v), Row::Dense(x)) => {
-                v.clear();
-                v.extend_from_slice(x);
-            }
-            (Stored::Sparse { indices, values }, Row::Sparse(s)) => {
-                indices.clear();
-                indices.extend_from_slice(s.indices());
-                values.clear();
-                values.extend_from_slice(s.values());
-            }
-            (me, Row::Dense(x)) => *me = Stored::Dense(x.to_vec()),
-            (me, Row::Sparse(s)) => {
-                *me = Stored::Sparse {
-                    indices: s.indices().to_vec(),
-                    values: s.values().to_vec(),
-                }
-            }
-        }
-    }
-
-    fn as_row(&self) -> Row<'_> {
-        match self {
-            Stored::Dense(v) => Row::Dense(v),
-            Stored::Sparse { indices, values } => Row::Sparse(SparseRow::new(indices, values)),
-        }
-    }
-}
-
 /// Scratch space: never serialized, resized on first use after a load.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
@@ -141,7 +102,7 @@ pub struct Support {
     budget: usize,
     removal: Removal,
     compensation: Compensation,
-    rows: Vec<Stored>,
+    rows: Vec<RowBuf>,
     norm_sq: Vec<f64>,
     alpha: Vec<f64>,
     f: Vec<f64>,
@@ -170,7 +131,7 @@ impl Support {
             budget,
             removal,
             compensation,
-            rows: vec![Stored::Dense(Vec::new()); n],
+            rows: vec![RowBuf::default(); n],
             norm_sq: vec![0.0; n],
             alpha: vec![0.0; n],
             f: vec![0.0; n],

@@ -48,8 +48,8 @@
 //! 1 the framework, 2 the reservoir update, 3 sequential and 4 gradient classifier updates.
 
 use auc_core::{
-    Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, Scorer, SparseRow,
-    check,
+    Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, RowBuf, Scorer,
+    SparseRow, check,
 };
 use serde::{Deserialize, Serialize};
 
@@ -154,32 +154,6 @@ impl OnlineParams for OamGraParams {
     }
 }
 
-/// A buffered example, kept in the form it arrived in.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-enum Stored {
-    Dense(Vec<f64>),
-    Sparse { indices: Vec<u32>, values: Vec<f64> },
-}
-
-impl Stored {
-    fn from_row(x: Row<'_>) -> Self {
-        match x {
-            Row::Dense(v) => Stored::Dense(v.to_vec()),
-            Row::Sparse(s) => Stored::Sparse {
-                indices: s.indices().to_vec(),
-                values: s.values().to_vec(),
-            },
-        }
-    }
-
-    fn as_row(&self) -> Row<'_> {
-        match self {
-            Stored::Dense(v) => Row::Dense(v),
-            Stored::Sparse { indices, values } => Row::Sparse(SparseRow::new(indices, values)),
-        }
-    }
-}
-
 /// Calls `f(j, a_j - b_j)` for every `j` stored in `a` or `b`, in increasing `j` (a dense row
 /// stores every `j`).
 ///
@@ -261,7 +235,7 @@ struct Core {
     budget: u64,
     w: Vec<f64>,
     /// Positives then negatives, indexed by [`Label::index`].
-    buffers: [Vec<Stored>; 2],
+    buffers: [Vec<RowBuf>; 2],
     /// Examples of each class seen so far (inserted or not).
     seen: [u64; 2],
     rng: SplitMix64,
@@ -293,11 +267,11 @@ impl Core {
         self.seen[k] += 1;
         let buf = &mut self.buffers[k];
         if (buf.len() as u64) < self.budget {
-            buf.push(Stored::from_row(x));
+            buf.push(RowBuf::from_row(x));
         } else {
             let slot = self.rng.below(self.seen[k]);
             if slot < self.budget {
-                buf[slot as usize] = Stored::from_row(x);
+                buf[slot as usize].assign(x);
             }
         }
     }
@@ -309,7 +283,7 @@ macro_rules! common_impls {
         impl $ty {
             /// The rows now in the buffer of class `y` (at most `budget` of them), in slot order.
             pub fn buffered(&self, y: Label) -> impl ExactSizeIterator<Item = Row<'_>> + '_ {
-                self.core.buffers[y.index()].iter().map(Stored::as_row)
+                self.core.buffers[y.index()].iter().map(RowBuf::as_row)
             }
 
             /// How many examples of class `y` the learner has seen: $N^y_t$.
