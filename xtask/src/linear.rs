@@ -32,7 +32,8 @@ pub(crate) struct Experiment {
     pub(crate) key: &'static str,
     /// The page's heading.
     pub(crate) title: &'static str,
-    pub(crate) sets: &'static [Set],
+    /// The data sets, by name, in table order: each is described once, in `SETS`.
+    pub(crate) sets: &'static [&'static str],
     pub(crate) algos: &'static [Algo],
     /// The papers' mean AUC and standard deviation in %, per (data set, algorithm, source).
     pub(crate) paper: &'static [(&'static str, &'static str, f64, f64, &'static str)],
@@ -50,7 +51,27 @@ pub(crate) struct Experiment {
 pub(crate) const LINEAR: Experiment = Experiment {
     key: "linear",
     title: "Linear online AUC learners: [OAUC Table 2] and [ADM Table 2]",
-    sets: SETS,
+    sets: &[
+        "fourclass",
+        "glass",
+        "heart",
+        "ionosphere",
+        "australian",
+        "diabetes",
+        "vehicle",
+        "vehicle-adm",
+        "german",
+        "splice",
+        "segment",
+        "dna",
+        "satimage",
+        "svmguide1",
+        "letter",
+        "magic04",
+        "poker",
+        "a9a",
+        "shuttle",
+    ],
     algos: ALGOS,
     paper: PAPER,
     extra_args: &[],
@@ -59,6 +80,7 @@ pub(crate) const LINEAR: Experiment = Experiment {
     curves: true,
 };
 
+/// Every data set a table of this harness uses, with its files and positive class.
 const SETS: &[Set] = &[
     Set {
         name: "fourclass",
@@ -460,6 +482,20 @@ pub(crate) struct Options {
     pub(crate) budget: Option<String>,
 }
 
+impl Experiment {
+    /// The experiment's data sets, in its order.
+    pub(crate) fn data_sets(&self) -> Result<Vec<&'static Set>, String> {
+        self.sets
+            .iter()
+            .map(|n| {
+                SETS.iter()
+                    .find(|s| s.name == *n)
+                    .ok_or_else(|| format!("{}: no data set `{n}` in SETS", self.key))
+            })
+            .collect()
+    }
+}
+
 impl Options {
     /// The table's path: the main table, or a separate one for any variant, so that a variant
     /// never replaces the main table.
@@ -524,7 +560,7 @@ pub(crate) fn run(exp: &Experiment, opts: &Options) -> Result<(), String> {
     let started = Instant::now();
     let mut cells: BTreeMap<(&str, &str), Cell> = BTreeMap::new();
     let mut done: Vec<&Set> = Vec::new();
-    for set in exp.sets {
+    for set in exp.data_sets()? {
         if quick && !exp.quick_sets.contains(&set.name) {
             continue;
         }
@@ -747,8 +783,7 @@ fn write_table(
     let _ = writeln!(
         md,
         "Protocol: {protocol}; features min-max scaled to [-1, 1] on each training part; every training part in a seeded random order; seed 0.{}{}",
-        exp.sets
-            .iter()
+        sets.iter()
             .filter_map(|s| s.test.map(|t| format!(
                 " {} is trained on {} and tested on {t}, 4 runs.",
                 s.name,
