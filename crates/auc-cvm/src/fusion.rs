@@ -577,43 +577,11 @@ mod positive_definite {
     use super::*;
     use crate::kernels::SubKernelKind;
 
-    /// Smallest eigenvalue of a symmetric matrix by cyclic Jacobi rotations.
-    pub(super) fn min_eig(mut a: Vec<f64>, n: usize) -> f64 {
-        for _ in 0..100 {
-            let mut off = 0.0;
-            for p in 0..n {
-                for q in p + 1..n {
-                    off += a[p * n + q] * a[p * n + q];
-                }
-            }
-            if off < 1e-22 {
-                break;
-            }
-            for p in 0..n {
-                for q in p + 1..n {
-                    let apq = a[p * n + q];
-                    if apq.abs() < 1e-300 {
-                        continue;
-                    }
-                    let theta = (a[q * n + q] - a[p * n + p]) / (2.0 * apq);
-                    let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
-                    let t = if theta == 0.0 { 1.0 } else { t };
-                    let c = 1.0 / (t * t + 1.0).sqrt();
-                    let s = t * c;
-                    for k in 0..n {
-                        let (akp, akq) = (a[k * n + p], a[k * n + q]);
-                        a[k * n + p] = c * akp - s * akq;
-                        a[k * n + q] = s * akp + c * akq;
-                    }
-                    for k in 0..n {
-                        let (apk, aqk) = (a[p * n + k], a[q * n + k]);
-                        a[p * n + k] = c * apk - s * aqk;
-                        a[q * n + k] = s * apk + c * aqk;
-                    }
-                }
-            }
-        }
-        (0..n).map(|i| a[i * n + i]).fold(f64::INFINITY, f64::min)
+    /// Smallest eigenvalue of a symmetric matrix (cyclic Jacobi, `auc_core::testing`).
+    pub(super) fn min_eig(a: Vec<f64>, n: usize) -> f64 {
+        auc_core::testing::symmetric_eigenvalues(n, a)
+            .into_iter()
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// The natural kernel of eq. 18 (an entrywise ratio) can be indefinite; after the diffusion

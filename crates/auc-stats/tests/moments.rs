@@ -253,52 +253,16 @@ fn eq16_as_printed_loses_precision_at_large_offset() {
     );
 }
 
-/// Eigenvalues of a symmetric p x p matrix (row-major) by cyclic Jacobi rotations.
-fn jacobi_eigenvalues(p: usize, mut a: Vec<f64>) -> Vec<f64> {
-    for _sweep in 0..100 {
-        let off: f64 = (0..p)
-            .flat_map(|i| (0..p).filter(move |&j| j != i).map(move |j| (i, j)))
-            .map(|(i, j)| a[i * p + j] * a[i * p + j])
-            .sum();
-        let diag: f64 = (0..p).map(|i| a[i * p + i] * a[i * p + i]).sum();
-        if off <= 1e-32 * diag || off == 0.0 {
-            break;
-        }
-        for k in 0..p {
-            for l in k + 1..p {
-                let akl = a[k * p + l];
-                if akl == 0.0 {
-                    continue;
-                }
-                // Rotation that zeroes a[k][l] (Golub and Van Loan, sym. Schur 2x2).
-                let theta = (a[l * p + l] - a[k * p + k]) / (2.0 * akl);
-                let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
-                let t = if theta == 0.0 { 1.0 } else { t };
-                let c = 1.0 / (t * t + 1.0).sqrt();
-                let s = t * c;
-                for r in 0..p {
-                    let (ark, arl) = (a[r * p + k], a[r * p + l]);
-                    a[r * p + k] = c * ark - s * arl;
-                    a[r * p + l] = s * ark + c * arl;
-                }
-                for r in 0..p {
-                    let (akr, alr) = (a[k * p + r], a[l * p + r]);
-                    a[k * p + r] = c * akr - s * alr;
-                    a[l * p + r] = s * akr + c * alr;
-                }
-            }
-        }
-    }
-    (0..p).map(|i| a[i * p + i]).collect()
-}
-
 #[test]
 fn jacobi_finds_known_eigenvalues() {
     // [[2, 1], [1, 2]] has eigenvalues 1 and 3; diag(5, -1, 0) its diagonal.
-    let mut ev = jacobi_eigenvalues(2, vec![2.0, 1.0, 1.0, 2.0]);
+    let mut ev = auc_core::testing::symmetric_eigenvalues(2, vec![2.0, 1.0, 1.0, 2.0]);
     ev.sort_by(f64::total_cmp);
     assert!(tol::close(ev[0], 1.0) && tol::close(ev[1], 3.0), "{ev:?}");
-    let ev = jacobi_eigenvalues(3, vec![5.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0]);
+    let ev = auc_core::testing::symmetric_eigenvalues(
+        3,
+        vec![5.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0],
+    );
     assert!(tol::close(ev[0], 5.0) && tol::close(ev[1], -1.0) && ev[2].abs() < tol::ABS);
 }
 
@@ -323,7 +287,7 @@ fn covariance_stays_psd_over_a_million_updates() {
         m.update(Row::Dense(&x));
         if t % 100_000 == 0 {
             let trace: f64 = (0..p).map(|i| m.cov(i, i)).sum();
-            let smallest = jacobi_eigenvalues(p, m.cov_dense())
+            let smallest = auc_core::testing::symmetric_eigenvalues(p, m.cov_dense())
                 .into_iter()
                 .fold(f64::INFINITY, f64::min);
             assert!(
