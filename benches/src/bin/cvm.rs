@@ -426,6 +426,40 @@ fn params(algo: &Algo, c1: f64, eps: f64) -> GamCvmParams {
     }
 }
 
+/// One outer split made ready: both parts min-max scaled on the training part, the points of
+/// the training rows then the test rows, and the positions of the training positives, training
+/// negatives and test rows among those points.
+struct SplitData {
+    train: Dataset,
+    test: Dataset,
+    pts: Points,
+    pos: Vec<usize>,
+    neg: Vec<usize>,
+    test_idx: Vec<usize>,
+}
+
+impl SplitData {
+    fn new(data: &Dataset, split: &auc_eval::folds::Split) -> Self {
+        let train = data.select(&split.train);
+        let test = data.select(&split.test);
+        let scaler = MinMaxScaler::fit(&train);
+        let (train, test) = (scaler.transform(&train), scaler.transform(&test));
+        let pts = points(&[&train, &test]);
+        let n_train = train.n();
+        let (pos, neg): (Vec<usize>, Vec<usize>) =
+            (0..n_train).partition(|&i| train.label(i).is_pos());
+        let test_idx = (n_train..n_train + test.n()).collect();
+        Self {
+            train,
+            test,
+            pts,
+            pos,
+            neg,
+            test_idx,
+        }
+    }
+}
+
 /// The kernel of `algo` with `n_loc` and bandwidth scale on the split's points.
 fn kernel(
     pts: &Points,
@@ -458,22 +492,22 @@ fn run_set(
         splits.len()
     };
     for split in splits.iter().take(runs) {
-        let train = data.select(&split.train);
-        let test = data.select(&split.test);
-        let scaler = MinMaxScaler::fit(&train);
-        let (train, test) = (scaler.transform(&train), scaler.transform(&test));
-        let pts = points(&[&train, &test]);
+        let SplitData {
+            train,
+            test,
+            pts,
+            pos,
+            neg,
+            test_idx,
+        } = SplitData::new(data, split);
         let n_train = train.n();
         let labels = train.labels();
-        let pos: Vec<usize> = (0..n_train).filter(|&i| labels[i].is_pos()).collect();
-        let neg: Vec<usize> = (0..n_train).filter(|&i| !labels[i].is_pos()).collect();
         let inner = stratified_kfold(
             labels,
             cfg.inner,
             derive_seed(7, &[split.repeat as u64, split.fold as u64]),
         )
         .map_err(|e| e.to_string())?;
-        let test_idx: Vec<usize> = (n_train..n_train + test.n()).collect();
         let test_labels = test.labels();
         for algo in ALGOS {
             let cell = cells.entry(algo.name).or_default();
@@ -600,16 +634,15 @@ fn fig4(data: &Dataset, set: &Set, cfg: &Config, out: &mut String) -> Result<(),
         repeated_stratified_kfold(data.labels(), folds, 1, 17).map_err(|e| e.to_string())?;
     let mut acc = vec![(0.0, 0.0); 64];
     for split in &splits {
-        let train = data.select(&split.train);
-        let test = data.select(&split.test);
-        let scaler = MinMaxScaler::fit(&train);
-        let (train, test) = (scaler.transform(&train), scaler.transform(&test));
-        let pts = points(&[&train, &test]);
-        let n_train = train.n();
-        let pos: Vec<usize> = (0..n_train).filter(|&i| train.label(i).is_pos()).collect();
-        let neg: Vec<usize> = (0..n_train).filter(|&i| !train.label(i).is_pos()).collect();
+        let SplitData {
+            test,
+            pts,
+            pos,
+            neg,
+            test_idx: idx,
+            ..
+        } = SplitData::new(data, split);
         let fs = kernel(&pts, &ALGOS[0], cfg.nloc[0], 1.0, cfg)?;
-        let idx: Vec<usize> = (n_train..pts.n()).collect();
         for (a, &c1) in grid.iter().enumerate() {
             for (b, &c2) in grid.iter().enumerate() {
                 let mut p = params(&ALGOS[0], c1, cfg.eps);
@@ -645,16 +678,15 @@ fn fig5(data: &Dataset, set: &Set, cfg: &Config, out: &mut String) -> Result<(),
         repeated_stratified_kfold(data.labels(), folds, 1, 19).map_err(|e| e.to_string())?;
     let mut acc = vec![(0.0, 0.0, 0.0, 0.0); epss.len()];
     for split in &splits {
-        let train = data.select(&split.train);
-        let test = data.select(&split.test);
-        let scaler = MinMaxScaler::fit(&train);
-        let (train, test) = (scaler.transform(&train), scaler.transform(&test));
-        let pts = points(&[&train, &test]);
-        let n_train = train.n();
-        let pos: Vec<usize> = (0..n_train).filter(|&i| train.label(i).is_pos()).collect();
-        let neg: Vec<usize> = (0..n_train).filter(|&i| !train.label(i).is_pos()).collect();
+        let SplitData {
+            test,
+            pts,
+            pos,
+            neg,
+            test_idx: idx,
+            ..
+        } = SplitData::new(data, split);
         let fs = kernel(&pts, &ALGOS[0], cfg.nloc[0], 1.0, cfg)?;
-        let idx: Vec<usize> = (n_train..pts.n()).collect();
         for (k, &eps) in epss.iter().enumerate() {
             let p = params(&ALGOS[0], 1.0, eps);
             let (f, sol, _) = solve_on(&fs, &pos, &neg, &p, 3).map_err(|e| e.to_string())?;
