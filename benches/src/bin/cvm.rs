@@ -2,7 +2,7 @@
 //! `cargo xtask reproduce cvm`.
 //!
 //! Usage: `cvm --data DIR --out FILE.md --figs DIR [--quick] [--repeats R] [--folds K]
-//! [--sets a,b]`. Writes the table to `FILE.md` (rewritten after each data set, through a
+//! [--sets a,b] [--printed-norm]`. Writes the table to `FILE.md` (rewritten after each data set, through a
 //! temporary file and a rename) and the figure data to `DIR/cvm-fig4.tsv` and `DIR/cvm-fig5.tsv`,
 //! which `cargo xtask reproduce cvm` draws as SVG.
 //!
@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use auc_core::{Dataset, Label};
-use auc_cvm::fusion::FusionParams;
+use auc_cvm::fusion::{FusionParams, Normalization};
 use auc_cvm::kernels::{Points, SubKernelKind};
 use auc_cvm::model::{FusedSet, KernelSpec, solve_on};
 use auc_cvm::{GamCvmParams, SolverKind};
@@ -405,17 +405,13 @@ fn points(parts: &[&Dataset]) -> Points {
     Points::from_dense(p, x)
 }
 
-fn params(algo: &Algo, c1: f64, eps: f64) -> GamCvmParams {
+fn params(algo: &Algo, c1: f64, eps: f64, cfg_fusion: FusionParams) -> GamCvmParams {
     GamCvmParams {
         kernel: KernelSpec {
             kernels: algo.kernels.to_vec(),
             sigma_scale: 1.0,
             n_loc: 8,
-            fusion: FusionParams {
-                rho: 0.1,
-                max_iter: 20,
-                tol: 1e-3,
-            },
+            fusion: cfg_fusion,
         },
         c1,
         c2: 1.0,
@@ -538,7 +534,7 @@ fn run_set(
                     let fs = kernel(&pts, algo, nl.min(pts.n() - 1), sg, cfg)?;
                     cell.fusion.push(fs.info.seconds);
                     for &c1 in &cfg.c1 {
-                        let p = params(algo, c1, cfg.eps);
+                        let p = params(algo, c1, cfg.eps, cfg.fusion);
                         let mut sum = 0.0;
                         for (j, val) in inner.iter().enumerate() {
                             let in_val: std::collections::HashSet<usize> =
@@ -579,7 +575,7 @@ fn run_set(
                 .find(|k| k.0 == nl && k.1.to_bits() == sg.to_bits())
                 .ok_or("kernel")?
                 .2;
-            let p = params(algo, c1, cfg.eps);
+            let p = params(algo, c1, cfg.eps, cfg.fusion);
             let seed = derive_seed(13, &[split.repeat as u64, split.fold as u64]);
             let (f, sol, _) = solve_on(fs, &pos, &neg, &p, seed).map_err(|e| e.to_string())?;
             let s: Vec<f64> = test_idx.iter().map(|&i| f[i]).collect();
@@ -603,7 +599,7 @@ fn run_set(
             *cell.chosen.entry(key).or_default() += 1;
             if algo.name == "gam-cvm" {
                 // SPEC section 7: inductive against transductive on the same split and parameters.
-                let mut ip = params(algo, c1, cfg.eps);
+                let mut ip = params(algo, c1, cfg.eps, cfg.fusion);
                 ip.kernel.n_loc = nl.min(n_train - 1);
                 ip.kernel.fusion = cfg.fusion;
                 ip.transductive = false;
@@ -645,7 +641,7 @@ fn fig4(data: &Dataset, set: &Set, cfg: &Config, out: &mut String) -> Result<(),
         let fs = kernel(&pts, &ALGOS[0], cfg.nloc[0], 1.0, cfg)?;
         for (a, &c1) in grid.iter().enumerate() {
             for (b, &c2) in grid.iter().enumerate() {
-                let mut p = params(&ALGOS[0], c1, cfg.eps);
+                let mut p = params(&ALGOS[0], c1, cfg.eps, cfg.fusion);
                 p.c2 = c2;
                 let (f, _, _) = solve_on(&fs, &pos, &neg, &p, 3).map_err(|e| e.to_string())?;
                 let s: Vec<f64> = idx.iter().map(|&i| f[i]).collect();
@@ -688,7 +684,7 @@ fn fig5(data: &Dataset, set: &Set, cfg: &Config, out: &mut String) -> Result<(),
         } = SplitData::new(data, split);
         let fs = kernel(&pts, &ALGOS[0], cfg.nloc[0], 1.0, cfg)?;
         for (k, &eps) in epss.iter().enumerate() {
-            let p = params(&ALGOS[0], 1.0, eps);
+            let p = params(&ALGOS[0], 1.0, eps, cfg.fusion);
             let (f, sol, _) = solve_on(&fs, &pos, &neg, &p, 3).map_err(|e| e.to_string())?;
             let s: Vec<f64> = idx.iter().map(|&i| f[i]).collect();
             let n = splits.len() as f64;
@@ -726,7 +722,7 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
     );
     let _ = writeln!(
         md,
-        "Protocol: {} x stratified {}-fold CV ({} runs per data set unless noted), inner stratified {}-fold CV on each training part picking C1 in {:?}{} by mean AUC; epsilon = {}; C2 = 1 (it only rescales scores: fig. 4 below); rho = {}, at most {} diffusion rounds, relative tolerance {}. \
+        "Protocol: {} x stratified {}-fold CV ({} runs per data set unless noted), inner stratified {}-fold CV on each training part picking C1 in {:?}{} by mean AUC; epsilon = {}; C2 = 1 (it only rescales scores: fig. 4 below); rho = {}, at most {} diffusion rounds, relative tolerance {}; natural and local kernels normalized {}. \
          Transductive: each outer split's kernel is built once on its training and test points (no test labels read) and reused by the inner CV. Features min-max scaled on the training part. Seeds fixed.\n",
         cfg.repeats,
         cfg.folds,
@@ -740,7 +736,12 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
         cfg.eps,
         cfg.fusion.rho,
         cfg.fusion.max_iter,
-        cfg.fusion.tol
+        cfg.fusion.tol,
+        match cfg.fusion.normalization {
+            Normalization::Rows => "by each kernel's own rows ([Wang12]; `auc_cvm::fusion`)",
+            Normalization::AcrossKernels =>
+                "across sub-kernels as [CVM eqs. 18, 20] print (`--printed-norm`), local rows then summing to 1",
+        }
     );
     let _ = writeln!(md, "## Table 2: AUC and AP (ours mean ± std, paper mean)\n");
     let _ = writeln!(
@@ -1076,6 +1077,11 @@ fn run() -> Result<(), String> {
             rho: 0.1,
             max_iter: 20,
             tol: 1e-3,
+            normalization: if args.iter().any(|a| a == "--printed-norm") {
+                Normalization::AcrossKernels
+            } else {
+                Normalization::Rows
+            },
         },
         quick,
         max_runs_large: num("--max-runs-large", if quick { 1 } else { 3 })?,

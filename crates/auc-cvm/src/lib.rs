@@ -15,7 +15,7 @@
 //! | $K^{(2)}$ | [`kernels::Pearson`] | $(1 + r_{ij})/2$ \[CVM eq. 15\] |
 //! | $\mathrm{SPA}_{loc}$, $n_{loc}$ | [`kernels::Points::sparsity`], `n_loc` | mean distance to the $n_{loc}$ nearest points \[CVM eq. 16\] |
 //! | $K^{(3)}, \sigma_2$ | [`kernels::Density`], `sigma2` | density sub-kernel, median sparsity \[CVM eq. 17\] |
-//! | $\bar K^{(m)}_t$ | status matrices inside [`fusion::fuse`] | natural kernels and their iterates \[CVM eqs. 18, 21\] |
+//! | $\bar K^{(m)}_t$ | status matrices inside [`fusion::fuse`] | natural kernels (rows normalized, [`fusion::Normalization`]) and their iterates \[CVM eqs. 18, 21\] |
 //! | $\bar L^{(m)}$ | [`fusion::local_weights`] | sparse local kernels \[CVM eqs. 19-20\], rows normalized |
 //! | $\rho$, $T$ | [`fusion::FusionParams`] `rho`, `max_iter` | regularization and rounds of eq. 21 |
 //! | $d(\bar K^{(m)}_t, \bar K^{(s)}_t)$ | [`fusion::FusionInfo::distances`] | Theorem 1's distance, the convergence check |
@@ -32,10 +32,12 @@
 //!
 //! - $C_2$ only scales $\alpha$, the scores and $\tau$ ([`solver`] docs; test
 //!   `c2_only_scales_scores`): it cannot change AUC or AP.
-//! - Eq. 20 as printed makes the diffusion diverge; local kernels are row-normalized
-//!   ([`fusion`] docs, with a test of the failure).
-//! - Eq. 21 keeps the status matrices symmetric, so eq. 22's symmetrization only removes
-//!   rounding.
+//! - Eqs. 18 and 20 as printed normalize across the sub-kernels. Eq. 20 then makes the
+//!   diffusion diverge, and eq. 18 keeps only each kernel's share of an entry: a kernel fused
+//!   with a copy of itself loses its whole similarity order, and our two-kernel ablations ranked
+//!   worse than chance. We normalize each kernel by its own rows, as the cross-diffusion the
+//!   paper adopts does \[Wang12\] ([`fusion`] docs, with tests of both failures);
+//!   `printed_norm = 1` keeps the printed form.
 //!
 //! Memory for Letter-z ($n = 20{,}000$): 8.0 GB at the fusion's peak ($M + 2 = 5$ dense `f32`
 //! matrices), 1.6 GB for the fused kernel afterwards; the solver adds $O(n)$ plus the core set's

@@ -26,7 +26,7 @@ use auc_core::{
     Scorer, check,
 };
 
-use crate::fusion::{FusionInfo, FusionParams, Gram, fuse, local_weights};
+use crate::fusion::{FusionInfo, FusionParams, Gram, Normalization, fuse, local_weights};
 use crate::kernels::{Gaussian, Knn, Points, SubKernel, SubKernelKind};
 use crate::solver::{self, CvmParams, Problem, Solution, SolveError};
 
@@ -114,6 +114,11 @@ impl GamCvmParams {
             help: "at most this many diffusion rounds [CVM eq. 21] (our default)",
         },
         ParamSpec {
+            name: "printed_norm",
+            default: Some(0.0),
+            help: "1 = normalize across sub-kernels as [CVM eqs. 18, 20] print, 0 = each kernel by its rows [Wang12]",
+        },
+        ParamSpec {
             name: "sigma_scale",
             default: Some(1.0),
             help: "multiplier of the Gaussian bandwidth sigma_1 = median per-sample std",
@@ -142,17 +147,11 @@ impl GamCvmParams {
         };
         let t = check::integer_at_least("t", v("t")?, 1, "an integer >= 1")?;
         let n_loc = check::integer_at_least("n_loc", v("n_loc")?, 1, "an integer >= 1")?;
-        let tr = v("transductive")?;
-        let transductive = match check::integer_at_least("transductive", tr, 0, "0 or 1")? {
-            0 => false,
-            1 => true,
-            _ => {
-                return Err(ParamError::OutOfRange {
-                    name: "transductive",
-                    value: tr,
-                    allowed: "0 or 1",
-                });
-            }
+        let transductive = flag("transductive", v("transductive")?)?;
+        let normalization = if flag("printed_norm", v("printed_norm")?)? {
+            Normalization::AcrossKernels
+        } else {
+            Normalization::Rows
         };
         let p = Self {
             kernel: KernelSpec {
@@ -163,6 +162,7 @@ impl GamCvmParams {
                     rho: v("rho")?,
                     max_iter: t as usize,
                     tol: 1e-3,
+                    normalization,
                 },
             },
             c1: v("c1")?,
@@ -202,6 +202,19 @@ impl GamCvmParams {
     }
 }
 
+/// A 0/1 parameter as a bool.
+fn flag(name: &'static str, value: f64) -> Result<bool, ParamError> {
+    match check::integer_at_least(name, value, 0, "0 or 1")? {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(ParamError::OutOfRange {
+            name,
+            value,
+            allowed: "0 or 1",
+        }),
+    }
+}
+
 /// A kernel built on a set of points: the points, their neighbours, the sub-kernels with fitted
 /// bandwidths and the fused matrix.
 #[derive(Debug)]
@@ -216,6 +229,8 @@ pub struct FusedSet {
     pub gram: Gram,
     /// What the fusion did.
     pub info: FusionInfo,
+    /// How its natural and local kernels were normalized.
+    pub normalization: Normalization,
 }
 
 impl FusedSet {
@@ -248,6 +263,7 @@ impl FusedSet {
             kernels,
             gram,
             info,
+            normalization: spec.fusion.normalization,
         })
     }
 }
@@ -480,7 +496,14 @@ impl GamCvmModel {
                 .sum()
         } else {
             let nb = knn.neighbours(0);
-            let lw = local_weights(&q, 0, &self.set.pts, nb, &self.set.kernels, true);
+            let lw = local_weights(
+                &q,
+                0,
+                &self.set.pts,
+                nb,
+                &self.set.kernels,
+                self.set.normalization,
+            );
             let m = lw.len() as f64;
             nb.iter()
                 .enumerate()
