@@ -70,6 +70,29 @@ impl Points {
         }
     }
 
+    /// The points of `x` (as [`Points::from_dense`]) with local sparsities `spa` that were set
+    /// before, as a saved model restores them.
+    ///
+    /// # Panics
+    /// If `spa` does not hold one value per point (a programmer error: callers check).
+    pub(crate) fn with_sparsity(p: usize, x: Vec<f64>, spa: Vec<f64>) -> Self {
+        let mut pts = Self::from_dense(p, x);
+        assert_eq!(
+            spa.len(),
+            pts.n,
+            "{} sparsities for {} points",
+            spa.len(),
+            pts.n
+        );
+        pts.spa = spa;
+        pts
+    }
+
+    /// Every point's features, row-major ($n p$ values).
+    pub(crate) fn values(&self) -> &[f64] {
+        &self.x
+    }
+
     /// Number of points.
     pub fn n(&self) -> usize {
         self.n
