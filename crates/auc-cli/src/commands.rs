@@ -37,8 +37,10 @@ enum Command {
     Curve(CurveArgs),
     /// Friedman test (Iman-Davenport) and Nemenyi critical difference across methods (Demsar 2006).
     Friedman(FriedmanArgs),
-    /// Train a learner on data files and save the model: one pass for online learners (continue
-    /// one with --resume), an inductive fit for batch learners (gam-cvm and its baselines).
+    /// Train a learner on data files and save the model (continue an online one with --resume).
+    ///
+    /// Online learners take one pass over the data; batch learners (gam-cvm and its baselines)
+    /// are fitted on it and saved as their inductive model, O(n p) for n rows of p features.
     Train(crate::train::TrainArgs),
     /// Score a data file with a saved model.
     Predict(crate::train::PredictArgs),
