@@ -1,5 +1,6 @@
-//! Batch learners (GAM-CVM and the baselines built from its machinery): names for `auc cv`,
-//! beside the online learners of `algos.rs`.
+//! Batch learners (GAM-CVM and the baselines built from its machinery): names for `auc cv` and
+//! `auc train`, beside the online learners of `algos.rs`, and [`lookup`], which finds a name of
+//! either kind.
 
 use auc_core::{DynFit, ParamError, ParamMap, ParamSpec};
 use auc_cvm::kernels::SubKernelKind::{self, Density, Gaussian, Pearson};
@@ -28,7 +29,7 @@ pub(crate) const AUCSVM_MAX_PAIRS: usize = 200_000;
 pub(crate) static BATCH: &[BatchAlgo] = &[
     BatchAlgo {
         name: "gam-cvm",
-        about: "GAM-CVM [CVM alg. 1]: Gaussian, Pearson and density kernels fused by cross-diffusion, generalized AUC dual by a core vector machine; transductive by default",
+        about: "GAM-CVM [CVM alg. 1]: Gaussian, Pearson and density kernels fused by cross-diffusion, generalized AUC dual by a core vector machine; transductive by default in `auc cv`, inductive in `auc train`",
         kernels: &[Gaussian, Pearson, Density],
         solver: SolverKind::Cvm,
     },
@@ -101,6 +102,20 @@ pub(crate) fn find(name: &str) -> Option<&'static BatchAlgo> {
     BATCH.iter().find(|a| a.name == name)
 }
 
+/// Finds an algorithm of either kind by name or alias: the one place that reports an unknown
+/// name, listing every known one.
+pub(crate) fn lookup(name: &str) -> Result<Entry, String> {
+    if let Some(b) = find(name) {
+        return Ok(Entry::Batch(b));
+    }
+    crate::algos::find(name).map(Entry::Online).ok_or_else(|| {
+        format!(
+            "unknown algorithm `{name}` (known: {})",
+            crate::algos::names()
+        )
+    })
+}
+
 /// Kernel matrices this process may keep for reuse across the candidates of a grid (2 GiB).
 const KERNEL_CACHE_BYTES: usize = 2 << 30;
 
@@ -168,6 +183,15 @@ impl Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lookup_finds_both_kinds_and_names_the_unknown() {
+        assert!(matches!(lookup("gam-cvm"), Ok(Entry::Batch(b)) if b.name == "gam-cvm"));
+        assert!(matches!(lookup("pa1"), Ok(Entry::Online(a)) if a.name == "pa-i"));
+        let e = lookup("nope").err().unwrap();
+        assert!(e.starts_with("unknown algorithm `nope` (known: "), "{e}");
+        assert!(e.contains("gam-cvm-k23") && e.contains("koil"), "{e}");
+    }
 
     #[test]
     fn batch_names_are_unique_and_distinct_from_online_ones() {

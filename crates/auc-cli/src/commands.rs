@@ -37,11 +37,14 @@ enum Command {
     Curve(CurveArgs),
     /// Friedman test (Iman-Davenport) and Nemenyi critical difference across methods (Demsar 2006).
     Friedman(FriedmanArgs),
-    /// Train a one-pass learner on data files and save the model (or continue one with --resume).
+    /// Train a learner on data files and save the model (continue an online one with --resume).
+    ///
+    /// Online learners take one pass over the data; batch learners (gam-cvm and its baselines)
+    /// are fitted on it and saved as their inductive model, O(n p) for n rows of p features.
     Train(crate::train::TrainArgs),
     /// Score a data file with a saved model.
     Predict(crate::train::PredictArgs),
-    /// Prequential (test-then-train) AUC of a one-pass learner along a stream.
+    /// Prequential (test-then-train) AUC of a one-pass (online) learner along a stream.
     Stream(crate::train::StreamArgs),
     /// List the algorithms with their parameters and defaults.
     Algos,
@@ -107,37 +110,27 @@ struct RunArgs {
 }
 
 impl RunArgs {
-    /// The algorithm and its fixed parameters, checked.
+    /// The online algorithm and its fixed parameters; a batch algorithm is an error.
     fn algo(&self) -> Result<(&'static algos::Algo, ParamMap), Error> {
-        if batch::find(&self.algo).is_some() {
-            return Err(format!(
-                "`{}` is a batch learner: `auc cv` runs it; this command takes online learners",
-                self.algo
+        match batch::lookup(&self.algo)? {
+            batch::Entry::Online(a) => Ok((a, self.hyper.to_map()?)),
+            batch::Entry::Batch(b) => Err(format!(
+                "`{}` is a batch learner: `auc cv` and `auc train` run it; this command takes online learners",
+                b.name
             )
-            .into());
+            .into()),
         }
-        let algo = algos::find(&self.algo).ok_or_else(|| {
-            format!(
-                "unknown algorithm `{}` (known: {})",
-                self.algo,
-                algos::names()
-            )
-        })?;
-        Ok((algo, self.hyper.to_map()?))
     }
 
     /// The algorithm, online or batch, and its fixed parameters.
     fn entry(&self) -> Result<(batch::Entry, ParamMap), Error> {
-        if let Some(b) = batch::find(&self.algo) {
-            if self.average {
-                return Err(
-                    format!("--average applies to online learners, not `{}`", b.name).into(),
-                );
-            }
-            return Ok((batch::Entry::Batch(b), self.hyper.to_map()?));
+        let entry = batch::lookup(&self.algo)?;
+        if let batch::Entry::Batch(b) = entry
+            && self.average
+        {
+            return Err(format!("--average applies to online learners, not `{}`", b.name).into());
         }
-        let (a, m) = self.algo()?;
-        Ok((batch::Entry::Online(a), m))
+        Ok((entry, self.hyper.to_map()?))
     }
 
     /// The training data and the optional test set, with one dimension and positive class.
@@ -600,7 +593,10 @@ fn list_algos() -> Result<(), Error> {
         }
     }
     for b in batch::BATCH {
-        line(format!("{} (batch)\n    {}", b.name, b.about))?;
+        line(format!(
+            "{} (batch: `auc cv`, `auc train`)\n    {}",
+            b.name, b.about
+        ))?;
         for p in b.params() {
             let default = p
                 .default

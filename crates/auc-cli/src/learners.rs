@@ -1,9 +1,10 @@
 //! Every learner the command line can train, as one serializable type, and the training
-//! procedure the evaluation layer runs for it.
+//! procedure the evaluation layer runs for it; [`Trained`], what a model file holds.
 
 use auc_core::{
     BoxedModel, Dataset, DynFit, FitError, Label, OnlineLearner, ParamError, ParamMap, Row, Scorer,
 };
+use auc_cvm::InductiveModel;
 use auc_kernel::{Koil, OkaucM, OkaucS};
 use auc_online::{
     AdaOam, AdmOam, Averaged, Linear, OamGra, OamSeq, OaucM, OaucMc, Opauc, PaI, Perceptron, Solam,
@@ -141,6 +142,33 @@ impl OnlineLearner for Learner {
         match self {
             Learner::Last(l) => l.update(x, y),
             Learner::Averaged(l) => l.update(x, y),
+        }
+    }
+}
+
+/// What a model file holds: a one-pass learner, which `auc train --resume` can continue, or a
+/// batch learner's inductive model (the GAM-CVM family), which can only score.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Trained {
+    /// A one-pass learner's whole state.
+    Online(Learner),
+    /// The fitted points, bandwidths, scores and weights of a batch learner: O(n p) values for
+    /// n training rows of p features, not its n x n kernel matrix.
+    Batch(InductiveModel),
+}
+
+impl Scorer for Trained {
+    fn score(&self, x: Row<'_>) -> f64 {
+        match self {
+            Trained::Online(l) => l.score(x),
+            Trained::Batch(m) => m.score(x),
+        }
+    }
+
+    fn score_all(&self, data: &Dataset) -> Vec<f64> {
+        match self {
+            Trained::Online(l) => l.score_all(data),
+            Trained::Batch(m) => m.score_all(data),
         }
     }
 }

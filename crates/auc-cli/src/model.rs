@@ -5,24 +5,35 @@
 //! (u64, little endian), the payload (postcard encoding of [`ModelFile`]) and its CRC-32 (u32,
 //! little endian). A file that is truncated, altered, of another version or not a model at all
 //! is an error that says which, never a panic.
+//!
+//! The learner in the payload is a one-pass learner's state or a batch learner's
+//! [`InductiveModel`]. The latter is stored as its own versioned postcard bytes and read with
+//! [`InductiveModel::from_bytes`], which names what is wrong with a model that decodes but does
+//! not hold together (postcard drops the messages of errors raised inside serde).
+//!
+//! Versions: 1 stored a one-pass learner only; 2 (this build) stores either kind. A version-1
+//! file is refused with a message saying so: its learner would decode, but version 1 is old
+//! enough that we keep one reader.
 
 use std::io::Write;
 use std::path::Path;
 
 use auc_core::ParamMap;
+use auc_cvm::InductiveModel;
 use auc_data::MinMaxScaler;
 use serde::{Deserialize, Serialize};
 
-use crate::learners::Learner;
+use crate::learners::{Learner, Trained};
 use crate::output::Error;
 
 const MAGIC: &[u8; 8] = b"AUCMODEL";
-/// The layout version this build writes and reads.
-pub(crate) const FORMAT_VERSION: u32 = 1;
+/// The layout version this build writes and reads: 2 since the learner may be a batch model.
+pub(crate) const FORMAT_VERSION: u32 = 2;
 
-/// A trained model with the preprocessing it was trained under.
+/// A trained model with the preprocessing it was trained under. `L` is the learner as the
+/// program uses it ([`Trained`]) or as the file stores it (`Stored`, `StoredRef`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct ModelFile {
+pub(crate) struct ModelFile<L = Trained> {
     /// Algorithm name, as `auc algos` lists it.
     pub(crate) algo: String,
     /// The parameters it was built with.
@@ -40,20 +51,69 @@ pub(crate) struct ModelFile {
     /// Examples seen over every training run.
     pub(crate) examples: u64,
     /// The learner's whole state.
-    pub(crate) learner: Learner,
+    pub(crate) learner: L,
+}
+
+/// The learner as a file holds it (read side): a batch model as its own bytes.
+#[derive(Deserialize)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one short-lived value per file read; boxing would only add an allocation"
+)]
+enum Stored {
+    Online(Learner),
+    Batch(Vec<u8>),
+}
+
+/// The learner as a file holds it (write side); the same encoding as `Stored`.
+#[derive(Serialize)]
+enum StoredRef<'a> {
+    Online(&'a Learner),
+    Batch(Vec<u8>),
+}
+
+impl<L> ModelFile<L> {
+    /// The same header with another learner.
+    fn with_learner<M>(&self, learner: M) -> ModelFile<M> {
+        ModelFile {
+            algo: self.algo.clone(),
+            params: self.params.clone(),
+            dim: self.dim,
+            positive_labels: self.positive_labels.clone(),
+            scaler: self.scaler.clone(),
+            unit_norm: self.unit_norm,
+            seed: self.seed,
+            examples: self.examples,
+            learner,
+        }
+    }
+
+    /// The same header with `learner`, and the learner it had.
+    fn swap_learner<M>(self, learner: M) -> (ModelFile<M>, L) {
+        let old = self.learner;
+        let file = ModelFile {
+            algo: self.algo,
+            params: self.params,
+            dim: self.dim,
+            positive_labels: self.positive_labels,
+            scaler: self.scaler,
+            unit_norm: self.unit_norm,
+            seed: self.seed,
+            examples: self.examples,
+            learner,
+        };
+        (file, old)
+    }
 }
 
 impl ModelFile {
     /// The file's bytes.
     pub(crate) fn to_bytes(&self) -> Result<Vec<u8>, Error> {
-        let payload = postcard::to_allocvec(self)?;
-        let mut out = Vec::with_capacity(payload.len() + 24);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        out.extend_from_slice(&payload);
-        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
-        Ok(out)
+        let stored = match &self.learner {
+            Trained::Online(l) => StoredRef::Online(l),
+            Trained::Batch(m) => StoredRef::Batch(m.to_bytes()),
+        };
+        Ok(frame(&postcard::to_allocvec(&self.with_learner(stored))?))
     }
 
     /// Reads what [`ModelFile::to_bytes`] wrote; `name` labels errors.
@@ -65,9 +125,16 @@ impl ModelFile {
             return Err(bad("it does not start with the AUCMODEL header".into()));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version < FORMAT_VERSION {
+            return Err(bad(format!(
+                "format version {version} was written by an older auc; this build reads version \
+                 {FORMAT_VERSION} only: train the model again"
+            )));
+        }
         if version != FORMAT_VERSION {
             return Err(bad(format!(
-                "format version {version}, this build reads version {FORMAT_VERSION}"
+                "format version {version}, this build reads version {FORMAT_VERSION} (a newer auc \
+                 wrote it?)"
             )));
         }
         let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
@@ -85,7 +152,17 @@ impl ModelFile {
                 "checksum mismatch (the file was altered or damaged)".into()
             ));
         }
-        postcard::from_bytes(payload).map_err(|e| bad(format!("cannot decode the payload: {e}")))
+        let stored: ModelFile<Stored> = postcard::from_bytes(payload)
+            .map_err(|e| bad(format!("cannot decode the payload: {e}")))?;
+        let (file, learner) = stored.swap_learner(());
+        let learner = match learner {
+            Stored::Online(l) => Trained::Online(l),
+            Stored::Batch(b) => Trained::Batch(
+                InductiveModel::from_bytes(&b)
+                    .map_err(|e| bad(format!("the {} model: {e}", file.algo)))?,
+            ),
+        };
+        Ok(file.swap_learner(learner).0)
     }
 
     /// Reads a model file.
@@ -99,6 +176,17 @@ impl ModelFile {
     pub(crate) fn save(&self, path: &Path) -> Result<(), Error> {
         write_atomic(path, &self.to_bytes()?)
     }
+}
+
+/// Header, `payload` and checksum: the file's bytes.
+fn frame(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(payload.len() + 24);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(payload);
+    out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+    out
 }
 
 /// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename).
@@ -119,7 +207,10 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 mod tests {
     use super::*;
     use crate::learners::{AnyLearner, Learner};
-    use auc_core::OnlineParams;
+    use auc_core::Label::{Neg, Pos};
+    use auc_core::{Dataset, OnlineParams};
+    use auc_cvm::kernels::SubKernelKind;
+    use auc_cvm::{GamCvmParams, SolverKind};
     use auc_online::PaIParams;
 
     fn model() -> ModelFile {
@@ -132,10 +223,38 @@ mod tests {
             unit_norm: false,
             seed: 7,
             examples: 0,
-            learner: Learner::new(
+            learner: Trained::Online(Learner::new(
                 AnyLearner::PaI(PaIParams { c: 0.5 }.build(3).unwrap()),
                 true,
-            ),
+            )),
+        }
+    }
+
+    /// A gam-cvm-k13 model fitted on 8 points in 2-d.
+    fn batch_model() -> ModelFile {
+        let x = vec![
+            0.0, 0.1, 0.9, 1.0, 0.2, 0.0, 1.0, 0.8, 0.1, 0.3, 0.7, 0.9, 0.3, 0.2, 0.8, 0.7,
+        ];
+        let y = vec![Neg, Pos, Neg, Pos, Neg, Pos, Neg, Pos];
+        let train = Dataset::dense(2, x, y).unwrap();
+        let params: ParamMap = [("n_loc", 3.0)].into_iter().collect();
+        let p = GamCvmParams::from_map(
+            &params,
+            &[SubKernelKind::Gaussian, SubKernelKind::Density],
+            SolverKind::Cvm,
+        )
+        .unwrap();
+        let (m, _) = p.fit_inductive(&train, 0).unwrap();
+        ModelFile {
+            algo: "gam-cvm-k13".into(),
+            params,
+            dim: 2,
+            positive_labels: vec![1.0],
+            scaler: None,
+            unit_norm: false,
+            seed: 0,
+            examples: 8,
+            learner: Trained::Batch(m),
         }
     }
 
@@ -150,11 +269,43 @@ mod tests {
         let mut flipped = bytes.clone();
         flipped[30] ^= 1;
         assert!(err(&flipped).contains("checksum"));
-        let mut v2 = bytes.clone();
-        v2[8] = 2;
-        assert!(err(&v2).contains("format version 2"));
+        let mut v1 = bytes.clone();
+        v1[8] = 1;
+        assert!(
+            err(&v1).contains("format version 1 was written by an older auc"),
+            "{}",
+            err(&v1)
+        );
+        let mut v3 = bytes.clone();
+        v3[8] = 3;
+        assert!(err(&v3).contains("format version 3, this build reads version 2"));
         let mut longer = bytes;
         longer.push(0);
         assert!(err(&longer).contains("truncated or extended"));
+    }
+
+    #[test]
+    fn batch_models_round_trip_and_their_damage_is_named() {
+        let m = batch_model();
+        let bytes = m.to_bytes().unwrap();
+        assert_eq!(ModelFile::from_bytes(&bytes, "m").unwrap(), m);
+        let Trained::Batch(inner) = &m.learner else {
+            unreachable!()
+        };
+        // A payload whose checksum is right but whose batch model is not.
+        let framed = |inner: Vec<u8>| {
+            frame(&postcard::to_allocvec(&m.with_learner(StoredRef::Batch(inner))).unwrap())
+        };
+        let err = |b: &[u8]| ModelFile::from_bytes(b, "m").unwrap_err().to_string();
+        let mut future = inner.to_bytes();
+        future[0] = 9;
+        let e = err(&framed(future));
+        assert!(
+            e.contains("the gam-cvm-k13 model: saved GAM-CVM model has format version 9"),
+            "{e}"
+        );
+        let mut cut = inner.to_bytes();
+        cut.truncate(cut.len() / 2);
+        assert!(err(&framed(cut)).contains("cannot decode a saved GAM-CVM model"));
     }
 }

@@ -1,7 +1,16 @@
-//! `auc train`, `auc predict` and `auc stream`: one-pass training to a model file, scoring with a
-//! saved model, and prequential (test-then-train) evaluation.
+//! `auc train`, `auc predict` and `auc stream`: training to a model file, scoring with a saved
+//! model, and prequential (test-then-train) evaluation.
+//!
+//! `auc train` runs an online learner once over its input, or fits a batch learner (the GAM-CVM
+//! family) on it. A batch learner is fitted on the training rows alone and saved as its
+//! inductive model (`auc_cvm::InductiveModel`: the training rows, fitted bandwidths, scores and
+//! weights, O(n p) for n rows of p features, never the n x n kernel): the rows it will score
+//! are unknown when it fits. The paper's transductive mode, which builds the kernel on the
+//! scored rows too, is what `auc cv` measures by default; `auc cv --param transductive=0`
+//! measures the model `auc train` saves. A batch model cannot be resumed or averaged.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use auc_core::{Dataset, OnlineLearner, Scorer};
 use auc_data::{MinMaxScaler, Positive, RawData, unit_norm};
@@ -11,9 +20,10 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use serde_json::json;
 
-use crate::algos;
+use crate::algos::Algo;
+use crate::batch::{self, BatchAlgo, Entry};
 use crate::hyper::HyperArgs;
-use crate::learners::Learner;
+use crate::learners::{Learner, Trained};
 use crate::load::ReadArgs;
 use crate::model::{ModelFile, write_atomic};
 use crate::output::{Error, line};
@@ -27,12 +37,15 @@ pub(crate) struct TrainArgs {
     /// The model file to write (atomically).
     #[arg(short = 'o', long)]
     output: PathBuf,
-    /// Algorithm name (see `auc algos`); taken from the model with --resume.
+    /// Algorithm name (see `auc algos`), online or batch; taken from the model with --resume.
+    /// A batch learner (gam-cvm, its ablations, rho-auccvm, aucsvm) is fitted on DATA alone and
+    /// saved as its inductive model: the training rows with their fitted scores and weights, O(n p)
+    /// for n rows of p features. `auc cv` measures the papers' transductive mode by default.
     #[arg(long, required_unless_present = "resume")]
     algo: Option<String>,
-    /// Continue training a saved model on DATA, with its parameters, positive class and scaling.
-    /// Without --shuffle the result equals one uninterrupted run over both inputs in order (with
-    /// the scaling fitted on the first input).
+    /// Continue training a saved online model on DATA, with its parameters, positive class and
+    /// scaling. Without --shuffle the result equals one uninterrupted run over both inputs in
+    /// order (with the scaling fitted on the first input). Batch models cannot be continued.
     #[arg(long, value_name = "MODEL0")]
     resume: Option<PathBuf>,
     #[command(flatten)]
@@ -44,7 +57,8 @@ pub(crate) struct TrainArgs {
 pub(crate) struct LearnArgs {
     #[command(flatten)]
     hyper: HyperArgs,
-    /// Score with the average of the iterates (Polyak-Ruppert) instead of the last one.
+    /// Score with the average of the iterates (Polyak-Ruppert) instead of the last one (linear
+    /// online learners only).
     #[arg(long)]
     average: bool,
     /// Do not min-max scale features to [-1, 1]. `train` fits the scaling on its input and stores
@@ -59,7 +73,8 @@ pub(crate) struct LearnArgs {
     /// (files sorted by class make one-pass learners fail: shuffle them).
     #[arg(long, value_name = "SEED")]
     shuffle: Option<u64>,
-    /// Seed of the learner's own random choices (reservoir buffers).
+    /// Seed of the learner's own random choices (reservoir buffers, the core vector machine's
+    /// sampling).
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Keep only the first N examples.
@@ -72,7 +87,7 @@ pub(crate) struct LearnArgs {
 /// Flags of `auc predict`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct PredictArgs {
-    /// The model file.
+    /// The model file (from `auc train`, online or batch).
     #[arg(short = 'm', long)]
     model: PathBuf,
     /// The data to score (its labels, when both classes occur, give an AUC on stderr).
@@ -156,13 +171,19 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
             let data = read_for_model(&a.learn.read, &a.data, a.learn.limit, &model)?;
             (model, data)
         }
-        None => new_model(&a)?,
+        None => match batch::lookup(a.algo.as_deref().unwrap_or_default())? {
+            Entry::Online(algo) => new_model(&a, algo)?,
+            Entry::Batch(b) => return train_batch(&a, b),
+        },
     };
     let data = shuffled(
         prepare(data, model.scaler.as_ref(), model.unit_norm),
         a.learn.shuffle,
     );
-    model.learner.stream(&data);
+    let Trained::Online(learner) = &mut model.learner else {
+        unreachable!("resume_model refuses batch models and new_model builds online ones");
+    };
+    learner.stream(&data);
     model.examples += data.n() as u64;
     model.save(&a.output)?;
     let (pos, neg) = data.class_counts();
@@ -177,15 +198,9 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// A fresh model (parameters checked, positive class and scaling fitted on the training input)
-/// and that input, binarized, so the files are read once.
-fn new_model(a: &TrainArgs) -> Result<(ModelFile, Dataset), Error> {
-    let name = a.algo.as_deref().unwrap_or_default();
-    let algo = algos::find(name)
-        .ok_or_else(|| format!("unknown algorithm `{name}` (known: {})", algos::names()))?;
-    let params = a.learn.hyper.to_map()?;
-    algo.validate(&params)?;
-    algo.check_average(a.learn.average)?;
+/// The positive labels, the dimension and the binarized rows of the training input: the
+/// positive class is `--positive` or the minority, and the files are read once.
+fn read_training(a: &TrainArgs) -> Result<(Vec<f64>, usize, Dataset), Error> {
     let raw = a.learn.read.read_all(&a.data, a.learn.limit)?;
     let positive_labels = raw.positive_labels(&match &a.learn.read.positive {
         Some(l) => Positive::Labels(l.clone()),
@@ -193,10 +208,23 @@ fn new_model(a: &TrainArgs) -> Result<(ModelFile, Dataset), Error> {
     })?;
     let dim = raw.dim();
     let data = raw.binarize(&Positive::Known(positive_labels.clone()))?;
+    Ok((positive_labels, dim, data))
+}
+
+/// A fresh model (parameters checked, positive class and scaling fitted on the training input)
+/// and that input, binarized, so the files are read once.
+fn new_model(a: &TrainArgs, algo: &Algo) -> Result<(ModelFile, Dataset), Error> {
+    let params = a.learn.hyper.to_map()?;
+    algo.validate(&params)?;
+    algo.check_average(a.learn.average)?;
+    let (positive_labels, dim, data) = read_training(a)?;
     let scaler = (!a.learn.no_scale).then(|| MinMaxScaler::fit(&data));
     let model = ModelFile {
         algo: algo.name.to_owned(),
-        learner: Learner::new((algo.build)(&params, dim, a.learn.seed)?, a.learn.average),
+        learner: Trained::Online(Learner::new(
+            (algo.build)(&params, dim, a.learn.seed)?,
+            a.learn.average,
+        )),
         params,
         dim,
         positive_labels,
@@ -208,11 +236,84 @@ fn new_model(a: &TrainArgs) -> Result<(ModelFile, Dataset), Error> {
     Ok((model, data))
 }
 
-/// A saved model to continue; flags that would change it are errors.
+/// Fits a batch learner on the training input (scaled as for online learners) and saves its
+/// inductive model.
+fn train_batch(a: &TrainArgs, b: &'static BatchAlgo) -> Result<(), Error> {
+    Entry::Batch(b).check_average(a.learn.average)?;
+    let params = a.learn.hyper.to_map()?;
+    let p = b.parse(&params)?;
+    if params.get("transductive").is_some() && p.transductive {
+        return Err(format!(
+            "transductive=1 needs the rows to be scored while {} fits; `auc train` fits on the training rows alone and saves the inductive model (leave the parameter out or give 0; `auc cv` measures the transductive mode)",
+            b.name
+        )
+        .into());
+    }
+    let (positive_labels, dim, data) = read_training(a)?;
+    let scaler = (!a.learn.no_scale).then(|| MinMaxScaler::fit(&data));
+    let data = shuffled(
+        prepare(data, scaler.as_ref(), a.learn.unit_norm),
+        a.learn.shuffle,
+    );
+    let start = Instant::now();
+    let (inductive, info) = p.fit_inductive(&data, a.learn.seed)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let model = ModelFile {
+        algo: b.name.to_owned(),
+        learner: Trained::Batch(inductive),
+        params,
+        dim,
+        positive_labels,
+        scaler,
+        unit_norm: a.learn.unit_norm,
+        seed: a.learn.seed,
+        examples: data.n() as u64,
+    };
+    let bytes = model.to_bytes()?;
+    write_atomic(&a.output, &bytes)?;
+    let (pos, neg) = data.class_counts();
+    eprintln!(
+        "auc: fitted {} (inductive) on {} examples ({pos} positive, {neg} negative), {} features in {seconds:.2} s: tau {:.4}, core set {}{} -> {} ({} bytes)",
+        b.name,
+        data.n(),
+        dim,
+        info.tau,
+        info.core_size,
+        if info.converged {
+            ""
+        } else {
+            ", stopped at the core-set limit before the (1+epsilon) approximation was met"
+        },
+        a.output.display(),
+        bytes.len()
+    );
+    Ok(())
+}
+
+/// A saved online model to continue; flags that would change it are errors, and so is a batch
+/// model or algorithm.
 fn resume_model(a: &TrainArgs, path: &Path) -> Result<ModelFile, Error> {
-    let m = ModelFile::load(path)?;
+    let cannot = |name: &str| -> Error {
+        format!(
+            "--resume continues a one-pass learner; {name} is a batch learner, fitted on all its data at once: train it again on all the data instead"
+        )
+        .into()
+    };
     if let Some(name) = &a.algo
-        && algos::find(name).map(|x| x.name) != Some(m.algo.as_str())
+        && let Ok(Entry::Batch(b)) = batch::lookup(name)
+    {
+        return Err(cannot(b.name));
+    }
+    let m = ModelFile::load(path)?;
+    if matches!(m.learner, Trained::Batch(_)) {
+        return Err(cannot(&format!(
+            "{} (the model {})",
+            m.algo,
+            path.display()
+        )));
+    }
+    if let Some(name) = &a.algo
+        && crate::algos::find(name).map(|x| x.name) != Some(m.algo.as_str())
     {
         return Err(format!(
             "--algo {name} differs from the model's algorithm {}",
@@ -242,7 +343,9 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     let m = ModelFile::load(&a.model)?;
     let data = read_for_model(&a.read, std::slice::from_ref(&a.data), None, &m)?;
     let data = prepare(data, m.scaler.as_ref(), m.unit_norm);
+    let start = Instant::now();
     let scores = m.learner.score_all(&data);
+    let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &a.output {
         let mut text = String::with_capacity(scores.len() * 20);
         for s in &scores {
@@ -259,7 +362,7 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         metrics::average_precision(&scores, data.labels()),
     ) {
         eprintln!(
-            "auc: {} examples scored; AUC {auc:.6}, AP {ap:.6} against the file's labels",
+            "auc: {} examples scored in {seconds:.3} s; AUC {auc:.6}, AP {ap:.6} against the file's labels",
             data.n()
         );
     }
@@ -267,8 +370,16 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
 }
 
 pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
-    let algo = algos::find(&a.algo)
-        .ok_or_else(|| format!("unknown algorithm `{}` (known: {})", a.algo, algos::names()))?;
+    let algo = match batch::lookup(&a.algo)? {
+        Entry::Online(algo) => algo,
+        Entry::Batch(b) => {
+            return Err(format!(
+                "`{}` is a batch learner, fitted on all its data at once: `auc stream` needs a one-pass learner that updates after each example (`auc cv` and `auc train` run batch learners)",
+                b.name
+            )
+            .into());
+        }
+    };
     let params = a.learn.hyper.to_map()?;
     algo.validate(&params)?;
     algo.check_average(a.learn.average)?;

@@ -63,6 +63,7 @@
 use std::time::Instant;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::kernels::{Knn, Points, SubKernel};
 
@@ -129,7 +130,9 @@ impl Gram {
 }
 
 /// How the natural and local kernels of eqs. 18 and 20 are normalized (see the module docs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Saved models store it (serde), since inductive scoring normalizes the local kernels of a new
+/// point the same way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Normalization {
     /// Each kernel by its own rows, as the cross-diffusion of \[Wang12\]: $\bar K^{(m)}$'s rows
     /// average 1 and $\bar L^{(m)}$'s rows sum to 1. The default.

@@ -9,6 +9,7 @@ use std::fmt;
 
 use auc_core::Dataset;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 /// Dense copies of rows with the statistics the sub-kernels need.
 ///
@@ -67,6 +68,29 @@ impl Points {
             cnorm,
             spa: vec![0.0; n],
         }
+    }
+
+    /// The points of `x` (as [`Points::from_dense`]) with local sparsities `spa` that were set
+    /// before, as a saved model restores them.
+    ///
+    /// # Panics
+    /// If `spa` does not hold one value per point (a programmer error: callers check).
+    pub(crate) fn with_sparsity(p: usize, x: Vec<f64>, spa: Vec<f64>) -> Self {
+        let mut pts = Self::from_dense(p, x);
+        assert_eq!(
+            spa.len(),
+            pts.n,
+            "{} sparsities for {} points",
+            spa.len(),
+            pts.n
+        );
+        pts.spa = spa;
+        pts
+    }
+
+    /// Every point's features, row-major ($n p$ values).
+    pub(crate) fn values(&self) -> &[f64] {
+        &self.x
     }
 
     /// Number of points.
@@ -191,6 +215,48 @@ pub trait SubKernel: Send + Sync + fmt::Debug {
 
     /// $k(a_i, b_j)$.
     fn value(&self, a: &Points, i: usize, b: &Points, j: usize) -> f64;
+
+    /// The kernel with its fitted bandwidth as plain data, for saved models. A new sub-kernel
+    /// adds a [`FittedKernel`] variant.
+    fn fitted(&self) -> FittedKernel;
+}
+
+/// A sub-kernel with its fitted bandwidth, as a saved model stores it (serde): the
+/// serializable twin of the `Box<dyn SubKernel>` a fit builds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FittedKernel {
+    /// [`Gaussian`] with bandwidth $\sigma_1$.
+    Gaussian {
+        /// $\sigma_1 > 0$.
+        sigma1: f64,
+    },
+    /// [`Pearson`] (no parameter).
+    Pearson,
+    /// [`Density`] with bandwidth $\sigma_2$.
+    Density {
+        /// $\sigma_2 > 0$.
+        sigma2: f64,
+    },
+}
+
+impl FittedKernel {
+    /// The kernel it describes.
+    pub fn build(self) -> Box<dyn SubKernel> {
+        match self {
+            FittedKernel::Gaussian { sigma1 } => Box::new(Gaussian { sigma1 }),
+            FittedKernel::Pearson => Box::new(Pearson),
+            FittedKernel::Density { sigma2 } => Box::new(Density { sigma2 }),
+        }
+    }
+
+    /// Its bandwidth ($\sigma_1$ or $\sigma_2$), or `None` for Pearson.
+    pub fn bandwidth(self) -> Option<f64> {
+        match self {
+            FittedKernel::Gaussian { sigma1 } => Some(sigma1),
+            FittedKernel::Pearson => None,
+            FittedKernel::Density { sigma2 } => Some(sigma2),
+        }
+    }
 }
 
 /// Gaussian kernel \[CVM eq. 14\]:
@@ -221,6 +287,12 @@ impl SubKernel for Gaussian {
     fn value(&self, a: &Points, i: usize, b: &Points, j: usize) -> f64 {
         (-a.sq_dist(i, b, j) / (2.0 * self.sigma1 * self.sigma1)).exp()
     }
+
+    fn fitted(&self) -> FittedKernel {
+        FittedKernel::Gaussian {
+            sigma1: self.sigma1,
+        }
+    }
 }
 
 /// Pearson-correlation kernel \[CVM eq. 15\], computed over the features of the two samples:
@@ -249,6 +321,10 @@ impl SubKernel for Pearson {
         }
         let r = (s / (ci * cj)).clamp(-1.0, 1.0);
         0.5 * (1.0 + r)
+    }
+
+    fn fitted(&self) -> FittedKernel {
+        FittedKernel::Pearson
     }
 }
 
@@ -285,6 +361,12 @@ impl SubKernel for Density {
     fn value(&self, a: &Points, i: usize, b: &Points, j: usize) -> f64 {
         let d = a.spa[i] - b.spa[j];
         (-d * d / (2.0 * self.sigma2 * self.sigma2)).exp()
+    }
+
+    fn fitted(&self) -> FittedKernel {
+        FittedKernel::Density {
+            sigma2: self.sigma2,
+        }
     }
 }
 

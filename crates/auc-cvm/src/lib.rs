@@ -27,6 +27,7 @@
 //! | $\epsilon$, $V_S$ | [`solver::CvmParams::eps`], [`solver::Solution::pairs`] | approximation and core set \[CVM alg. 1\] |
 //! | $\tau$ | [`solver::Solution::tau`] | ranking margin $\alpha^\top \tilde H \alpha / C_2$ |
 //! | $f(x)$ | [`GamCvmModel`] | $\sum_{ij}\alpha_{ij}(k(x_i, x) - k(x_j, x))$ \[CVM eq. 44\] |
+//! | $f$ on new points, saved | [`InductiveModel`] | fitted points, bandwidths, $f$ and $w$: $O(n p)$, no kernel matrix ([`model`] docs) |
 //!
 //! # Findings that shape the code
 //!
@@ -49,5 +50,6 @@ pub mod model;
 pub mod solver;
 
 pub use model::{
-    CachedFit, FitInfo, FusedSet, GamCvmModel, GamCvmParams, KernelCache, KernelSpec, SolverKind,
+    CachedFit, FitInfo, FusedSet, GamCvmModel, GamCvmParams, InductiveModel, KernelCache,
+    KernelSpec, RestoreError, SolverKind,
 };

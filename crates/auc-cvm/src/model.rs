@@ -16,8 +16,22 @@
 //!
 //! `fit_dyn` (no unlabeled rows) fits on the training rows alone and scores every new row
 //! inductively.
+//!
+//! # Saved models
+//!
+//! Inductive scoring reads the fitted points, their local sparsities, the sub-kernels with their
+//! fitted bandwidths, the normalization, $n_{loc}$, the fitted scores $f$ and the point weights
+//! $w$, never the $n \times n$ fused kernel. [`InductiveModel`] holds exactly these, $O(n p)$
+//! values for $n$ points of $p$ features, and serializes them (serde, postcard bytes with a
+//! [`FORMAT_VERSION`]); it scores every row bit for bit as the [`GamCvmModel`] it came from
+//! ([`GamCvmModel::to_inductive`]). [`GamCvmParams::fit_inductive`] fits on training rows alone
+//! and returns it: `auc train` stores that model, since the rows it will score are not known
+//! when it fits. The paper's transductive mode, which builds the kernel on the scored rows too,
+//! is what `auc cv` measures by default (`transductive = 1`); `--param transductive=0` makes
+//! `auc cv` measure the inductive model `auc train` saves.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -25,9 +39,11 @@ use auc_core::{
     BoxedModel, Dataset, DynFit, FitError, OnlineLearner, ParamError, ParamMap, ParamSpec, Row,
     Scorer, check,
 };
+use rayon::prelude::*;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::fusion::{FusionInfo, FusionParams, Gram, Normalization, fuse, local_weights};
-use crate::kernels::{Gaussian, Knn, Points, SubKernel, SubKernelKind};
+use crate::kernels::{FittedKernel, Gaussian, Knn, Points, SubKernel, SubKernelKind};
 use crate::solver::{self, CvmParams, Problem, Solution, SolveError};
 
 /// Largest core set of [`GamCvmParams::from_map`]: the reduced QP's matrix takes $8 s^2$ bytes
@@ -484,26 +500,79 @@ impl GamCvmModel {
 
     /// The inductive score of a new point given densely (see the module docs).
     pub fn score_new(&self, x: &[f64]) -> f64 {
-        let q = Points::from_dense(self.set.pts.dim(), x.to_vec());
-        let knn = Knn::search(&q, &self.set.pts, self.n_loc, false);
+        self.scoring().score_new(x)
+    }
+
+    /// The model without its $n \times n$ kernel matrix: the points, fitted sub-kernels, scores
+    /// and weights that inductive scoring reads, $O(n p)$ values. It scores every row as this
+    /// model does, bit for bit (see [`InductiveModel`]).
+    pub fn to_inductive(&self) -> InductiveModel {
+        InductiveModel::from_parts(
+            self.set.pts.clone(),
+            self.set.kernels.iter().map(|k| k.fitted()).collect(),
+            self.set.normalization,
+            self.f.clone(),
+            self.w.clone(),
+            self.n_loc,
+        )
+    }
+
+    fn scoring(&self) -> Scoring<'_> {
+        Scoring {
+            pts: &self.set.pts,
+            kernels: &self.set.kernels,
+            normalization: self.set.normalization,
+            f: &self.f,
+            w: &self.w,
+            n_loc: self.n_loc,
+            index: &self.index,
+        }
+    }
+}
+
+impl Scorer for GamCvmModel {
+    fn score(&self, x: Row<'_>) -> f64 {
+        self.scoring().score(x)
+    }
+
+    /// As [`Scorer::score`] on every row, rows in parallel (each score is computed alone, so
+    /// the result does not depend on the thread count).
+    fn score_all(&self, data: &Dataset) -> Vec<f64> {
+        self.scoring().score_all(data)
+    }
+}
+
+/// What scoring reads, borrowed from a [`GamCvmModel`] or an [`InductiveModel`]: both score
+/// through this one piece of code, which is why a saved model scores bit for bit as the fitted
+/// one.
+struct Scoring<'a> {
+    pts: &'a Points,
+    kernels: &'a [Box<dyn SubKernel>],
+    normalization: Normalization,
+    f: &'a [f64],
+    w: &'a [(usize, f64)],
+    n_loc: usize,
+    index: &'a HashMap<Vec<u64>, usize>,
+}
+
+impl Scoring<'_> {
+    /// The inductive score of a new point (module docs): one kernel's expansion
+    /// $\sum_k w_k k(x, x_k)$ \[CVM eq. 44\], or one diffusion step of the local kernels
+    /// through the fitted scores.
+    fn score_new(&self, x: &[f64]) -> f64 {
+        let q = Points::from_dense(self.pts.dim(), x.to_vec());
+        let knn = Knn::search(&q, self.pts, self.n_loc, false);
         let mut q = q;
         q.set_sparsity(&knn);
-        let s: f64 = if self.set.kernels.len() == 1 {
-            let k = &self.set.kernels[0];
+        let s: f64 = if self.kernels.len() == 1 {
+            let k = &self.kernels[0];
             self.w
                 .iter()
-                .map(|&(j, wj)| wj * k.value(&q, 0, &self.set.pts, j))
+                .map(|&(j, wj)| wj * k.value(&q, 0, self.pts, j))
                 .sum()
         } else {
             let nb = knn.neighbours(0);
-            let lw = local_weights(
-                &q,
-                0,
-                &self.set.pts,
-                nb,
-                &self.set.kernels,
-                self.set.normalization,
-            );
+            let lw = local_weights(&q, 0, self.pts, nb, self.kernels, self.normalization);
             let m = lw.len() as f64;
             nb.iter()
                 .enumerate()
@@ -512,15 +581,14 @@ impl GamCvmModel {
         };
         if s.is_finite() { s } else { 0.0 }
     }
-}
 
-fn bits(x: &[f64]) -> Vec<u64> {
-    x.iter().map(|v| (v + 0.0).to_bits()).collect()
-}
-
-impl Scorer for GamCvmModel {
+    /// A point of the set by its exact features gets its fitted score; any other is new.
+    ///
+    /// # Panics
+    /// If the row has a feature at or beyond the model's dimension (a programmer error: the
+    /// data layer pads or rejects rows first).
     fn score(&self, x: Row<'_>) -> f64 {
-        let p = self.set.pts.dim();
+        let p = self.pts.dim();
         let mut dense = vec![0.0; p];
         x.for_each(|j, v| {
             assert!(
@@ -534,7 +602,406 @@ impl Scorer for GamCvmModel {
             None => self.score_new(&dense),
         }
     }
+
+    fn score_all(&self, data: &Dataset) -> Vec<f64> {
+        (0..data.n())
+            .into_par_iter()
+            .map(|i| self.score(data.row(i)))
+            .collect()
+    }
 }
+
+fn bits(x: &[f64]) -> Vec<u64> {
+    x.iter().map(|v| (v + 0.0).to_bits()).collect()
+}
+
+/// Each point's exact feature bits, to its first index.
+fn point_index(pts: &Points) -> HashMap<Vec<u64>, usize> {
+    let mut index = HashMap::new();
+    for i in 0..pts.n() {
+        index.entry(bits(pts.row(i))).or_insert(i);
+    }
+    index
+}
+
+/// The `format_version` that [`InductiveModel::to_bytes`] and its serde form write, and the only
+/// one they read.
+///
+/// Version 1 is the postcard encoding of `(format_version: u32, dim: usize, x: [f64],
+/// sparsity: [f64], kernels: [FittedKernel], normalization: Normalization, n_loc: usize,
+/// f: [f64], w: [(usize, f64)])`, with `x` the $n$ points row-major.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A fitted GAM-CVM model in the form that can be saved: everything inductive scoring reads and
+/// nothing else, so $O(n p)$ values for $n$ fitted points of $p$ features, never the
+/// $n \times n$ fused kernel.
+///
+/// It holds the points the kernel was built on (dense) with their local sparsities
+/// \[CVM eq. 16\], the sub-kernels with their fitted bandwidths ([`FittedKernel`]), the fusion's
+/// [`Normalization`], $n_{loc}$, the fitted scores $f$ of every point and the point weights $w$.
+/// From these it scores exactly as the [`GamCvmModel`] it came from
+/// ([`GamCvmModel::to_inductive`]): a fitted point by its stored score, any other row by
+/// [`InductiveModel::score_new`], $f(x) = \sum_k w_k k(x, x_k)$ for one sub-kernel
+/// \[CVM eq. 44\] and one diffusion step through the fitted scores for several (module docs).
+///
+/// It serializes with serde (a `format_version` first) and to postcard bytes
+/// ([`InductiveModel::to_bytes`]). Reading checks every length and value, so bytes that are
+/// damaged or inconsistent give a [`RestoreError`], never a panic or a model that scores NaN.
+/// Through serde the same checks fail as the format's custom error; postcard keeps no message
+/// for those, so read postcard with [`InductiveModel::from_bytes`] to learn why.
+pub struct InductiveModel {
+    pts: Points,
+    fitted: Vec<FittedKernel>,
+    kernels: Vec<Box<dyn SubKernel>>,
+    normalization: Normalization,
+    f: Vec<f64>,
+    w: Vec<(usize, f64)>,
+    n_loc: usize,
+    index: HashMap<Vec<u64>, usize>,
+}
+
+impl InductiveModel {
+    /// From checked parts.
+    fn from_parts(
+        pts: Points,
+        fitted: Vec<FittedKernel>,
+        normalization: Normalization,
+        f: Vec<f64>,
+        w: Vec<(usize, f64)>,
+        n_loc: usize,
+    ) -> Self {
+        let kernels = fitted.iter().map(|k| k.build()).collect();
+        let index = point_index(&pts);
+        Self {
+            pts,
+            fitted,
+            kernels,
+            normalization,
+            f,
+            w,
+            n_loc,
+            index,
+        }
+    }
+
+    /// Number of fitted points $n$.
+    pub fn n(&self) -> usize {
+        self.pts.n()
+    }
+
+    /// Number of features $p$.
+    pub fn dim(&self) -> usize {
+        self.pts.dim()
+    }
+
+    /// Neighbours $n_{loc}$ of a new point.
+    pub fn n_loc(&self) -> usize {
+        self.n_loc
+    }
+
+    /// The sub-kernels with their fitted bandwidths.
+    pub fn kernels(&self) -> &[FittedKernel] {
+        &self.fitted
+    }
+
+    /// Scores of the fitted points.
+    pub fn fitted_scores(&self) -> &[f64] {
+        &self.f
+    }
+
+    /// Point weights $w$ as (fitted point, weight): $f(x) = \sum_k w_k k(x, x_k)$ for one
+    /// sub-kernel \[CVM eq. 44\].
+    pub fn weights(&self) -> &[(usize, f64)] {
+        &self.w
+    }
+
+    /// The inductive score of a new point given densely, as [`GamCvmModel::score_new`].
+    pub fn score_new(&self, x: &[f64]) -> f64 {
+        self.scoring().score_new(x)
+    }
+
+    /// The postcard encoding, [`FORMAT_VERSION`] first.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        postcard::to_allocvec(self).expect("serializing to a Vec cannot fail")
+    }
+
+    /// Reads what [`InductiveModel::to_bytes`] wrote.
+    ///
+    /// # Errors
+    /// [`RestoreError::UnsupportedVersion`] for another format version (checked before anything
+    /// else is decoded), [`RestoreError::Decode`] for bytes that are not an encoding,
+    /// [`RestoreError::TrailingBytes`] if bytes remain, [`RestoreError::Inconsistent`] for
+    /// values no fit produces (lengths that disagree, NaN, a bandwidth of 0). Never panics.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, RestoreError> {
+        let decode = |e: postcard::Error| RestoreError::Decode {
+            message: e.to_string(),
+        };
+        let (version, _) = postcard::take_from_bytes::<u32>(bytes).map_err(decode)?;
+        check_version(version)?;
+        let (wire, rest) = postcard::take_from_bytes::<Wire>(bytes).map_err(decode)?;
+        if !rest.is_empty() {
+            return Err(RestoreError::TrailingBytes { count: rest.len() });
+        }
+        Self::from_wire(wire)
+    }
+
+    fn scoring(&self) -> Scoring<'_> {
+        Scoring {
+            pts: &self.pts,
+            kernels: &self.kernels,
+            normalization: self.normalization,
+            f: &self.f,
+            w: &self.w,
+            n_loc: self.n_loc,
+            index: &self.index,
+        }
+    }
+
+    /// Checks what was read: the same invariants a fit establishes.
+    fn from_wire(wire: Wire) -> Result<Self, RestoreError> {
+        check_version(wire.format_version)?;
+        let n = wire.f.len();
+        if wire.dim == 0 {
+            return inconsistent("dimension 0".into());
+        }
+        if n < 2 {
+            return inconsistent(format!("{n} fitted point(s), a fit has at least 2"));
+        }
+        if wire.x.len() / wire.dim != n || wire.x.len() % wire.dim != 0 {
+            return inconsistent(format!(
+                "{} feature values are not {n} points of {} features",
+                wire.x.len(),
+                wire.dim
+            ));
+        }
+        if wire.sparsity.len() != n {
+            return inconsistent(format!(
+                "{} local sparsities for {n} points",
+                wire.sparsity.len()
+            ));
+        }
+        if wire.n_loc == 0 || wire.n_loc >= n {
+            return inconsistent(format!(
+                "n_loc = {} with {n} points (a fit needs 1 <= n_loc < n)",
+                wire.n_loc
+            ));
+        }
+        if wire.kernels.is_empty() {
+            return inconsistent("no sub-kernel".into());
+        }
+        for (m, k) in wire.kernels.iter().enumerate() {
+            if let Some(b) = k.bandwidth()
+                && !(b.is_finite() && b > 0.0)
+            {
+                return inconsistent(format!(
+                    "sub-kernel {m} ({k:?}) needs a finite bandwidth > 0"
+                ));
+            }
+        }
+        let finite = |what: &str, v: &[f64]| match v.iter().position(|x| !x.is_finite()) {
+            Some(i) => inconsistent(format!("{what}[{i}] = {} is not finite", v[i])),
+            None => Ok(()),
+        };
+        finite("x", &wire.x)?;
+        finite("sparsity", &wire.sparsity)?;
+        finite("f", &wire.f)?;
+        if let Some(i) = wire.sparsity.iter().position(|&s| s < 0.0) {
+            return inconsistent(format!("sparsity[{i}] = {} is negative", wire.sparsity[i]));
+        }
+        for (t, &(j, wj)) in wire.w.iter().enumerate() {
+            if j >= n || !wj.is_finite() {
+                return inconsistent(format!(
+                    "weight {t} = ({j}, {wj}) needs a point index below {n} and a finite value"
+                ));
+            }
+        }
+        let pts = Points::with_sparsity(wire.dim, wire.x, wire.sparsity);
+        Ok(Self::from_parts(
+            pts,
+            wire.kernels,
+            wire.normalization,
+            wire.f,
+            wire.w,
+            wire.n_loc,
+        ))
+    }
+}
+
+/// A [`RestoreError::Inconsistent`] saying `what`.
+fn inconsistent<T>(what: String) -> Result<T, RestoreError> {
+    Err(RestoreError::Inconsistent { what })
+}
+
+fn check_version(found: u32) -> Result<(), RestoreError> {
+    if found == FORMAT_VERSION {
+        Ok(())
+    } else {
+        Err(RestoreError::UnsupportedVersion {
+            found,
+            supported: FORMAT_VERSION,
+        })
+    }
+}
+
+impl Scorer for InductiveModel {
+    /// As [`GamCvmModel`]'s `score`: a fitted point's stored score, else
+    /// [`InductiveModel::score_new`].
+    ///
+    /// # Panics
+    /// If the row has a feature at or beyond [`InductiveModel::dim`] (a programmer error:
+    /// check the data's dimension first).
+    fn score(&self, x: Row<'_>) -> f64 {
+        self.scoring().score(x)
+    }
+
+    /// As [`Scorer::score`] on every row, rows in parallel.
+    fn score_all(&self, data: &Dataset) -> Vec<f64> {
+        self.scoring().score_all(data)
+    }
+}
+
+/// A copy (the sub-kernels are rebuilt from their fitted form).
+impl Clone for InductiveModel {
+    fn clone(&self) -> Self {
+        Self::from_parts(
+            self.pts.clone(),
+            self.fitted.clone(),
+            self.normalization,
+            self.f.clone(),
+            self.w.clone(),
+            self.n_loc,
+        )
+    }
+}
+
+/// Equal values: points, sparsities, sub-kernels, normalization, $n_{loc}$, scores, weights.
+impl PartialEq for InductiveModel {
+    fn eq(&self, other: &Self) -> bool {
+        self.pts == other.pts
+            && self.fitted == other.fitted
+            && self.normalization == other.normalization
+            && self.n_loc == other.n_loc
+            && self.f == other.f
+            && self.w == other.w
+    }
+}
+
+impl fmt::Debug for InductiveModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InductiveModel")
+            .field("n", &self.n())
+            .field("dim", &self.dim())
+            .field("kernels", &self.fitted)
+            .field("normalization", &self.normalization)
+            .field("n_loc", &self.n_loc)
+            .field("weights", &self.w.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Version 1 of the encoding, as written.
+#[derive(Serialize)]
+struct WireRef<'a> {
+    format_version: u32,
+    dim: usize,
+    x: &'a [f64],
+    sparsity: &'a [f64],
+    kernels: &'a [FittedKernel],
+    normalization: Normalization,
+    n_loc: usize,
+    f: &'a [f64],
+    w: &'a [(usize, f64)],
+}
+
+/// Version 1 of the encoding, as read.
+#[derive(Deserialize)]
+struct Wire {
+    format_version: u32,
+    dim: usize,
+    x: Vec<f64>,
+    sparsity: Vec<f64>,
+    kernels: Vec<FittedKernel>,
+    normalization: Normalization,
+    n_loc: usize,
+    f: Vec<f64>,
+    w: Vec<(usize, f64)>,
+}
+
+impl Serialize for InductiveModel {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        WireRef {
+            format_version: FORMAT_VERSION,
+            dim: self.pts.dim(),
+            x: self.pts.values(),
+            sparsity: self.pts.sparsity(),
+            kernels: &self.fitted,
+            normalization: self.normalization,
+            n_loc: self.n_loc,
+            f: &self.f,
+            w: &self.w,
+        }
+        .serialize(serializer)
+    }
+}
+
+/// Reads and checks the serde form; an inconsistent model is a deserialization error.
+impl<'de> Deserialize<'de> for InductiveModel {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire = Wire::deserialize(deserializer)?;
+        InductiveModel::from_wire(wire).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Why saved bytes did not give an [`InductiveModel`].
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RestoreError {
+    /// The bytes carry a `format_version` this build does not read.
+    UnsupportedVersion {
+        /// What the bytes say.
+        found: u32,
+        /// The only version this build reads and writes ([`FORMAT_VERSION`]).
+        supported: u32,
+    },
+    /// The bytes are not an encoding (truncated, or a field has the wrong shape).
+    Decode {
+        /// The decoder's message.
+        message: String,
+    },
+    /// Bytes remain after a complete model.
+    TrailingBytes {
+        /// How many.
+        count: usize,
+    },
+    /// A complete encoding of values no fit produces.
+    Inconsistent {
+        /// Which values, and why.
+        what: String,
+    },
+}
+
+impl fmt::Display for RestoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RestoreError::UnsupportedVersion { found, supported } => write!(
+                f,
+                "saved GAM-CVM model has format version {found}, this build reads only version {supported}"
+            ),
+            RestoreError::Decode { message } => {
+                write!(f, "cannot decode a saved GAM-CVM model: {message}")
+            }
+            RestoreError::TrailingBytes { count } => write!(
+                f,
+                "saved GAM-CVM model: {count} unexpected bytes after the model"
+            ),
+            RestoreError::Inconsistent { what } => {
+                write!(f, "saved GAM-CVM model is inconsistent: {what}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RestoreError {}
 
 impl GamCvmParams {
     /// Fits on `train`, building the kernel on `train` and (if given) `unlabeled` rows, whose
@@ -546,6 +1013,20 @@ impl GamCvmParams {
         seed: u64,
     ) -> Result<GamCvmModel, FitError> {
         self.fit_cached(train, unlabeled, seed, None)
+    }
+
+    /// Fits on the rows of `train` alone, as `fit_dyn` does whatever
+    /// [`GamCvmParams::transductive`] says, and keeps the saveable [`InductiveModel`] and what
+    /// the fit did; the $n \times n$ kernel is dropped on return. This is what a model trained
+    /// now and used on rows not yet seen must be: the paper's transductive mode needs the rows
+    /// to be scored when it fits.
+    pub fn fit_inductive(
+        &self,
+        train: &Dataset,
+        seed: u64,
+    ) -> Result<(InductiveModel, FitInfo), FitError> {
+        let m = self.fit_with(train, None, seed)?;
+        Ok((m.to_inductive(), m.info))
     }
 
     /// As [`GamCvmParams::fit_with`], taking the kernel from `cache` when the same points and
@@ -588,10 +1069,7 @@ impl GamCvmParams {
             .collect();
         let (f, sol, w) = solve_on(&set, &pos, &neg, self, seed)?;
         let fusion_seconds = if hit { 0.0 } else { set.info.seconds };
-        let mut index = HashMap::new();
-        for i in 0..set.pts.n() {
-            index.entry(bits(set.pts.row(i))).or_insert(i);
-        }
+        let index = point_index(&set.pts);
         let info = FitInfo {
             fusion_seconds,
             solve_seconds: sol.seconds,

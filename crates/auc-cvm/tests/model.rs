@@ -1,10 +1,10 @@
 //! GAM-CVM through its public API: parameter errors, transductive and inductive scoring, the
-//! role of C2, the baselines.
+//! role of C2, the baselines, saved inductive models.
 
 use auc_core::Label::{Neg, Pos};
 use auc_core::{Dataset, DynFit, FitError, ParamMap, Row, Scorer};
 use auc_cvm::kernels::SubKernelKind::{Density, Gaussian, Pearson};
-use auc_cvm::{GamCvmParams, SolverKind};
+use auc_cvm::{GamCvmModel, GamCvmParams, InductiveModel, SolverKind};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -175,6 +175,8 @@ fn public_types_are_send_and_sync() {
     check::<GamCvmParams>();
     check::<auc_cvm::GamCvmModel>();
     check::<auc_cvm::FusedSet>();
+    check::<InductiveModel>();
+    check::<auc_cvm::RestoreError>();
 }
 
 #[test]
@@ -249,4 +251,214 @@ fn fits_are_bit_identical_for_any_thread_count() {
             "{threads} threads"
         );
     }
+}
+
+/// The inductive model of each sub-kernel set, fitted on `train` (n_loc 6, seed 3).
+fn inductive(kernels: &[auc_cvm::kernels::SubKernelKind], train: &Dataset) -> GamCvmModel {
+    let map: ParamMap = [("n_loc", 6.0)].into_iter().collect();
+    GamCvmParams::from_map(&map, kernels, SolverKind::Cvm)
+        .unwrap()
+        .fit_with(train, None, 3)
+        .unwrap()
+}
+
+/// `(a, b)` bit for bit, where `a` and `b` are scores of one row.
+fn same_bits(a: f64, b: f64, what: &str) {
+    assert_eq!(a.to_bits(), b.to_bits(), "{what}: {a} vs {b}");
+}
+
+#[test]
+fn a_saved_model_scores_every_row_bit_for_bit_as_the_fitted_one() {
+    let train = data(20, 60, 12);
+    let test = data(10, 30, 13);
+    for kernels in [
+        &[Gaussian, Pearson, Density][..],
+        &[Gaussian],
+        &[Pearson],
+        &[Density],
+        &[Pearson, Density],
+    ] {
+        let m = inductive(kernels, &train);
+        let saved = m.to_inductive();
+        let map: ParamMap = [("n_loc", 6.0)].into_iter().collect();
+        let (direct, info) = GamCvmParams::from_map(&map, kernels, SolverKind::Cvm)
+            .unwrap()
+            .fit_inductive(&train, 3)
+            .unwrap();
+        assert_eq!(direct, saved, "fit_inductive fits as fit_with(train, None)");
+        assert_eq!(info.core_size, m.info().core_size);
+        let bytes = saved.to_bytes();
+        // O(n p): 8-byte points, sparsities and scores, at most 17 bytes per weight, a header.
+        let (n, p) = (80, 4);
+        assert!(
+            bytes.len() <= 8 * n * (p + 2) + 17 * saved.weights().len() + 64,
+            "{} bytes",
+            bytes.len()
+        );
+        let restored = InductiveModel::from_bytes(&bytes).unwrap();
+        assert_eq!(restored, saved, "{kernels:?}");
+        // The serde form, as the CLI's model file embeds it, reads back the same.
+        let via_serde: InductiveModel =
+            postcard::from_bytes(&postcard::to_allocvec(&saved).unwrap()).unwrap();
+        assert_eq!(via_serde, saved);
+        assert_eq!((restored.n(), restored.dim(), restored.n_loc()), (80, 4, 6));
+        for i in 0..test.n() {
+            let Row::Dense(x) = test.row(i) else {
+                unreachable!()
+            };
+            same_bits(restored.score_new(x), m.score_new(x), "score_new");
+            same_bits(restored.score(test.row(i)), m.score(test.row(i)), "score");
+        }
+        // Training rows are found by their features and get their fitted scores.
+        for i in [0, 19, 20, 79] {
+            same_bits(restored.score(train.row(i)), m.fitted_scores()[i], "fitted");
+        }
+        let all = restored.score_all(&test);
+        for (i, s) in all.iter().enumerate() {
+            same_bits(*s, m.score(test.row(i)), "score_all");
+        }
+    }
+}
+
+#[test]
+fn a_saved_single_kernel_model_is_the_kernel_expansion() {
+    use auc_core::testing::tol;
+    use auc_cvm::kernels::FittedKernel;
+    let train = data(15, 45, 14);
+    let test = data(5, 15, 15);
+    let saved = inductive(&[Gaussian], &train).to_inductive();
+    let [FittedKernel::Gaussian { sigma1 }] = saved.kernels() else {
+        panic!("one Gaussian sub-kernel, got {:?}", saved.kernels())
+    };
+    let dense = |d: &Dataset, i: usize| -> Vec<f64> {
+        let Row::Dense(x) = d.row(i) else {
+            unreachable!()
+        };
+        x.to_vec()
+    };
+    for i in 0..test.n() {
+        let x = dense(&test, i);
+        // f(x) = sum_k w_k exp(-||x - x_k||^2 / (2 sigma1^2)) [CVM eqs. 14, 44].
+        let want: f64 = saved
+            .weights()
+            .iter()
+            .map(|&(k, wk)| {
+                let d2: f64 = x
+                    .iter()
+                    .zip(dense(&train, k))
+                    .map(|(a, b)| (a - b) * (a - b))
+                    .sum();
+                wk * (-d2 / (2.0 * sigma1 * sigma1)).exp()
+            })
+            .sum();
+        let got = saved.score_new(&x);
+        assert!(tol::close(got, want), "row {i}: {got} vs {want}");
+    }
+}
+
+/// The wire layout of version 1, written by hand so the test can store what no fit produces.
+#[derive(serde::Serialize, Clone)]
+struct Wire {
+    format_version: u32,
+    dim: usize,
+    x: Vec<f64>,
+    sparsity: Vec<f64>,
+    kernels: Vec<auc_cvm::kernels::FittedKernel>,
+    normalization: auc_cvm::fusion::Normalization,
+    n_loc: usize,
+    f: Vec<f64>,
+    w: Vec<(usize, f64)>,
+}
+
+/// Restoring `bytes` fails with a message containing `expected`.
+fn check_restore_fails(bytes: &[u8], expected: &str) {
+    let e = InductiveModel::from_bytes(bytes).unwrap_err().to_string();
+    assert!(e.contains(expected), "`{e}` lacks `{expected}`");
+}
+
+#[test]
+fn damaged_or_inconsistent_saved_models_are_errors() {
+    use auc_cvm::kernels::FittedKernel;
+    use auc_cvm::model::FORMAT_VERSION;
+    let train = data(6, 10, 16);
+    let saved = inductive(&[Gaussian, Pearson, Density], &train).to_inductive();
+    let bytes = saved.to_bytes();
+    for cut in 0..bytes.len() {
+        assert!(
+            InductiveModel::from_bytes(&bytes[..cut]).is_err(),
+            "cut {cut}"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    check_restore_fails(&longer, "1 unexpected bytes");
+    let mut future = bytes.clone();
+    future[0] = 2;
+    check_restore_fails(&future, "format version 2, this build reads only version 1");
+    // Any single damaged byte gives an error or a model whose scores are finite; never a panic.
+    let probe = data(3, 3, 17);
+    for at in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[at] ^= 0x5a;
+        if let Ok(m) = InductiveModel::from_bytes(&b) {
+            assert!(
+                m.score_all(&probe).iter().all(|s| s.is_finite()),
+                "byte {at}"
+            );
+        }
+    }
+    // Complete encodings of values no fit produces.
+    let good = Wire {
+        format_version: FORMAT_VERSION,
+        dim: 2,
+        x: vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+        sparsity: vec![1.0, 1.0, 1.0],
+        kernels: vec![
+            FittedKernel::Gaussian { sigma1: 1.0 },
+            FittedKernel::Pearson,
+        ],
+        normalization: Default::default(),
+        n_loc: 1,
+        f: vec![1.0, -1.0, 0.5],
+        w: vec![(0, 1.0), (1, -1.0)],
+    };
+    let enc = |w: &Wire| postcard::to_allocvec(w).unwrap();
+    assert!(InductiveModel::from_bytes(&enc(&good)).is_ok());
+    let bad = |edit: fn(&mut Wire), expected: &str| {
+        let mut w = good.clone();
+        edit(&mut w);
+        check_restore_fails(&enc(&w), expected);
+    };
+    bad(|w| w.f[1] = f64::NAN, "f[1] = NaN is not finite");
+    bad(|w| w.x[4] = f64::INFINITY, "x[4] = inf is not finite");
+    bad(
+        |w| w.x.push(0.0),
+        "7 feature values are not 3 points of 2 features",
+    );
+    bad(|w| w.f.push(0.0), "6 feature values are not 4 points");
+    bad(
+        |w| w.sparsity.pop().map_or((), drop),
+        "2 local sparsities for 3 points",
+    );
+    bad(|w| w.sparsity[0] = -1.0, "sparsity[0] = -1 is negative");
+    bad(|w| w.w[1].0 = 3, "point index below 3");
+    bad(|w| w.w[0].1 = f64::NAN, "finite value");
+    bad(|w| w.n_loc = 3, "n_loc = 3 with 3 points");
+    bad(|w| w.n_loc = 0, "n_loc = 0");
+    bad(|w| w.kernels.clear(), "no sub-kernel");
+    bad(
+        |w| w.kernels[0] = FittedKernel::Gaussian { sigma1: 0.0 },
+        "finite bandwidth > 0",
+    );
+    bad(
+        |w| w.kernels[0] = FittedKernel::Density { sigma2: f64::NAN },
+        "finite bandwidth > 0",
+    );
+    bad(|w| w.dim = 0, "dimension 0");
+    // The serde form (as embedded in a larger value) runs the same checks; postcard keeps no
+    // message for them, which is why `from_bytes` exists.
+    let mut w = good.clone();
+    w.f[0] = f64::NAN;
+    assert!(postcard::from_bytes::<InductiveModel>(&enc(&w)).is_err());
+    assert!(postcard::from_bytes::<InductiveModel>(&enc(&good)).is_ok());
 }
