@@ -11,9 +11,8 @@
 //! [`InductiveModel::from_bytes`], which names what is wrong with a model that decodes but does
 //! not hold together (postcard drops the messages of errors raised inside serde).
 //!
-//! Versions: 1 stored a one-pass learner only; 2 (this build) stores either kind. A version-1
-//! file is refused with a message saying so: its learner would decode, but version 1 is old
-//! enough that we keep one reader.
+//! Versions: 1 stored a one-pass learner only; 2 (this build) stores either kind. Both are read
+//! (a version-1 file as the one-pass learner it holds); only version 2 is written.
 
 use std::io::Write;
 use std::path::Path;
@@ -125,16 +124,10 @@ impl ModelFile {
             return Err(bad("it does not start with the AUCMODEL header".into()));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version < FORMAT_VERSION {
+        if version != 1 && version != FORMAT_VERSION {
             return Err(bad(format!(
-                "format version {version} was written by an older auc; this build reads version \
-                 {FORMAT_VERSION} only: train the model again"
-            )));
-        }
-        if version != FORMAT_VERSION {
-            return Err(bad(format!(
-                "format version {version}, this build reads version {FORMAT_VERSION} (a newer auc \
-                 wrote it?)"
+                "format version {version}, this build reads versions 1 to {FORMAT_VERSION} (a \
+                 newer auc wrote it?)"
             )));
         }
         let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
@@ -151,6 +144,12 @@ impl ModelFile {
             return Err(bad(
                 "checksum mismatch (the file was altered or damaged)".into()
             ));
+        }
+        if version == 1 {
+            let v1: ModelFile<Learner> = postcard::from_bytes(payload)
+                .map_err(|e| bad(format!("cannot decode the version-1 payload: {e}")))?;
+            let (file, learner) = v1.swap_learner(());
+            return Ok(file.swap_learner(Trained::Online(learner)).0);
         }
         let stored: ModelFile<Stored> = postcard::from_bytes(payload)
             .map_err(|e| bad(format!("cannot decode the payload: {e}")))?;
@@ -269,16 +268,24 @@ mod tests {
         let mut flipped = bytes.clone();
         flipped[30] ^= 1;
         assert!(err(&flipped).contains("checksum"));
-        let mut v1 = bytes.clone();
+        // A version-1 file: the payload held the one-pass learner itself.
+        let Trained::Online(learner) = &m.learner else {
+            unreachable!()
+        };
+        let mut v1 = frame(&postcard::to_allocvec(&m.with_learner(learner.clone())).unwrap());
         v1[8] = 1;
+        assert_eq!(ModelFile::from_bytes(&v1, "m").unwrap(), m);
+        // Version 2 bytes announced as version 1 do not decode as version 1.
+        let mut mislabelled = bytes.clone();
+        mislabelled[8] = 1;
         assert!(
-            err(&v1).contains("format version 1 was written by an older auc"),
+            err(&mislabelled).contains("version-1 payload"),
             "{}",
-            err(&v1)
+            err(&mislabelled)
         );
         let mut v3 = bytes.clone();
         v3[8] = 3;
-        assert!(err(&v3).contains("format version 3, this build reads version 2"));
+        assert!(err(&v3).contains("format version 3, this build reads versions 1 to 2"));
         let mut longer = bytes;
         longer.push(0);
         assert!(err(&longer).contains("truncated or extended"));
