@@ -27,7 +27,8 @@ cargo xtask <command>
                           the property tests (`lemma_*` and the parser fuzz) in release,
                           PROPTEST_CASES=N (default 10000)
   bench [FILTER] [--save NAME | --baseline NAME]
-                          criterion benches of the auc-benches package
+                          criterion benches of the auc-benches package (a FILTER naming a
+                          file of benches/benches/ runs that bench alone)
   doc                     workspace rustdoc (no dependencies)
   reproduce linear [--quick] [--full-grid] [--average] [--algos A,B]
                           every linear learner on the data sets of [OAUC Table 1] and
@@ -141,16 +142,26 @@ fn props(args: &[String]) -> Result<(), String> {
     cargo(&cmd, &[("PROPTEST_CASES", &cases)])
 }
 
+/// `cargo bench` of auc-benches. A FILTER that names a bench file (`benches/benches/NAME.rs`)
+/// runs that bench target alone; any other FILTER goes to criterion as an ID filter.
 fn bench(args: &[String]) -> Result<(), String> {
-    let mut cmd = vec!["bench", "-p", "auc-benches", "--"];
+    let mut cmd = vec!["bench", "-p", "auc-benches"];
+    let mut rest = vec!["--"];
     let mut it = args.iter();
+    let targets = project_root().join("benches/benches");
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--save" => cmd.extend(["--save-baseline", it.next().ok_or("--save needs a name")?]),
-            "--baseline" => cmd.extend(["--baseline", it.next().ok_or("--baseline needs a name")?]),
-            filter => cmd.push(filter),
+            "--save" => rest.extend(["--save-baseline", it.next().ok_or("--save needs a name")?]),
+            "--baseline" => {
+                rest.extend(["--baseline", it.next().ok_or("--baseline needs a name")?]);
+            }
+            target if targets.join(format!("{target}.rs")).is_file() => {
+                cmd.extend(["--bench", target]);
+            }
+            filter => rest.push(filter),
         }
     }
+    cmd.extend(rest);
     cargo(&cmd, &[])
 }
 
