@@ -5,10 +5,13 @@
 //!
 //! The full run writes `docs/results/cvm.md`; `--quick` (1 x 3-fold, two C1 values, three small
 //! data sets, about half a minute) writes `target/cvm-quick/` so it never replaces the
-//! committed table. Other arguments (`--sets a,b`, `--repeats R`, `--folds K`,
-//! `--max-runs-large N`) pass through to the binary.
+//! committed table. `--printed-norm` (the fusion normalized as \[CVM eqs. 18, 20\] print)
+//! writes `docs/results/cvm-printed-norm.md` and its figures beside the main table instead.
+//! Other arguments (`--sets a,b`, `--repeats R`, `--folds K`, `--inner K`, `--c1 a,b`,
+//! `--max-runs-large N`, `--reuse`) pass through to the binary.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::{cargo, project_root};
@@ -23,18 +26,27 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             datasets.display()
         ));
     }
+    let stem = if args.iter().any(|a| a == "--printed-norm") {
+        "cvm-printed-norm"
+    } else {
+        "cvm"
+    };
     let out_dir = if quick {
         root.join("target/cvm-quick")
     } else {
         root.join("docs/results")
     };
     std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
-    let md = out_dir.join(if quick { "cvm-quick.md" } else { "cvm.md" });
-    let figs = root.join(if quick {
-        "target/cvm-quick"
+    let md = if quick {
+        out_dir.join(format!("{stem}-quick.md"))
     } else {
-        "target/cvm-figs"
-    });
+        out_dir.join(format!("{stem}.md"))
+    };
+    let figs = if quick {
+        root.join("target/cvm-quick")
+    } else {
+        root.join(format!("target/{stem}-figs"))
+    };
     let (md_s, figs_s, data_s) = (
         md.display().to_string(),
         figs.display().to_string(),
@@ -59,7 +71,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     cmd.extend(args.iter().map(String::as_str));
     cargo(&cmd, &[])?;
     let mut text = std::fs::read_to_string(&md).map_err(|e| format!("{}: {e}", md.display()))?;
-    text.push_str(&figures(&figs, &out_dir)?);
+    text.push_str(&figures(&figs, &out_dir, stem)?);
     std::fs::write(&md, text).map_err(|e| format!("{}: {e}", md.display()))?;
     eprintln!("reproduce: wrote {md_s} and the figures beside it");
     Ok(())
@@ -78,8 +90,9 @@ fn num(s: &str) -> f64 {
     s.parse().unwrap_or(f64::NAN)
 }
 
-/// Draws both figures into `out_dir` and returns the Markdown section that shows them.
-fn figures(figs: &Path, out_dir: &Path) -> Result<String, String> {
+/// Draws both figures into `out_dir` as `STEM-fig4.svg` and `STEM-fig5.svg` and returns the
+/// Markdown section that shows them.
+fn figures(figs: &Path, out_dir: &Path, stem: &str) -> Result<String, String> {
     let mut md = String::from("\n## Figures\n");
     // Fig. 4: rows C1, columns C2; one AUC and one AP heatmap per data set.
     let rows = read_tsv(&figs.join("cvm-fig4.tsv"))?;
@@ -121,10 +134,11 @@ fn figures(figs: &Path, out_dir: &Path) -> Result<String, String> {
             "C1",
             "C2",
         );
-        let p = out_dir.join("cvm-fig4.svg");
+        let p = out_dir.join(format!("{stem}-fig4.svg"));
         std::fs::write(&p, svg).map_err(|e| format!("{}: {e}", p.display()))?;
-        md.push_str(
-            "\n### C1 x C2 ([CVM fig. 4])\n\nMean test AUC and AP over one stratified 5-fold split (3-fold with `--quick`), n_loc = 8, epsilon = 1e-3, each cell the drop from the best cell. Columns are identical within rounding: C2 only rescales the scores (`auc_cvm::solver`), so the variation along C2 in the paper's fig. 4 cannot come from eqs. 40-41.\n\n![C1 x C2 heatmaps](cvm-fig4.svg)\n",
+        let _ = write!(
+            md,
+            "\n### C1 x C2 ([CVM fig. 4])\n\nMean test AUC and AP over one stratified 5-fold split (3-fold with `--quick`), n_loc = 8, epsilon = 1e-3, each cell the drop from the best cell. Columns are identical within rounding: C2 only rescales the scores (`auc_cvm::solver`), so the variation along C2 in the paper's fig. 4 cannot come from eqs. 40-41.\n\n![C1 x C2 heatmaps]({stem}-fig4.svg)\n",
         );
     }
     // Fig. 5: AUC, AP, seconds and core set size against log10(epsilon), one line per data set.
@@ -158,9 +172,12 @@ fn figures(figs: &Path, out_dir: &Path) -> Result<String, String> {
             &panels,
             "log10 epsilon",
         );
-        let p = out_dir.join("cvm-fig5.svg");
+        let p = out_dir.join(format!("{stem}-fig5.svg"));
         std::fs::write(&p, svg).map_err(|e| format!("{}: {e}", p.display()))?;
-        md.push_str("\n### Epsilon ([CVM fig. 5])\n\nMean over one stratified 3-fold split, for the data sets with at most 400 points (Glass-6, Sonar, Heart, Haberman, Ionosphere) and epsilon from 1e-1 to 1e-4: below that the core set approaches every support pair (its reduced QP then dominates the cost); the paper's 1e-5 to 1e-8 were left out for time.\n\n![epsilon sensitivity](cvm-fig5.svg)\n");
+        let _ = write!(
+            md,
+            "\n### Epsilon ([CVM fig. 5])\n\nMean over one stratified 3-fold split, for the data sets with at most 400 points (Glass-6, Sonar, Heart, Haberman, Ionosphere) and epsilon from 1e-1 to 1e-4: below that the core set approaches every support pair (its reduced QP then dominates the cost); the paper's 1e-5 to 1e-8 were left out for time.\n\n![epsilon sensitivity]({stem}-fig5.svg)\n"
+        );
     }
     Ok(md)
 }

@@ -37,9 +37,11 @@ cargo xtask <command>
   reproduce kernel [--quick] [--full-grid] [--algos A,B] [--sets S,T] [--budget N]
                           OKAUC-M, OKAUC-S and KOIL on the data sets of [OAUC Table 3]:
                           docs/results/kernel.md (variants write a separate table)
-  reproduce cvm [--quick] [--sets a,b] [--repeats R] [--folds K]
+  reproduce cvm [--quick] [--sets a,b] [--repeats R] [--folds K] [--inner K] [--c1 a,b]
+                [--max-runs-large N] [--reuse] [--printed-norm]
                           GAM-CVM and its baselines on the data sets of [CVM Table 1]:
                           docs/results/cvm.md with cvm-fig4.svg and cvm-fig5.svg
+                          (--printed-norm: cvm-printed-norm.md and its figures)
   reproduce regret [--quick]
                           OGD on psi_M against the best fixed w in hindsight and the bound of
                           [OAUC Thm 6]: docs/results/regret.md and regret.svg
