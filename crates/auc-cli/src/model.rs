@@ -189,12 +189,29 @@ fn frame(payload: &[u8]) -> Vec<u8> {
 }
 
 /// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename).
+///
+/// Two cases are not regular files. A device or a pipe that exists (`-o /dev/null`,
+/// `-o /dev/stdout`) is written into: a rename would replace it by a regular file, which for
+/// `/dev/null` breaks every program on the machine that reads it. A symbolic link is kept and
+/// the file it points to replaced.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let named = |e: std::io::Error| format!("{}: {e}", path.display());
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(named)?;
+        f.write_all(bytes).map_err(named)?;
+        return Ok(());
+    }
+    let resolved = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = resolved.as_path();
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let named = |e: std::io::Error| format!("{}: {e}", path.display());
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(named)?;
     tmp.write_all(bytes).map_err(named)?;
     tmp.as_file().sync_all().map_err(named)?;
@@ -255,6 +272,31 @@ mod tests {
             examples: 8,
             learner: Trained::Batch(m),
         }
+    }
+
+    /// Writing to /dev/null leaves it a device; writing through a symbolic link keeps the link.
+    #[cfg(unix)]
+    #[test]
+    fn atomic_writes_keep_devices_and_links() {
+        use std::os::unix::fs::FileTypeExt;
+        write_atomic(Path::new("/dev/null"), b"scores\n").unwrap();
+        let meta = std::fs::metadata("/dev/null").unwrap();
+        assert!(meta.file_type().is_char_device(), "/dev/null was replaced");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("real.txt");
+        let link = dir.path().join("link.txt");
+        std::fs::write(&file, b"old").unwrap();
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&file).unwrap(), b"new");
+        let err = write_atomic(dir.path(), b"x").unwrap_err().to_string();
+        assert!(err.contains(&dir.path().display().to_string()), "{err}");
     }
 
     #[test]
