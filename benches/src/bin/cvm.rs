@@ -30,6 +30,7 @@ use auc_core::{Dataset, Label};
 use auc_cvm::fusion::{FusionParams, Normalization};
 use auc_cvm::kernels::{Points, SubKernelKind};
 use auc_cvm::model::{FusedSet, KernelSpec, solve_on};
+use auc_cvm::solver::Solution;
 use auc_cvm::{GamCvmParams, SolverKind};
 use auc_data::{MinMaxScaler, Positive, ReadOptions};
 use auc_eval::folds::{derive_seed, repeated_stratified_kfold, stratified_kfold};
@@ -454,6 +455,22 @@ impl SplitData {
             test_idx,
         }
     }
+
+    /// Solves `p` on the kernel `fs` of this split's points with its training positives and
+    /// negatives; returns the test rows' AUC and AP and the solution.
+    fn evaluate(
+        &self,
+        fs: &FusedSet,
+        p: &GamCvmParams,
+        seed: u64,
+    ) -> Result<(f64, f64, Solution), String> {
+        let (f, sol, _) = solve_on(fs, &self.pos, &self.neg, p, seed).map_err(|e| e.to_string())?;
+        let s: Vec<f64> = self.test_idx.iter().map(|&i| f[i]).collect();
+        let labels = self.test.labels();
+        let a = auc(&s, labels).map_err(|e| e.to_string())?;
+        let ap = average_precision(&s, labels).map_err(|e| e.to_string())?;
+        Ok((a, ap, sol))
+    }
 }
 
 /// The kernel of `algo` with `n_loc` and bandwidth scale on the split's points.
@@ -473,6 +490,16 @@ fn kernel(
     FusedSet::build(pts.clone(), &spec).map_err(|e| e.to_string())
 }
 
+/// One inner fold of an outer training part: its training positives and negatives, its
+/// validation rows with their labels, and the solver seed.
+struct InnerFold<'a> {
+    pos: Vec<usize>,
+    neg: Vec<usize>,
+    val: &'a [usize],
+    labels: Vec<Label>,
+    seed: u64,
+}
+
 /// Runs one data set for every algorithm; returns cells by algorithm name.
 fn run_set(
     data: &Dataset,
@@ -488,14 +515,15 @@ fn run_set(
         splits.len()
     };
     for split in splits.iter().take(runs) {
+        let sd = SplitData::new(data, split);
         let SplitData {
             train,
             test,
             pts,
             pos,
             neg,
-            test_idx,
-        } = SplitData::new(data, split);
+            ..
+        } = &sd;
         let n_train = train.n();
         let labels = train.labels();
         let inner = stratified_kfold(
@@ -504,6 +532,27 @@ fn run_set(
             derive_seed(7, &[split.repeat as u64, split.fold as u64]),
         )
         .map_err(|e| e.to_string())?;
+        // Per inner fold: training positives, training negatives, validation rows and labels,
+        // and the solver seed, shared by every algorithm and candidate of this split.
+        let inner: Vec<InnerFold<'_>> = inner
+            .iter()
+            .enumerate()
+            .map(|(j, val)| {
+                let in_val: std::collections::HashSet<usize> = val.iter().copied().collect();
+                let outside = |v: &[usize]| -> Vec<usize> {
+                    v.iter().copied().filter(|i| !in_val.contains(i)).collect()
+                };
+                let seed = derive_seed(11, &[split.repeat as u64, split.fold as u64, j as u64]);
+                let l = val.iter().map(|&i| labels[i]).collect();
+                InnerFold {
+                    pos: outside(pos),
+                    neg: outside(neg),
+                    val,
+                    labels: l,
+                    seed,
+                }
+            })
+            .collect();
         let test_labels = test.labels();
         for algo in ALGOS {
             let cell = cells.entry(algo.name).or_default();
@@ -531,33 +580,16 @@ fn run_set(
             let mut kernels: Vec<(usize, f64, FusedSet)> = Vec::new();
             for &nl in &nlocs {
                 for &sg in &sigmas {
-                    let fs = kernel(&pts, algo, nl.min(pts.n() - 1), sg, cfg)?;
+                    let fs = kernel(pts, algo, nl.min(pts.n() - 1), sg, cfg)?;
                     cell.fusion.push(fs.info.seconds);
                     for &c1 in &cfg.c1 {
                         let p = params(algo, c1, cfg.eps, cfg.fusion);
                         let mut sum = 0.0;
-                        for (j, val) in inner.iter().enumerate() {
-                            let in_val: std::collections::HashSet<usize> =
-                                val.iter().copied().collect();
-                            let ip: Vec<usize> = pos
-                                .iter()
-                                .copied()
-                                .filter(|i| !in_val.contains(i))
-                                .collect();
-                            let ineg: Vec<usize> = neg
-                                .iter()
-                                .copied()
-                                .filter(|i| !in_val.contains(i))
-                                .collect();
-                            let seed = derive_seed(
-                                11,
-                                &[split.repeat as u64, split.fold as u64, j as u64],
-                            );
-                            let (f, _, _) =
-                                solve_on(&fs, &ip, &ineg, &p, seed).map_err(|e| e.to_string())?;
-                            let s: Vec<f64> = val.iter().map(|&i| f[i]).collect();
-                            let l: Vec<Label> = val.iter().map(|&i| labels[i]).collect();
-                            sum += auc(&s, &l).map_err(|e| e.to_string())?;
+                        for fold in &inner {
+                            let (f, _, _) = solve_on(&fs, &fold.pos, &fold.neg, &p, fold.seed)
+                                .map_err(|e| e.to_string())?;
+                            let s: Vec<f64> = fold.val.iter().map(|&i| f[i]).collect();
+                            sum += auc(&s, &fold.labels).map_err(|e| e.to_string())?;
                         }
                         let m = sum / inner.len() as f64;
                         if best.is_none_or(|b| m > b.0) {
@@ -577,12 +609,9 @@ fn run_set(
                 .2;
             let p = params(algo, c1, cfg.eps, cfg.fusion);
             let seed = derive_seed(13, &[split.repeat as u64, split.fold as u64]);
-            let (f, sol, _) = solve_on(fs, &pos, &neg, &p, seed).map_err(|e| e.to_string())?;
-            let s: Vec<f64> = test_idx.iter().map(|&i| f[i]).collect();
-            cell.auc
-                .push(auc(&s, test_labels).map_err(|e| e.to_string())?);
-            cell.ap
-                .push(average_precision(&s, test_labels).map_err(|e| e.to_string())?);
+            let (a, ap, sol) = sd.evaluate(fs, &p, seed)?;
+            cell.auc.push(a);
+            cell.ap.push(ap);
             cell.opt.push(sol.seconds);
             cell.core.push(sol.core_size as f64);
             cell.tau.push(match algo.solver {
@@ -601,9 +630,8 @@ fn run_set(
                 // SPEC section 7: inductive against transductive on the same split and parameters.
                 let mut ip = params(algo, c1, cfg.eps, cfg.fusion);
                 ip.kernel.n_loc = nl.min(n_train - 1);
-                ip.kernel.fusion = cfg.fusion;
                 ip.transductive = false;
-                let model = ip.fit_with(&train, None, seed).map_err(|e| e.to_string())?;
+                let model = ip.fit_with(train, None, seed).map_err(|e| e.to_string())?;
                 let s: Vec<f64> = (0..test.n())
                     .map(|i| auc_core::Scorer::score(&model, test.row(i)))
                     .collect();
@@ -629,26 +657,18 @@ fn fig4(data: &Dataset, set: &Set, cfg: &Config, out: &mut String) -> Result<(),
     let splits =
         repeated_stratified_kfold(data.labels(), folds, 1, 17).map_err(|e| e.to_string())?;
     let mut acc = vec![(0.0, 0.0); 64];
+    let n = splits.len() as f64;
     for split in &splits {
-        let SplitData {
-            test,
-            pts,
-            pos,
-            neg,
-            test_idx: idx,
-            ..
-        } = SplitData::new(data, split);
-        let fs = kernel(&pts, &ALGOS[0], cfg.nloc[0], 1.0, cfg)?;
+        let sd = SplitData::new(data, split);
+        let fs = kernel(&sd.pts, &ALGOS[0], cfg.nloc[0], 1.0, cfg)?;
         for (a, &c1) in grid.iter().enumerate() {
             for (b, &c2) in grid.iter().enumerate() {
                 let mut p = params(&ALGOS[0], c1, cfg.eps, cfg.fusion);
                 p.c2 = c2;
-                let (f, _, _) = solve_on(&fs, &pos, &neg, &p, 3).map_err(|e| e.to_string())?;
-                let s: Vec<f64> = idx.iter().map(|&i| f[i]).collect();
+                let (auc, ap, _) = sd.evaluate(&fs, &p, 3)?;
                 let e = &mut acc[a * 8 + b];
-                e.0 += auc(&s, test.labels()).map_err(|e| e.to_string())? / splits.len() as f64;
-                e.1 += average_precision(&s, test.labels()).map_err(|e| e.to_string())?
-                    / splits.len() as f64;
+                e.0 += auc / n;
+                e.1 += ap / n;
             }
         }
     }
@@ -673,24 +693,16 @@ fn fig5(data: &Dataset, set: &Set, cfg: &Config, out: &mut String) -> Result<(),
     let splits =
         repeated_stratified_kfold(data.labels(), folds, 1, 19).map_err(|e| e.to_string())?;
     let mut acc = vec![(0.0, 0.0, 0.0, 0.0); epss.len()];
+    let n = splits.len() as f64;
     for split in &splits {
-        let SplitData {
-            test,
-            pts,
-            pos,
-            neg,
-            test_idx: idx,
-            ..
-        } = SplitData::new(data, split);
-        let fs = kernel(&pts, &ALGOS[0], cfg.nloc[0], 1.0, cfg)?;
+        let sd = SplitData::new(data, split);
+        let fs = kernel(&sd.pts, &ALGOS[0], cfg.nloc[0], 1.0, cfg)?;
         for (k, &eps) in epss.iter().enumerate() {
             let p = params(&ALGOS[0], 1.0, eps, cfg.fusion);
-            let (f, sol, _) = solve_on(&fs, &pos, &neg, &p, 3).map_err(|e| e.to_string())?;
-            let s: Vec<f64> = idx.iter().map(|&i| f[i]).collect();
-            let n = splits.len() as f64;
+            let (auc, ap, sol) = sd.evaluate(&fs, &p, 3)?;
             let e = &mut acc[k];
-            e.0 += auc(&s, test.labels()).map_err(|e| e.to_string())? / n;
-            e.1 += average_precision(&s, test.labels()).map_err(|e| e.to_string())? / n;
+            e.0 += auc / n;
+            e.1 += ap / n;
             e.2 += sol.seconds / n;
             e.3 += sol.core_size as f64 / n;
         }
