@@ -124,13 +124,23 @@ struct Core {
 }
 
 impl Core {
-    fn new(support: Support, lambda: f64, surrogate: Surrogate) -> Self {
-        Self {
+    /// A core on fresh checked buffers whose evictions compensate by projection
+    /// \[OAUC eq. 28\].
+    fn new(
+        kernel: AnyKernel,
+        budget: usize,
+        removal: Removal,
+        seed: u64,
+        lambda: f64,
+        surrogate: Surrogate,
+    ) -> Result<Self, ParamError> {
+        let support = checked_support(kernel, budget, removal, Compensation::Projection, seed)?;
+        Ok(Self {
             support,
             lambda,
             surrogate,
             t: 0,
-        }
+        })
     }
 
     fn step(&mut self, x: Row<'_>, y: Label, eta: f64) {
@@ -256,16 +266,13 @@ impl OnlineParams for OkaucMParams {
         let lambda = check::positive("lambda", self.lambda)?; // eta_t = 1/(lambda t)
         Ok(OkaucM {
             core: Core::new(
-                checked_support(
-                    self.kernel,
-                    self.budget,
-                    self.removal,
-                    Compensation::Projection,
-                    seed,
-                )?,
+                self.kernel,
+                self.budget,
+                self.removal,
+                seed,
                 lambda,
                 Surrogate::Moment,
-            ),
+            )?,
         })
     }
 }
@@ -283,16 +290,13 @@ impl OnlineParams for OkaucSParams {
         Ok(OkaucS {
             eta,
             core: Core::new(
-                checked_support(
-                    self.kernel,
-                    self.budget,
-                    self.removal,
-                    Compensation::Projection,
-                    seed,
-                )?,
+                self.kernel,
+                self.budget,
+                self.removal,
+                seed,
                 lambda,
                 Surrogate::HalfSquare,
-            ),
+            )?,
         })
     }
 }
