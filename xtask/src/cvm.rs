@@ -19,13 +19,7 @@ use crate::{cargo, project_root};
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let quick = args.iter().any(|a| a == "--quick");
     let root = project_root();
-    let datasets = root.join("../shared/datasets");
-    if !datasets.is_dir() {
-        return Err(format!(
-            "{} not found: the reproduction needs ../shared beside the repository",
-            datasets.display()
-        ));
-    }
+    let datasets = crate::reproduce::shared_datasets()?;
     let stem = if args.iter().any(|a| a == "--printed-norm") {
         "cvm-printed-norm"
     } else {

@@ -188,7 +188,7 @@ fn ci() -> Result<(), String> {
     cargo(&["doc", "--workspace", "--no-deps"], &deny)?;
     tidy::check(&project_root()).map_err(|problems| problems.join("\n"))?;
     cargo(&["build", "--release", "-p", "auc-cli"], &deny)?;
-    if project_root().join("../shared/datasets").is_dir() {
+    if reproduce::shared_datasets().is_ok() {
         // Smoke runs of the reproductions on small data sets (about a minute together).
         reproduce::run(&["linear".to_owned(), "--quick".to_owned()])?;
         reproduce::run(&["kernel".to_owned(), "--quick".to_owned()])?;

@@ -46,18 +46,24 @@ fn value_of(args: &[String], flag: &str) -> Option<String> {
         .cloned()
 }
 
-/// The shared data sets' folder and a freshly built release `auc` binary.
-pub(crate) fn release_auc() -> Result<(PathBuf, PathBuf), String> {
-    let root = project_root();
-    let datasets = root.join("../shared/datasets");
-    if !datasets.is_dir() {
-        return Err(format!(
+/// The shared data sets' folder, `../shared/datasets` beside the repository; an error if absent.
+pub(crate) fn shared_datasets() -> Result<PathBuf, String> {
+    let datasets = project_root().join("../shared/datasets");
+    if datasets.is_dir() {
+        Ok(datasets)
+    } else {
+        Err(format!(
             "{} not found: the reproduction needs ../shared beside the repository",
             datasets.display()
-        ));
+        ))
     }
+}
+
+/// The shared data sets' folder and a freshly built release `auc` binary.
+pub(crate) fn release_auc() -> Result<(PathBuf, PathBuf), String> {
+    let datasets = shared_datasets()?;
     cargo(&["build", "--release", "--quiet", "-p", "auc-cli"], &[])?;
-    Ok((datasets, root.join("target/release/auc")))
+    Ok((datasets, project_root().join("target/release/auc")))
 }
 
 /// [OAUC Thm 6]'s regret experiment: `docs/results/regret.md` and `regret.svg` (the quick run
