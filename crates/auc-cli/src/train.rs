@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use auc_core::{Dataset, OnlineLearner, Scorer};
+use auc_core::{Dataset, OnlineLearner, ParamMap, Scorer};
 use auc_data::{MinMaxScaler, Positive, RawData, unit_norm};
 use auc_eval::metrics;
 use rand::SeedableRng;
@@ -198,17 +198,54 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// The positive labels, the dimension and the binarized rows of the training input: the
-/// positive class is `--positive` or the minority, and the files are read once.
-fn read_training(a: &TrainArgs) -> Result<(Vec<f64>, usize, Dataset), Error> {
-    let raw = a.learn.read.read_all(&a.data, a.learn.limit)?;
-    let positive_labels = raw.positive_labels(&match &a.learn.read.positive {
-        Some(l) => Positive::Labels(l.clone()),
-        None => Positive::Minority,
-    })?;
-    let dim = raw.dim();
-    let data = raw.binarize(&Positive::Known(positive_labels.clone()))?;
-    Ok((positive_labels, dim, data))
+/// What a model file takes from the training input: the positive labels (`--positive` or the
+/// minority), the dimension and the scaler fitted on the rows (unless `--no-scale`).
+struct Training {
+    positive_labels: Vec<f64>,
+    dim: usize,
+    scaler: Option<MinMaxScaler>,
+}
+
+impl Training {
+    /// Reads the training input once: its [`Training`] facts and its binarized, unscaled rows.
+    fn read(a: &TrainArgs) -> Result<(Self, Dataset), Error> {
+        let raw = a.learn.read.read_all(&a.data, a.learn.limit)?;
+        let positive_labels = raw.positive_labels(&match &a.learn.read.positive {
+            Some(l) => Positive::Labels(l.clone()),
+            None => Positive::Minority,
+        })?;
+        let dim = raw.dim();
+        let data = raw.binarize(&Positive::Known(positive_labels.clone()))?;
+        let scaler = (!a.learn.no_scale).then(|| MinMaxScaler::fit(&data));
+        let training = Self {
+            positive_labels,
+            dim,
+            scaler,
+        };
+        Ok((training, data))
+    }
+
+    /// The model file of `learner` trained on this input.
+    fn into_model(
+        self,
+        a: &TrainArgs,
+        algo: &str,
+        params: ParamMap,
+        learner: Trained,
+        examples: u64,
+    ) -> ModelFile {
+        ModelFile {
+            algo: algo.to_owned(),
+            learner,
+            params,
+            dim: self.dim,
+            positive_labels: self.positive_labels,
+            scaler: self.scaler,
+            unit_norm: a.learn.unit_norm,
+            seed: a.learn.seed,
+            examples,
+        }
+    }
 }
 
 /// A fresh model (parameters checked, positive class and scaling fitted on the training input)
@@ -217,22 +254,12 @@ fn new_model(a: &TrainArgs, algo: &Algo) -> Result<(ModelFile, Dataset), Error> 
     let params = a.learn.hyper.to_map()?;
     algo.validate(&params)?;
     algo.check_average(a.learn.average)?;
-    let (positive_labels, dim, data) = read_training(a)?;
-    let scaler = (!a.learn.no_scale).then(|| MinMaxScaler::fit(&data));
-    let model = ModelFile {
-        algo: algo.name.to_owned(),
-        learner: Trained::Online(Learner::new(
-            (algo.build)(&params, dim, a.learn.seed)?,
-            a.learn.average,
-        )),
-        params,
-        dim,
-        positive_labels,
-        scaler,
-        unit_norm: a.learn.unit_norm,
-        seed: a.learn.seed,
-        examples: 0,
-    };
+    let (input, data) = Training::read(a)?;
+    let learner = Learner::new(
+        (algo.build)(&params, input.dim, a.learn.seed)?,
+        a.learn.average,
+    );
+    let model = input.into_model(a, algo.name, params, Trained::Online(learner), 0);
     Ok((model, data))
 }
 
@@ -249,26 +276,17 @@ fn train_batch(a: &TrainArgs, b: &'static BatchAlgo) -> Result<(), Error> {
         )
         .into());
     }
-    let (positive_labels, dim, data) = read_training(a)?;
-    let scaler = (!a.learn.no_scale).then(|| MinMaxScaler::fit(&data));
+    let (input, data) = Training::read(a)?;
+    let dim = input.dim;
     let data = shuffled(
-        prepare(data, scaler.as_ref(), a.learn.unit_norm),
+        prepare(data, input.scaler.as_ref(), a.learn.unit_norm),
         a.learn.shuffle,
     );
     let start = Instant::now();
     let (inductive, info) = p.fit_inductive(&data, a.learn.seed)?;
     let seconds = start.elapsed().as_secs_f64();
-    let model = ModelFile {
-        algo: b.name.to_owned(),
-        learner: Trained::Batch(inductive),
-        params,
-        dim,
-        positive_labels,
-        scaler,
-        unit_norm: a.learn.unit_norm,
-        seed: a.learn.seed,
-        examples: data.n() as u64,
-    };
+    let examples = data.n() as u64;
+    let model = input.into_model(a, b.name, params, Trained::Batch(inductive), examples);
     let bytes = model.to_bytes()?;
     write_atomic(&a.output, &bytes)?;
     let (pos, neg) = data.class_counts();
