@@ -19,7 +19,7 @@
 use std::hint::black_box;
 
 use auc_cvm::fusion::{FusionParams, Normalization, fuse};
-use auc_cvm::kernels::{Knn, Points, SubKernel, SubKernelKind};
+use auc_cvm::kernels::{Knn, Points, SubKernelKind};
 use criterion::{BenchmarkId, Criterion, criterion_main};
 
 /// Numbers of points.
@@ -66,14 +66,7 @@ fn benches() {
     group.sample_size(10);
     for n in SIZES {
         let (pts, knn) = points(n, 5);
-        let kernels: Vec<Box<dyn SubKernel>> = [
-            SubKernelKind::Gaussian,
-            SubKernelKind::Pearson,
-            SubKernelKind::Density,
-        ]
-        .iter()
-        .map(|k| k.build(&pts))
-        .collect();
+        let kernels = SubKernelKind::build_all(&pts);
         let id = |what: &str| BenchmarkId::new(what, format!("n={n},n_loc={N_LOC}"));
         for (what, normalization, rounds) in [
             ("rows,T=0", Normalization::Rows, 0),

@@ -158,7 +158,7 @@ const MAX_CORE: usize = 8_000;
 const ALGOS: &[Algo] = &[
     Algo {
         name: "gam-cvm",
-        kernels: &[K1, K2, K3],
+        kernels: &SubKernelKind::ALL,
         solver: SolverKind::Cvm,
         tune_nloc: true,
         tune_sigma: false,

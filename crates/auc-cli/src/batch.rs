@@ -30,7 +30,7 @@ pub(crate) static BATCH: &[BatchAlgo] = &[
     BatchAlgo {
         name: "gam-cvm",
         about: "GAM-CVM [CVM alg. 1]: Gaussian, Pearson and density kernels fused by cross-diffusion, generalized AUC dual by a core vector machine; transductive by default in `auc cv`, inductive in `auc train`",
-        kernels: &[Gaussian, Pearson, Density],
+        kernels: &SubKernelKind::ALL,
         solver: SolverKind::Cvm,
     },
     BatchAlgo {

@@ -482,14 +482,7 @@ mod tests {
         let mut pts = problem(n, 4, 42);
         let knn = Knn::search(&pts, &pts, k, true);
         pts.set_sparsity(&knn);
-        let kernels = [
-            SubKernelKind::Gaussian,
-            SubKernelKind::Pearson,
-            SubKernelKind::Density,
-        ]
-        .iter()
-        .map(|s| s.build(&pts))
-        .collect();
+        let kernels = SubKernelKind::build_all(&pts);
         (pts, knn, kernels)
     }
 
@@ -802,14 +795,7 @@ mod positive_definite {
             let mut pts = Points::from_dense(4, x);
             let knn = Knn::search(&pts, &pts, 8, true);
             pts.set_sparsity(&knn);
-            let ks: Vec<Box<dyn SubKernel>> = [
-                SubKernelKind::Gaussian,
-                SubKernelKind::Pearson,
-                SubKernelKind::Density,
-            ]
-            .iter()
-            .map(|k| k.build(&pts))
-            .collect();
+            let ks = SubKernelKind::build_all(&pts);
             let natural: Vec<f64> = (0..2500)
                 .map(|e| {
                     let (i, j) = (e / 50, e % 50);

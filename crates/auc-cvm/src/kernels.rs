@@ -382,6 +382,14 @@ pub enum SubKernelKind {
 }
 
 impl SubKernelKind {
+    /// K1, K2 and K3: the three sub-kernels GAM-CVM fuses.
+    pub const ALL: [SubKernelKind; 3] = [Self::Gaussian, Self::Pearson, Self::Density];
+
+    /// The three sub-kernels of [`SubKernelKind::ALL`] fitted on `pts` (sparsity set).
+    pub fn build_all(pts: &Points) -> Vec<Box<dyn SubKernel>> {
+        Self::ALL.iter().map(|k| k.build(pts)).collect()
+    }
+
     /// The kernel with its bandwidth fitted on `pts` (whose sparsity must be set for K3).
     pub fn build(self, pts: &Points) -> Box<dyn SubKernel> {
         match self {
