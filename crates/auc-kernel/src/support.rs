@@ -284,7 +284,8 @@ impl Support {
 
     /// Step 3: $\alpha \leftarrow$ `shrink` $\alpha + \delta$, the incoming point gets weight `a`,
     /// and every cached f-value follows. `fx` and `kxx` are $f_t(x_t)$ and $k(x_t,x_t)$ from
-    /// [`Support::kernel_row`]; `touched` lists the slots whose $\delta$ may be non-zero.
+    /// [`Support::kernel_row`]; `touched` lists the slots whose $\delta$ may be non-zero, all of
+    /// them occupied.
     ///
     /// Returns $f_{t+1}(x_t)$, or `None` when the step was rejected (a non-finite value or one
     /// beyond [`MAX_WEIGHT`]): then nothing changed.
@@ -306,8 +307,11 @@ impl Support {
             alpha: alpha_backup,
             f: f_backup,
         } = &mut self.scratch;
-        alpha_backup.copy_from_slice(&self.alpha);
-        f_backup.copy_from_slice(&self.f);
+        // Only the occupied ranges change below, so only they are backed up and restored.
+        for r in ranges.clone() {
+            alpha_backup[r.clone()].copy_from_slice(&self.alpha[r.clone()]);
+            f_backup[r.clone()].copy_from_slice(&self.f[r]);
+        }
         // alpha and f under the shrink and the new point.
         let mut f_new_x = shrink * fx + a * kxx;
         for r in ranges.clone() {
@@ -345,8 +349,10 @@ impl Support {
         if ok {
             Some(f_new_x)
         } else {
-            self.alpha.copy_from_slice(alpha_backup);
-            self.f.copy_from_slice(f_backup);
+            for r in ranges {
+                self.alpha[r.clone()].copy_from_slice(&alpha_backup[r.clone()]);
+                self.f[r.clone()].copy_from_slice(&f_backup[r]);
+            }
             None
         }
     }
