@@ -54,4 +54,4 @@ mod support;
 pub use kernels::{AnyKernel, Cached, Gaussian, Kernel, LinearKernel, Polynomial};
 pub use koil::{Koil, KoilParams};
 pub use okauc::{OkaucM, OkaucMParams, OkaucS, OkaucSParams};
-pub use support::{Compensation, MAX_WEIGHT, Removal, Support};
+pub use support::{Compensation, MAX_BUDGET, MAX_WEIGHT, Removal, Support};
