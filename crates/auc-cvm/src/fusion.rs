@@ -54,7 +54,7 @@
 //! the sub-kernels, so $\rho$ and $C_1$ mean the same thing for every $n$.
 //! [`Normalization::AcrossKernels`] keeps the printed eq. 18. It uses the printed eq. 20 too,
 //! with rows then divided by their sum so that the iteration stays bounded
-//! (`--param printed_norm=1`).
+//! (`--param normalization=printed`).
 //!
 //! Measured (docs/results/README.md): the printed form makes two-kernel fusions rank below
 //! chance on three of 13 data sets, yet gives the better three-kernel model on 12 of them. One
@@ -153,9 +153,11 @@ pub enum Normalization {
     /// Each kernel by its own rows, as the cross-diffusion of \[Wang12\]: $\bar K^{(m)}$'s rows
     /// average 1 and $\bar L^{(m)}$'s rows sum to 1. The default.
     #[default]
+    #[serde(rename = "rows")]
     Rows,
     /// Eqs. 18 and 20 as printed: each entry over the sum of that entry across the sub-kernels.
     /// The local kernels' rows are then divided by their sums, or the iteration overflows.
+    #[serde(rename = "printed")]
     AcrossKernels,
 }
 

@@ -38,7 +38,7 @@
 //!   with a copy of itself loses its whole similarity order, and our two-kernel ablations ranked
 //!   worse than chance. We normalize each kernel by its own rows, as the cross-diffusion the
 //!   paper adopts does \[Wang12\] ([`fusion`] docs, with tests of both failures);
-//!   `printed_norm = 1` keeps the printed form.
+//!   `normalization = printed` keeps the printed form.
 //!
 //! Memory for Letter-z ($n = 20{,}000$): 8.0 GB at the fusion's peak ($M + 2 = 5$ dense `f32`
 //! matrices), 1.6 GB for the fused kernel afterwards; the solver adds $O(n)$ plus the core set's
@@ -48,8 +48,13 @@ pub mod fusion;
 pub mod kernels;
 pub mod model;
 pub mod solver;
+pub mod variants;
 
 pub use model::{
     CachedFit, FitInfo, FusedSet, GamCvmModel, GamCvmParams, InductiveModel, KernelCache,
     KernelSpec, RestoreError, SolverKind,
+};
+pub use variants::{
+    AucSvm, GamCvm, GamCvmK1, GamCvmK2, GamCvmK3, GamCvmK12, GamCvmK13, GamCvmK23, GamCvmSettings,
+    RhoAucCvm,
 };

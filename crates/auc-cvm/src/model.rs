@@ -36,8 +36,8 @@ use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use auc_core::{
-    BoxedModel, Dataset, DynFit, FitError, OnlineLearner, ParamError, ParamMap, ParamSpec, Row,
-    Scorer, check,
+    BoxedModel, Dataset, DynFit, FitError, OnlineLearner, ParamError, Row, SavedState, Scorer,
+    StateError, Transductive, check,
 };
 use rayon::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -46,7 +46,7 @@ use crate::fusion::{FusionInfo, FusionParams, Gram, Normalization, fuse, local_w
 use crate::kernels::{FittedKernel, Gaussian, Knn, Points, SubKernel, SubKernelKind};
 use crate::solver::{self, CvmParams, Problem, Solution, SolveError};
 
-/// Largest core set of [`GamCvmParams::from_map`]: the reduced QP's matrix takes $8 s^2$ bytes
+/// Largest core set of the registered variants ([`crate::variants`]): the reduced QP's matrix takes $8 s^2$ bytes
 /// (0.5 GB at 8,000 pairs). A run that reaches it stops with `converged = false` in
 /// [`FitInfo`].
 pub const MAX_CORE: usize = 8_000;
@@ -96,102 +96,6 @@ pub struct GamCvmParams {
 }
 
 impl GamCvmParams {
-    /// The parameters `auc` knows, named by the paper's symbols in lower case. Defaults: the
-    /// paper fixes none of $\rho$, $T$ and the tolerance; ours are stated here.
-    pub const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "c1",
-            default: Some(1.0),
-            help: "C1 > 0, slack weight of [CVM eq. 11]",
-        },
-        ParamSpec {
-            name: "c2",
-            default: Some(1.0),
-            help: "C2 > 0, margin weight of [CVM eq. 11] (only scales the scores)",
-        },
-        ParamSpec {
-            name: "epsilon",
-            default: Some(1e-3),
-            help: "epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine",
-        },
-        ParamSpec {
-            name: "n_loc",
-            default: Some(16.0),
-            help: "neighbours of the density kernel and local kernels [CVM eqs. 16, 19], < n",
-        },
-        ParamSpec {
-            name: "rho",
-            default: Some(0.1),
-            help: "rho > 0 of the cross-diffusion [CVM eq. 21] (our default)",
-        },
-        ParamSpec {
-            name: "t",
-            default: Some(20.0),
-            help: "at most this many diffusion rounds [CVM eq. 21] (our default)",
-        },
-        ParamSpec {
-            name: "printed_norm",
-            default: Some(0.0),
-            help: "1 = normalize across sub-kernels as [CVM eqs. 18, 20] print, 0 = each kernel by its rows [Wang12]",
-        },
-        ParamSpec {
-            name: "sigma_scale",
-            default: Some(1.0),
-            help: "multiplier of the Gaussian bandwidth sigma_1 = median per-sample std",
-        },
-        ParamSpec {
-            name: "transductive",
-            default: Some(1.0),
-            help: "1 = build the kernel on training and scored rows (the paper), 0 = inductive",
-        },
-    ];
-
-    /// The parameters from a map (defaults filled in) for sub-kernels `kernels` and `solver`;
-    /// checks ranges.
-    pub fn from_map(
-        m: &ParamMap,
-        kernels: &[SubKernelKind],
-        solver: SolverKind,
-    ) -> Result<Self, ParamError> {
-        m.check_names(Self::PARAMS)?;
-        let v = |name: &str| -> Result<f64, ParamError> {
-            let spec = Self::PARAMS
-                .iter()
-                .find(|s| s.name == name)
-                .expect("every name used here is declared in PARAMS");
-            m.value(spec)
-        };
-        let t = check::integer_at_least("t", v("t")?, 1, "an integer >= 1")?;
-        let n_loc = check::integer_at_least("n_loc", v("n_loc")?, 1, "an integer >= 1")?;
-        let transductive = flag("transductive", v("transductive")?)?;
-        let normalization = if flag("printed_norm", v("printed_norm")?)? {
-            Normalization::AcrossKernels
-        } else {
-            Normalization::Rows
-        };
-        let p = Self {
-            kernel: KernelSpec {
-                kernels: kernels.to_vec(),
-                sigma_scale: v("sigma_scale")?,
-                n_loc: n_loc as usize,
-                fusion: FusionParams {
-                    rho: v("rho")?,
-                    max_iter: t as usize,
-                    tol: 1e-3,
-                    normalization,
-                },
-            },
-            c1: v("c1")?,
-            c2: v("c2")?,
-            eps: v("epsilon")?,
-            max_core: MAX_CORE,
-            solver,
-            transductive,
-        };
-        p.check()?;
-        Ok(p)
-    }
-
     /// Range checks: $C_1, C_2 > 0$, $\epsilon \in (0,1)$, $\rho > 0$, a positive bandwidth
     /// scale, at least one sub-kernel. ($n_{loc} < n$ is checked at fit time, when $n$ is known.)
     pub fn check(&self) -> Result<(), ParamError> {
@@ -215,19 +119,6 @@ impl GamCvmParams {
             });
         }
         Ok(())
-    }
-}
-
-/// A 0/1 parameter as a bool.
-fn flag(name: &'static str, value: f64) -> Result<bool, ParamError> {
-    match check::integer_at_least(name, value, 0, "0 or 1")? {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(ParamError::OutOfRange {
-            name,
-            value,
-            allowed: "0 or 1",
-        }),
     }
 }
 
@@ -393,17 +284,16 @@ impl DynFit for CachedFit {
         train: &Dataset,
         unlabeled: &Dataset,
         seed: u64,
-    ) -> Result<BoxedModel, FitError> {
-        let u = self.params.transductive.then_some(unlabeled);
-        Ok(Box::new(self.params.fit_cached(
-            train,
-            u,
-            seed,
-            Some(&self.cache),
-        )?))
+    ) -> Result<Transductive, FitError> {
+        self.params
+            .transduce(train, unlabeled, seed, Some(&self.cache))
     }
 
-    fn online(&self, _dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+    fn online(
+        &self,
+        _dim: usize,
+        _seed: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
         None
     }
 }
@@ -952,6 +842,19 @@ impl<'de> Deserialize<'de> for InductiveModel {
     }
 }
 
+/// A saved model's state in a model file: the postcard form above, version [`FORMAT_VERSION`].
+impl SavedState for InductiveModel {
+    const STATE_VERSION: u32 = FORMAT_VERSION;
+
+    /// Decoding already checks every length and value; a model built in memory passes the same
+    /// checks by going through its own bytes once.
+    fn validate(&self) -> Result<(), StateError> {
+        InductiveModel::from_bytes(&self.to_bytes())
+            .map(|_| ())
+            .map_err(|e| StateError::new(e.to_string()))
+    }
+}
+
 /// Why saved bytes did not give an [`InductiveModel`].
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1027,6 +930,33 @@ impl GamCvmParams {
     ) -> Result<(InductiveModel, FitInfo), FitError> {
         let m = self.fit_with(train, None, seed)?;
         Ok((m.to_inductive(), m.info))
+    }
+
+    /// The protocol's transductive fit: with [`GamCvmParams::transductive`] the kernel is built
+    /// on `train` and `unlabeled` together and the unlabeled rows get their fitted scores
+    /// \[CVM eq. 44\] (read by position, never looked up); otherwise the model is fitted on
+    /// `train` alone and scores them inductively.
+    pub fn transduce(
+        &self,
+        train: &Dataset,
+        unlabeled: &Dataset,
+        seed: u64,
+        cache: Option<&KernelCache>,
+    ) -> Result<Transductive, FitError> {
+        if !self.transductive {
+            let model = self.fit_cached(train, None, seed, cache)?;
+            let scores = model.score_all(unlabeled);
+            return Ok(Transductive {
+                model: Box::new(model),
+                scores,
+            });
+        }
+        let model = self.fit_cached(train, Some(unlabeled), seed, cache)?;
+        let scores = model.f[train.n()..train.n() + unlabeled.n()].to_vec();
+        Ok(Transductive {
+            model: Box::new(model),
+            scores,
+        })
     }
 
     /// As [`GamCvmParams::fit_with`], taking the kernel from `cache` when the same points and
@@ -1111,12 +1041,15 @@ impl DynFit for GamCvmParams {
         train: &Dataset,
         unlabeled: &Dataset,
         seed: u64,
-    ) -> Result<BoxedModel, FitError> {
-        let u = self.transductive.then_some(unlabeled);
-        Ok(Box::new(self.fit_with(train, u, seed)?))
+    ) -> Result<Transductive, FitError> {
+        self.transduce(train, unlabeled, seed, None)
     }
 
-    fn online(&self, _dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+    fn online(
+        &self,
+        _dim: usize,
+        _seed: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
         None
     }
 }
