@@ -99,3 +99,29 @@ pub fn symmetric_eigenvalues(p: usize, mut a: Vec<f64>) -> Vec<f64> {
     }
     (0..p).map(|i| a[i * p + i]).collect()
 }
+
+/// A one-pass training procedure built from a closure `(dim, seed) -> learner`, for tests of
+/// the protocol that need a learner without declaring a registered parameter type.
+pub struct OnlineFit<F>(pub F);
+
+impl<F, L> crate::DynFit for OnlineFit<F>
+where
+    F: Fn(usize, u64) -> Result<L, crate::ParamError> + Send + Sync,
+    L: crate::OnlineLearner + Send + Sync + 'static,
+{
+    fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<crate::BoxedModel, crate::FitError> {
+        let mut l = (self.0)(train.dim(), seed)?;
+        for (x, y) in train.iter() {
+            l.update(x, y);
+        }
+        Ok(Box::new(l))
+    }
+
+    fn online(
+        &self,
+        dim: usize,
+        seed: u64,
+    ) -> Option<Result<Box<dyn crate::OnlineLearner + Send>, crate::ParamError>> {
+        Some((self.0)(dim, seed).map(|l| Box::new(l) as Box<dyn crate::OnlineLearner + Send>))
+    }
+}

@@ -120,6 +120,8 @@ pub fn prequential(
 const TAG_CURVE_SPLIT: u64 = 11;
 /// Seed-path tag: the order in which a convergence-curve run feeds its training part.
 const TAG_CURVE_ORDER: u64 = 12;
+/// Seed of the learner's own random choices in a convergence curve.
+const TAG_CURVE_FIT: u64 = 13;
 
 /// A convergence curve the way the protocol prepares data: the test part is `test` when given,
 /// else the first of `cfg.folds` stratified folds of `data` (seeded); the training part is fed in
@@ -161,7 +163,7 @@ pub fn convergence_protocol(
     let order = permuted(train_idx, derive_seed(cfg.seed, &[TAG_CURVE_ORDER]));
     let prepared = prepare(data, &order, test_src, &test_idx, cfg);
     let mut learner = fit
-        .online(prepared.train.dim())
+        .online(prepared.train.dim(), derive_seed(cfg.seed, &[TAG_CURVE_FIT]))
         .ok_or(EvalError::NotOnline)?
         .map_err(EvalError::Param)?;
     convergence_curve(learner.as_mut(), &prepared.train, &prepared.eval, every)
@@ -224,15 +226,6 @@ mod tests {
         ));
     }
 
-    struct CounterParams;
-
-    impl auc_core::OnlineParams for CounterParams {
-        type Learner = Counter;
-        fn build(&self, _dim: usize) -> Result<Counter, auc_core::ParamError> {
-            Ok(Counter(0.0))
-        }
-    }
-
     #[test]
     fn protocol_holds_out_one_stratified_fold_and_scales_on_training_rows() {
         // Positives at x = 10 + i, negatives at x = -i: after scaling on the training part every
@@ -253,7 +246,7 @@ mod tests {
             folds: 5,
             ..CvConfig::default()
         };
-        let fit = auc_core::Streaming(CounterParams);
+        let fit = auc_core::testing::OnlineFit(|_, _| Ok(Counter(0.0)));
         let c = convergence_protocol(&data, None, &fit, &cfg, 10).unwrap();
         // 4/5 of 50 rows train: points at 10, 20, 30, 40.
         assert_eq!(

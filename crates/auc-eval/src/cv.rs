@@ -273,7 +273,8 @@ pub struct RunRecord {
     pub params: ParamMap,
     /// Mean inner validation AUC of the chosen parameters; `None` when there was no choice.
     pub inner_auc: Option<f64>,
-    /// Wall-clock seconds of the final fit only.
+    /// Wall-clock seconds of the final fit (with the scoring of the test part, which a
+    /// transductive fit does in the same step).
     pub train_seconds: f64,
     /// Seconds spent in this split's inner CV, summed over its fit-and-score jobs (0 without
     /// inner CV). With several threads this is compute time, not elapsed time.
@@ -284,6 +285,12 @@ pub struct RunRecord {
     pub n_train: usize,
     /// Test examples.
     pub n_test: usize,
+    /// Whether the final fit left the region its theory allows ([`auc_core::Scorer::divergence`]):
+    /// its scores are not to be trusted.
+    pub diverged: bool,
+    /// What the divergence was and which parameter to change, when it diverged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub divergence: Option<String>,
 }
 
 /// Mean and spread of a list of [`RunRecord`]s.
@@ -305,6 +312,8 @@ pub struct Summary {
     pub grid_points: usize,
     /// Total compute seconds: every final fit plus every inner-CV job.
     pub total_seconds: f64,
+    /// Runs whose final fit diverged.
+    pub diverged_runs: usize,
 }
 
 /// Mean and sample standard deviation; `(0, 0)` for no values, std 0 for one value.
@@ -338,6 +347,7 @@ pub fn summarize(records: &[RunRecord]) -> Summary {
             .iter()
             .map(|r| r.train_seconds + r.search_seconds)
             .sum(),
+        diverged_runs: records.iter().filter(|r| r.diverged).count(),
     }
 }
 
@@ -600,7 +610,7 @@ fn check_candidate(
     dim: usize,
 ) -> Result<Box<dyn DynFit>, EvalError> {
     let fit = (algo.make)(params).map_err(EvalError::Param)?;
-    if let Some(Err(e)) = fit.online(dim) {
+    if let Some(Err(e)) = fit.online(dim, 0) {
         return Err(EvalError::Fit {
             params: params.clone(),
             source: FitError::Param(e),
@@ -758,13 +768,13 @@ fn validation_auc(
     split: &Split,
     j: usize,
 ) -> Result<Option<f64>, EvalError> {
-    let model = fit
+    let fitted = fit
         .fit_transductive(&data.train, &data.eval, seed)
         .map_err(|source| EvalError::Fit {
             params: ParamMap::new(),
             source,
         })?;
-    match auc(&model.score_all(&data.eval), data.eval.labels()) {
+    match auc(&fitted.scores, data.eval.labels()) {
         Ok(a) => Ok(Some(a)),
         Err(MetricError::NonFinite { .. }) => Ok(None),
         Err(source) => Err(EvalError::Metric {
@@ -794,7 +804,7 @@ fn final_fit(
     );
     let data = prepare(train_src, &order, test_src, &split.test, cfg);
     let start = Instant::now();
-    let model = fit
+    let fitted = fit
         .fit_transductive(
             &data.train,
             &data.eval,
@@ -805,7 +815,8 @@ fn final_fit(
             source,
         })?;
     let train_seconds = start.elapsed().as_secs_f64();
-    let scores = model.score_all(&data.eval);
+    let divergence = fitted.model.divergence().map(|d| d.to_string());
+    let scores = fitted.scores;
     let metric_err = |source| EvalError::Metric {
         context: format!("test part of repeat {}, fold {}", split.repeat, split.fold),
         source,
@@ -825,6 +836,8 @@ fn final_fit(
         grid_points: 0,
         n_train: data.train.n(),
         n_test: data.eval.n(),
+        diverged: divergence.is_some(),
+        divergence,
     })
 }
 
@@ -845,6 +858,8 @@ mod tests {
             search_seconds: 2.0,
             grid_points: 3,
             n_train: 4,
+            diverged: false,
+            divergence: None,
             n_test: 2,
         }
     }
