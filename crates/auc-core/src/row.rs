@@ -378,6 +378,19 @@ impl RowBuf {
         }
     }
 
+    /// Divides every value by the row's Euclidean norm (a zero row stays zero), so that
+    /// $\lVert x \rVert \le 1$.
+    pub fn normalize(&mut self) {
+        let values = match self {
+            RowBuf::Dense(v) => v,
+            RowBuf::Sparse { values, .. } => values,
+        };
+        let norm = values.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if norm > 0.0 && norm.is_finite() {
+            values.iter_mut().for_each(|v| *v /= norm);
+        }
+    }
+
     /// The stored row as a view.
     pub fn as_row(&self) -> Row<'_> {
         match self {

@@ -69,6 +69,8 @@ const TAG_OUTER_ORDER: u64 = 5;
 const TAG_OUTER_FIT: u64 = 6;
 /// Seed-path tag: the sample kept from an outer training part over [`CvConfig::max_train`].
 const TAG_SUBSAMPLE: u64 = 7;
+/// Folds of [`tune`].
+const TAG_TUNE_FOLDS: u64 = 8;
 
 /// Why an evaluation could not produce its records.
 #[derive(Clone, Debug, PartialEq)]
@@ -419,6 +421,77 @@ pub fn holdout(
         })
         .collect();
     run_protocol(&train, &test, splits, algo, cfg, progress)
+}
+
+/// What [`tune`] chose.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tuned {
+    /// The chosen parameters (the full set, base included).
+    pub params: ParamMap,
+    /// Their mean validation AUC over the folds; `None` when there was nothing to choose.
+    pub mean_auc: Option<f64>,
+    /// Number of candidate parameter sets.
+    pub grid_points: usize,
+    /// Compute seconds of the search, summed over its fit-and-score jobs.
+    pub seconds: f64,
+}
+
+/// The inner search of the protocol on all of `data`: stratified `cfg.inner_folds`-fold CV of
+/// every candidate (each training part fed in a seeded order, scaled on itself, as in
+/// [`nested_cv`]) and the candidate with the best mean validation AUC (ties: the first in grid
+/// order). What `auc train --tune` runs before fitting the model it saves.
+///
+/// Errors as [`nested_cv`]; a class with fewer than `cfg.inner_folds` rows cannot be split.
+pub fn tune(
+    data: &Dataset,
+    algo: &Algo<'_>,
+    cfg: &CvConfig,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Tuned, EvalError> {
+    let candidates = algo.candidates();
+    let fits = candidates
+        .iter()
+        .map(|p| check_candidate(algo, p, data.dim()))
+        .collect::<Result<Vec<_>, _>>()?;
+    if candidates.len() == 1 {
+        return Ok(Tuned {
+            params: candidates[0].clone(),
+            mean_auc: None,
+            grid_points: 1,
+            seconds: 0.0,
+        });
+    }
+    if cfg.inner_folds < 2 {
+        return Err(EvalError::FoldCount { k: cfg.inner_folds });
+    }
+    let inner = stratified_kfold(
+        data.labels(),
+        cfg.inner_folds,
+        derive_seed(cfg.seed, &[TAG_TUNE_FOLDS]),
+    )?;
+    let plan = OuterPlan {
+        split: Split {
+            repeat: 0,
+            fold: 0,
+            train: (0..data.n()).collect(),
+            test: Vec::new(),
+        },
+        inner,
+    };
+    progress(Progress::Total((cfg.inner_folds * candidates.len()) as u64));
+    let (choice, seconds) = inner_search(data, &[plan], &fits, &candidates, cfg, progress)?
+        .pop()
+        .expect("one plan gives one choice");
+    match choice {
+        Choice::Best { index, mean_auc } => Ok(Tuned {
+            params: candidates[index].clone(),
+            mean_auc: Some(mean_auc),
+            grid_points: candidates.len(),
+            seconds,
+        }),
+        Choice::Only => unreachable!("more than one candidate"),
+        Choice::NoneUsable => Err(EvalError::NoUsableParams { repeat: 0, fold: 0 }),
+    }
 }
 
 /// A training part ready to fit (selected in a seeded order, scaled) and its evaluation part.

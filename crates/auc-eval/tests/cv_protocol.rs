@@ -849,8 +849,10 @@ fn curves_track_a_learner_along_the_stream() {
     let stream = train.select(&order);
     let p = prequential(&mut params.build(2).unwrap(), &stream, 10).unwrap();
     // The stream holds negatives first: no AUC until a positive arrives after 20 examples.
-    let at: Vec<usize> = p.iter().map(|q| q.updates).collect();
+    let at: Vec<usize> = p.points.iter().map(|q| q.updates).collect();
     assert_eq!(at, vec![30, 40]);
+    // Checkpoints 10 and 20 saw negatives only.
+    assert_eq!(p.skipped, 2);
     assert!(matches!(
         convergence_curve(&mut params.build(2).unwrap(), &train, &test, 0),
         Err(EvalError::Config {

@@ -179,7 +179,7 @@ impl PartialEq for Koil {
 }
 
 impl Koil {
-    /// The support buffers, weights and caches.
+    /// The support buffers, weights and caches (as [`crate::KernelLearner::support`]).
     pub fn support(&self) -> &Support {
         &self.support
     }

@@ -387,7 +387,7 @@ pub struct OkaucS {
 }
 
 impl OkaucM {
-    /// The support buffers, weights and caches.
+    /// The support buffers, weights and caches (as [`crate::KernelLearner::support`]).
     pub fn support(&self) -> &Support {
         &self.core.support
     }
@@ -399,7 +399,7 @@ impl OkaucM {
 }
 
 impl OkaucS {
-    /// The support buffers, weights and caches.
+    /// The support buffers, weights and caches (as [`crate::KernelLearner::support`]).
     pub fn support(&self) -> &Support {
         &self.core.support
     }

@@ -206,6 +206,11 @@ impl Support {
         &self.kernel
     }
 
+    /// The dimension of the rows.
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
     /// The budget $B$ per class.
     pub fn budget(&self) -> usize {
         self.budget
