@@ -19,7 +19,7 @@ use std::path::Path;
 
 use auc_core::ParamMap;
 use auc_cvm::InductiveModel;
-use auc_data::MinMaxScaler;
+use auc_data::Scaler;
 use serde::{Deserialize, Serialize};
 
 use crate::learners::{Learner, Trained};
@@ -41,8 +41,10 @@ pub(crate) struct ModelFile<L = Trained> {
     pub(crate) dim: usize,
     /// File labels mapped to the positive class.
     pub(crate) positive_labels: Vec<f64>,
-    /// Min-max scaling fitted on the first training input, if scaling was on.
-    pub(crate) scaler: Option<MinMaxScaler>,
+    /// Min-max scaling fitted on the first training input, or [`Scaler::None`] when scaling was
+    /// off. Its encoding is that of the `Option<MinMaxScaler>` stored here before, so files of
+    /// this format version read unchanged.
+    pub(crate) scaler: Scaler,
     /// Whether rows were divided by their norm after scaling.
     pub(crate) unit_norm: bool,
     /// Seed the learner was built with.
@@ -235,7 +237,7 @@ mod tests {
             params: [("c", 0.5)].into_iter().collect(),
             dim: 3,
             positive_labels: vec![1.0],
-            scaler: None,
+            scaler: Scaler::None,
             unit_norm: false,
             seed: 7,
             examples: 0,
@@ -266,7 +268,7 @@ mod tests {
             params,
             dim: 2,
             positive_labels: vec![1.0],
-            scaler: None,
+            scaler: Scaler::None,
             unit_norm: false,
             seed: 0,
             examples: 8,

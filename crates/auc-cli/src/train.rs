@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use auc_core::{Dataset, OnlineLearner, ParamMap, Scorer};
-use auc_data::{MinMaxScaler, Positive, RawData, unit_norm};
+use auc_data::{Positive, RawData, Scaler, Scaling, unit_norm};
 use auc_eval::metrics;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -119,12 +119,21 @@ pub(crate) struct StreamArgs {
 }
 
 /// Scaling and unit norm as a model or a command says, applied to `data`.
-fn prepare(data: Dataset, scaler: Option<&MinMaxScaler>, unit: bool) -> Dataset {
+fn prepare(data: Dataset, scaler: &Scaler, unit: bool) -> Dataset {
     let data = match scaler {
-        Some(s) => s.transform(&data),
-        None => data,
+        Scaler::None => data,
+        s => s.transform(&data),
     };
     if unit { unit_norm(&data) } else { data }
+}
+
+/// Min-max scaling fitted on `data`, or none with `--no-scale`.
+fn fit_scaler(no_scale: bool, data: &Dataset) -> Scaler {
+    if no_scale {
+        Scaler::None
+    } else {
+        Scaler::fit(Scaling::MinMax, data)
+    }
 }
 
 /// `data` in a random order drawn from `seed`, or unchanged.
@@ -177,7 +186,7 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
         },
     };
     let data = shuffled(
-        prepare(data, model.scaler.as_ref(), model.unit_norm),
+        prepare(data, &model.scaler, model.unit_norm),
         a.learn.shuffle,
     );
     let Trained::Online(learner) = &mut model.learner else {
@@ -203,7 +212,7 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
 struct Training {
     positive_labels: Vec<f64>,
     dim: usize,
-    scaler: Option<MinMaxScaler>,
+    scaler: Scaler,
 }
 
 impl Training {
@@ -216,7 +225,7 @@ impl Training {
         })?;
         let dim = raw.dim();
         let data = raw.binarize(&Positive::Known(positive_labels.clone()))?;
-        let scaler = (!a.learn.no_scale).then(|| MinMaxScaler::fit(&data));
+        let scaler = fit_scaler(a.learn.no_scale, &data);
         let training = Self {
             positive_labels,
             dim,
@@ -279,7 +288,7 @@ fn train_batch(a: &TrainArgs, b: &'static BatchAlgo) -> Result<(), Error> {
     let (input, data) = Training::read(a)?;
     let dim = input.dim;
     let data = shuffled(
-        prepare(data, input.scaler.as_ref(), a.learn.unit_norm),
+        prepare(data, &input.scaler, a.learn.unit_norm),
         a.learn.shuffle,
     );
     let start = Instant::now();
@@ -360,7 +369,7 @@ fn resume_model(a: &TrainArgs, path: &Path) -> Result<ModelFile, Error> {
 pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     let m = ModelFile::load(&a.model)?;
     let data = read_for_model(&a.read, std::slice::from_ref(&a.data), None, &m)?;
-    let data = prepare(data, m.scaler.as_ref(), m.unit_norm);
+    let data = prepare(data, &m.scaler, m.unit_norm);
     let start = Instant::now();
     let scores = m.learner.score_all(&data);
     let seconds = start.elapsed().as_secs_f64();
@@ -407,11 +416,8 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         None => Positive::Minority,
     };
     let data = raw.binarize(&rule)?;
-    let scaler = (!a.learn.no_scale).then(|| MinMaxScaler::fit(&data));
-    let data = shuffled(
-        prepare(data, scaler.as_ref(), a.learn.unit_norm),
-        a.learn.shuffle,
-    );
+    let scaler = fit_scaler(a.learn.no_scale, &data);
+    let data = shuffled(prepare(data, &scaler, a.learn.unit_norm), a.learn.shuffle);
     let mut learner = Learner::new(
         (algo.build)(&params, data.dim(), a.learn.seed)?,
         a.learn.average,

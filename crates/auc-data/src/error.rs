@@ -139,7 +139,57 @@ impl fmt::Display for ParseErrorKind {
     }
 }
 
-/// Why data could not be read, binarized or generated.
+/// Why a [`crate::Scaler`] (typically decoded from a model file) cannot be used.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ScalerProblem {
+    /// The per-feature arrays have different lengths.
+    Lengths {
+        /// Length of the first array (`min`).
+        first: usize,
+        /// Length of the second array (`max`).
+        second: usize,
+    },
+    /// A stored number is NaN or infinite.
+    NonFinite {
+        /// The feature (0-based).
+        feature: usize,
+    },
+    /// A feature's minimum is above its maximum.
+    Inverted {
+        /// The feature (0-based).
+        feature: usize,
+    },
+    /// A feature's largest absolute value is negative.
+    NegativeMaxAbs {
+        /// The feature (0-based).
+        feature: usize,
+    },
+}
+
+impl fmt::Display for ScalerProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScalerProblem::Lengths { first, second } => write!(
+                f,
+                "the ranges cover {first} and {second} features: expected equal lengths"
+            ),
+            ScalerProblem::NonFinite { feature } => {
+                write!(f, "the range of feature {feature} (0-based) is not finite")
+            }
+            ScalerProblem::Inverted { feature } => write!(
+                f,
+                "the minimum of feature {feature} (0-based) is above its maximum"
+            ),
+            ScalerProblem::NegativeMaxAbs { feature } => write!(
+                f,
+                "the largest absolute value of feature {feature} (0-based) is negative"
+            ),
+        }
+    }
+}
+
+/// Why data could not be read, binarized, scaled or generated.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum DataError {
@@ -175,6 +225,13 @@ pub enum DataError {
         /// The smallest dimension that holds every stored feature.
         needed: usize,
     },
+    /// A scaler's numbers cannot be used (a damaged or crafted model file).
+    Scaler(ScalerProblem),
+    /// A scaling name that is not `auto`, `minmax`, `maxabs` or `none`.
+    UnknownScaling {
+        /// The name given.
+        name: String,
+    },
     /// A parameter (of [`crate::Synthetic`]) is out of range.
     Param(ParamError),
     /// Building the [`auc_core::Dataset`] failed (a bug in this crate if it ever happens).
@@ -202,6 +259,11 @@ impl fmt::Display for DataError {
             DataError::DimTooSmall { dim, needed } => write!(
                 f,
                 "dimension {dim} is too small: the data has features up to index {needed} (1-based)"
+            ),
+            DataError::Scaler(p) => write!(f, "invalid scaler: {p}"),
+            DataError::UnknownScaling { name } => write!(
+                f,
+                "unknown scaling {name:?}: expected auto, minmax, maxabs or none"
             ),
             DataError::Param(e) => write!(f, "{e}"),
             DataError::Dataset(e) => write!(f, "invalid dataset: {e}"),

@@ -1,6 +1,7 @@
 //! Reading and preparing data for the `auc` workspace: LIBSVM and CSV parsing, binarizing labels,
-//! min-max scaling fitted on one part and applied to another, unit-norm rows, and seeded synthetic
-//! imbalanced data (SPEC section 1).
+//! scaling fitted on one part and applied to another (min-max or max-abs, [`Scaling`], from
+//! mergeable [`FeatureRanges`]), unit-norm rows, and seeded synthetic imbalanced data
+//! (SPEC section 1).
 //!
 //! This is the only layer that checks raw input: every value it hands on is finite and every sparse
 //! row is sorted, so learners need not check again. It never trains or scores anything.
@@ -47,10 +48,10 @@ use std::io::BufReader;
 use std::path::Path;
 
 pub use csv::read_csv;
-pub use error::{DataError, ParseErrorKind};
+pub use error::{DataError, ParseErrorKind, ScalerProblem};
 pub use libsvm::read_libsvm;
 pub use raw::{DENSE_DENSITY, Positive, RawData};
-pub use scale::{MinMaxScaler, unit_norm};
+pub use scale::{AUTO_MIN_MAX_DENSITY, FeatureRanges, SCALED_LIMIT, Scaler, Scaling, unit_norm};
 pub use synthetic::Synthetic;
 
 /// How to read a data file.
