@@ -50,7 +50,7 @@ use std::path::Path;
 pub use csv::read_csv;
 pub use error::{DataError, ParseErrorKind, ScalerProblem};
 pub use libsvm::read_libsvm;
-pub use raw::{DENSE_DENSITY, Positive, RawData};
+pub use raw::{BinaryLabels, DENSE_DENSITY, Positive, PositiveChoice, PositiveRule, RawData};
 pub use scale::{AUTO_MIN_MAX_DENSITY, FeatureRanges, SCALED_LIMIT, Scaler, Scaling, unit_norm};
 pub use synthetic::Synthetic;
 

@@ -1,9 +1,12 @@
 //! Data as read from a file, before its labels are mapped to [`Label`]: numeric labels plus features
-//! stored as CSR (LIBSVM) or dense rows (CSV).
+//! stored as CSR (LIBSVM) or dense rows (CSV). Choosing the positive class ([`Positive`],
+//! [`PositiveChoice`]) and binarizing live here.
 
 use std::collections::HashMap;
+use std::fmt;
 
 use auc_core::{Dataset, Label, Row, SparseRow};
+use serde::{Deserialize, Serialize};
 
 use crate::DataError;
 
@@ -39,19 +42,78 @@ pub struct RawData {
 }
 
 /// Which file labels become the positive class when binarizing (SPEC section 1).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum Positive {
+    /// The default. A file whose label set is exactly {-1, +1} or {0, 1} takes +1 (or 1) as the
+    /// positive class whichever class is larger, as scikit-learn (`pos_label=1`), LIBSVM and Vowpal
+    /// Wabbit do; any other label set (multiclass, {1, 2}, {2, 4}, a single label, no rows) follows
+    /// [`Positive::Minority`].
+    #[default]
+    Auto,
     /// The class with the fewest examples is positive, ties broken by the smaller label value; every
-    /// other label is negative. With labels {0,1}, {1,2} or {-1,+1} this maps the minority to +1.
-    /// Data with a single label makes every row positive; binarize a test file with the training
-    /// file's choice ([`RawData::positive_labels`] and [`Positive::Labels`]) instead.
+    /// other label is negative. Data with a single label makes every row positive; binarize a test
+    /// file with the training file's choice ([`RawData::choose_positive`] and
+    /// [`Positive::Known`]) instead.
     Minority,
     /// Rows whose label is one of these are positive, all others negative. Every label listed must
     /// occur in the data.
     Labels(Vec<f64>),
     /// As [`Positive::Labels`], but the labels need not occur: for data binarized by a rule fixed
-    /// elsewhere (a saved model's positive class applied to a batch that may hold only negatives).
+    /// elsewhere (a saved model's positive class applied to a batch that may hold only negatives,
+    /// or one chunk of a stream).
     Known(Vec<f64>),
+}
+
+/// The two binary label sets whose positive class is the label 1 under [`Positive::Auto`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BinaryLabels {
+    /// Labels {-1, +1}.
+    MinusOnePlusOne,
+    /// Labels {0, 1}.
+    ZeroOne,
+}
+
+/// Why the labels of a [`PositiveChoice`] were taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PositiveRule {
+    /// The caller listed them ([`Positive::Labels`] or [`Positive::Known`]).
+    Given,
+    /// The file is binary with these labels, and 1 is positive ([`Positive::Auto`]).
+    BinaryPlusOne(BinaryLabels),
+    /// The class with the fewest examples ([`Positive::Minority`], or [`Positive::Auto`] on any
+    /// other label set).
+    Minority,
+}
+
+impl fmt::Display for PositiveRule {
+    /// `given`, `+1 of a {-1, +1} file`, `1 of a {0, 1} file` or `minority class`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PositiveRule::Given => "given",
+            PositiveRule::BinaryPlusOne(BinaryLabels::MinusOnePlusOne) => "+1 of a {-1, +1} file",
+            PositiveRule::BinaryPlusOne(BinaryLabels::ZeroOne) => "1 of a {0, 1} file",
+            PositiveRule::Minority => "minority class",
+        })
+    }
+}
+
+/// The positive class a [`Positive`] rule picked on some data, and why: what a command reports
+/// (`positive: 1 (+1 of a {-1, +1} file)`) and what a model stores, so that later data is binarized
+/// with [`Positive::Known`]`(labels)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PositiveChoice {
+    /// The labels mapped to [`Label::Pos`], sorted, without repeats. Empty only for
+    /// [`PositiveRule::Minority`] on data without rows, or an empty given list.
+    pub labels: Vec<f64>,
+    /// Which rule chose them.
+    pub rule: PositiveRule,
+}
+
+impl PositiveChoice {
+    /// The rule that binarizes other data (a test file, a later chunk) the same way.
+    pub fn known(&self) -> Positive {
+        Positive::Known(self.labels.clone())
+    }
 }
 
 /// `x` with `-0.0` replaced by `0.0`, so that labels compare by their bits.
@@ -271,21 +333,43 @@ impl RawData {
         Ok(self)
     }
 
-    /// The labels that [`RawData::binarize`] maps to [`Label::Pos`] under `positive`, sorted.
+    /// The positive class `positive` picks on these rows, and the rule that picked it
+    /// (SPEC section 1).
     ///
-    /// [`Positive::Minority`] gives one label (none for empty data); [`Positive::Labels`] gives its
-    /// list, or [`DataError::NoSuchLabel`] for the first label that does not occur.
-    pub fn positive_labels(&self, positive: &Positive) -> Result<Vec<f64>, DataError> {
+    /// - [`Positive::Auto`]: labels exactly {-1, +1} or {0, 1} give `[1]` with
+    ///   [`PositiveRule::BinaryPlusOne`], whatever the class sizes; any other label set gives the
+    ///   minority class.
+    /// - [`Positive::Minority`]: the label with the fewest rows, ties to the smaller label (no label
+    ///   for data without rows), with [`PositiveRule::Minority`].
+    /// - [`Positive::Labels`]: its list, or [`DataError::NoSuchLabel`] for the first label that
+    ///   does not occur; [`Positive::Known`]: its list as it is. Both with [`PositiveRule::Given`].
+    ///
+    /// Labels are returned sorted, without repeats, with `-0` as `0`.
+    pub fn choose_positive(&self, positive: &Positive) -> Result<PositiveChoice, DataError> {
         let counts = self.label_counts();
-        let mut out = match positive {
-            Positive::Minority => counts
+        let minority = || PositiveChoice {
+            labels: counts
                 .iter()
                 // Fewest rows first; among equal counts the smaller label (counts are sorted by
                 // label, and `min_by_key` keeps the first minimum).
                 .min_by_key(|(_, c)| *c)
                 .map(|&(l, _)| vec![l])
                 .unwrap_or_default(),
-            Positive::Known(known) => known.iter().map(|&l| canonical(l)).collect(),
+            rule: PositiveRule::Minority,
+        };
+        let mut choice = match positive {
+            Positive::Auto => match binary_labels(&counts) {
+                Some(set) => PositiveChoice {
+                    labels: vec![1.0],
+                    rule: PositiveRule::BinaryPlusOne(set),
+                },
+                None => minority(),
+            },
+            Positive::Minority => minority(),
+            Positive::Known(known) => PositiveChoice {
+                labels: known.iter().map(|&l| canonical(l)).collect(),
+                rule: PositiveRule::Given,
+            },
             Positive::Labels(wanted) => {
                 let mut out = Vec::with_capacity(wanted.len());
                 for &w in wanted {
@@ -296,18 +380,29 @@ impl RawData {
                     }
                     out.push(w);
                 }
-                out
+                PositiveChoice {
+                    labels: out,
+                    rule: PositiveRule::Given,
+                }
             }
         };
-        out.sort_by(f64::total_cmp);
-        out.dedup_by(|a, b| a.to_bits() == b.to_bits());
-        Ok(out)
+        choice.labels.sort_by(f64::total_cmp);
+        choice.labels.dedup_by(|a, b| a.to_bits() == b.to_bits());
+        Ok(choice)
+    }
+
+    /// The labels that [`RawData::binarize`] maps to [`Label::Pos`] under `positive`, sorted: the
+    /// labels of [`RawData::choose_positive`].
+    pub fn positive_labels(&self, positive: &Positive) -> Result<Vec<f64>, DataError> {
+        Ok(self.choose_positive(positive)?.labels)
     }
 
     /// A [`Dataset`] with labels mapped to [`Label::Pos`] / [`Label::Neg`] by `positive`.
     ///
     /// Storage: dense input stays dense; sparse input stays sparse when its density is below
-    /// [`DENSE_DENSITY`] (see [`RawData::is_sparse`]) and is expanded to dense rows otherwise.
+    /// [`DENSE_DENSITY`] (see [`RawData::is_sparse`]) and is expanded to dense rows otherwise, which
+    /// then take at most $1 / 0.25 = 4$ times the values stored. A chunk of a stream is binarized
+    /// with the positive class chosen for the whole input ([`Positive::Known`]).
     pub fn binarize(&self, positive: &Positive) -> Result<Dataset, DataError> {
         let pos = self.positive_labels(positive)?;
         let labels: Vec<Label> = self
@@ -343,6 +438,21 @@ impl RawData {
             }
         };
         Ok(data)
+    }
+}
+
+/// Which binary label set `counts` (sorted by label) is, if it is {-1, +1} or {0, 1}.
+fn binary_labels(counts: &[(f64, usize)]) -> Option<BinaryLabels> {
+    match counts {
+        [(a, _), (b, _)]
+            if a.to_bits() == (-1.0f64).to_bits() && b.to_bits() == 1.0f64.to_bits() =>
+        {
+            Some(BinaryLabels::MinusOnePlusOne)
+        }
+        [(a, _), (b, _)] if a.to_bits() == 0.0f64.to_bits() && b.to_bits() == 1.0f64.to_bits() => {
+            Some(BinaryLabels::ZeroOne)
+        }
+        _ => None,
     }
 }
 
