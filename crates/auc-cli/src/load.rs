@@ -71,6 +71,7 @@ impl ReadArgs {
                 delimiter,
                 ..CsvOptions::default()
             },
+            ..ReadOptions::default()
         })
     }
 

@@ -1,6 +1,6 @@
 //! Data as read from a file, before its labels are mapped to [`Label`]: numeric labels plus features
-//! stored as CSR (LIBSVM) or dense rows (CSV). Choosing the positive class ([`Positive`],
-//! [`PositiveChoice`]) and binarizing live here.
+//! stored as CSR (LIBSVM) or dense rows (CSV), with the [`Reading`] that says how the file was read.
+//! Choosing the positive class ([`Positive`], [`PositiveChoice`]) and binarizing live here.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -8,12 +8,20 @@ use std::fmt;
 use auc_core::{Dataset, Label, Row, SparseRow};
 use serde::{Deserialize, Serialize};
 
-use crate::DataError;
+use crate::{DataError, Reading};
 
 /// Density (stored non-zeros over $n p$) at or above which [`RawData::binarize`] builds a dense
 /// [`Dataset`] from sparse input. a9a (density about 0.11) stays sparse; heart (13 features, almost
 /// no zeros) becomes dense.
 pub const DENSE_DENSITY: f64 = 0.25;
+
+/// Bytes of `n` dense rows of `dim` features (8 bytes per value), saturating at `u64::MAX`: what a
+/// caller checks before asking for dense storage.
+pub fn dense_bytes(n: usize, dim: usize) -> u64 {
+    (n as u64)
+        .saturating_mul(dim as u64)
+        .saturating_mul(std::mem::size_of::<f64>() as u64)
+}
 
 #[derive(Clone, Debug, PartialEq)]
 enum Features {
@@ -29,7 +37,7 @@ enum Features {
 }
 
 /// Examples as read from a file: one numeric label per row (as written, e.g. `-1`, `0`, `2`) and
-/// finite features, stored as CSR or dense rows.
+/// finite features, stored as CSR or dense rows, plus how the file was read ([`RawData::reading`]).
 ///
 /// Sparse storage (the LIBSVM reader's) keeps only non-zero values: an explicit `3:0` in a file is
 /// dropped, though its index still counts towards the dimension. Labels are finite, and `-0` is
@@ -39,6 +47,7 @@ pub struct RawData {
     labels: Vec<f64>,
     dim: usize,
     features: Features,
+    reading: Reading,
 }
 
 /// Which file labels become the positive class when binarizing (SPEC section 1).
@@ -116,6 +125,18 @@ impl PositiveChoice {
     }
 }
 
+/// Mutable views of a [`RawData`]'s feature arrays, for the readers.
+pub(crate) enum Parts<'a> {
+    /// CSR arrays.
+    Sparse {
+        indptr: &'a mut Vec<usize>,
+        indices: &'a mut Vec<u32>,
+        values: &'a mut Vec<f64>,
+    },
+    /// Row-major values.
+    Dense { values: &'a mut Vec<f64> },
+}
+
 /// `x` with `-0.0` replaced by `0.0`, so that labels compare by their bits.
 #[inline]
 pub(crate) fn canonical(x: f64) -> f64 {
@@ -141,6 +162,7 @@ impl RawData {
                 indices,
                 values,
             },
+            reading: Reading::Libsvm,
         }
     }
 
@@ -151,7 +173,96 @@ impl RawData {
             labels,
             dim,
             features: Features::Dense { values },
+            reading: Reading::Libsvm,
         }
+    }
+
+    /// The same data recorded as read by `reading`.
+    pub(crate) fn with_reading(mut self, reading: Reading) -> Self {
+        self.reading = reading;
+        self
+    }
+
+    /// Empties the rows, keeping the buffers' capacity, and sets the storage kind and reading.
+    pub(crate) fn reset(&mut self, sparse: bool, reading: &Reading) {
+        self.labels.clear();
+        match (&mut self.features, sparse) {
+            (
+                Features::Sparse {
+                    indptr,
+                    indices,
+                    values,
+                },
+                true,
+            ) => {
+                indptr.clear();
+                indptr.push(0);
+                indices.clear();
+                values.clear();
+            }
+            (Features::Dense { values }, false) => values.clear(),
+            (features, true) => {
+                *features = Features::Sparse {
+                    indptr: vec![0],
+                    indices: Vec::new(),
+                    values: Vec::new(),
+                }
+            }
+            (features, false) => *features = Features::Dense { values: Vec::new() },
+        }
+        if &self.reading != reading {
+            self.reading = reading.clone();
+        }
+    }
+
+    /// The arrays a reader appends rows to: labels, then the CSR arrays or the dense values.
+    pub(crate) fn parts_mut(&mut self) -> (&mut Vec<f64>, Parts<'_>) {
+        let parts = match &mut self.features {
+            Features::Sparse {
+                indptr,
+                indices,
+                values,
+            } => Parts::Sparse {
+                indptr,
+                indices,
+                values,
+            },
+            Features::Dense { values } => Parts::Dense { values },
+        };
+        (&mut self.labels, parts)
+    }
+
+    /// Sets the dimension the rows were read with (the readers keep every index below it).
+    pub(crate) fn set_dim(&mut self, dim: usize) {
+        self.dim = dim;
+    }
+
+    /// How the file was read: LIBSVM, or CSV with its resolved layout (label column, delimiter,
+    /// header names). Data built by [`RawData::concat`] keeps the first part's reading.
+    pub fn reading(&self) -> &Reading {
+        &self.reading
+    }
+
+    /// Bytes that dense storage of these rows would take, $8 n p$ (saturating): check it before
+    /// anything that makes the rows dense (min-max scaling of sparse data, a dense copy).
+    pub fn dense_bytes(&self) -> u64 {
+        dense_bytes(self.n(), self.dim)
+    }
+
+    /// Bytes the rows take now: labels plus CSR arrays or dense values (lengths, not capacities).
+    pub fn stored_bytes(&self) -> u64 {
+        let f = std::mem::size_of::<f64>() as u64;
+        let labels = self.labels.len() as u64 * f;
+        labels
+            + match &self.features {
+                Features::Sparse {
+                    indptr, indices, ..
+                } => {
+                    indptr.len() as u64 * std::mem::size_of::<usize>() as u64
+                        + indices.len() as u64 * (std::mem::size_of::<u32>() as u64 + f)
+                }
+                Features::Dense { values } => values.len() as u64 * f,
+            }
     }
 
     /// Number of examples $n$.
@@ -230,6 +341,7 @@ impl RawData {
     /// The result is dense when every part is dense, otherwise CSR (dense parts lose their zeros).
     /// No parts give empty sparse data of dimension 0.
     pub fn concat(parts: Vec<RawData>) -> RawData {
+        let reading = parts.first().map_or(Reading::Libsvm, |p| p.reading.clone());
         let dim = parts.iter().map(|p| p.dim).max().unwrap_or(0);
         let n: usize = parts.iter().map(|p| p.n()).sum();
         let mut labels = Vec::with_capacity(n);
@@ -252,7 +364,7 @@ impl RawData {
                     }
                 }
             }
-            return RawData::from_dense(labels, dim, out);
+            return RawData::from_dense(labels, dim, out).with_reading(reading);
         }
         let mut indptr = Vec::with_capacity(n + 1);
         indptr.push(0);
@@ -269,7 +381,7 @@ impl RawData {
                 indptr.push(indices.len());
             }
         }
-        RawData::from_csr(labels, dim, indptr, indices, values)
+        RawData::from_csr(labels, dim, indptr, indices, values).with_reading(reading)
     }
 
     /// Keeps the first `n` rows (all of them if there are fewer).
@@ -309,12 +421,20 @@ impl RawData {
     ///
     /// Widening adds zero features. A smaller dimension is accepted only when no non-zero feature
     /// lies at or beyond it (a file whose last columns hold only explicit zeros); otherwise the
-    /// result is [`DataError::DimTooSmall`].
+    /// result is [`DataError::DimTooSmall`]. Dense rows widened so far that their density falls
+    /// below [`DENSE_DENSITY`] are stored as CSR instead, so a large `dim` never allocates $n p$
+    /// values.
     pub fn with_dim(mut self, dim: usize) -> Result<RawData, DataError> {
         if dim < self.dim {
             let needed = self.needed_dim();
             if dim < needed {
                 return Err(DataError::DimTooSmall { dim, needed });
+            }
+        }
+        if dim > self.dim && matches!(self.features, Features::Dense { .. }) {
+            let cells = self.n() as f64 * dim as f64;
+            if cells > 0.0 && (self.nnz() as f64) < DENSE_DENSITY * cells {
+                self = self.into_csr();
             }
         }
         if let Features::Dense { values } = &mut self.features
@@ -331,6 +451,27 @@ impl RawData {
         }
         self.dim = dim;
         Ok(self)
+    }
+
+    /// The same rows as CSR (zeros dropped); sparse data is returned as it is.
+    fn into_csr(self) -> RawData {
+        let Features::Dense { values } = &self.features else {
+            return self;
+        };
+        let mut indptr = Vec::with_capacity(self.n() + 1);
+        indptr.push(0);
+        let (mut indices, mut out) = (Vec::new(), Vec::new());
+        for row in values.chunks_exact(self.dim.max(1)).take(self.n()) {
+            for (j, &v) in row.iter().enumerate() {
+                if v != 0.0 {
+                    indices.push(j as u32);
+                    out.push(v);
+                }
+            }
+            indptr.push(indices.len());
+        }
+        indptr.resize(self.n() + 1, indices.len());
+        RawData::from_csr(self.labels, self.dim, indptr, indices, out).with_reading(self.reading)
     }
 
     /// The positive class `positive` picks on these rows, and the rule that picked it

@@ -301,3 +301,27 @@ fn rules_say_why_in_words() {
     );
     assert_eq!(Positive::default(), Positive::Auto);
 }
+
+#[test]
+fn a_huge_index_stays_sparse_through_binarizing() {
+    // Index 4294967295 gives dimension 4294967295: storage stays CSR (a dense copy would need
+    // 34 GB), and a dense copy's size is reported before anyone makes it.
+    let d = libsvm(
+        "1 4294967295:1
+-1 1:2
+",
+    );
+    assert_eq!(d.dim(), 4_294_967_295);
+    assert!(d.is_sparse());
+    assert_eq!(d.dense_bytes(), 2 * 4_294_967_295 * 8);
+    let data = d.binarize(&Positive::Auto).unwrap();
+    assert!(data.is_sparse());
+    assert_eq!(data.class_counts(), (1, 1));
+    // Widening to it keeps CSR too, and so does widening dense CSV rows far.
+    let wide = d.with_dim(u32::MAX as usize).unwrap();
+    assert!(wide.binarize(&Positive::Auto).unwrap().is_sparse());
+    let csv = read_csv(&b"1,2\n0,3\n"[..], "c", &ReadOptions::default()).unwrap();
+    let wide = csv.with_dim(1 << 31).unwrap();
+    assert!(wide.is_sparse());
+    assert_eq!(wide.row(1).get(0).to_bits(), 3.0f64.to_bits());
+}

@@ -6,7 +6,9 @@
 
 use auc_core::Label::{Neg, Pos};
 use auc_core::{Dataset, Label, Row, RowBuf};
-use auc_data::{DataError, FeatureRanges, SCALED_LIMIT, Scaler, ScalerProblem, Scaling};
+use auc_data::{
+    DataError, FeatureRanges, SCALED_LIMIT, Scaler, ScalerProblem, Scaling, dense_bytes,
+};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -421,6 +423,7 @@ fn ranges_report_what_they_saw() {
     assert_eq!(s.dim(), 2);
     assert_eq!(FeatureRanges::bytes_for(1000), 24_000);
     assert_eq!(Scaler::bytes_for(1000), 40_000);
+    assert_eq!(dense_bytes(usize::MAX, 2), u64::MAX);
     assert_eq!(Scaler::bytes_for(usize::MAX), u64::MAX);
     let _ = (Pos, Neg);
 }
