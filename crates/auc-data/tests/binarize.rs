@@ -214,7 +214,7 @@ fn check_auto(file_labels: &[&str], positive: &[f64], rule: PositiveRule) {
 }
 
 #[test]
-fn auto_takes_plus_one_of_minus_one_plus_one_even_as_the_majority() {
+fn issue_11_item_1_plus_one_of_minus_one_plus_one_is_positive_even_as_the_majority() {
     use PositiveRule::BinaryPlusOne;
     let pm = BinaryPlusOne(BinaryLabels::MinusOnePlusOne);
     // +1 is the minority, the majority, or tied: always positive.

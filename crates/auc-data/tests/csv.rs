@@ -277,7 +277,7 @@ fn reading(input: &str, opts: &ReadOptions) -> CsvReading {
 }
 
 #[test]
-fn quoted_fields_and_quoted_headers() {
+fn issue_12_quoted_fields_and_quoted_headers() {
     // Issue 12: a quoted header such as "y" is a header, and quoted numbers are numbers.
     let text = "\"y\",\"a b\",\"c,d\"\r\n\"1\",\" 2.5 \",3\r\n0,\"4\",5\r\n";
     let o = opts(LabelColumn::Name("y".into()), b',', None);
@@ -318,7 +318,7 @@ fn the_reading_records_label_column_delimiter_and_header() {
 }
 
 #[test]
-fn check_names_the_first_differing_column() {
+fn issue_11_item_2_check_names_the_first_differing_column() {
     let train = reading("age,sex,y\n1,2,1\n", &opts(LabelColumn::Last, b',', None));
     let read = |text: &str| {
         reading(

@@ -295,7 +295,7 @@ fn hashing_folds_indices_into_two_to_the_b() {
 }
 
 #[test]
-fn a_huge_index_reads_as_sparse_data() {
+fn issue_11_item_9_a_huge_index_reads_as_sparse_data() {
     // Issue 11, item 9: `1 4294967295:1` is legal; reading allocates nothing per feature.
     let d = read_libsvm(&b"1 4294967295:1\n"[..], "big", &ReadOptions::default()).unwrap();
     assert_eq!((d.n(), d.dim(), d.nnz()), (1, 4_294_967_295, 1));
@@ -352,4 +352,79 @@ fn csv_from_a_stream_matches_read_csv() {
         .read_all()
         .unwrap();
     assert_eq!(streamed, read_csv(&text[..], "-", &opts).unwrap());
+}
+
+/// A value that survives postcard (model files) and JSON (`--json` output) unchanged.
+fn round_trips<T>(value: &T)
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let bytes = postcard::to_allocvec(value).unwrap();
+    assert_eq!(&postcard::from_bytes::<T>(&bytes).unwrap(), value);
+    let json = serde_json::to_string(value).unwrap();
+    assert_eq!(&serde_json::from_str::<T>(&json).unwrap(), value, "{json}");
+}
+
+#[test]
+fn reading_options_and_readings_serialize() {
+    use auc_data::{CsvOptions, LabelColumn, PositiveChoice, Reading};
+    for label in [
+        LabelColumn::Index(3),
+        LabelColumn::Name("y".into()),
+        LabelColumn::Last,
+    ] {
+        round_trips(&ReadOptions {
+            dim: Some(7),
+            limit: None,
+            format: Format::Csv,
+            csv: CsvOptions {
+                label,
+                delimiter: b';',
+                header: Some(true),
+            },
+            hash_bits: Some(18),
+        });
+    }
+    for f in [Format::Auto, Format::Libsvm, Format::Csv] {
+        round_trips(&f);
+    }
+    assert_eq!(
+        serde_json::to_string(&Format::Libsvm).unwrap(),
+        "\"libsvm\""
+    );
+    let d = read_csv(&b"y,\"a,b\"\n1,2\n"[..], "r.csv", &ReadOptions::default()).unwrap();
+    round_trips(d.reading());
+    round_trips(&Reading::Libsvm);
+    for p in [
+        Positive::Auto,
+        Positive::Minority,
+        Positive::Labels(vec![1.0, 2.0]),
+        Positive::Known(vec![-1.0]),
+    ] {
+        round_trips(&p);
+    }
+    let choice: PositiveChoice = d.choose_positive(&Positive::Auto).unwrap();
+    round_trips(&choice);
+}
+
+#[test]
+fn streams_can_move_to_a_parser_thread() {
+    fn assert_send<T: Send>() {}
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send::<RowStream<Box<dyn std::io::BufRead + Send>>>();
+    assert_send::<RowStream<&'static [u8]>>();
+    assert_send_sync::<auc_data::Reading>();
+    assert_send_sync::<auc_data::Scaler>();
+    assert_send_sync::<auc_data::FeatureRanges>();
+    assert_send_sync::<auc_data::PositiveChoice>();
+    // And a chunk read on one thread is used on another.
+    let handle = std::thread::spawn(|| {
+        let mut s = RowStream::open(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/heart.libsvm"),
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        s.next_chunk(100).unwrap().unwrap()
+    });
+    assert_eq!(handle.join().unwrap().n(), 100);
 }
