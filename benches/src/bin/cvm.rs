@@ -32,7 +32,7 @@ use auc_cvm::kernels::{Points, SubKernelKind};
 use auc_cvm::model::{FusedSet, KernelSpec, solve_on};
 use auc_cvm::solver::Solution;
 use auc_cvm::{GamCvmParams, SolverKind};
-use auc_data::{MinMaxScaler, Positive, ReadOptions};
+use auc_data::{Positive, ReadOptions, Scaler, Scaling};
 use auc_eval::folds::{derive_seed, repeated_stratified_kfold, stratified_kfold};
 use auc_eval::metrics::{auc, average_precision};
 use auc_eval::stats;
@@ -439,7 +439,7 @@ impl SplitData {
     fn new(data: &Dataset, split: &auc_eval::folds::Split) -> Self {
         let train = data.select(&split.train);
         let test = data.select(&split.test);
-        let scaler = MinMaxScaler::fit(&train);
+        let scaler = Scaler::fit(Scaling::MinMax, &train);
         let (train, test) = (scaler.transform(&train), scaler.transform(&test));
         let pts = points(&[&train, &test]);
         let n_train = train.n();

@@ -47,7 +47,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use auc_core::{Dataset, DynFit, FitError, Label, ParamError, ParamMap};
-use auc_data::{MinMaxScaler, unit_norm};
+use auc_data::{Scaler, Scaling, unit_norm};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -513,7 +513,7 @@ pub(crate) fn prepare(
     let mut eval = eval_src.select(eval_idx);
     if cfg.scale {
         // SPEC section 1: fitted on the training part only, applied to both, never clipped.
-        let scaler = MinMaxScaler::fit(&train);
+        let scaler = Scaler::fit(Scaling::MinMax, &train);
         train = scaler.transform(&train);
         eval = scaler.transform(&eval);
     }
