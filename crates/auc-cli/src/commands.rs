@@ -174,6 +174,7 @@ impl RunArgs {
         let algo = lookup(&self.algo)?;
         let params = self.hyper.to_map()?;
         algo.check_names(&params)?;
+        crate::train::check_average(algo, self.average)?;
         Ok((algo, params))
     }
 
@@ -379,7 +380,9 @@ fn read_scores(path: &std::path::Path) -> Result<Vec<f64>, Error> {
             )
         })?;
         if !v.is_finite() {
-            return Err(format!("{}:{}:1: score `{t}` is not finite", path.display(), i + 1).into());
+            return Err(
+                format!("{}:{}:1: score `{t}` is not finite", path.display(), i + 1).into(),
+            );
         }
         scores.push(v);
     }
@@ -469,7 +472,9 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
         negatives: data.class_counts().1,
     };
     memory::check(
-        first.memory_bytes(&shape, a.run.average).saturating_mul(threads as u64),
+        first
+            .memory_bytes(&shape, a.run.average)
+            .saturating_mul(threads as u64),
         memory::limit(a.run.max_memory),
         &format!("{} fits of {} at once", threads, algo.name),
         "use --threads 1, --max-train N or --hash-bits",
@@ -588,7 +593,10 @@ fn cv_each(
                 obj.insert("algo".into(), json!(algo.name));
                 obj.insert("dataset".into(), json!(dataset));
                 obj.insert("params".into(), serde_json::to_value(&full)?);
-                obj.insert("aucs".into(), json!(records.iter().map(|r| r.auc).collect::<Vec<_>>()));
+                obj.insert(
+                    "aucs".into(),
+                    json!(records.iter().map(|r| r.auc).collect::<Vec<_>>()),
+                );
                 obj.insert("wall_seconds".into(), json!(start.elapsed().as_secs_f64()));
             }
             line(v)?;
@@ -600,7 +608,11 @@ fn cv_each(
                 s.auc_std,
                 s.ap_mean,
                 s.ap_std,
-                if s.diverged_runs > 0 { " (diverged)" } else { "" }
+                if s.diverged_runs > 0 {
+                    " (diverged)"
+                } else {
+                    ""
+                }
             ))?;
         }
     }
@@ -670,7 +682,12 @@ fn list_algos(as_json: bool) -> Result<(), Error> {
         } else {
             format!(" (alias: {})", a.aliases.join(", "))
         };
-        line(format!("{}{alias} [{}]\n    {}", a.name, a.family.name(), a.about))?;
+        line(format!(
+            "{}{alias} [{}]\n    {}",
+            a.name,
+            a.family.name(),
+            a.about
+        ))?;
         if a.specs.is_empty() {
             line("    parameters: none")?;
         }

@@ -41,15 +41,18 @@ fn read_score_table(path: &Path) -> Result<(Vec<String>, Vec<Vec<f64>>), Error> 
             let t = field.trim();
             let v: f64 = t.parse().map_err(|_| {
                 format!(
-                    "{}:{}:{col}: expected a score, found `{t}`",
+                    "{}:{}:{col}: expected a number, found `{t}`",
                     path.display(),
                     i + 1
                 )
             })?;
             if !v.is_finite() {
-                return Err(
-                    format!("{}:{}:{col}: score `{t}` is not finite", path.display(), i + 1).into(),
-                );
+                return Err(format!(
+                    "{}:{}:{col}: score `{t}` is not finite",
+                    path.display(),
+                    i + 1
+                )
+                .into());
             }
             row.push(v);
             col += field.len() + 1;
@@ -118,7 +121,11 @@ pub(crate) fn run(table: &Path, alpha: f64, as_json: bool) -> Result<(), Error> 
         test.critical_value,
         f.alpha,
         test.p_value,
-        if test.rejected { "rejected" } else { "not rejected" },
+        if test.rejected {
+            "rejected"
+        } else {
+            "not rejected"
+        },
         test.note.map(|n| format!(" ({n})")).unwrap_or_default()
     ))
 }

@@ -142,10 +142,16 @@ mod tests {
             .unwrap();
         let h = HyperArgs::from_arg_matches(&m).unwrap();
         let map = h.to_map().unwrap();
-        assert_eq!(map.to_string(), "eta=0.25 lambda=-2 n_loc=8 removal=reservoir");
+        assert_eq!(
+            map.to_string(),
+            "eta=0.25 lambda=-2 n_loc=8 removal=reservoir"
+        );
         let cmd = HyperArgs::augment_args(Command::new("t"));
         let m = cmd.try_get_matches_from(["t", "--param", "eta"]).unwrap();
-        let e = HyperArgs::from_arg_matches(&m).unwrap().to_map().unwrap_err();
+        let e = HyperArgs::from_arg_matches(&m)
+            .unwrap()
+            .to_map()
+            .unwrap_err();
         assert_eq!(e.to_string(), "--param `eta`: expected NAME=VALUE");
     }
 }

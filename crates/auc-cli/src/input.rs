@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use auc_core::Dataset;
 use auc_data::{
-    CsvOptions, DataError, Format, LabelColumn, Positive, PositiveChoice, RawData, ReadOptions,
-    Reading, RowStream,
+    CsvOptions, DataError, Format, LabelColumn, ParseErrorKind, Positive, PositiveChoice, RawData,
+    ReadOptions, Reading, RowStream,
 };
 use auc_learners::Preparation;
 use clap::Args;
@@ -125,7 +125,8 @@ impl ReadArgs {
             _ => {}
         }
         if let Some(d) = &self.delimiter {
-            if csv.is_none_or(|c| c.delimiter != delimiter(d)?) {
+            let given = delimiter(d)?;
+            if csv.is_none_or(|c| c.delimiter != given) {
                 return Err(contradiction(format!("--delimiter {d}")));
             }
         }
@@ -199,7 +200,23 @@ pub(crate) fn read_like(prep: &Preparation, path: &Path) -> Result<RawData, Erro
     } else {
         Some(prep.dim)
     };
-    let raw = RowStream::open(path, &opts)?.read_all()?;
+    let raw = RowStream::open(path, &opts)
+        .and_then(RowStream::read_all)
+        .map_err(|e| -> Error {
+            let wider = matches!(
+                &e,
+                DataError::Parse {
+                    kind: ParseErrorKind::IndexExceedsDim { .. }
+                        | ParseErrorKind::TooManyFeatures { .. },
+                    ..
+                }
+            );
+            if wider {
+                format!("{e} (the model was trained on {} features)", prep.dim).into()
+            } else {
+                Box::new(e)
+            }
+        })?;
     if let (Some(want), Some(found)) = (prep.reading.csv(), raw.reading().csv()) {
         want.check(found, &path.display().to_string())?;
     }
@@ -216,7 +233,11 @@ pub(crate) fn describe_reading(prep: &Preparation) -> String {
                 Some(n) => format!("label column {} \"{n}\"", c.label_index),
                 None => format!("label column {}", c.label_index),
             };
-            let header = if c.has_header() { "header" } else { "no header" };
+            let header = if c.has_header() {
+                "header"
+            } else {
+                "no header"
+            };
             let d = match c.delimiter {
                 b'\t' => "tab".to_owned(),
                 d => format!("'{}'", d as char),
@@ -312,9 +333,4 @@ pub(crate) fn dataset_name(paths: &[PathBuf]) -> String {
         0 | 1 => first,
         n => format!("{first}+{}", n - 1),
     }
-}
-
-/// A data error as the command line reports it.
-pub(crate) fn data_error(e: DataError) -> Error {
-    Box::new(e)
 }

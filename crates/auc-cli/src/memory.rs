@@ -16,9 +16,7 @@ impl FromStr for Bytes {
 
     fn from_str(s: &str) -> Result<Self, String> {
         let t = s.trim();
-        let split = t
-            .find(|c: char| c.is_ascii_alphabetic())
-            .unwrap_or(t.len());
+        let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
         let (num, unit) = t.split_at(split);
         let value: f64 = num
             .trim()
@@ -97,9 +95,14 @@ mod tests {
         assert!("3X".parse::<Bytes>().unwrap_err().contains("unknown unit"));
         assert_eq!(Bytes(1_500_000_000).to_string(), "1.50 GB");
         assert_eq!(Bytes(312_000_000).to_string(), "312 MB");
-        let e = check(40_000_000_000, Bytes(8 << 30), "the learner", "use --hash-bits 18")
-            .unwrap_err()
-            .to_string();
+        let e = check(
+            40_000_000_000,
+            Bytes(8 << 30),
+            "the learner",
+            "use --hash-bits 18",
+        )
+        .unwrap_err()
+        .to_string();
         assert_eq!(
             e,
             "the learner needs about 40.00 GB but --max-memory is 8.59 GB: use --hash-bits 18"

@@ -93,7 +93,10 @@ pub(crate) fn curve_svg(
             .draw()
             .map_err(drawing)?;
         chart
-            .draw_series(LineSeries::new(points.iter().copied(), BLUE.stroke_width(2)))
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                BLUE.stroke_width(2),
+            ))
             .map_err(drawing)?;
         root.present().map_err(drawing)?;
     }
@@ -134,6 +137,9 @@ mod tests {
         assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
         assert!(svg.contains("false positive rate"));
         let c = curve_svg(&[(10.0, 0.6), (20.0, 0.8)], "t", "updates", "AUC").unwrap();
-        assert!(c.contains("<polyline") || c.contains("<path"), "a line is drawn");
+        assert!(
+            c.contains("<polyline") || c.contains("<path"),
+            "a line is drawn"
+        );
     }
 }

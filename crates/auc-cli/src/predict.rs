@@ -69,6 +69,19 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     let model_positive = Positive::Known(m.preparation.positive_labels.clone());
     let data = raw.binarize(&model_positive)?;
     let prepared = m.preparation.apply(&data);
+    // The metrics' class: the model's, or the one --positive names (it must occur in the file),
+    // checked before anything is written.
+    let (labels, positive) = match &a.read.positive {
+        None => (
+            data.labels().to_vec(),
+            m.preparation.positive_labels.clone(),
+        ),
+        Some(given) => {
+            let choice = raw.choose_positive(&Positive::Labels(given.clone()))?;
+            let d = raw.binarize(&choice.known())?;
+            (d.labels().to_vec(), choice.labels)
+        }
+    };
     let start = Instant::now();
     let scores = m
         .scores(&prepared)
@@ -80,26 +93,25 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         text.push('\n');
     }
     write_text(a.output.as_deref().unwrap_or(Path::new("-")), &text)?;
-    // The metrics' class: the model's, or the one --positive names (it must occur in the file).
-    let (labels, positive) = match &a.read.positive {
-        None => (data.labels().to_vec(), m.preparation.positive_labels.clone()),
-        Some(given) => {
-            let choice = raw.choose_positive(&Positive::Labels(given.clone()))?;
-            let d = raw.binarize(&choice.known())?;
-            (d.labels().to_vec(), choice.labels)
-        }
-    };
     report_metrics(&a, &scores, &labels, &positive, seconds);
     Ok(())
 }
 
 /// AUC and AP on stderr when the file's labels hold both classes.
-fn report_metrics(a: &PredictArgs, scores: &[f64], labels: &[Label], positive: &[f64], seconds: f64) {
+fn report_metrics(
+    a: &PredictArgs,
+    scores: &[f64],
+    labels: &[Label],
+    positive: &[f64],
+    seconds: f64,
+) {
     let n = scores.len();
     let metrics = metrics::auc(scores, labels)
         .and_then(|auc| Ok((auc, metrics::average_precision(scores, labels)?)));
     if a.json {
-        let (auc, ap) = metrics.as_ref().map_or((None, None), |&(x, y)| (Some(x), Some(y)));
+        let (auc, ap) = metrics
+            .as_ref()
+            .map_or((None, None), |&(x, y)| (Some(x), Some(y)));
         eprintln!(
             "{}",
             json!({"examples": n, "seconds": seconds, "positive": positive, "auc": auc, "ap": ap})
@@ -146,7 +158,11 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
         "algorithm   {} ({}){}",
         m.algorithm.name,
         m.algorithm.family.name(),
-        if m.state.averaged() { ", averaged iterates" } else { "" }
+        if m.state.averaged() {
+            ", averaged iterates"
+        } else {
+            ""
+        }
     ))?;
     line(format!("parameters  {}", m.params()))?;
     line(format!(
@@ -170,7 +186,12 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
     if let serde_json::Value::Object(fields) = state {
         let parts: Vec<String> = fields
             .iter()
-            .map(|(k, v)| format!("{k} {}", v.as_f64().map_or_else(|| v.to_string(), auc_core::shortest)))
+            .map(|(k, v)| {
+                format!(
+                    "{k} {}",
+                    v.as_f64().map_or_else(|| v.to_string(), auc_core::shortest)
+                )
+            })
             .collect();
         line(format!("state       {}", parts.join(", ")))?;
     }

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use auc_core::{DataShape, Dataset, OnlineLearner, ParamMap, Scorer};
+use auc_core::{DataShape, Dataset, OnlineLearner, ParamMap};
 use auc_data::{Positive, Scaler};
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig};
 use auc_learners::{Algorithm, Configured, Model, Preparation, Trained, TrainingRecord, lookup};
@@ -229,6 +229,19 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
     let algo = lookup(a.algo.as_deref().unwrap_or_default())?;
     let given = a.learn.hyper.to_map()?;
     algo.check_names(&given)?;
+    check_average(algo, a.learn.average)?;
+    let transductive = match given.get("transductive") {
+        Some(auc_core::ParamValue::Bool(b)) => *b,
+        Some(auc_core::ParamValue::Num(v)) => v.to_bits() == 1f64.to_bits(),
+        _ => false,
+    };
+    if !algo.is_online() && transductive {
+        return Err(format!(
+            "transductive=true needs the rows to be scored while {} fits; `auc train` fits on the training rows alone and saves the inductive model (leave the parameter out; `auc cv` measures the transductive mode)",
+            algo.name
+        )
+        .into());
+    }
     let mut config = algo.configure(&given)?;
     config.procedure(a.learn.average)?;
     let what = format!("training {}", algo.name);
@@ -238,7 +251,12 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
     memory::check(
         config.memory_bytes(&shape(data), a.learn.average),
         limit,
-        &format!("{} on {} rows of {} features", algo.name, data.n(), data.dim()),
+        &format!(
+            "{} on {} rows of {} features",
+            algo.name,
+            data.n(),
+            data.dim()
+        ),
         "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state (pa-i, solam, perceptron)",
     )?;
     let mut tuned = None;
@@ -268,6 +286,19 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
         state,
     };
     save(&a, &model, seconds, summary.as_deref(), tuned.as_ref())
+}
+
+/// Refuses `--average` for learners without a weight vector.
+pub(crate) fn check_average(algo: &Algorithm, average: bool) -> Result<(), Error> {
+    if average && algo.family != auc_core::Family::Linear {
+        return Err(format!(
+            "--average averages the iterates of a linear one-pass learner; {} is a {} learner",
+            algo.name,
+            algo.family.name()
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// Trains `config` on `data`: one pass for a one-pass learner, a fit for a batch learner.
@@ -325,12 +356,14 @@ fn tune(
     let bar = Bar::fits(algo.name);
     let t = pool(a.threads)?.install(|| cv::tune(data, &cv_algo, &cfg, &|p| bar.event(p)));
     bar.finish();
-    let t = t?;
+    let mut t = t?;
     let chosen = algo.configure(&t.params)?.params();
+    t.params = chosen.clone();
     eprintln!(
         "auc: --tune chose {chosen} ({}-fold CV AUC {} over {} grid points, {:.1} s)",
         a.folds,
-        t.mean_auc.map_or_else(|| "-".to_owned(), |v| format!("{v:.4}")),
+        t.mean_auc
+            .map_or_else(|| "-".to_owned(), |v| format!("{v:.4}")),
         t.grid_points,
         t.seconds
     );
@@ -402,7 +435,10 @@ fn resume(a: TrainArgs, path: &std::path::Path) -> Result<(), Error> {
         (!a.learn.hyper.is_empty(), "parameters"),
         (a.tune, "--tune"),
         (a.learn.average, "--average"),
-        (a.learn.prep.is_given(), "--scale, --no-scale and --unit-norm"),
+        (
+            a.learn.prep.is_given(),
+            "--scale, --no-scale and --unit-norm",
+        ),
         (a.learn.read.positive.is_some(), "--positive"),
         (a.learn.seed != 0, "--seed"),
     ];
@@ -463,6 +499,7 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
     }
     let given = a.learn.hyper.to_map()?;
     algo.check_names(&given)?;
+    check_average(algo, a.learn.average)?;
     let config = algo.configure(&given)?;
     let prepared = prepare(&a.learn, &a.data, &format!("streaming {}", algo.name))?;
     let data = &prepared.data;
@@ -495,7 +532,10 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
             algo.name,
             input::dataset_name(&a.data)
         );
-        write_text(path, &plot::curve_svg(&xy, &title, "examples", "AUC so far")?)?;
+        write_text(
+            path,
+            &plot::curve_svg(&xy, &title, "examples", "AUC so far")?,
+        )?;
     }
     if !a.json {
         line(format!("{:>10} {:>8}", "examples", "AUC"))?;

@@ -536,7 +536,7 @@ fn resume_gives_the_uninterrupted_model_byte_for_byte() {
             "-o",
             &p("x"),
         ],
-        "koil has no weight vector to average",
+        "--average averages the iterates of a linear one-pass learner; koil is a kernel learner",
     );
     assert!(!dir.path().join("x").exists(), "no output file on error");
 }
@@ -583,7 +583,7 @@ fn predict_scores_every_row_and_rejects_damaged_models() {
     let wide = write(dir.path(), "wide.libsvm", "1 14:1\n-1 1:1\n");
     check_fails(
         &["predict", "-m", &m, wide.to_str().unwrap()],
-        "14 features but the model was trained on 13",
+        "feature index 14 exceeds the given dimension 13: expected at most 13 (the model was trained on 13 features)",
     );
 }
 

@@ -25,7 +25,11 @@ fn every_algorithm_trains_with_no_parameter_and_is_described() {
         let m = model.to_str().unwrap();
         let o = auc(&["train", "--algo", name, &heart(), "-o", m]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
-        assert!(stderr(&o).contains("positive class: +1"), "{name}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("positive class: +1"),
+            "{name}: {}",
+            stderr(&o)
+        );
         let o = auc(&["model", m, "--json"]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
         let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -34,7 +38,10 @@ fn every_algorithm_trains_with_no_parameter_and_is_described() {
         assert_eq!(j["training"]["examples"], 270);
         for p in a["params"].as_array().unwrap() {
             let p = p["name"].as_str().unwrap();
-            assert!(!j["params"][p].is_null(), "{name}: parameter {p} missing from auc model");
+            assert!(
+                !j["params"][p].is_null(),
+                "{name}: parameter {p} missing from auc model"
+            );
         }
         let o = auc(&["predict", "-m", m, &heart()]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
@@ -51,7 +58,15 @@ fn every_algorithm_tunes_over_its_default_grid() {
         let name = a["name"].as_str().unwrap();
         let model = dir.path().join(format!("{name}.auc"));
         let o = auc(&[
-            "train", "--algo", name, &heart(), "-o", model.to_str().unwrap(), "--tune", "--folds", "2",
+            "train",
+            "--algo",
+            name,
+            &heart(),
+            "-o",
+            model.to_str().unwrap(),
+            "--tune",
+            "--folds",
+            "2",
             "--json",
         ]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
@@ -59,9 +74,19 @@ fn every_algorithm_tunes_over_its_default_grid() {
         if a["grid"].as_array().unwrap().is_empty() {
             assert!(j["tuned"]["mean_auc"].is_null(), "{name}: {j}");
         } else {
-            assert!(stderr(&o).contains("--tune chose"), "{name}: {}", stderr(&o));
-            assert!(j["tuned"]["mean_auc"].as_f64().unwrap() > 0.5, "{name}: {j}");
-            assert_eq!(j["tuned"]["params"], j["params"], "{name}: the saved model uses the chosen parameters");
+            assert!(
+                stderr(&o).contains("--tune chose"),
+                "{name}: {}",
+                stderr(&o)
+            );
+            assert!(
+                j["tuned"]["mean_auc"].as_f64().unwrap() > 0.5,
+                "{name}: {j}"
+            );
+            assert_eq!(
+                j["tuned"]["params"], j["params"],
+                "{name}: the saved model uses the chosen parameters"
+            );
         }
     }
 }
@@ -71,23 +96,85 @@ fn parameters_are_flags_with_did_you_mean() {
     let dir = tempfile::tempdir().unwrap();
     let m = dir.path().join("m.auc");
     let m = m.to_str().unwrap();
-    let o = auc(&["train", "--algo", "koil", "--removal", "reservoir", "--budget", "20", &heart(), "-o", m]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let j: serde_json::Value = serde_json::from_str(&stdout(&auc(&["model", m, "--json"]))).unwrap();
-    assert_eq!(j["params"]["removal"], "reservoir");
-    assert_eq!(j["params"]["budget"], 20.0);
-    check_fails(&["train", "--algo", "opuac", &heart(), "-o", m], "did you mean `opauc`?");
-    check_fails(&["train", "--algo", "opauc", "--param", "lamda=1", &heart(), "-o", m], "did you mean lambda?");
-    check_fails(&["train", "--algo", "koil", "--removal", "lifo", &heart(), "-o", m], "one of fifo, reservoir");
-    check_fails(&["train", "--algo", "pa-i", "--c", "-1", &heart(), "-o", m], "parameter c = -1 is out of range");
-    check_fails(&["train", "--algo", "pa-i", "--eta", "1", &heart(), "-o", m], "unknown parameter eta");
-    // Grids take words.
     let o = auc(&[
-        "cv", "--algo", "okauc-s", "--data", &heart(), "--repeats", "1", "--folds", "2", "--inner-folds", "2",
-        "--grid", "removal=fifo,reservoir", "--budget", "10", "--json",
+        "train",
+        "--algo",
+        "koil",
+        "--removal",
+        "reservoir",
+        "--budget",
+        "20",
+        &heart(),
+        "-o",
+        m,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("\"removal\":\"fifo\"") || stdout(&o).contains("\"removal\":\"reservoir\""));
+    let j: serde_json::Value =
+        serde_json::from_str(&stdout(&auc(&["model", m, "--json"]))).unwrap();
+    assert_eq!(j["params"]["removal"], "reservoir");
+    assert_eq!(j["params"]["budget"], 20.0);
+    check_fails(
+        &["train", "--algo", "opuac", &heart(), "-o", m],
+        "did you mean `opauc`?",
+    );
+    check_fails(
+        &[
+            "train",
+            "--algo",
+            "opauc",
+            "--param",
+            "lamda=1",
+            &heart(),
+            "-o",
+            m,
+        ],
+        "did you mean lambda?",
+    );
+    check_fails(
+        &[
+            "train",
+            "--algo",
+            "koil",
+            "--removal",
+            "lifo",
+            &heart(),
+            "-o",
+            m,
+        ],
+        "one of fifo, reservoir",
+    );
+    check_fails(
+        &["train", "--algo", "pa-i", "--c", "-1", &heart(), "-o", m],
+        "parameter c = -1 is out of range",
+    );
+    check_fails(
+        &["train", "--algo", "pa-i", "--eta", "1", &heart(), "-o", m],
+        "unknown parameter eta",
+    );
+    // Grids take words.
+    let o = auc(&[
+        "cv",
+        "--algo",
+        "okauc-s",
+        "--data",
+        &heart(),
+        "--repeats",
+        "1",
+        "--folds",
+        "2",
+        "--inner-folds",
+        "2",
+        "--grid",
+        "removal=fifo,reservoir",
+        "--budget",
+        "10",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\"removal\":\"fifo\"")
+            || stdout(&o).contains("\"removal\":\"reservoir\"")
+    );
 }
 
 #[test]
@@ -141,8 +228,15 @@ fn metrics_writes_roc_points_and_an_svg() {
     let roc = dir.path().join("roc.csv");
     let svg = dir.path().join("roc.svg");
     let o = auc(&[
-        "metrics", "--scores", s.to_str().unwrap(), "--labels", l.to_str().unwrap(), "--roc",
-        roc.to_str().unwrap(), "--svg", svg.to_str().unwrap(),
+        "metrics",
+        "--scores",
+        s.to_str().unwrap(),
+        "--labels",
+        l.to_str().unwrap(),
+        "--roc",
+        roc.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(&roc).unwrap();
@@ -151,7 +245,16 @@ fn metrics_writes_roc_points_and_an_svg() {
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     // curve and stream draw too.
     let c = dir.path().join("c.svg");
-    let o = auc(&["stream", "--algo", "pa-i", &heart(), "--every", "50", "--svg", c.to_str().unwrap()]);
+    let o = auc(&[
+        "stream",
+        "--algo",
+        "pa-i",
+        &heart(),
+        "--every",
+        "50",
+        "--svg",
+        c.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(std::fs::read_to_string(&c).unwrap().starts_with("<svg"));
 }

@@ -19,7 +19,14 @@ fn class_1_positive_class_of_binary_files_is_one() {
         ("1\n1\n1\n0\n0\n", "1 of a {0, 1} file"),
     ] {
         let l = write(dir.path(), "l", labels);
-        let o = auc(&["metrics", "--scores", s.to_str().unwrap(), "--labels", l.to_str().unwrap(), "--json"]);
+        let o = auc(&[
+            "metrics",
+            "--scores",
+            s.to_str().unwrap(),
+            "--labels",
+            l.to_str().unwrap(),
+            "--json",
+        ]);
         assert!(o.status.success(), "{}", stderr(&o));
         let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
         assert_eq!(j["auc"].as_f64(), Some(1.0), "{labels:?}");
@@ -28,11 +35,25 @@ fn class_1_positive_class_of_binary_files_is_one() {
     }
     // Other label pairs keep the minority rule, and say so.
     let l = write(dir.path(), "l", "2\n2\n2\n4\n4\n");
-    let o = auc(&["metrics", "--scores", s.to_str().unwrap(), "--labels", l.to_str().unwrap()]);
-    assert!(stderr(&o).contains("positive class: 4 (minority class)"), "{}", stderr(&o));
+    let o = auc(&[
+        "metrics",
+        "--scores",
+        s.to_str().unwrap(),
+        "--labels",
+        l.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr(&o).contains("positive class: 4 (minority class)"),
+        "{}",
+        stderr(&o)
+    );
     // `auc info` says which class and why.
     let o = auc(&["info", &heart()]);
-    assert!(stdout(&o).contains("positive    +1 (+1 of a {-1, +1} file)"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("positive    +1 (+1 of a {-1, +1} file)"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// heart as CSV with a quoted header and the label in the last column.
@@ -63,21 +84,42 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
     let csv = heart_csv(dir.path());
     let model = dir.path().join("h.auc");
     let (c, m) = (csv.to_str().unwrap(), model.to_str().unwrap());
-    let o = auc(&["train", "--algo", "pa-i", "--c", "0.1", c, "--label-column", "last", "-o", m]);
+    let o = auc(&[
+        "train",
+        "--algo",
+        "pa-i",
+        "--c",
+        "0.1",
+        c,
+        "--label-column",
+        "last",
+        "-o",
+        m,
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = auc(&["predict", "-m", m, c, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let j: serde_json::Value = serde_json::from_str(stderr(&o).trim()).unwrap();
     assert!(j["auc"].as_f64().unwrap() > 0.85, "{j}");
     assert_eq!(stdout(&o).lines().count(), 270);
-    check_fails(&["predict", "-m", m, c, "--label-column", "0"], "--label-column 0");
-    check_fails(&["predict", "-m", m, c, "--format", "libsvm"], "--format libsvm");
+    check_fails(
+        &["predict", "-m", m, c, "--label-column", "0"],
+        "--label-column 0",
+    );
+    check_fails(
+        &["predict", "-m", m, c, "--format", "libsvm"],
+        "--format libsvm",
+    );
     // A file whose columns differ is refused, naming the column.
     let other = write(dir.path(), "o.csv", "\"f1\",\"g2\",\"y\"\n1,2,1\n");
     check_fails(&["predict", "-m", m, other.to_str().unwrap()], "o.csv");
     // The model says how it reads data.
     let o = auc(&["model", m]);
-    assert!(stdout(&o).contains("CSV (label column 13 \"y\", header"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("CSV (label column 13 \"y\", header"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// Class 3: `predict --positive L` computes the printed AUC and AP for that class.
@@ -86,7 +128,11 @@ fn class_3_predict_positive_picks_the_metrics_class() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m.auc");
     let m = model.to_str().unwrap();
-    assert!(auc(&["train", "--algo", "oauc-m", &heart(), "-o", m]).status.success());
+    assert!(
+        auc(&["train", "--algo", "oauc-m", &heart(), "-o", m])
+            .status
+            .success()
+    );
     let h = heart();
     let json = |extra: &[&str]| -> serde_json::Value {
         let mut args = vec!["predict", "-m", m, h.as_str(), "--json"];
@@ -98,7 +144,10 @@ fn class_3_predict_positive_picks_the_metrics_class() {
     let plus = json(&[]);
     let minus = json(&["--positive", "-1"]);
     assert_eq!(minus["positive"], serde_json::json!([-1.0]));
-    let (a, b) = (plus["auc"].as_f64().unwrap(), minus["auc"].as_f64().unwrap());
+    let (a, b) = (
+        plus["auc"].as_f64().unwrap(),
+        minus["auc"].as_f64().unwrap(),
+    );
     assert!((a + b - 1.0).abs() < 1e-12, "{a} + {b}");
     check_fails(&["predict", "-m", m, &heart(), "--positive", "7"], "7");
 }
@@ -110,10 +159,30 @@ fn class_4_divergence_is_reported() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m.auc");
     let m = model.to_str().unwrap();
-    let o = auc(&["train", "--algo", "opauc", "--eta", "1024", "--lambda", "0.001", &heart(), "-o", m, "--json"]);
+    let o = auc(&[
+        "train",
+        "--algo",
+        "opauc",
+        "--eta",
+        "1024",
+        "--lambda",
+        "0.001",
+        &heart(),
+        "-o",
+        m,
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("warning: opauc diverged"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("lower eta (now 1024)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: opauc diverged"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("lower eta (now 1024)"),
+        "{}",
+        stderr(&o)
+    );
     let j: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(j["diverged"], true);
     let o = auc(&["model", m]);
@@ -123,11 +192,32 @@ fn class_4_divergence_is_reported() {
     let j: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(j["diverged"], false, "{}", stderr(&o));
     // cv and stream say it too.
-    let o = auc(&["cv", "--algo", "opauc", "--eta", "1024", "--data", &heart(), "--repeats", "1", "--folds", "2", "--json"]);
+    let o = auc(&[
+        "cv",
+        "--algo",
+        "opauc",
+        "--eta",
+        "1024",
+        "--data",
+        &heart(),
+        "--repeats",
+        "1",
+        "--folds",
+        "2",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let last: serde_json::Value = serde_json::from_str(stdout(&o).lines().last().unwrap()).unwrap();
     assert_eq!(last["diverged"], true);
-    let o = auc(&["stream", "--algo", "opauc", "--eta", "1024", &heart(), "--json"]);
+    let o = auc(&[
+        "stream",
+        "--algo",
+        "opauc",
+        "--eta",
+        "1024",
+        &heart(),
+        "--json",
+    ]);
     let last: serde_json::Value = serde_json::from_str(stdout(&o).lines().last().unwrap()).unwrap();
     assert_eq!(last["diverged"], true);
 }
@@ -176,20 +266,30 @@ fn class_5_no_nan_or_infinite_scores_with_exit_0() {
 #[test]
 fn class_6_every_saved_model_loads() {
     let dir = tempfile::tempdir().unwrap();
-    let algos: serde_json::Value = serde_json::from_str(&stdout(&auc(&["algos", "--json"]))).unwrap();
+    let algos: serde_json::Value =
+        serde_json::from_str(&stdout(&auc(&["algos", "--json"]))).unwrap();
     let extreme = huge(dir.path());
     for a in algos.as_array().unwrap() {
         let name = a["name"].as_str().unwrap();
-        for (data, scale) in [(extreme.to_str().unwrap(), "auto"), (extreme.to_str().unwrap(), "none")] {
+        for (data, scale) in [
+            (extreme.to_str().unwrap(), "auto"),
+            (extreme.to_str().unwrap(), "none"),
+        ] {
             let model = dir.path().join(format!("{name}.auc"));
             let m = model.to_str().unwrap();
-            let t = auc(&["train", "--algo", name, data, "--scale", scale, "--param", "n_loc=4", "-o", m]);
+            let t = auc(&[
+                "train", "--algo", name, data, "--scale", scale, "--param", "n_loc=4", "-o", m,
+            ]);
             let t = if stderr(&t).contains("unknown parameter n_loc") {
                 auc(&["train", "--algo", name, data, "--scale", scale, "-o", m])
             } else {
                 t
             };
-            assert!(matches!(t.status.code(), Some(0 | 2)), "{name}: {}", stderr(&t));
+            assert!(
+                matches!(t.status.code(), Some(0 | 2)),
+                "{name}: {}",
+                stderr(&t)
+            );
             if t.status.success() {
                 let o = auc(&["predict", "-m", m, data]);
                 assert!(
@@ -197,7 +297,11 @@ fn class_6_every_saved_model_loads() {
                     "{name} saved a model predict rejects: {}",
                     stderr(&o)
                 );
-                assert!(matches!(o.status.code(), Some(0 | 2)), "{name}: {}", stderr(&o));
+                assert!(
+                    matches!(o.status.code(), Some(0 | 2)),
+                    "{name}: {}",
+                    stderr(&o)
+                );
             }
         }
     }
@@ -210,24 +314,56 @@ fn class_7_model_header_is_checksummed_and_models_validated() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m.auc");
     let m = model.to_str().unwrap();
-    assert!(auc(&["train", "--algo", "pa-i", &heart(), "-o", m]).status.success());
+    assert!(
+        auc(&["train", "--algo", "pa-i", &heart(), "-o", m])
+            .status
+            .success()
+    );
     let bytes = std::fs::read(&model).unwrap();
+    // An older version number is refused by name, before anything is decoded.
     let mut v2 = bytes.clone();
     v2[8] = 2;
     let p = dir.path().join("v2.auc");
     std::fs::write(&p, &v2).unwrap();
-    check_fails(&["predict", "-m", p.to_str().unwrap(), &heart()], "checksum mismatch");
-    // With the checksum recomputed, the older version is refused by name.
-    let n = v2.len() - 4;
-    let crc = crc32fast::hash(&v2[..n]);
-    v2[n..].copy_from_slice(&crc.to_le_bytes());
-    std::fs::write(&p, &v2).unwrap();
-    check_fails(&["predict", "-m", p.to_str().unwrap(), &heart()], "model format version 2");
-    check_fails(&["train", "--resume", p.to_str().unwrap(), &heart(), "-o", m], "model format version 2");
+    check_fails(
+        &["predict", "-m", p.to_str().unwrap(), &heart()],
+        "model format version 2",
+    );
+    check_fails(
+        &["train", "--resume", p.to_str().unwrap(), &heart(), "-o", m],
+        "model format version 2",
+    );
+    // A changed payload byte fails the checksum; with the checksum recomputed (a crafted
+    // file), the decoded model fails its validation instead: never a panic or a NaN.
+    let reseal = |b: &mut Vec<u8>| {
+        let n = b.len() - 4;
+        let crc = crc32fast::hash(&b[..n]);
+        b[n..].copy_from_slice(&crc.to_le_bytes());
+    };
+    let last = bytes.len() - 12;
+    let mut edited = bytes.clone();
+    edited[last] ^= 0x40;
+    std::fs::write(&p, &edited).unwrap();
+    check_fails(
+        &["predict", "-m", p.to_str().unwrap(), &heart()],
+        "checksum mismatch",
+    );
+    // The state is the payload's last field and PA-I's last weight its last 8 bytes: make it
+    // NaN.
+    let n = edited.len();
+    edited[n - 12..n - 4].copy_from_slice(&f64::NAN.to_le_bytes());
+    reseal(&mut edited);
+    std::fs::write(&p, &edited).unwrap();
+    let o = auc(&["predict", "-m", p.to_str().unwrap(), &heart()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(p.to_str().unwrap()), "{}", stderr(&o));
     // The format-2 fixtures of the previous release are refused the same way.
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../auc-learners/tests/golden/v2/heart-oauc-m.auc");
-    check_fails(&["predict", "-m", fixture.to_str().unwrap(), &heart()], "format version 2");
+    check_fails(
+        &["predict", "-m", fixture.to_str().unwrap(), &heart()],
+        "format version 2",
+    );
 }
 
 /// Class 8: scaling never panics: subnormal ranges, and test values far outside the training
@@ -235,11 +371,24 @@ fn class_7_model_header_is_checksummed_and_models_validated() {
 #[test]
 fn class_8_scaling_never_panics() {
     let dir = tempfile::tempdir().unwrap();
-    let tiny = write(dir.path(), "tiny.libsvm", "1 1:1e-310\n-1 1:2e-310\n1 1:1.5e-310\n-1 1:1.8e-310\n");
+    let tiny = write(
+        dir.path(),
+        "tiny.libsvm",
+        "1 1:1e-310\n-1 1:2e-310\n1 1:1.5e-310\n-1 1:1.8e-310\n",
+    );
     let model = dir.path().join("t.auc");
     let m = model.to_str().unwrap();
     for scale in ["minmax", "maxabs", "auto"] {
-        let o = auc(&["train", "--algo", "pa-i", tiny.to_str().unwrap(), "--scale", scale, "-o", m]);
+        let o = auc(&[
+            "train",
+            "--algo",
+            "pa-i",
+            tiny.to_str().unwrap(),
+            "--scale",
+            scale,
+            "-o",
+            m,
+        ]);
         assert!(o.status.success(), "{scale}: {}", stderr(&o));
         let far = write(dir.path(), "far.libsvm", "1 1:1e308\n-1 1:-1e308\n");
         let o = auc(&["predict", "-m", m, far.to_str().unwrap()]);
@@ -255,16 +404,36 @@ fn class_8_scaling_never_panics() {
 #[test]
 fn class_9_memory_is_checked_before_allocation() {
     let dir = tempfile::tempdir().unwrap();
-    let big = write(dir.path(), "big.libsvm", "1 4294967295:1\n-1 1:1\n1 2:1\n-1 3:1\n");
+    let big = write(
+        dir.path(),
+        "big.libsvm",
+        "1 4294967295:1\n-1 1:1\n1 2:1\n-1 3:1\n",
+    );
     let model = dir.path().join("b.auc");
     let (b, m) = (big.to_str().unwrap(), model.to_str().unwrap());
-    check_fails(&["train", "--algo", "pa-i", b, "-o", m, "--max-memory", "8G"], "--hash-bits");
+    check_fails(
+        &["train", "--algo", "pa-i", b, "-o", m, "--max-memory", "8G"],
+        "--hash-bits",
+    );
     let o = auc(&["train", "--algo", "pa-i", b, "--hash-bits", "18", "-o", m]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let wide = write(dir.path(), "wide.libsvm", "1 100000:1\n-1 1:1\n1 2:1\n-1 3:1\n");
+    let wide = write(
+        dir.path(),
+        "wide.libsvm",
+        "1 100000:1\n-1 1:1\n1 2:1\n-1 3:1\n",
+    );
     check_fails(
-        &["train", "--algo", "opauc", wide.to_str().unwrap(), "-o", m, "--max-memory", "8G"],
-        "needs about 80.00 GB",
+        &[
+            "train",
+            "--algo",
+            "opauc",
+            wide.to_str().unwrap(),
+            "-o",
+            m,
+            "--max-memory",
+            "8G",
+        ],
+        "opauc on 4 rows of 100000 features needs about 80.01 GB",
     );
     // 200,000 rows for an n x n fused kernel (five 160 GB matrices).
     let mut rows = String::with_capacity(1_400_000);
@@ -273,7 +442,16 @@ fn class_9_memory_is_checked_before_allocation() {
     }
     let many = write(dir.path(), "many.libsvm", &rows);
     check_fails(
-        &["train", "--algo", "gam-cvm", many.to_str().unwrap(), "-o", m, "--max-memory", "8G"],
+        &[
+            "train",
+            "--algo",
+            "gam-cvm",
+            many.to_str().unwrap(),
+            "-o",
+            m,
+            "--max-memory",
+            "8G",
+        ],
         "needs about",
     );
     // The default scaling keeps sparse data sparse (max-abs below 10 % density).
@@ -290,12 +468,22 @@ fn class_10_edge_cases() {
     let model = dir.path().join("m.auc");
     let m = model.to_str().unwrap();
     let one = write(dir.path(), "one.libsvm", "1 1:1\n1 1:2\n1 1:3\n");
-    check_fails(&["train", "--algo", "pa-i", one.to_str().unwrap(), "-o", m], "needs both classes");
+    check_fails(
+        &["train", "--algo", "pa-i", one.to_str().unwrap(), "-o", m],
+        "needs both classes",
+    );
     let empty = write(dir.path(), "empty.libsvm", "");
-    check_fails(&["train", "--algo", "pa-i", empty.to_str().unwrap(), "-o", m], "needs both classes");
+    check_fails(
+        &["train", "--algo", "pa-i", empty.to_str().unwrap(), "-o", m],
+        "needs both classes",
+    );
     assert!(!model.exists(), "no model file is written on failure");
 
-    let table = write(dir.path(), "t.csv", "name,A,B,C\nd1,0.9,0.8,0.7\nd2,0.95,0.85,0.75\n");
+    let table = write(
+        dir.path(),
+        "t.csv",
+        "name,A,B,C\nd1,0.9,0.8,0.7\nd2,0.95,0.85,0.75\n",
+    );
     let o = auc(&["friedman", table.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("chi-square"), "{}", stdout(&o));
@@ -307,17 +495,36 @@ fn class_10_edge_cases() {
         "sorted.libsvm",
         &format!("{}{}", "-1 1:1\n".repeat(20), "1 1:2\n".repeat(10)),
     );
-    let o = auc(&["stream", "--algo", "pa-i", sorted.to_str().unwrap(), "--every", "5"]);
+    let o = auc(&[
+        "stream",
+        "--algo",
+        "pa-i",
+        sorted.to_str().unwrap(),
+        "--every",
+        "5",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("before both classes had appeared"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("before both classes had appeared"),
+        "{}",
+        stderr(&o)
+    );
 
     // An overwritten output keeps its mode; a failed run leaves no temporary file.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert!(auc(&["train", "--algo", "pa-i", &heart(), "-o", m]).status.success());
+        assert!(
+            auc(&["train", "--algo", "pa-i", &heart(), "-o", m])
+                .status
+                .success()
+        );
         std::fs::set_permissions(&model, std::fs::Permissions::from_mode(0o640)).unwrap();
-        assert!(auc(&["train", "--algo", "pa-i", &heart(), "-o", m]).status.success());
+        assert!(
+            auc(&["train", "--algo", "pa-i", &heart(), "-o", m])
+                .status
+                .success()
+        );
         let mode = std::fs::metadata(&model).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
     }

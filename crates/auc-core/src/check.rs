@@ -76,7 +76,11 @@ pub fn len(name: &str, found: usize, expected: usize) -> Result<(), StateError> 
 
 /// A decoded condition that must hold, described by `what` when it does not.
 pub fn state(ok: bool, what: impl FnOnce() -> String) -> Result<(), StateError> {
-    if ok { Ok(()) } else { Err(StateError::new(what())) }
+    if ok {
+        Ok(())
+    } else {
+        Err(StateError::new(what()))
+    }
 }
 
 fn range(

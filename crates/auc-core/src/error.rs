@@ -197,11 +197,9 @@ impl fmt::Display for FitError {
             FitError::TooLarge { what, size, limit } => {
                 write!(f, "{size} {what} exceed this procedure's limit of {limit}")
             }
-            FitError::OutOfMemory { what, bytes } => write!(
-                f,
-                "cannot allocate {what} ({:.2} GB)",
-                *bytes as f64 / 1e9
-            ),
+            FitError::OutOfMemory { what, bytes } => {
+                write!(f, "cannot allocate {what} ({:.2} GB)", *bytes as f64 / 1e9)
+            }
         }
     }
 }

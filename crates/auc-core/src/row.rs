@@ -349,7 +349,10 @@ impl RowBuf {
         let values = match self {
             RowBuf::Dense(v) => {
                 if v.len() != dim {
-                    return Err(format!("{} values where {dim} features are expected", v.len()));
+                    return Err(format!(
+                        "{} values where {dim} features are expected",
+                        v.len()
+                    ));
                 }
                 v
             }

@@ -18,8 +18,7 @@
 use std::sync::{Arc, OnceLock};
 
 use auc_core::{
-    BatchParams, DataShape, Dataset, DynFit, Family, FitError, ParamError, ParamSpec, Params,
-    Range,
+    BatchParams, DataShape, Dataset, DynFit, Family, FitError, ParamError, ParamSpec, Params, Range,
 };
 use serde::{Deserialize, Serialize};
 
@@ -83,7 +82,11 @@ impl Default for GamCvmSettings {
     }
 }
 
-const C1: ParamSpec = ParamSpec::real("c1", Range::Positive, "C1 > 0, slack weight of [CVM eq. 11]");
+const C1: ParamSpec = ParamSpec::real(
+    "c1",
+    Range::Positive,
+    "C1 > 0, slack weight of [CVM eq. 11]",
+);
 const C2: ParamSpec = ParamSpec::real(
     "c2",
     Range::Positive,
@@ -125,7 +128,17 @@ const TRANSDUCTIVE: ParamSpec = ParamSpec::boolean(
 );
 
 /// Specs of the fused variants.
-const FUSED: &[ParamSpec] = &[C1, C2, EPSILON, N_LOC, RHO, T, NORMALIZATION, SIGMA_SCALE, TRANSDUCTIVE];
+const FUSED: &[ParamSpec] = &[
+    C1,
+    C2,
+    EPSILON,
+    N_LOC,
+    RHO,
+    T,
+    NORMALIZATION,
+    SIGMA_SCALE,
+    TRANSDUCTIVE,
+];
 /// Specs of the single-kernel variants (no fusion).
 const SINGLE: &[ParamSpec] = &[C1, C2, EPSILON, N_LOC, SIGMA_SCALE, TRANSDUCTIVE];
 /// Specs of AUCSVM (an exact QP with $\tau = 1$: no $\epsilon$, no $C_2$).
@@ -139,6 +152,18 @@ const PAPER_GRID: &[&str] = &[
     "epsilon=1e-8,1e-7,1e-6,1e-5,1e-4,1e-3,1e-2,1e-1",
     "n_loc=4,8,16,32,64,128",
 ];
+/// rho-AUCCVM tunes the Gaussian bandwidth instead of the neighbourhood.
+const RHO_GRID: &[&str] = &["c1=0.1,1,10", "sigma_scale=0.5,1,2"];
+/// SPEC section 8's grid for rho-AUCCVM, with the bandwidth.
+const RHO_PAPER_GRID: &[&str] = &[
+    "c1=0.001,0.01,0.1,0.5,1,5,10,100",
+    "epsilon=1e-8,1e-7,1e-6,1e-5,1e-4,1e-3,1e-2,1e-1",
+    "sigma_scale=0.25,0.5,1,2,4",
+];
+/// AUCSVM: an exact solver, no epsilon.
+const EXACT_GRID: &[&str] = &["c1=0.1,1,10"];
+/// SPEC section 8's C1 grid for AUCSVM.
+const EXACT_PAPER_GRID: &[&str] = &["c1=0.001,0.01,0.1,0.5,1,5,10,100"];
 
 impl GamCvmSettings {
     /// Range checks of every setting.
@@ -208,8 +233,8 @@ pub fn fit_bytes(kernels: usize, solver: SolverKind, points: usize, dim: usize, 
 macro_rules! variant {
     (
         $(#[$doc:meta])*
-        $ty:ident, $name:literal, $title:literal, $about:literal, $specs:expr,
-        [$($kernel:expr),+], $solver:expr
+        $ty:ident, $specs:expr, $grid:expr, $paper_grid:expr, [$($kernel:expr),+], $solver:expr,
+        { $($names:tt)* }
     ) => {
         $(#[$doc])*
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -229,13 +254,11 @@ macro_rules! variant {
         }
 
         impl Params for $ty {
-            const NAME: &'static str = $name;
-            const TITLE: &'static str = $title;
-            const ABOUT: &'static str = $about;
+            $($names)*
             const FAMILY: Family = Family::Batch;
             const SPECS: &'static [ParamSpec] = $specs;
-            const GRID: &'static [&'static str] = GRID;
-            const PAPER_GRID: &'static [&'static str] = PAPER_GRID;
+            const GRID: &'static [&'static str] = $grid;
+            const PAPER_GRID: &'static [&'static str] = $paper_grid;
 
             fn check(&self) -> Result<(), ParamError> {
                 self.0.check()
@@ -287,57 +310,75 @@ macro_rules! variant {
 
 variant!(
     /// GAM-CVM \[CVM alg. 1\]: the three sub-kernels fused.
-    GamCvm, "gam-cvm", "GAM-CVM",
-    "GAM-CVM [CVM alg. 1]: Gaussian, Pearson and density kernels fused by cross-diffusion, generalized AUC dual by a core vector machine; transductive by default in `auc cv`, inductive in `auc train`",
-    FUSED, [Gaussian, Pearson, Density], SolverKind::Cvm
+    GamCvm, FUSED, GRID, PAPER_GRID, [Gaussian, Pearson, Density], SolverKind::Cvm, {
+        const NAME: &'static str = "gam-cvm";
+        const TITLE: &'static str = "GAM-CVM";
+        const ABOUT: &'static str = "GAM-CVM [CVM alg. 1]: Gaussian, Pearson and density kernels fused by cross-diffusion, generalized AUC dual by a core vector machine; transductive by default in `auc cv`, inductive in `auc train`";
+    }
 );
 variant!(
     /// GAM-CVM with the Gaussian sub-kernel only.
-    GamCvmK1, "gam-cvm-k1", "K1",
-    "GAM-CVM with the Gaussian sub-kernel K1 only (ablation of [CVM Table 6])",
-    SINGLE, [Gaussian], SolverKind::Cvm
+    GamCvmK1, SINGLE, GRID, PAPER_GRID, [Gaussian], SolverKind::Cvm, {
+        const NAME: &'static str = "gam-cvm-k1";
+        const TITLE: &'static str = "K1";
+        const ABOUT: &'static str = "GAM-CVM with the Gaussian sub-kernel K1 only (ablation of [CVM Table 6])";
+    }
 );
 variant!(
     /// GAM-CVM with the Pearson sub-kernel only.
-    GamCvmK2, "gam-cvm-k2", "K2",
-    "GAM-CVM with the Pearson sub-kernel K2 only (ablation of [CVM Table 6])",
-    SINGLE, [Pearson], SolverKind::Cvm
+    GamCvmK2, SINGLE, GRID, PAPER_GRID, [Pearson], SolverKind::Cvm, {
+        const NAME: &'static str = "gam-cvm-k2";
+        const TITLE: &'static str = "K2";
+        const ABOUT: &'static str = "GAM-CVM with the Pearson sub-kernel K2 only (ablation of [CVM Table 6])";
+    }
 );
 variant!(
     /// GAM-CVM with the density sub-kernel only.
-    GamCvmK3, "gam-cvm-k3", "K3",
-    "GAM-CVM with the density sub-kernel K3 only (ablation of [CVM Table 6])",
-    SINGLE, [Density], SolverKind::Cvm
+    GamCvmK3, SINGLE, GRID, PAPER_GRID, [Density], SolverKind::Cvm, {
+        const NAME: &'static str = "gam-cvm-k3";
+        const TITLE: &'static str = "K3";
+        const ABOUT: &'static str = "GAM-CVM with the density sub-kernel K3 only (ablation of [CVM Table 6])";
+    }
 );
 variant!(
     /// GAM-CVM fusing K1 and K2.
-    GamCvmK12, "gam-cvm-k12", "K1+K2",
-    "GAM-CVM fusing K1 and K2 (ablation of [CVM Table 6])",
-    FUSED, [Gaussian, Pearson], SolverKind::Cvm
+    GamCvmK12, FUSED, GRID, PAPER_GRID, [Gaussian, Pearson], SolverKind::Cvm, {
+        const NAME: &'static str = "gam-cvm-k12";
+        const TITLE: &'static str = "K1+K2";
+        const ABOUT: &'static str = "GAM-CVM fusing K1 and K2 (ablation of [CVM Table 6])";
+    }
 );
 variant!(
     /// GAM-CVM fusing K1 and K3.
-    GamCvmK13, "gam-cvm-k13", "K1+K3",
-    "GAM-CVM fusing K1 and K3 (ablation of [CVM Table 6])",
-    FUSED, [Gaussian, Density], SolverKind::Cvm
+    GamCvmK13, FUSED, GRID, PAPER_GRID, [Gaussian, Density], SolverKind::Cvm, {
+        const NAME: &'static str = "gam-cvm-k13";
+        const TITLE: &'static str = "K1+K3";
+        const ABOUT: &'static str = "GAM-CVM fusing K1 and K3 (ablation of [CVM Table 6])";
+    }
 );
 variant!(
     /// GAM-CVM fusing K2 and K3.
-    GamCvmK23, "gam-cvm-k23", "K2+K3",
-    "GAM-CVM fusing K2 and K3 (ablation of [CVM Table 6])",
-    FUSED, [Pearson, Density], SolverKind::Cvm
+    GamCvmK23, FUSED, GRID, PAPER_GRID, [Pearson, Density], SolverKind::Cvm, {
+        const NAME: &'static str = "gam-cvm-k23";
+        const TITLE: &'static str = "K2+K3";
+        const ABOUT: &'static str = "GAM-CVM fusing K2 and K3 (ablation of [CVM Table 6])";
+    }
 );
 variant!(
     /// A rho-AUCCVM-style baseline: one Gaussian kernel and the same core vector machine.
-    RhoAucCvm, "rho-auccvm", "rho-AUCCVM",
-    "rho-AUCCVM-style baseline [CVM sec. 5]: one Gaussian kernel (tune sigma_scale), the same core vector machine",
-    SINGLE, [Gaussian], SolverKind::Cvm
+    RhoAucCvm, SINGLE, RHO_GRID, RHO_PAPER_GRID, [Gaussian], SolverKind::Cvm, {
+        const NAME: &'static str = "rho-auccvm";
+        const TITLE: &'static str = "rho-AUCCVM";
+        const ABOUT: &'static str = "rho-AUCCVM-style baseline [CVM sec. 5]: one Gaussian kernel (tune sigma_scale), the same core vector machine";
+    }
 );
 variant!(
     /// AUCSVM: the exact pairwise QP with $\tau = 1$ on one Gaussian kernel.
-    AucSvm, "aucsvm", "AUCSVM",
-    "AUCSVM [BS05; CVM eqs. 8-10]: exact pairwise QP with tau = 1 on one Gaussian kernel; refuses more than 200000 pairs",
-    EXACT, [Gaussian], SolverKind::AucSvm { max_pairs: AUCSVM_MAX_PAIRS }
+    AucSvm, EXACT, EXACT_GRID, EXACT_PAPER_GRID, [Gaussian], SolverKind::AucSvm { max_pairs: AUCSVM_MAX_PAIRS }, {
+        const NAME: &'static str = "aucsvm";
+        const TITLE: &'static str = "AUCSVM";
+        const ABOUT: &'static str = "AUCSVM [BS05; CVM eqs. 8-10]: exact pairwise QP with tau = 1 on one Gaussian kernel; refuses more than 200000 pairs";
+    }
 );
 
 #[cfg(test)]
@@ -346,17 +387,32 @@ mod tests {
 
     #[test]
     fn settings_read_from_json_with_defaults_and_words() {
-        let s: GamCvmSettings =
-            serde_json::from_str(r#"{"c1": 10, "normalization": "printed", "transductive": false}"#)
-                .unwrap();
+        let s: GamCvmSettings = serde_json::from_str(
+            r#"{"c1": 10, "normalization": "printed", "transductive": false}"#,
+        )
+        .unwrap();
         assert_eq!(s.normalization, Normalization::AcrossKernels);
         assert!(!s.transductive);
         assert_eq!(s.n_loc, 16);
         assert!(serde_json::from_str::<GamCvmSettings>(r#"{"cc": 1}"#).is_err());
         let v: GamCvm = serde_json::from_str(r#"{"n_loc": 8}"#).unwrap();
         assert_eq!(v.0.n_loc, 8);
-        assert!(GamCvmSettings { epsilon: 1.0, ..Default::default() }.check().is_err());
-        assert!(GamCvmSettings { t: 0, ..Default::default() }.check().is_err());
+        assert!(
+            GamCvmSettings {
+                epsilon: 1.0,
+                ..Default::default()
+            }
+            .check()
+            .is_err()
+        );
+        assert!(
+            GamCvmSettings {
+                t: 0,
+                ..Default::default()
+            }
+            .check()
+            .is_err()
+        );
     }
 
     #[test]

@@ -213,10 +213,7 @@ fn a_kernel_cache_shares_fusions_without_changing_results() {
         params: plain.clone(),
         cache: Arc::clone(&cache),
     };
-    let got = cached
-        .fit_transductive(&train, &test, 4)
-        .unwrap()
-        .scores;
+    let got = cached.fit_transductive(&train, &test, 4).unwrap().scores;
     assert_eq!(cache.len(), 1);
     // Another C1 on the same rows reuses the kernel; another n_loc builds a new one.
     let other_c1 = CachedFit {

@@ -176,7 +176,10 @@ pub fn convergence_protocol(
     let order = permuted(train_idx, derive_seed(cfg.seed, &[TAG_CURVE_ORDER]));
     let prepared = prepare(data, &order, test_src, &test_idx, cfg);
     let mut learner = fit
-        .online(prepared.train.dim(), derive_seed(cfg.seed, &[TAG_CURVE_FIT]))
+        .online(
+            prepared.train.dim(),
+            derive_seed(cfg.seed, &[TAG_CURVE_FIT]),
+        )
         .ok_or(EvalError::NotOnline)?
         .map_err(EvalError::Param)?;
     convergence_curve(learner.as_mut(), &prepared.train, &prepared.eval, every)

@@ -3,7 +3,7 @@
 //!
 //! For each of $R$ repetitions of a stratified $K$-fold split of the data (outer split):
 //!
-//! 1. Scaling (if [`CvConfig::scale`]) is fitted on the outer training part only and applied to
+//! 1. Scaling ([`CvConfig::scaling`]) is fitted on the outer training part only and applied to
 //!    both parts; then rows are divided by their norm if [`CvConfig::unit_norm`] (SPEC section 1).
 //! 2. If there is more than one candidate parameter set, an inner stratified
 //!    [`CvConfig::inner_folds`]-fold CV on the outer training part scores each candidate by its
@@ -200,8 +200,9 @@ pub struct CvConfig {
     pub inner_folds: usize,
     /// Base seed of every random choice.
     pub seed: u64,
-    /// Min-max scale to $[-1, 1]$, fitted on each training part (SPEC section 1).
-    pub scale: bool,
+    /// Feature scaling, fitted on each training part only (SPEC section 1); `Auto` resolves on
+    /// each part by its density.
+    pub scaling: Scaling,
     /// Divide every row by its Euclidean norm (after scaling).
     pub unit_norm: bool,
     /// Cap on an outer training part: a larger part is replaced by a seeded uniform sample of
@@ -217,7 +218,7 @@ impl Default for CvConfig {
             repeats: 4,
             inner_folds: 5,
             seed: 0,
-            scale: true,
+            scaling: Scaling::MinMax,
             unit_norm: false,
             max_train: None,
         }
@@ -511,9 +512,9 @@ pub(crate) fn prepare(
 ) -> Prepared {
     let mut train = train_src.select(train_idx);
     let mut eval = eval_src.select(eval_idx);
-    if cfg.scale {
+    if cfg.scaling != Scaling::None {
         // SPEC section 1: fitted on the training part only, applied to both, never clipped.
-        let scaler = Scaler::fit(Scaling::MinMax, &train);
+        let scaler = Scaler::fit(cfg.scaling, &train);
         train = scaler.transform(&train);
         eval = scaler.transform(&eval);
     }

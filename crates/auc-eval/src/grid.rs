@@ -176,7 +176,9 @@ fn exponent(input: &str, token: &str) -> Result<i32, GridError> {
 /// Whether two grid values are the same point (numbers by their bits, `0` and `-0` alike).
 fn same(a: &ParamValue, b: &ParamValue) -> bool {
     match (a, b) {
-        (ParamValue::Num(x), ParamValue::Num(y)) => x.to_bits() == y.to_bits() || (*x == 0.0 && *y == 0.0),
+        (ParamValue::Num(x), ParamValue::Num(y)) => {
+            x.to_bits() == y.to_bits() || (*x == 0.0 && *y == 0.0)
+        }
         _ => a == b,
     }
 }

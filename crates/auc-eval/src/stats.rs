@@ -273,7 +273,9 @@ impl Friedman {
     /// an infinite statistic.
     pub fn decision(&self) -> FriedmanDecision {
         let note = if !self.ff.is_finite() {
-            Some("every observation ranks the methods alike, so F_F is infinite and the F approximation does not apply")
+            Some(
+                "every observation ranks the methods alike, so F_F is infinite and the F approximation does not apply",
+            )
         } else if self.n < MIN_OBSERVATIONS_FOR_F {
             Some("too few observations for the F approximation")
         } else {

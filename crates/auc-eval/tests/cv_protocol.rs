@@ -5,11 +5,11 @@
 use std::sync::{Arc, Mutex};
 
 use auc_core::Label::{Neg, Pos};
-use auc_core::{
-    BoxedModel, Dataset, DynFit, FitError, Label, OnlineLearner, ParamError, ParamMap, Row,
-    Scorer, check,
-};
 use auc_core::testing::OnlineFit;
+use auc_core::{
+    BoxedModel, Dataset, DynFit, FitError, Label, OnlineLearner, ParamError, ParamMap, Row, Scorer,
+    check,
+};
 use auc_eval::EvalError;
 use auc_eval::curve::{convergence_curve, prequential};
 use auc_eval::cv::{Algo, CvConfig, Progress, RunRecord, holdout, nested_cv, summarize};
@@ -500,7 +500,10 @@ fn candidates_with_non_finite_validation_scores_are_never_chosen() {
         make: &make_drift,
     };
     let rs = nested_cv(&data, &algo, &small_cfg(), &quiet).unwrap();
-    assert!(rs.iter().all(|r| r.params.get("blowup").and_then(|v| v.as_f64()) == Some(0.0)));
+    assert!(
+        rs.iter()
+            .all(|r| r.params.get("blowup").and_then(|v| v.as_f64()) == Some(0.0))
+    );
     // If every candidate blows up there is nothing to choose.
     let algo = Algo {
         base: [("blowup", 1.0)].into_iter().collect(),
@@ -544,7 +547,10 @@ fn without_a_grid_no_inner_cv_runs() {
             rs.iter()
                 .all(|r| r.inner_auc.is_none() && r.grid_points == 1)
         );
-        assert!(rs.iter().all(|r| r.params.get("gain").and_then(|v| v.as_f64()) == Some(2.0)));
+        assert!(
+            rs.iter()
+                .all(|r| r.params.get("gain").and_then(|v| v.as_f64()) == Some(2.0))
+        );
     }
 }
 
@@ -644,7 +650,7 @@ fn scaling_is_fitted_on_each_training_part_only() {
         &data,
         &algo3,
         &CvConfig {
-            scale: false,
+            scaling: auc_data::Scaling::None,
             ..cfg
         },
         &quiet,

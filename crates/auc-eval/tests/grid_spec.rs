@@ -84,8 +84,17 @@ fn malformed_arguments_say_what_is_wrong_and_quote_the_input() {
     check_err("1eta=1", &["name `1eta`"]);
     check_err("=1", &["name ``"]);
     check_err("et-a=1", &["name `et-a`"]);
-    check_err("eta=1x", &["`eta=1x`", "`1x` is neither a finite number nor a lower-case word"]);
-    check_err("eta=", &["`` is neither a finite number nor a lower-case word"]);
+    check_err(
+        "eta=1x",
+        &[
+            "`eta=1x`",
+            "`1x` is neither a finite number nor a lower-case word",
+        ],
+    );
+    check_err(
+        "eta=",
+        &["`` is neither a finite number nor a lower-case word"],
+    );
     check_err("eta=1,,2", &["`` is neither a finite number"]);
     check_err("eta=nan", &["`nan` is neither a finite number"]);
     check_err("eta=inf", &["`inf`"]);
@@ -195,5 +204,8 @@ fn lists_take_words_for_choices_and_booleans() {
     assert_eq!(b.values, vec![true.into(), false.into()]);
     assert!(parse_grid_arg("removal=fifo,fifo").is_err());
     let e = parse_grid_arg("c=1,x y").unwrap_err().to_string();
-    assert!(e.contains("neither a finite number nor a lower-case word"), "{e}");
+    assert!(
+        e.contains("neither a finite number nor a lower-case word"),
+        "{e}"
+    );
 }

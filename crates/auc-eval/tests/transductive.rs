@@ -66,7 +66,7 @@ fn every_fit_sees_the_part_it_scores() {
         repeats: 1,
         inner_folds: 2,
         seed: 3,
-        scale: true,
+        scaling: auc_data::Scaling::MinMax,
         unit_norm: false,
         max_train: None,
     };
@@ -104,7 +104,11 @@ impl DynFit for Shared {
     fn fit_transductive(&self, t: &Dataset, u: &Dataset, s: u64) -> Result<Transductive, FitError> {
         self.0.fit_transductive(t, u, s)
     }
-    fn online(&self, d: usize, s: u64) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+    fn online(
+        &self,
+        d: usize,
+        s: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
         self.0.online(d, s)
     }
 }

@@ -282,13 +282,13 @@ impl Params for OkaucSParams {
         BUDGET,
         REMOVAL,
     ];
-    const GRID: &'static [&'static str] =
-        &["eta=2^-5..2^1:3", "lambda=2^-10..2^-4:6", "sigma=2^-3..2^5:2"];
-    const PAPER_GRID: &'static [&'static str] = &[
-        "eta=2^-10..2^10",
-        "lambda=2^-10..2^10",
-        "sigma=2^-10..2^10",
+    const GRID: &'static [&'static str] = &[
+        "eta=2^-5..2^1:3",
+        "lambda=2^-10..2^-4:6",
+        "sigma=2^-3..2^5:2",
     ];
+    const PAPER_GRID: &'static [&'static str] =
+        &["eta=2^-10..2^10", "lambda=2^-10..2^10", "sigma=2^-10..2^10"];
 
     fn check(&self) -> Result<(), ParamError> {
         Self::SPECS[0].check_real(self.eta)?;
@@ -418,7 +418,10 @@ impl Scorer for OkaucM {
     fn divergence(&self) -> Option<Divergence> {
         rejected_steps(
             &self.core.support,
-            format!("raise lambda (now {})", auc_core::shortest(self.core.lambda)),
+            format!(
+                "raise lambda (now {})",
+                auc_core::shortest(self.core.lambda)
+            ),
         )
     }
 }

@@ -171,13 +171,22 @@ impl Support {
         check::len("gram", self.gram.len(), n * n)?;
         for c in 0..2 {
             check::state(self.len[c] <= self.budget, || {
-                format!("buffer {c} holds {} rows, the budget is {}", self.len[c], self.budget)
+                format!(
+                    "buffer {c} holds {} rows, the budget is {}",
+                    self.len[c], self.budget
+                )
             })?;
             check::state(self.oldest[c] < self.budget, || {
-                format!("buffer {c}'s oldest slot {} is past the budget", self.oldest[c])
+                format!(
+                    "buffer {c}'s oldest slot {} is past the budget",
+                    self.oldest[c]
+                )
             })?;
             check::state(self.len[c] as u64 <= self.seen[c], || {
-                format!("buffer {c} holds {} rows of {} seen", self.len[c], self.seen[c])
+                format!(
+                    "buffer {c} holds {} rows of {} seen",
+                    self.len[c], self.seen[c]
+                )
             })?;
         }
         for (name, v) in [
@@ -189,7 +198,10 @@ impl Support {
             check::finite(name, v)?;
         }
         check::state(
-            self.alpha.iter().chain(&self.f).all(|v| v.abs() <= MAX_WEIGHT),
+            self.alpha
+                .iter()
+                .chain(&self.f)
+                .all(|v| v.abs() <= MAX_WEIGHT),
             || "a weight or f-value is beyond the cap 2^200".to_owned(),
         )?;
         for row in &self.rows {

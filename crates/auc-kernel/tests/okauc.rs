@@ -487,5 +487,10 @@ fn bad_parameters_are_errors() {
     let ko: KoilParams = serde_json::from_str(r#"{"eta": 0.5, "removal": "reservoir"}"#).unwrap();
     assert_eq!(ko.removal, Removal::Reservoir);
     assert_eq!(ko.k, 10);
-    assert!(serde_json::from_str::<KoilParams>(r#"{"k": 0}"#).unwrap().build(2, 0).is_err());
+    assert!(
+        serde_json::from_str::<KoilParams>(r#"{"k": 0}"#)
+            .unwrap()
+            .build(2, 0)
+            .is_err()
+    );
 }

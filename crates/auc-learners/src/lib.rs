@@ -29,4 +29,4 @@ mod trained;
 
 pub use model::{FORMAT_VERSION, Model, ModelError, NonFiniteScore, Preparation, TrainingRecord};
 pub use registry::{ALL, Algorithm, UnknownAlgorithm, find, lookup, names};
-pub use trained::{Configured, Describe, Trained};
+pub use trained::{Configured, Describe, Fitted, Trained};

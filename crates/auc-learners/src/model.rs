@@ -27,7 +27,7 @@
 
 use std::fmt;
 
-use auc_core::{Dataset, ParamError, ParamMap, Row, Scorer, StateError};
+use auc_core::{Dataset, ParamError, ParamMap, Row, StateError};
 use auc_data::{Reading, Scaler};
 use serde::{Deserialize, Serialize};
 
@@ -151,7 +151,9 @@ pub enum ModelError {
 impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ModelError::NotAModel => f.write_str("not an auc model file (it does not start with AUCMODEL)"),
+            ModelError::NotAModel => {
+                f.write_str("not an auc model file (it does not start with AUCMODEL)")
+            }
             ModelError::OlderFormat { version } => write!(
                 f,
                 "written by an older auc in model format version {version}, before models were tagged by algorithm name; this build reads format version {FORMAT_VERSION} only: train the model again"
@@ -164,7 +166,9 @@ impl fmt::Display for ModelError {
                 f,
                 "the header announces {announced} payload bytes but the file holds {found} (truncated or extended)"
             ),
-            ModelError::Checksum => f.write_str("checksum mismatch (the file was altered or damaged)"),
+            ModelError::Checksum => {
+                f.write_str("checksum mismatch (the file was altered or damaged)")
+            }
             ModelError::Decode(e) => write!(f, "cannot decode the model: {e}"),
             ModelError::UnknownAlgorithm(name) => write!(
                 f,
@@ -330,8 +334,8 @@ impl Model {
             }
             Err(e) => return Err(ModelError::Decode(e.to_string())),
         };
-        let algorithm =
-            lookup(&wire.algorithm).map_err(|_| ModelError::UnknownAlgorithm(wire.algorithm.clone()))?;
+        let algorithm = lookup(&wire.algorithm)
+            .map_err(|_| ModelError::UnknownAlgorithm(wire.algorithm.clone()))?;
         if wire.state_version != algorithm.state_version {
             return Err(ModelError::StateVersion {
                 algorithm: algorithm.name,
@@ -341,7 +345,9 @@ impl Model {
         }
         let params = params_from_json(&wire.params)?;
         let config = algorithm.configure(&params).map_err(ModelError::Params)?;
-        wire.preparation.validate().map_err(ModelError::Preparation)?;
+        wire.preparation
+            .validate()
+            .map_err(ModelError::Preparation)?;
         if wire.averaged && algorithm.family != auc_core::Family::Linear {
             return Err(ModelError::State(StateError::new(format!(
                 "{} cannot average its iterates",
@@ -419,5 +425,8 @@ fn params_from_json(text: &str) -> Result<ParamMap, ModelError> {
             "the parameters are not a JSON object".to_owned(),
         ));
     };
-    Ok(fields.iter().map(|(k, v)| (k.as_str(), from_json(v))).collect())
+    Ok(fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), from_json(v)))
+        .collect())
 }

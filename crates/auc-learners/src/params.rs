@@ -51,10 +51,15 @@ pub(crate) fn unknown(name: &str, specs: &[ParamSpec]) -> ParamError {
     }
 }
 
-/// `p`'s fields as a JSON object.
+/// `p`'s parameters as a JSON object: the fields its specs name (a type shared by several
+/// algorithms, such as GAM-CVM's settings, may hold fields another algorithm reads; those keep
+/// their defaults and are neither shown nor stored).
 pub(crate) fn object<P: Params>(p: &P) -> Map<String, Value> {
     match serde_json::to_value(p) {
-        Ok(Value::Object(m)) => m,
+        Ok(Value::Object(m)) => m
+            .into_iter()
+            .filter(|(k, _)| P::SPECS.iter().any(|s| s.name == k))
+            .collect(),
         // A parameter struct with no fields serializes as an empty object or unit.
         _ => Map::new(),
     }
@@ -109,8 +114,12 @@ fn to_json(spec: &ParamSpec, value: &ParamValue) -> Result<Value, ParamError> {
             Ok(Value::from(*v as u64))
         }
         (ParamKind::Bool, ParamValue::Bool(b)) => Ok(Value::Bool(*b)),
-        (ParamKind::Bool, ParamValue::Num(v)) if *v == 0.0 || *v == 1.0 => {
-            Ok(Value::Bool(*v == 1.0))
+        // 0 and 1 as booleans, compared exactly: other numbers are not booleans.
+        (ParamKind::Bool, ParamValue::Num(v)) if v.to_bits() == 0f64.to_bits() => {
+            Ok(Value::Bool(false))
+        }
+        (ParamKind::Bool, ParamValue::Num(v)) if v.to_bits() == 1f64.to_bits() => {
+            Ok(Value::Bool(true))
         }
         (ParamKind::Choice(words), ParamValue::Word(w)) if words.contains(&w.as_str()) => {
             Ok(Value::String(w.clone()))

@@ -23,6 +23,9 @@ use crate::trained::{
     decode_kernel, decode_linear,
 };
 
+/// Decodes and validates a saved state (`bool`: averaged iterates).
+type Decode = fn(&[u8], bool) -> Result<Box<dyn Trained>, StateError>;
+
 /// One algorithm: its identity, its parameters, and how to configure it and decode its saved
 /// state. Built by [`Algorithm::linear`], [`Algorithm::kernel`] or [`Algorithm::batch`] from a
 /// parameter type, so everything here comes from that type's own declaration.
@@ -46,7 +49,7 @@ pub struct Algorithm {
     /// The version of the state layout this build writes.
     pub state_version: u32,
     configure: fn(&ParamMap) -> Result<Box<dyn Configured>, ParamError>,
-    decode: fn(&[u8], bool) -> Result<Box<dyn Trained>, StateError>,
+    decode: Decode,
     defaults: fn() -> serde_json::Map<String, Value>,
 }
 

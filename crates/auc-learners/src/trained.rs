@@ -14,6 +14,9 @@ use serde_json::{Value, json};
 
 use crate::params::{object, to_map};
 
+/// A fitted batch model with a one-line summary of the fit.
+pub type Fitted = (Box<dyn Trained>, String);
+
 /// An algorithm with checked parameters: everything a front end does with it.
 pub trait Configured: Send + Sync {
     /// Every parameter, defaults included, as untyped values in spec order.
@@ -37,7 +40,11 @@ pub trait Configured: Send + Sync {
 
     /// Fits a batch learner on `train` and returns the model with a one-line summary; `None`
     /// for a one-pass learner (use [`Configured::start`]).
-    fn fit(&self, train: &Dataset, seed: u64) -> Option<Result<(Box<dyn Trained>, String), FitError>>;
+    fn fit(
+        &self,
+        train: &Dataset,
+        seed: u64,
+    ) -> Option<Result<Fitted, FitError>>;
 
     /// Bytes a model of this algorithm takes while training on data of this shape (the
     /// state of a one-pass learner; the peak of a batch fit), before anything is allocated.
@@ -175,7 +182,7 @@ where
         }))
     }
 
-    fn fit(&self, _: &Dataset, _: u64) -> Option<Result<(Box<dyn Trained>, String), FitError>> {
+    fn fit(&self, _: &Dataset, _: u64) -> Option<Result<Fitted, FitError>> {
         None
     }
 
@@ -216,7 +223,7 @@ where
         }))
     }
 
-    fn fit(&self, _: &Dataset, _: u64) -> Option<Result<(Box<dyn Trained>, String), FitError>> {
+    fn fit(&self, _: &Dataset, _: u64) -> Option<Result<Fitted, FitError>> {
         None
     }
 
@@ -247,11 +254,7 @@ where
         None
     }
 
-    fn fit(
-        &self,
-        train: &Dataset,
-        seed: u64,
-    ) -> Option<Result<(Box<dyn Trained>, String), FitError>> {
+    fn fit(&self, train: &Dataset, seed: u64) -> Option<Result<Fitted, FitError>> {
         Some(
             self.0
                 .fit_model(train, seed)

@@ -57,7 +57,12 @@ fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
             algo.name
         );
         // Written again, the same model gives the same bytes.
-        assert_eq!(m.to_bytes(), bytes, "{}: the file no longer round-trips", algo.name);
+        assert_eq!(
+            m.to_bytes(),
+            bytes,
+            "{}: the file no longer round-trips",
+            algo.name
+        );
     }
     assert!(
         missing.is_empty(),
@@ -74,10 +79,14 @@ fn format_version_2_files_are_refused_by_name() {
         let path = golden_dir().join(format!("v2/{name}.auc"));
         let bytes = std::fs::read(&path).unwrap();
         let e = Model::from_bytes(&bytes).unwrap_err();
-        assert!(matches!(e, ModelError::OlderFormat { version: 2 }), "{name}: {e}");
+        assert!(
+            matches!(e, ModelError::OlderFormat { version: 2 }),
+            "{name}: {e}"
+        );
         let msg = e.to_string();
         assert!(
-            msg.contains("model format version 2") && msg.contains(&format!("format version {FORMAT_VERSION}")),
+            msg.contains("model format version 2")
+                && msg.contains(&format!("format version {FORMAT_VERSION}")),
             "{msg}"
         );
     }

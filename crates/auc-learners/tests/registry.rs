@@ -53,7 +53,9 @@ fn every_stated_range_is_enforced() {
     for a in ALL {
         for s in a.specs {
             let bad: Vec<ParamValue> = match s.kind {
-                ParamKind::Real(Range::Positive) => vec![0.0.into(), (-1.0).into(), f64::INFINITY.into()],
+                ParamKind::Real(Range::Positive) => {
+                    vec![0.0.into(), (-1.0).into(), f64::INFINITY.into()]
+                }
                 ParamKind::Real(Range::NonNegative) => vec![(-1e-9).into(), f64::NAN.into()],
                 ParamKind::Real(Range::OpenUnit) => vec![0.0.into(), 1.0.into()],
                 ParamKind::Real(Range::UnitHalfOpen) => vec![1.0.into(), (-0.5).into()],
@@ -104,7 +106,12 @@ fn grids_parse_name_real_parameters_and_configure() {
                 }
             }
         }
-        assert_eq!(a.grid.is_empty(), a.specs.is_empty() && a.family != Family::Batch, "{}", a.name);
+        assert_eq!(
+            a.grid.is_empty(),
+            a.specs.is_empty() && a.family != Family::Batch,
+            "{}",
+            a.name
+        );
     }
 }
 
@@ -124,7 +131,10 @@ fn typos_get_suggestions() {
     let mut m = ParamMap::new();
     m.set("removal", "resevoir");
     let e = koil.configure(&m).err().unwrap().to_string();
-    assert!(e.contains("one of fifo, reservoir (did you mean reservoir?)"), "{e}");
+    assert!(
+        e.contains("one of fifo, reservoir (did you mean reservoir?)"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -79,8 +79,8 @@ impl<L: Linear + OnlineLearner> OnlineLearner for Averaged<L> {
 mod tests {
     use super::*;
     use crate::PerceptronParams;
-    use auc_core::OnlineParams;
     use auc_core::Label::{Neg, Pos};
+    use auc_core::OnlineParams;
 
     #[test]
     fn the_average_is_the_mean_of_the_iterates() {

@@ -97,7 +97,7 @@ pub(crate) fn linear_divergence(
     bound: Option<NormBound>,
     rejected: u64,
 ) -> Option<Divergence> {
-    if w.iter().any(|v| v.abs() == f64::MAX) {
+    if w.iter().any(|v| v.abs() >= f64::MAX) {
         return Some(Divergence {
             what: "a weight overflowed to the largest float".to_owned(),
             advice: "the features are too large for this learner unscaled: use --scale (or lower the step)".to_owned(),

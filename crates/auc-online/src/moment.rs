@@ -176,7 +176,11 @@ impl Core {
     fn validate(&self) -> Result<(), StateError> {
         check::len("w", self.w.len(), self.moments.dim())?;
         check::finite("w", &self.w)?;
-        let n = self.moments.pos.count().saturating_add(self.moments.neg.count());
+        let n = self
+            .moments
+            .pos
+            .count()
+            .saturating_add(self.moments.neg.count());
         check::state(n == self.t, || {
             format!("t = {} but the class moments hold {n} examples", self.t)
         })?;
@@ -575,7 +579,8 @@ impl Params for OaucMcParams {
     const NAME: &'static str = "oauc-mc";
     const ALIASES: &'static [&'static str] = &["oauc-m-c"];
     const TITLE: &'static str = "OAUC-M_c";
-    const ABOUT: &'static str = "OAUC-M_c [OAUC alg. 1, eq. 14]: OGD on psi_M with a constant step eta";
+    const ABOUT: &'static str =
+        "OAUC-M_c [OAUC alg. 1, eq. 14]: OGD on psi_M with a constant step eta";
     const FAMILY: Family = Family::Linear;
     const SPECS: &'static [ParamSpec] = &[
         ParamSpec::real(
@@ -891,9 +896,10 @@ impl AdaOam {
     fn validate_extra(&self) -> Result<(), StateError> {
         check::len("sum_sq", self.sum_sq.len(), self.core.w.len())?;
         check::finite("sum_sq", &self.sum_sq)?;
-        check::state(self.radius.to_bits() == radius(self.lambda).to_bits(), || {
-            "the projection radius does not match lambda".to_owned()
-        })
+        check::state(
+            self.radius.to_bits() == radius(self.lambda).to_bits(),
+            || "the projection radius does not match lambda".to_owned(),
+        )
     }
 }
 
@@ -1091,9 +1097,10 @@ impl AdmOam {
             (0.0..=1.0).contains(&self.beta1_t) && (0.0..=1.0).contains(&self.beta2_t),
             || "the decay powers beta^t are outside [0, 1]".to_owned(),
         )?;
-        check::state(self.radius.to_bits() == radius(self.lambda).to_bits(), || {
-            "the projection radius does not match lambda".to_owned()
-        })
+        check::state(
+            self.radius.to_bits() == radius(self.lambda).to_bits(),
+            || "the projection radius does not match lambda".to_owned(),
+        )
     }
 }
 

@@ -154,7 +154,8 @@ impl Params for OamSeqParams {
 impl Params for OamGraParams {
     const NAME: &'static str = "oam-gra";
     const TITLE: &'static str = "OAM-gra";
-    const ABOUT: &'static str = "OAM-gra [OAM11]: per-class reservoir buffers, one gradient step over all violated pairs";
+    const ABOUT: &'static str =
+        "OAM-gra [OAM11]: per-class reservoir buffers, one gradient step over all violated pairs";
     const FAMILY: Family = Family::Linear;
     const SPECS: &'static [ParamSpec] = SPECS;
     const GRID: &'static [&'static str] = GRID;
@@ -315,10 +316,18 @@ impl Core {
         let p = self.w.len();
         for (k, buf) in self.buffers.iter().enumerate() {
             check::state(buf.len() as u64 <= self.budget, || {
-                format!("buffer {k} holds {} rows, the budget is {}", buf.len(), self.budget)
+                format!(
+                    "buffer {k} holds {} rows, the budget is {}",
+                    buf.len(),
+                    self.budget
+                )
             })?;
             check::state(buf.len() as u64 <= self.seen[k], || {
-                format!("buffer {k} holds {} rows but {} were seen", buf.len(), self.seen[k])
+                format!(
+                    "buffer {k} holds {} rows but {} were seen",
+                    buf.len(),
+                    self.seen[k]
+                )
             })?;
             for row in buf {
                 crate::check_row(row, p)?;
@@ -483,7 +492,9 @@ impl OnlineLearner for OamGra {
         let step = 0.5 * c_t * yv;
         for &i in &self.violated {
             let w = &mut core.w;
-            for_each_diff(x, opposite[i].as_row(), |j, d| w[j] = saturate(w[j] + step * d));
+            for_each_diff(x, opposite[i].as_row(), |j, d| {
+                w[j] = saturate(w[j] + step * d)
+            });
         }
         core.insert(x, y);
     }

@@ -105,7 +105,8 @@ impl Default for SolamParams {
 impl Params for SolamParams {
     const NAME: &'static str = "solam";
     const TITLE: &'static str = "SOLAM";
-    const ABOUT: &'static str = "SOLAM [SOLAM16]: stochastic saddle-point square-loss AUC, O(p) per step, averaged output";
+    const ABOUT: &'static str =
+        "SOLAM [SOLAM16]: stochastic saddle-point square-loss AUC, O(p) per step, averaged output";
     const FAMILY: Family = Family::Linear;
     const SPECS: &'static [ParamSpec] = &[
         ParamSpec::real(
@@ -325,9 +326,10 @@ impl SavedState for Solam {
         check::state(self.n_pos <= self.t, || {
             format!("{} positives of {} examples", self.n_pos, self.t)
         })?;
-        check::state(self.s > 0.0 && self.kappa >= 0.0 && self.gamma_sum >= 0.0, || {
-            "scale, kappa and step sum must be positive".to_owned()
-        })
+        check::state(
+            self.s > 0.0 && self.kappa >= 0.0 && self.gamma_sum >= 0.0,
+            || "scale, kappa and step sum must be positive".to_owned(),
+        )
     }
 }
 

@@ -4,11 +4,11 @@
 use auc_core::Label::{self, Neg, Pos};
 use auc_core::testing::tol;
 use auc_core::{OnlineLearner, OnlineParams, Row, Scorer, SparseVec};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use auc_online::{
     AdaOamParams, AdmOamParams, Linear, MAX_NORM, OaucMParams, OaucMcParams, OpaucParams,
 };
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use serde::{Serialize, de::DeserializeOwned};
 
 type Stream = Vec<(Vec<f64>, Label)>;

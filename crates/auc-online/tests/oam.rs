@@ -3,10 +3,10 @@
 use auc_core::Label::{Neg, Pos};
 use auc_core::testing::tol;
 use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, Row, Scorer, SparseVec};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use auc_online::{Linear, OamGra, OamGraParams, OamSeq, OamSeqParams};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 mod common;
 use common::{auc, feed, two_gaussians};
@@ -92,12 +92,7 @@ fn reservoir_keeps_each_item_with_probability_budget_over_n() {
     const SEEDS: u64 = 4000;
     let mut counts = [0usize; N];
     for seed in 0..SEEDS {
-        let mut l = OamSeqParams {
-            c: 1.0,
-            budget: 5,
-        }
-        .build(1, seed)
-        .unwrap();
+        let mut l = OamSeqParams { c: 1.0, budget: 5 }.build(1, seed).unwrap();
         for i in 0..N {
             l.update(Row::Dense(&[i as f64]), Pos);
         }
@@ -125,19 +120,9 @@ fn reservoir_keeps_each_item_with_probability_budget_over_n() {
 #[test]
 fn seeds_change_the_buffer_and_build_is_seed_zero() {
     let stream = two_gaussians(300, 3, 1);
-    let mut a = OamSeqParams {
-        c: 1.0,
-        budget: 10,
-    }
-    .build(3, 0)
-    .unwrap();
+    let mut a = OamSeqParams { c: 1.0, budget: 10 }.build(3, 0).unwrap();
     let mut b = seq(1.0, 10, 3);
-    let mut c = OamSeqParams {
-        c: 1.0,
-        budget: 10,
-    }
-    .build(3, 99)
-    .unwrap();
+    let mut c = OamSeqParams { c: 1.0, budget: 10 }.build(3, 99).unwrap();
     feed(&mut a, &stream);
     feed(&mut b, &stream);
     feed(&mut c, &stream);
@@ -182,8 +167,14 @@ fn sparse_stream(n: usize, dim: u32, nnz: u32, seed: u64) -> Vec<(SparseVec, Lab
     let mut rng = StdRng::seed_from_u64(seed);
     (0..n)
         .map(|_| {
-            let y = if rng.random_range(0..3) == 0 { Pos } else { Neg };
-            let mut idx: Vec<u32> = (0..nnz).map(|_| rng.random_range(0..u64::from(dim)) as u32).collect();
+            let y = if rng.random_range(0..3) == 0 {
+                Pos
+            } else {
+                Neg
+            };
+            let mut idx: Vec<u32> = (0..nnz)
+                .map(|_| rng.random_range(0..u64::from(dim)) as u32)
+                .collect();
             idx.sort_unstable();
             idx.dedup();
             let pairs = idx
@@ -216,14 +207,8 @@ where
 
 #[test]
 fn sparse_and_dense_rows_give_the_same_model() {
-    sparse_and_dense_agree(&OamSeqParams {
-        c: 0.5,
-        budget: 8,
-    });
-    sparse_and_dense_agree(&OamGraParams {
-        c: 0.5,
-        budget: 8,
-    });
+    sparse_and_dense_agree(&OamSeqParams { c: 0.5, budget: 8 });
+    sparse_and_dense_agree(&OamGraParams { c: 0.5, budget: 8 });
 }
 
 fn resume_equals_uninterrupted<P>(params: &P)
@@ -250,14 +235,8 @@ where
 #[test]
 fn resume_after_saving_equals_an_uninterrupted_run() {
     // Budget 20 < the ~150 positives and ~450 negatives: the reservoir draws random numbers.
-    resume_equals_uninterrupted(&OamSeqParams {
-        c: 0.5,
-        budget: 20,
-    });
-    resume_equals_uninterrupted(&OamGraParams {
-        c: 0.5,
-        budget: 20,
-    });
+    resume_equals_uninterrupted(&OamSeqParams { c: 0.5, budget: 20 });
+    resume_equals_uninterrupted(&OamGraParams { c: 0.5, budget: 20 });
 }
 
 fn adversarial_streams(p: usize) -> Vec<Vec<(Vec<f64>, Label)>> {
@@ -344,11 +323,7 @@ fn params_are_read_from_json_and_checked() {
     assert_eq!((g.c, g.budget), (2.0, 7));
     assert!(serde_json::from_str::<OamGraParams>(r#"{"budget": 2.5}"#).is_err());
     assert!(serde_json::from_str::<OamGraParams>(r#"{"eta": 1.0}"#).is_err());
-    for (c, budget, name) in [
-        (0.0, 10, "c"),
-        (f64::NAN, 10, "c"),
-        (1.0, 0, "budget"),
-    ] {
+    for (c, budget, name) in [(0.0, 10, "c"), (f64::NAN, 10, "c"), (1.0, 0, "budget")] {
         assert!(matches!(
             OamSeqParams { c, budget }.build(2, 0),
             Err(ParamError::OutOfRange { name: n, .. }) if n == name

@@ -3,9 +3,9 @@
 use auc_core::Label::{Neg, Pos};
 use auc_core::testing::tol;
 use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, Row, Scorer, SparseVec};
+use auc_online::{Linear, Solam, SolamParams};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use auc_online::{Linear, Solam, SolamParams};
 
 mod common;
 use common::{auc, feed, two_gaussians};
@@ -195,8 +195,14 @@ fn sparse_and_dense_rows_give_the_same_model() {
     let mut rng = StdRng::seed_from_u64(9);
     let stream: Vec<(SparseVec, Label)> = (0..500)
         .map(|_| {
-            let y = if rng.random_range(0..3) == 0 { Pos } else { Neg };
-            let mut idx: Vec<u32> = (0..4).map(|_| rng.random_range(0..dim as u64) as u32).collect();
+            let y = if rng.random_range(0..3) == 0 {
+                Pos
+            } else {
+                Neg
+            };
+            let mut idx: Vec<u32> = (0..4)
+                .map(|_| rng.random_range(0..dim as u64) as u32)
+                .collect();
             idx.sort_unstable();
             idx.dedup();
             let pairs = idx

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Runs `auc` with `args`.
-pub fn auc(args: &[&str]) -> Output {
+pub(crate) fn auc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_auc"))
         .args(args)
         .output()
@@ -14,7 +14,7 @@ pub fn auc(args: &[&str]) -> Output {
 }
 
 /// Runs `auc` with `args`, `input` on its standard input.
-pub fn auc_with_stdin(args: &[&str], input: &[u8]) -> Output {
+pub(crate) fn auc_with_stdin(args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_auc"))
         .args(args)
@@ -34,23 +34,23 @@ pub fn auc_with_stdin(args: &[&str], input: &[u8]) -> Output {
     out
 }
 
-pub fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-pub fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// The bundled data set.
-pub fn heart() -> String {
+pub(crate) fn heart() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../data/heart.libsvm")
         .display()
         .to_string()
 }
 
-pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+pub(crate) fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).expect("temp file is writable");
     p
@@ -58,7 +58,7 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 /// A failing command exits 2 with `auc: error:` and the expected text on stderr, nothing on
 /// stdout, and no panic.
-pub fn check_fails(args: &[&str], expected: &str) {
+pub(crate) fn check_fails(args: &[&str], expected: &str) {
     let o = auc(args);
     assert_eq!(
         o.status.code(),

@@ -10,7 +10,7 @@ use auc_data::{Positive, RawData, ReadOptions, RowStream, Scaler, Scaling};
 use auc_learners::{Algorithm, Model, Preparation, TrainingRecord};
 
 /// The repository root.
-pub fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
@@ -18,7 +18,7 @@ pub fn root() -> PathBuf {
 }
 
 /// `data/heart.libsvm` as read.
-pub fn heart_raw() -> RawData {
+pub(crate) fn heart_raw() -> RawData {
     RowStream::open(&root().join("data/heart.libsvm"), &ReadOptions::default())
         .and_then(RowStream::read_all)
         .expect("data/heart.libsvm reads")
@@ -27,7 +27,7 @@ pub fn heart_raw() -> RawData {
 /// A model of `algo` with default parameters trained on heart as `auc train --algo NAME
 /// data/heart.libsvm` does (positive class by the default rule, `--scale auto`, file order,
 /// seed 0).
-pub fn train_default(algo: &'static Algorithm) -> Model {
+pub(crate) fn train_default(algo: &'static Algorithm) -> Model {
     let raw = heart_raw();
     let choice = raw.choose_positive(&Positive::Auto).unwrap();
     let data = raw.binarize(&choice.known()).unwrap();
@@ -72,7 +72,7 @@ pub fn train_default(algo: &'static Algorithm) -> Model {
 }
 
 /// The heart rows prepared for `model`, as `auc predict` prepares them.
-pub fn heart_for(model: &Model) -> Dataset {
+pub(crate) fn heart_for(model: &Model) -> Dataset {
     let raw = heart_raw();
     let data = raw
         .binarize(&Positive::Known(model.preparation.positive_labels.clone()))

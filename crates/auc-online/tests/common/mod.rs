@@ -4,8 +4,8 @@
 
 use auc_core::Label::{self, Neg, Pos};
 use auc_core::{OnlineLearner, Row, Scorer};
-use rand::{Rng, SeedableRng};
 use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 /// Updates `l` on every example of `stream`, in order.
 pub fn feed<L: OnlineLearner>(l: &mut L, stream: &[(Vec<f64>, Label)]) {
@@ -28,7 +28,11 @@ pub fn two_gaussians(n: usize, p: usize, seed: u64) -> Vec<(Vec<f64>, Label)> {
     let mut rng = StdRng::seed_from_u64(seed);
     (0..n)
         .map(|_| {
-            let y = if rng.random_range(0..4) == 0 { Pos } else { Neg };
+            let y = if rng.random_range(0..4) == 0 {
+                Pos
+            } else {
+                Neg
+            };
             let x = (0..p).map(|_| 0.6 * y.sign() + normal(&mut rng)).collect();
             (x, y)
         })
