@@ -138,6 +138,9 @@ fn shuffled(data: Dataset, seed: Option<u64>) -> Dataset {
 
 /// Reads the training input, reports the positive class, refuses one-class data, fits the
 /// scaling on it (checking the memory of a scaling that would densify sparse data).
+///
+/// Each stage drops the copy it no longer needs, so at most two copies of the rows are alive at
+/// once (the file's rows as read, then binarized, scaled and ordered).
 fn prepare(learn: &LearnArgs, paths: &[PathBuf], what: &str) -> Result<Prepared, Error> {
     let limit = memory::limit(learn.max_memory);
     let raw = learn.read.read(paths, learn.limit)?;
@@ -148,6 +151,8 @@ fn prepare(learn: &LearnArgs, paths: &[PathBuf], what: &str) -> Result<Prepared,
         "use --limit or --hash-bits",
     )?;
     let (data, choice) = input::binarize(&raw, &learn.read.positive_rule())?;
+    let reading = raw.reading().clone();
+    drop(raw);
     input::need_both_classes(&data, what)?;
     let scaling = learn.prep.scaling();
     memory::check(
@@ -166,7 +171,7 @@ fn prepare(learn: &LearnArgs, paths: &[PathBuf], what: &str) -> Result<Prepared,
         )?;
     }
     let preparation = Preparation {
-        reading: raw.reading().clone(),
+        reading,
         positive_labels: choice.labels.clone(),
         positive_rule: choice.rule.to_string(),
         dim: data.dim(),
@@ -174,9 +179,10 @@ fn prepare(learn: &LearnArgs, paths: &[PathBuf], what: &str) -> Result<Prepared,
         scaler,
         unit_norm: learn.prep.unit_norm,
     };
-    let data = preparation.apply(&data);
+    let prepared = preparation.apply(&data);
+    drop(data);
     Ok(Prepared {
-        data: shuffled(data, learn.shuffle),
+        data: shuffled(prepared, learn.shuffle),
         preparation,
     })
 }
