@@ -32,7 +32,7 @@ use auc_data::{Reading, Scaler};
 use serde::{Deserialize, Serialize};
 
 use crate::params::from_json;
-use crate::registry::{Algorithm, lookup};
+use crate::registry::Algorithm;
 use crate::trained::{Configured, Trained};
 
 const MAGIC: &[u8; 8] = b"AUCMODEL";
@@ -102,10 +102,25 @@ impl fmt::Debug for Model {
     }
 }
 
-/// Why bytes are not a usable model file.
+/// The one error type of the registry: an unknown algorithm, bytes that are not a usable model
+/// file (each check of the module docs has its variant), or a score that is not finite.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum ModelError {
+pub enum Error {
+    /// No algorithm of [`crate::ALL`] has this name.
+    UnknownAlgorithmName {
+        /// The name as given.
+        name: String,
+        /// The closest known name, when one is close.
+        suggestion: Option<&'static str>,
+    },
+    /// A model's score is not finite: its sums overflow on these features.
+    NonFiniteScore {
+        /// The row (0-based).
+        row: usize,
+        /// The score.
+        value: f64,
+    },
     /// Not a model file: it does not start with `AUCMODEL`.
     NotAModel,
     /// Written by an older `auc` in a format this build no longer reads.
@@ -129,7 +144,7 @@ pub enum ModelError {
     Checksum,
     /// The payload does not decode.
     Decode(String),
-    /// The algorithm is not one this build knows.
+    /// The model's algorithm is not one this build knows.
     UnknownAlgorithm(String),
     /// The state was written in another layout version.
     StateVersion {
@@ -148,33 +163,47 @@ pub enum ModelError {
     State(StateError),
 }
 
-impl fmt::Display for ModelError {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ModelError::NotAModel => {
+            Error::UnknownAlgorithmName { name, suggestion } => {
+                write!(f, "unknown algorithm `{name}`")?;
+                if let Some(s) = suggestion {
+                    write!(f, ": did you mean `{s}`?")?;
+                }
+                write!(
+                    f,
+                    " (`auc algos` lists them: {})",
+                    crate::names().join(", ")
+                )
+            }
+            Error::NonFiniteScore { row, value } => write!(
+                f,
+                "row {} scores {value}: its features are too large for this model (train and predict with scaling)",
+                row + 1
+            ),
+            Error::NotAModel => {
                 f.write_str("not an auc model file (it does not start with AUCMODEL)")
             }
-            ModelError::OlderFormat { version } => write!(
+            Error::OlderFormat { version } => write!(
                 f,
                 "written by an older auc in model format version {version}, before models were tagged by algorithm name; this build reads format version {FORMAT_VERSION} only: train the model again"
             ),
-            ModelError::NewerFormat { version } => write!(
+            Error::NewerFormat { version } => write!(
                 f,
                 "model format version {version} is newer than this build's {FORMAT_VERSION}: a newer auc wrote it"
             ),
-            ModelError::Length { announced, found } => write!(
+            Error::Length { announced, found } => write!(
                 f,
                 "the header announces {announced} payload bytes but the file holds {found} (truncated or extended)"
             ),
-            ModelError::Checksum => {
-                f.write_str("checksum mismatch (the file was altered or damaged)")
-            }
-            ModelError::Decode(e) => write!(f, "cannot decode the model: {e}"),
-            ModelError::UnknownAlgorithm(name) => write!(
+            Error::Checksum => f.write_str("checksum mismatch (the file was altered or damaged)"),
+            Error::Decode(e) => write!(f, "cannot decode the model: {e}"),
+            Error::UnknownAlgorithm(name) => write!(
                 f,
                 "the model is of algorithm `{name}`, which this build does not know (a newer auc wrote it?)"
             ),
-            ModelError::StateVersion {
+            Error::StateVersion {
                 algorithm,
                 found,
                 supported,
@@ -187,14 +216,22 @@ impl fmt::Display for ModelError {
                     "an older auc wrote it: train the model again"
                 }
             ),
-            ModelError::Params(e) => write!(f, "the stored parameters are invalid: {e}"),
-            ModelError::Preparation(e) => write!(f, "the stored data preparation is invalid: {e}"),
-            ModelError::State(e) => write!(f, "the stored learner state is invalid: {e}"),
+            Error::Params(e) => write!(f, "the stored parameters are invalid: {e}"),
+            Error::Preparation(e) => write!(f, "the stored data preparation is invalid: {e}"),
+            Error::State(e) => write!(f, "the stored learner state is invalid: {e}"),
         }
     }
 }
 
-impl std::error::Error for ModelError {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Params(e) => Some(e),
+            Error::State(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// The payload as written and read.
 #[derive(Serialize, Deserialize)]
@@ -284,13 +321,13 @@ impl Model {
 
     /// The file's bytes after reading them back: they decode, validate and hold the same
     /// state and parameters. What `auc train` writes, so a saved model always loads.
-    pub fn to_checked_bytes(&self) -> Result<Vec<u8>, ModelError> {
+    pub fn to_checked_bytes(&self) -> Result<Vec<u8>, Error> {
         let bytes = self.to_bytes();
         let back = Model::from_bytes(&bytes)?;
         if back.state.state_bytes() != self.state.state_bytes()
             || back.config.params_json() != self.config.params_json()
         {
-            return Err(ModelError::Decode(
+            return Err(Error::Decode(
                 "the model read back differs from the one written".to_owned(),
             ));
         }
@@ -298,67 +335,65 @@ impl Model {
     }
 
     /// Reads and checks a model file's bytes (see the module docs for the order of the checks).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, Error> {
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(ModelError::NotAModel);
+            return Err(Error::NotAModel);
         }
         if bytes.len() < HEADER + 4 {
-            return Err(ModelError::Length {
+            return Err(Error::Length {
                 announced: 0,
                 found: bytes.len().saturating_sub(HEADER + 4) as u64,
             });
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
         if version < FORMAT_VERSION {
-            return Err(ModelError::OlderFormat { version });
+            return Err(Error::OlderFormat { version });
         }
         if version > FORMAT_VERSION {
-            return Err(ModelError::NewerFormat { version });
+            return Err(Error::NewerFormat { version });
         }
         let announced = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
         let found = (bytes.len() - HEADER - 4) as u64;
         if announced != found {
-            return Err(ModelError::Length { announced, found });
+            return Err(Error::Length { announced, found });
         }
         let (body, crc) = bytes.split_at(bytes.len() - 4);
         if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
-            return Err(ModelError::Checksum);
+            return Err(Error::Checksum);
         }
         let wire: Wire = match postcard::take_from_bytes::<Wire>(&body[HEADER..]) {
             Ok((w, [])) => w,
             Ok((_, rest)) => {
-                return Err(ModelError::Decode(format!(
+                return Err(Error::Decode(format!(
                     "{} bytes after the payload",
                     rest.len()
                 )));
             }
-            Err(e) => return Err(ModelError::Decode(e.to_string())),
+            Err(e) => return Err(Error::Decode(e.to_string())),
         };
-        let algorithm = lookup(&wire.algorithm)
-            .map_err(|_| ModelError::UnknownAlgorithm(wire.algorithm.clone()))?;
+        let algorithm = crate::find(&wire.algorithm)
+            .ok_or_else(|| Error::UnknownAlgorithm(wire.algorithm.clone()))?;
         if wire.state_version != algorithm.state_version {
-            return Err(ModelError::StateVersion {
+            return Err(Error::StateVersion {
                 algorithm: algorithm.name,
                 found: wire.state_version,
                 supported: algorithm.state_version,
             });
         }
         let params = params_from_json(&wire.params)?;
-        let config = algorithm.configure(&params).map_err(ModelError::Params)?;
-        wire.preparation
-            .validate()
-            .map_err(ModelError::Preparation)?;
+        let config = algorithm.configure(&params).map_err(Error::Params)?;
+        wire.preparation.validate().map_err(Error::Preparation)?;
         if wire.averaged && algorithm.family != auc_core::Family::Linear {
-            return Err(ModelError::State(StateError::new(format!(
+            return Err(Error::State(StateError::new(format!(
                 "{} cannot average its iterates",
                 algorithm.name
             ))));
         }
         let state = algorithm
             .decode(&wire.state, wire.averaged)
-            .map_err(ModelError::State)?;
+            .map_err(Error::State)?;
         if state.dim() < wire.preparation.dim {
-            return Err(ModelError::State(StateError::new(format!(
+            return Err(Error::State(StateError::new(format!(
                 "the state has {} features, the data {}",
                 state.dim(),
                 wire.preparation.dim
@@ -366,7 +401,7 @@ impl Model {
         }
         let t = &wire.training;
         if t.positives.checked_add(t.negatives) != Some(t.examples) {
-            return Err(ModelError::Decode(format!(
+            return Err(Error::Decode(format!(
                 "{} positives and {} negatives do not make {} examples",
                 t.positives, t.negatives, t.examples
             )));
@@ -381,11 +416,11 @@ impl Model {
     }
 
     /// Scores of every row of `data` (already prepared), checked finite: a non-finite score
-    /// is an error naming the row, never a printed NaN.
-    pub fn scores(&self, data: &Dataset) -> Result<Vec<f64>, NonFiniteScore> {
+    /// is [`Error::NonFiniteScore`] naming the row, never a printed NaN.
+    pub fn scores(&self, data: &Dataset) -> Result<Vec<f64>, Error> {
         let scores = self.state.score_all(data);
         match scores.iter().position(|s| !s.is_finite()) {
-            Some(row) => Err(NonFiniteScore {
+            Some(row) => Err(Error::NonFiniteScore {
                 row,
                 value: scores[row],
             }),
@@ -394,34 +429,12 @@ impl Model {
     }
 }
 
-/// A score that is not finite (features so large that the model's sums overflow).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NonFiniteScore {
-    /// The row (0-based).
-    pub row: usize,
-    /// The score.
-    pub value: f64,
-}
-
-impl fmt::Display for NonFiniteScore {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "row {} scores {}: its features are too large for this model (train and predict with scaling)",
-            self.row + 1,
-            self.value
-        )
-    }
-}
-
-impl std::error::Error for NonFiniteScore {}
-
 /// The stored JSON object of parameters as untyped values.
-fn params_from_json(text: &str) -> Result<ParamMap, ModelError> {
+fn params_from_json(text: &str) -> Result<ParamMap, Error> {
     let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| ModelError::Decode(format!("the parameters are not JSON: {e}")))?;
+        .map_err(|e| Error::Decode(format!("the parameters are not JSON: {e}")))?;
     let serde_json::Value::Object(fields) = value else {
-        return Err(ModelError::Decode(
+        return Err(Error::Decode(
             "the parameters are not a JSON object".to_owned(),
         ));
     };

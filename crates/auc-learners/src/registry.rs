@@ -283,30 +283,9 @@ pub fn find(name: &str) -> Option<&'static Algorithm> {
     ALL.iter().find(|a| a.is_called(name))
 }
 
-/// An algorithm name that is not in [`ALL`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownAlgorithm {
-    /// The name as given.
-    pub name: String,
-    /// The closest known name, when one is close.
-    pub suggestion: Option<&'static str>,
-}
-
-impl fmt::Display for UnknownAlgorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown algorithm `{}`", self.name)?;
-        if let Some(s) = self.suggestion {
-            write!(f, ": did you mean `{s}`?")?;
-        }
-        write!(f, " (`auc algos` lists them: {})", names().join(", "))
-    }
-}
-
-impl std::error::Error for UnknownAlgorithm {}
-
 /// The algorithm called `name`, or an error naming the closest one.
-pub fn lookup(name: &str) -> Result<&'static Algorithm, UnknownAlgorithm> {
-    find(name).ok_or_else(|| UnknownAlgorithm {
+pub fn lookup(name: &str) -> Result<&'static Algorithm, crate::Error> {
+    find(name).ok_or_else(|| crate::Error::UnknownAlgorithmName {
         name: name.to_owned(),
         suggestion: suggest(
             name,

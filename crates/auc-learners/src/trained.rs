@@ -40,11 +40,7 @@ pub trait Configured: Send + Sync {
 
     /// Fits a batch learner on `train` and returns the model with a one-line summary; `None`
     /// for a one-pass learner (use [`Configured::start`]).
-    fn fit(
-        &self,
-        train: &Dataset,
-        seed: u64,
-    ) -> Option<Result<Fitted, FitError>>;
+    fn fit(&self, train: &Dataset, seed: u64) -> Option<Result<Fitted, FitError>>;
 
     /// Bytes a model of this algorithm takes while training on data of this shape (the
     /// state of a one-pass learner; the peak of a batch fit), before anything is allocated.

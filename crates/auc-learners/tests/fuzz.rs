@@ -12,7 +12,7 @@
 
 mod common;
 
-use auc_learners::{ALL, Model};
+use auc_learners::{ALL, Error, Model};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -102,10 +102,11 @@ fn mutated_model_files_are_errors_or_finite_models() {
                             "case {case} ({}): scores {scores:?} passed as finite",
                             m.algorithm.name
                         ),
-                        Err(e) => {
-                            assert!(!e.value.is_finite(), "case {case}: {e}");
+                        Err(Error::NonFiniteScore { value, .. }) => {
+                            assert!(!value.is_finite(), "case {case}: {value}");
                             overflowed += 1;
                         }
+                        Err(e) => panic!("case {case}: scoring failed otherwise: {e}"),
                     }
                 }
             }

@@ -9,7 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use auc_learners::{ALL, FORMAT_VERSION, Model, ModelError};
+use auc_learners::{ALL, Error, FORMAT_VERSION, Model};
 
 fn golden_dir() -> PathBuf {
     common::root().join("crates/auc-learners/tests/golden")
@@ -80,7 +80,7 @@ fn format_version_2_files_are_refused_by_name() {
         let bytes = std::fs::read(&path).unwrap();
         let e = Model::from_bytes(&bytes).unwrap_err();
         assert!(
-            matches!(e, ModelError::OlderFormat { version: 2 }),
+            matches!(e, Error::OlderFormat { version: 2 }),
             "{name}: {e}"
         );
         let msg = e.to_string();

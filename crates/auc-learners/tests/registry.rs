@@ -118,9 +118,13 @@ fn grids_parse_name_real_parameters_and_configure() {
 #[test]
 fn typos_get_suggestions() {
     let e = lookup("opuac").unwrap_err();
-    assert_eq!(e.suggestion, Some("opauc"));
     assert!(e.to_string().contains("did you mean `opauc`?"), "{e}");
-    assert!(lookup("zzzzzz").unwrap_err().suggestion.is_none());
+    assert!(
+        !lookup("zzzzzz")
+            .unwrap_err()
+            .to_string()
+            .contains("did you mean")
+    );
     let opauc = lookup("oauc-s").unwrap();
     assert_eq!(opauc.title, "OPAUC (OAUC-S)");
     let mut m = ParamMap::new();
