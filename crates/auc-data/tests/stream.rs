@@ -428,3 +428,23 @@ fn streams_can_move_to_a_parser_thread() {
     });
     assert_eq!(handle.join().unwrap().n(), 100);
 }
+
+#[test]
+fn ranges_observed_chunk_by_chunk_fit_the_scaler_of_the_whole_file() {
+    use auc_data::{FeatureRanges, Scaler, Scaling};
+    // Feature 6 is declared by an explicit zero only; feature 3 appears in the last chunk.
+    let text = b"1 1:2 2:-1\n-1 1:0.5 6:0\n1 2:3\n-1 1:-4 3:1\n";
+    let whole = read_libsvm(&text[..], "r", &ReadOptions::default())
+        .unwrap()
+        .binarize(&Positive::Auto)
+        .unwrap();
+    let mut s = RowStream::new(&text[..], "r", &ReadOptions::default()).unwrap();
+    let mut ranges = FeatureRanges::new(0);
+    while let Some(chunk) = s.next_chunk(2).unwrap() {
+        ranges.observe_rows(&chunk);
+    }
+    assert_eq!(ranges, FeatureRanges::of(&whole));
+    for kind in Scaling::ALL {
+        assert_eq!(ranges.finish(kind), Scaler::fit(kind, &whole), "{kind}");
+    }
+}
