@@ -11,8 +11,9 @@
 //! Columns of [`crate::DataError::Parse`] are byte columns of the line, computed from the record's
 //! raw bytes (which the reader keeps until the record is parsed): the first byte of the bad number
 //! or of the empty field's content, counting an opening quote; for a short row, just past its end;
-//! for a long row, the first extra field. A quoted field that spans lines is counted from its
-//! opening line, so a column after such a field is counted from the start of that line.
+//! for a long row, the first extra field. Line breaks inside quoted fields are counted, so the
+//! line and column are those of the field's first byte even after a header name that spans lines;
+//! only an offset inside such a field is counted from the line the field starts on.
 
 use std::io::{self, BufRead, Read};
 
