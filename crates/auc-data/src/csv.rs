@@ -11,8 +11,9 @@
 //! Columns of [`crate::DataError::Parse`] are byte columns of the line, computed from the record's
 //! raw bytes (which the reader keeps until the record is parsed): the first byte of the bad number
 //! or of the empty field's content, counting an opening quote; for a short row, just past its end;
-//! for a long row, the first extra field. A quoted field that spans lines is counted from its
-//! opening line, so a column after such a field is counted from the start of that line.
+//! for a long row, the first extra field. Line breaks inside quoted fields are counted, so the
+//! line and column are those of the field's first byte even after a header name that spans lines;
+//! only an offset inside such a field is counted from the line the field starts on.
 
 use std::io::{self, BufRead, Read};
 
@@ -135,8 +136,6 @@ struct Recorder<R> {
     /// Raw bytes from stream offset `base` on.
     raw: Vec<u8>,
     base: u64,
-    /// 1-based line number at `base`.
-    base_line: usize,
 }
 
 impl<R: Read> Read for Recorder<R> {
@@ -154,20 +153,25 @@ impl<R> Recorder<R> {
         let k = usize::try_from(to.saturating_sub(self.base)).unwrap_or(usize::MAX);
         let k = k.min(self.raw.len());
         if k >= BUFFER && k * 2 >= self.raw.len() {
-            self.base_line += count_newlines(&self.raw[..k]);
             self.raw.drain(..k);
             self.base += k as u64;
         }
     }
 
     /// The 1-based line and column of byte `offset` of field `field` of the record that starts at
-    /// stream offset `start`. `offset` counts within the field's content (after an opening quote).
-    fn locate(&self, start: u64, delimiter: u8, field: usize, offset: usize) -> (usize, usize) {
+    /// stream offset `start`, on line `line`. `offset` counts within the field's content (after an
+    /// opening quote).
+    fn locate(
+        &self,
+        (start, mut line): (u64, usize),
+        delimiter: u8,
+        field: usize,
+        offset: usize,
+    ) -> (usize, usize) {
         let from = usize::try_from(start.saturating_sub(self.base))
             .unwrap_or(usize::MAX)
             .min(self.raw.len());
         let raw = &self.raw[from..];
-        let mut line = self.base_line + count_newlines(&self.raw[..from]);
         let mut line_start = 0;
         let mut pos = 0;
         // Empty lines (and the `\n` of a `\r\n` ending) before the record.
@@ -220,10 +224,6 @@ impl<R> Recorder<R> {
     }
 }
 
-fn count_newlines(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
-}
-
 /// A field's content without surrounding spaces and tabs, and the number of bytes cut in front.
 fn trim(field: &[u8]) -> (&[u8], usize) {
     let blank = |b: &u8| *b == b' ' || *b == b'\t';
@@ -231,6 +231,18 @@ fn trim(field: &[u8]) -> (&[u8], usize) {
     let rest = &field[lead..];
     let tail = rest.iter().rev().take_while(|b| blank(b)).count();
     (&rest[..rest.len() - tail], lead)
+}
+
+/// A field's trimmed content and the bytes cut in front of it; `first` says whether the field
+/// opens the input, where a byte-order mark is dropped.
+#[inline]
+fn content(raw: &[u8], first: bool) -> (&[u8], usize) {
+    let (raw, bom) = match raw.strip_prefix(BOM) {
+        Some(rest) if first => (rest, BOM.len()),
+        _ => (raw, 0),
+    };
+    let (text, lead) = trim(raw);
+    (text, lead + bom)
 }
 
 /// The layout fixed by the first record.
@@ -245,8 +257,10 @@ struct Shape {
 pub(crate) struct CsvParser<R> {
     reader: csv::Reader<Recorder<Decoded<R>>>,
     record: csv::ByteRecord,
-    /// Stream offset where `record` starts.
+    /// Stream offset where `record`'s bytes start (before any blank lines it skips).
     start: u64,
+    /// 1-based line number at `start`.
+    line: usize,
     /// Whether `record` holds the first data record, read while looking for a header.
     pending: bool,
     gzip: bool,
@@ -273,7 +287,6 @@ impl<R: BufRead> CsvParser<R> {
             inner: input,
             raw: Vec::new(),
             base: 0,
-            base_line: 1,
         };
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -285,6 +298,7 @@ impl<R: BufRead> CsvParser<R> {
             reader,
             record: csv::ByteRecord::new(),
             start: 0,
+            line: 1,
             pending: false,
             gzip,
             shape: None,
@@ -387,21 +401,20 @@ impl<R: BufRead> CsvParser<R> {
     /// Field `k` of the current record, trimmed, and the bytes cut in front (a byte-order mark at
     /// the start of the input included).
     fn field(&self, k: usize) -> (&[u8], usize) {
-        let raw = self.record.get(k).unwrap_or_default();
-        let (raw, bom) = match raw.strip_prefix(BOM) {
-            Some(rest) if self.start == 0 && k == 0 => (rest, BOM.len()),
-            _ => (raw, 0),
-        };
-        let (text, lead) = trim(raw);
-        (text, lead + bom)
+        content(
+            self.record.get(k).unwrap_or_default(),
+            self.start == 0 && k == 0,
+        )
     }
 
     /// A parse error at byte `offset` of field `field` of the current record.
     fn error(&self, source: &str, field: usize, offset: usize, kind: ParseErrorKind) -> DataError {
-        let (line, col) =
-            self.reader
-                .get_ref()
-                .locate(self.start, self.reading.delimiter, field, offset);
+        let (line, col) = self.reader.get_ref().locate(
+            (self.start, self.line),
+            self.reading.delimiter,
+            field,
+            offset,
+        );
         DataError::Parse {
             file: source.to_string(),
             line,
@@ -413,7 +426,10 @@ impl<R: BufRead> CsvParser<R> {
     /// Reads the next non-blank record into `self.record`; `false` at the end of the input.
     fn next_record(&mut self, source: &str) -> Result<bool, DataError> {
         loop {
-            self.start = self.reader.position().byte();
+            let at = self.reader.position();
+            self.start = at.byte();
+            // The line where the record's bytes start: csv counts the `\n` it consumed.
+            self.line = usize::try_from(at.line()).unwrap_or(usize::MAX);
             let more = self
                 .reader
                 .read_byte_record(&mut self.record)
@@ -491,30 +507,28 @@ impl<R: BufRead> CsvParser<R> {
             Parts::Dense { values } => values.len(),
             Parts::Sparse { indices, .. } => indices.len(),
         };
+        // The first failure: field, offset in the field, kind.
+        let mut failure = None;
+        let first_record = self.start == 0;
+        let scratch = &mut self.scratch;
         let mut column = 0usize;
-        for k in 0..found {
-            let (text, lead) = self.field(k);
+        for (k, raw) in self.record.iter().enumerate() {
+            let (text, lead) = content(raw, first_record && k == 0);
             let is_label = k == shape.label;
-            let err = |offset, kind| Err(self.error(source, k, lead + offset, kind));
-            if text.is_empty() {
-                return self.undo(parts, start, err(0, ParseErrorKind::EmptyField));
-            }
             let x = match whole_number(text) {
-                Ok(Number::Finite(x, _)) => x,
-                Ok(Number::NonFinite) if is_label => {
-                    return self.undo(parts, start, err(0, ParseErrorKind::NonFiniteLabel));
-                }
-                Ok(Number::NonFinite) => {
-                    return self.undo(parts, start, err(0, ParseErrorKind::NonFiniteValue));
-                }
-                _ if is_label => {
-                    return self.undo(parts, start, err(0, ParseErrorKind::BadLabel));
-                }
-                Ok(Number::Invalid) => {
-                    return self.undo(parts, start, err(0, ParseErrorKind::BadValue));
-                }
-                Err(off) => {
-                    return self.undo(parts, start, err(off, ParseErrorKind::TrailingGarbage));
+                _ if text.is_empty() => Err((0, ParseErrorKind::EmptyField)),
+                Ok(Number::Finite(x, _)) => Ok(x),
+                Ok(Number::NonFinite) if is_label => Err((0, ParseErrorKind::NonFiniteLabel)),
+                Ok(Number::NonFinite) => Err((0, ParseErrorKind::NonFiniteValue)),
+                _ if is_label => Err((0, ParseErrorKind::BadLabel)),
+                Ok(Number::Invalid) => Err((0, ParseErrorKind::BadValue)),
+                Err(off) => Err((off, ParseErrorKind::TrailingGarbage)),
+            };
+            let x = match x {
+                Ok(x) => x,
+                Err((off, kind)) => {
+                    failure = Some((k, lead + off, kind));
+                    break;
                 }
             };
             if is_label {
@@ -523,7 +537,7 @@ impl<R: BufRead> CsvParser<R> {
             }
             match (&mut *parts, self.hash_mask) {
                 (Parts::Dense { values }, _) => values.push(x),
-                (Parts::Sparse { .. }, Some(mask)) if x != 0.0 => self.scratch.push(Hashed {
+                (Parts::Sparse { .. }, Some(mask)) if x != 0.0 => scratch.push(Hashed {
                     // Feature columns fit in u32 whenever hashing is asked for: the mask
                     // keeps the low bits of the 0-based column.
                     index: (column as u32) & mask,
@@ -543,6 +557,10 @@ impl<R: BufRead> CsvParser<R> {
                 (Parts::Sparse { .. }, _) => {}
             }
             column += 1;
+        }
+        if let Some((k, offset, kind)) = failure {
+            let e = Err(self.error(source, k, offset, kind));
+            return self.undo(parts, start, e);
         }
         match parts {
             Parts::Dense { values } => values.resize(start + shape.dim, 0.0),
@@ -620,7 +638,6 @@ mod tests {
             inner: (),
             raw: raw.to_vec(),
             base: 0,
-            base_line: 1,
         }
     }
 
@@ -635,12 +652,12 @@ mod tests {
     fn locate_counts_quotes_blank_lines_and_quoted_newlines() {
         let r = recorder(b"\n\"a\",b , c\n");
         // Field 1 starts at column 5 of line 2; field 2 content at column 9 after one blank.
-        assert_eq!(r.locate(0, b',', 1, 0), (2, 5));
-        assert_eq!(r.locate(0, b',', 2, 1), (2, 9));
-        assert_eq!(r.locate(0, b',', 0, 0), (2, 2));
+        assert_eq!(r.locate((0, 1), b',', 1, 0), (2, 5));
+        assert_eq!(r.locate((0, 1), b',', 2, 1), (2, 9));
+        assert_eq!(r.locate((0, 1), b',', 0, 0), (2, 2));
         // Past the end: just after the record.
-        assert_eq!(r.locate(0, b',', 3, 0), (2, 10));
+        assert_eq!(r.locate((0, 1), b',', 3, 0), (2, 10));
         let multi = recorder(b"\"x\ny\",\"\"\"\",1\r\n");
-        assert_eq!(multi.locate(0, b',', 2, 0), (2, 9));
+        assert_eq!(multi.locate((0, 1), b',', 2, 0), (2, 9));
     }
 }

@@ -64,7 +64,8 @@ pub use error::{DataError, Mismatch, ParseErrorKind, ScalerProblem};
 pub use input::STDIN;
 pub use libsvm::read_libsvm;
 pub use raw::{
-    BinaryLabels, DENSE_DENSITY, Positive, PositiveChoice, PositiveRule, RawData, dense_bytes,
+    BinaryLabels, DENSE_DENSITY, Layout, Positive, PositiveChoice, PositiveRule, RawData,
+    dense_bytes,
 };
 pub use scale::{AUTO_MIN_MAX_DENSITY, FeatureRanges, SCALED_LIMIT, Scaler, Scaling, unit_norm};
 pub use stream::RowStream;

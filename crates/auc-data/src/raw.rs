@@ -540,11 +540,20 @@ impl RawData {
 
     /// A [`Dataset`] with labels mapped to [`Label::Pos`] / [`Label::Neg`] by `positive`.
     ///
-    /// Storage: dense input stays dense; sparse input stays sparse when its density is below
-    /// [`DENSE_DENSITY`] (see [`RawData::is_sparse`]) and is expanded to dense rows otherwise, which
-    /// then take at most $1 / 0.25 = 4$ times the values stored. A chunk of a stream is binarized
-    /// with the positive class chosen for the whole input ([`Positive::Known`]).
+    /// Storage ([`Layout::ByDensity`]): dense input stays dense; sparse input stays sparse when its
+    /// density is below [`DENSE_DENSITY`] (see [`RawData::is_sparse`]) and is expanded to dense
+    /// rows otherwise, which then take at most $1 / 0.25 = 4$ times the values stored. A chunk of a
+    /// stream is binarized with the positive class chosen for the whole input
+    /// ([`Positive::Known`]) and, for rows identical to the whole input's, with its layout
+    /// ([`RawData::binarize_as`]).
     pub fn binarize(&self, positive: &Positive) -> Result<Dataset, DataError> {
+        self.binarize_as(positive, Layout::ByDensity)
+    }
+
+    /// As [`RawData::binarize`], with the storage `layout` asks for. [`Layout::Dense`] on sparse
+    /// input allocates $8 n p$ bytes ([`RawData::dense_bytes`]); [`Layout::Sparse`] on dense input
+    /// drops the zeros.
+    pub fn binarize_as(&self, positive: &Positive, layout: Layout) -> Result<Dataset, DataError> {
         let pos = self.positive_labels(positive)?;
         let labels: Vec<Label> = self
             .labels
@@ -557,6 +566,18 @@ impl RawData {
                 }
             })
             .collect();
+        let sparse_input = matches!(self.features, Features::Sparse { .. });
+        let want_sparse = match layout {
+            Layout::ByDensity => self.is_sparse(),
+            Layout::Sparse => true,
+            Layout::Dense => false,
+        };
+        if !sparse_input && want_sparse {
+            return self
+                .clone()
+                .into_csr()
+                .binarize_as(&Positive::Known(pos), layout);
+        }
         let data = match &self.features {
             Features::Dense { values } => Dataset::dense(self.dim, values.clone(), labels)?,
             Features::Sparse {
@@ -571,7 +592,7 @@ impl RawData {
                     values.clone(),
                     labels,
                 )?;
-                if self.is_sparse() {
+                if want_sparse {
                     sparse
                 } else {
                     sparse.to_dense()
@@ -579,6 +600,33 @@ impl RawData {
             }
         };
         Ok(data)
+    }
+}
+
+/// The storage [`RawData::binarize_as`] gives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Layout {
+    /// Dense input stays dense; sparse input stays CSR below [`DENSE_DENSITY`] and becomes dense
+    /// at or above it.
+    #[default]
+    ByDensity,
+    /// CSR (zeros of dense input dropped).
+    Sparse,
+    /// Dense rows.
+    Dense,
+}
+
+impl Layout {
+    /// What [`Layout::ByDensity`] gives for input that is stored sparse (`sparse_input`) and has
+    /// `density` (stored non-zeros over $n p$): the layout to give every chunk of a stream so its
+    /// rows have the form the whole input would get, with the density of a first pass
+    /// ([`crate::FeatureRanges::density`]).
+    pub fn for_input(sparse_input: bool, density: f64) -> Layout {
+        if sparse_input && density < DENSE_DENSITY {
+            Layout::Sparse
+        } else {
+            Layout::Dense
+        }
     }
 }
 

@@ -172,7 +172,9 @@ impl FeatureRanges {
     }
 
     /// Adds one row. Features past [`FeatureRanges::dim`] extend it (to the row's last index plus
-    /// one): check [`FeatureRanges::bytes_for`] first when indices may be huge.
+    /// one): check [`FeatureRanges::bytes_for`] first when indices may be huge. A stream's last
+    /// features may hold only zeros: [`FeatureRanges::grow`] to its final dimension (or use
+    /// [`FeatureRanges::observe_rows`]) before finishing.
     pub fn observe(&mut self, x: Row<'_>) {
         let extent = match x {
             Row::Dense(v) => v.len(),
@@ -193,6 +195,17 @@ impl FeatureRanges {
             }
             self.nnz[j] += 1;
         });
+    }
+
+    /// Adds every row of `data` (a whole file or one chunk of a [`crate::RowStream`]) and covers
+    /// at least its dimension, so that features a file declares but never sets are fitted (as
+    /// constant) exactly as [`Scaler::fit`] fits them: ranges observed chunk by chunk equal the
+    /// ranges of the whole binarized dataset.
+    pub fn observe_rows(&mut self, data: &crate::RawData) {
+        self.grow(data.dim());
+        for i in 0..data.n() {
+            self.observe(data.row(i));
+        }
     }
 
     /// Adds the rows `other` has seen: the result equals the ranges of both row sets observed one

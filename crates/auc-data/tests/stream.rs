@@ -428,3 +428,70 @@ fn streams_can_move_to_a_parser_thread() {
     });
     assert_eq!(handle.join().unwrap().n(), 100);
 }
+
+#[test]
+fn ranges_observed_chunk_by_chunk_fit_the_scaler_of_the_whole_file() {
+    use auc_data::{FeatureRanges, Scaler, Scaling};
+    // Feature 6 is declared by an explicit zero only; feature 3 appears in the last chunk.
+    let text = b"1 1:2 2:-1\n-1 1:0.5 6:0\n1 2:3\n-1 1:-4 3:1\n";
+    let whole = read_libsvm(&text[..], "r", &ReadOptions::default())
+        .unwrap()
+        .binarize(&Positive::Auto)
+        .unwrap();
+    let mut s = RowStream::new(&text[..], "r", &ReadOptions::default()).unwrap();
+    let mut ranges = FeatureRanges::new(0);
+    while let Some(chunk) = s.next_chunk(2).unwrap() {
+        ranges.observe_rows(&chunk);
+    }
+    assert_eq!(ranges, FeatureRanges::of(&whole));
+    for kind in Scaling::ALL {
+        assert_eq!(ranges.finish(kind), Scaler::fit(kind, &whole), "{kind}");
+    }
+}
+
+#[test]
+fn chunks_binarized_with_the_whole_inputs_layout_have_its_rows() {
+    use auc_data::{FeatureRanges, Layout};
+    // Density 4 / (4 * 4) = 0.25 overall: dense as a whole, though the second chunk alone
+    // (1 / 8) would be sparse by density.
+    let text = b"1 1:1 2:1 3:1\n-1 4:1\n-1 1:2\n1\n";
+    let known = Positive::Known(vec![1.0]);
+    let raw = read_libsvm(&text[..], "l", &ReadOptions::default()).unwrap();
+    let whole = raw.binarize(&known).unwrap();
+    assert!(!whole.is_sparse());
+    let mut ranges = FeatureRanges::new(0);
+    let mut s = RowStream::new(&text[..], "l", &ReadOptions::default()).unwrap();
+    let mut chunks = Vec::new();
+    while let Some(c) = s.next_chunk(2).unwrap() {
+        ranges.observe_rows(&c);
+        chunks.push(c);
+    }
+    let layout = Layout::for_input(true, ranges.density());
+    assert_eq!(layout, Layout::Dense);
+    assert!(chunks[1].binarize(&known).unwrap().is_sparse());
+    let mut i = 0;
+    for c in &chunks {
+        let d = c
+            .clone()
+            .with_dim(s.dim())
+            .unwrap()
+            .binarize_as(&known, layout)
+            .unwrap();
+        for (x, _) in d.iter() {
+            assert_eq!(x, whole.row(i));
+            i += 1;
+        }
+    }
+    // Layouts on their own: CSV (dense) input forced sparse, LIBSVM input forced dense.
+    let csv = read_csv(&b"1,0,2\n0,0,0\n"[..], "c", &ReadOptions::default()).unwrap();
+    let sparse = csv.binarize_as(&Positive::Auto, Layout::Sparse).unwrap();
+    assert!(sparse.is_sparse());
+    assert_eq!(
+        (sparse.nnz(), sparse.row(0).nnz(), sparse.class_counts()),
+        (1, 1, (1, 1))
+    );
+    let dense = raw.binarize_as(&known, Layout::Dense).unwrap();
+    assert_eq!(dense, whole);
+    assert_eq!(Layout::for_input(false, 0.01), Layout::Dense);
+    assert_eq!(Layout::for_input(true, 0.01), Layout::Sparse);
+}
