@@ -250,15 +250,20 @@ pub struct FusedSet {
 }
 
 impl FusedSet {
-    /// Builds the kernel of `spec` on `pts`. Errors if $n_{loc} \ge n$.
-    pub fn build(mut pts: Points, spec: &KernelSpec) -> Result<Self, ParamError> {
+    /// Builds the kernel of `spec` on `pts`.
+    ///
+    /// # Errors
+    /// A parameter error if $n_{loc} \ge n$; [`FitError::TooLarge`] (bytes) if the system
+    /// refuses the fusion's dense matrices ([`crate::fusion::peak_bytes`]).
+    pub fn build(mut pts: Points, spec: &KernelSpec) -> Result<Self, FitError> {
         let n = pts.n();
         if spec.n_loc >= n {
             return Err(ParamError::OutOfRange {
                 name: "n_loc",
                 value: spec.n_loc as f64,
                 allowed: "below the number of points the kernel is built on",
-            });
+            }
+            .into());
         }
         let knn = Knn::search(&pts, &pts, spec.n_loc, true);
         pts.set_sparsity(&knn);
@@ -272,7 +277,7 @@ impl FusedSet {
                 other => other.build(&pts),
             })
             .collect();
-        let (gram, info) = fuse(&pts, &knn, &kernels, &spec.fusion);
+        let (gram, info) = fuse(&pts, &knn, &kernels, &spec.fusion).map_err(memory_error)?;
         Ok(Self {
             pts,
             knn,
@@ -281,6 +286,16 @@ impl FusedSet {
             info,
             normalization: spec.fusion.normalization,
         })
+    }
+}
+
+/// A refused allocation as the fit error that says how many bytes were needed and held.
+pub(crate) fn memory_error(e: crate::fusion::MemoryError) -> FitError {
+    FitError::TooLarge {
+        what: "bytes of dense kernel matrices, which the system refused to allocate (the limit \
+               given is what was held)",
+        size: usize::try_from(e.needed).unwrap_or(usize::MAX),
+        limit: usize::try_from(e.held).unwrap_or(usize::MAX),
     }
 }
 
@@ -320,7 +335,7 @@ impl KernelCache {
         &self,
         pts: Points,
         spec: &KernelSpec,
-    ) -> Result<(Arc<FusedSet>, bool), ParamError> {
+    ) -> Result<(Arc<FusedSet>, bool), FitError> {
         let key = Self::key(&pts);
         let lock = || self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         let found = lock()
