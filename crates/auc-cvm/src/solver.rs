@@ -509,12 +509,39 @@ pub fn exact_dual(
     })
 }
 
+/// Bytes [`aucsvm`] holds for `positives` x `negatives` pairs: $\alpha$ and the active list per
+/// pair (12 bytes), the training points' kernel gathered into one `f32` block ($4 n_t^2$ for
+/// $n_t = n_+ + n_-$ points, so that every update reads contiguous rows) and the support pairs it
+/// returns (at most 16 bytes per pair).
+pub fn aucsvm_bytes(positives: usize, negatives: usize) -> u64 {
+    let pairs = positives as u64 * negatives as u64;
+    let nt = (positives + negatives) as u64;
+    28 * pairs + 4 * nt * nt + 16 * nt
+}
+
 /// AUCSVM \[BS05\] with squared slacks: \[CVM eqs. 8-10\], the margin fixed at $\tau = 1$:
 /// $$\max_{\alpha \ge 0}\ \mathbf 1^\top \alpha - \tfrac12 \alpha^\top \tilde H \alpha,$$
-/// solved exactly by coordinate ascent over every pair (with a shrinking active set, checked by a
-/// full sweep) until the largest projected-gradient violation is below `tol`. $f = K w$ is kept
-/// on every point, so a step costs $O(n)$ and nothing of size $n_+ n_-$ squared is stored.
-/// The returned `beta` holds $\alpha$ itself (not normalized) and `q` is $\alpha^\top\tilde H\alpha$.
+/// solved exactly by dual coordinate descent over every pair, with shrinking, until the largest
+/// projected-gradient violation is below `tol`.
+///
+/// Memory is $O(n_+ n_-)$ for the dual only ([`aucsvm_bytes`]): a pair $m$ is its index, $(i, j)
+/// = (m / n_-, m \bmod n_-)$, and $\tilde H$ is never formed. The scores $f = K w$ of the
+/// training points are kept up to date, so the gradient of a pair is
+/// $1 - (f_i - f_j) - \alpha_m / C_1$, $O(1)$, and a step costs one row of the kernel: pairs are
+/// visited positive by positive, and the positive's row is added once when its pairs are done
+/// (its pending coefficient is applied to $f_i$ and $f_j$ when they are read).
+///
+/// Shrinking: every tenth sweep over all pairs, the active list keeps the pairs with
+/// $\alpha_m > 0$ or a score gap below 2 (the others are far inside the margin, and stay at 0
+/// while the scores move little); a pass over the active pairs that meets the tolerance is
+/// followed by a full pass, and only a full pass that meets it ends the solve.
+///
+/// The returned `beta` holds $\alpha$ itself (not normalized) on the support pairs
+/// ($\alpha_m > 0$), and `q` is $\alpha^\top\tilde H\alpha$.
+///
+/// # Errors
+/// [`SolveError::SingleClass`] without pairs, [`SolveError::TooManyPairs`] above `limit` pairs
+/// or when the memory cannot be had (with `limit` then 0).
 pub fn aucsvm(
     pb: &Problem<'_>,
     c1: f64,
@@ -522,80 +549,132 @@ pub fn aucsvm(
     limit: usize,
     max_sweeps: usize,
 ) -> Result<Solution, SolveError> {
+    pb.check()?;
     let start = Instant::now();
-    let pairs = all_pairs(pb, limit)?;
-    let mut alpha = vec![0.0; pairs.len()];
-    let mut f = vec![0.0; pb.gram.n()];
-    let diag: Vec<f64> = pairs.iter().map(|&m| pb.h_tilde(m, m, c1)).collect();
-    let mut active: Vec<usize> = (0..pairs.len()).collect();
+    let (np, nn) = (pb.pos.len(), pb.neg.len());
+    let pairs = np * nn;
+    if pairs > limit || u32::try_from(pairs).is_err() {
+        return Err(SolveError::TooManyPairs { pairs, limit });
+    }
+    let refused = SolveError::TooManyPairs { pairs, limit: 0 };
+    let nt = np + nn;
+    // The training points' kernel, positives first: rows are contiguous.
+    let idx: Vec<usize> = pb.pos.iter().chain(pb.neg).copied().collect();
+    let mut kt = crate::fusion::try_zeroed(nt * nt).ok_or(refused.clone())?;
+    kt.par_chunks_mut(nt).enumerate().for_each(|(a, row)| {
+        let src = pb.gram.row(idx[a]);
+        for (o, &b) in row.iter_mut().zip(&idx) {
+            *o = src[b];
+        }
+    });
+    let mut alpha: Vec<f64> = Vec::new();
+    alpha.try_reserve_exact(pairs).map_err(|_| refused.clone())?;
+    alpha.resize(pairs, 0.0);
+    let mut active: Vec<u32> = Vec::new();
+    active.try_reserve_exact(pairs).map_err(|_| refused.clone())?;
+    active.extend(0..pairs as u32);
+    let mut f = vec![0.0f64; nt];
+    let inv_c1 = 1.0 / c1;
+    let k = |a: usize, b: usize| f64::from(kt[a * nt + b]);
     let mut sweeps = 0;
     let mut converged = false;
-    let gram = pb.gram;
     while sweeps < max_sweeps {
         sweeps += 1;
-        let full = active.len() == pairs.len();
+        let full = active.len() == pairs;
         let mut worst = 0.0f64;
+        // Pending coefficient of the current positive's row: f = f_stored + pend * K[a, :].
+        let mut cur = usize::MAX;
+        let mut pend = 0.0f64;
         for &m in &active {
-            let (a, b) = pairs[m];
-            let (i, j) = (pb.pos[a as usize], pb.neg[b as usize]);
-            let grad = 1.0 - (f[i] - f[j] + alpha[m] / c1);
+            let m = m as usize;
+            let (a, b) = (m / nn, np + m % nn);
+            if a != cur {
+                if pend != 0.0 {
+                    add_row(&mut f, &kt[cur * nt..(cur + 1) * nt], pend);
+                }
+                cur = a;
+                pend = 0.0;
+            }
+            let fa = f[a] + pend * k(a, a);
+            let fb = f[b] + pend * k(a, b);
+            let grad = 1.0 - (fa - fb) - alpha[m] * inv_c1;
             let viol = if alpha[m] > 0.0 {
                 grad.abs()
             } else {
                 grad.max(0.0)
             };
             worst = worst.max(viol);
-            if viol == 0.0 || diag[m] <= 0.0 {
+            if viol == 0.0 {
                 continue;
             }
-            let new = (alpha[m] + grad / diag[m]).max(0.0);
+            let diag = k(a, a) + k(b, b) - 2.0 * k(a, b) + inv_c1;
+            let new = (alpha[m] + grad / diag).max(0.0);
             let d = new - alpha[m];
             if d != 0.0 {
                 alpha[m] = new;
-                let (ri, rj) = (gram.row(i), gram.row(j));
-                for ((o, &x), &y) in f.iter_mut().zip(ri).zip(rj) {
-                    *o += d * (f64::from(x) - f64::from(y));
-                }
+                pend += d;
+                add_row(&mut f, &kt[b * nt..(b + 1) * nt], -d);
             }
+        }
+        if pend != 0.0 {
+            add_row(&mut f, &kt[cur * nt..(cur + 1) * nt], pend);
         }
         if worst <= tol {
             if full {
                 converged = true;
                 break;
             }
-            active = (0..pairs.len()).collect();
+            active.clear();
+            active.extend(0..pairs as u32);
             continue;
         }
         if full && sweeps % 10 == 1 {
-            // Shrink: keep pairs with a coefficient or a gradient near the bound.
-            active = (0..pairs.len())
-                .filter(|&m| {
-                    let (a, b) = pairs[m];
-                    let (i, j) = (pb.pos[a as usize], pb.neg[b as usize]);
-                    alpha[m] > 0.0 || 1.0 - (f[i] - f[j]) > -1.0
-                })
-                .collect();
+            active.clear();
+            active.extend((0..pairs as u32).filter(|&m| {
+                let m = m as usize;
+                let (a, b) = (m / nn, np + m % nn);
+                alpha[m] > 0.0 || f[a] - f[b] < 2.0
+            }));
         } else if !full && sweeps % 10 == 0 {
-            active = (0..pairs.len()).collect();
+            active.clear();
+            active.extend(0..pairs as u32);
         }
     }
-    let w = point_weights(&pairs, &alpha, pb, 1.0);
+    drop(kt);
+    let mut sup = Vec::new();
+    let mut beta = Vec::new();
+    for (m, &al) in alpha.iter().enumerate() {
+        if al > 0.0 {
+            sup.push(((m / nn) as u32, (m % nn) as u32));
+            beta.push(al);
+        }
+    }
+    drop(alpha);
+    let w = point_weights(&sup, &beta, pb, 1.0);
     let fw = pb.scores(&w);
-    let q: f64 = pairs
+    let q: f64 = sup
         .iter()
-        .zip(&alpha)
+        .zip(&beta)
         .map(|(&(a, b), &al)| al * (fw[pb.pos[a as usize]] - fw[pb.neg[b as usize]] + al / c1))
         .sum();
     Ok(Solution {
-        core_size: alpha.iter().filter(|a| **a > 0.0).count(),
-        pairs,
-        beta: alpha,
+        core_size: sup.len(),
+        pairs: sup,
+        beta,
         q,
         varsigma: 0.0,
         iterations: sweeps,
         converged,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// `f += c * row`.
+#[inline]
+fn add_row(f: &mut [f64], row: &[f32], c: f64) {
+    for (o, &v) in f.iter_mut().zip(row) {
+        *o += c * f64::from(v);
+    }
 }
 
 /// [`farthest_non_core`], exposed for the integration tests' brute-force comparison.
