@@ -5,8 +5,8 @@
 //!
 //! The full run writes `docs/results/cvm.md`; `--quick` (1 x 3-fold, two C1 values, three small
 //! data sets, about half a minute) writes `target/cvm-quick/` so it never replaces the
-//! committed table. `--printed-norm` (the fusion normalized as \[CVM eqs. 18, 20\] print)
-//! writes `docs/results/cvm-printed-norm.md` and its figures beside the main table instead.
+//! committed table. `--rows-norm` (the fusion normalized by each kernel's rows, \[Wang12\])
+//! writes `docs/results/cvm-rows-norm.md` and its figures beside the main table instead.
 //! Other arguments (`--sets a,b`, `--repeats R`, `--folds K`, `--inner K`, `--c1 a,b`,
 //! `--max-runs-large N`, `--reuse`) pass through to the binary.
 
@@ -20,8 +20,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let quick = args.iter().any(|a| a == "--quick");
     let root = project_root();
     let datasets = crate::reproduce::shared_datasets()?;
-    let stem = if args.iter().any(|a| a == "--printed-norm") {
-        "cvm-printed-norm"
+    let stem = if args.iter().any(|a| a == "--rows-norm") {
+        "cvm-rows-norm"
     } else {
         "cvm"
     };
