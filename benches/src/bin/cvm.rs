@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use auc_core::{Dataset, Label};
+use auc_cvm::approx::FusionApprox;
 use auc_cvm::fusion::{FusionParams, Normalization};
 use auc_cvm::kernels::{Points, SubKernelKind};
 use auc_cvm::model::{FusedSet, KernelSpec, solve_on};
@@ -414,6 +415,7 @@ fn params(algo: &Algo, c1: f64, eps: f64, cfg_fusion: FusionParams) -> GamCvmPar
             sigma_scale: 1.0,
             n_loc: 8,
             fusion: cfg_fusion,
+            approx: FusionApprox::Dense,
         },
         c1,
         c2: 1.0,
@@ -487,6 +489,7 @@ fn kernel(
         sigma_scale: sigma,
         n_loc,
         fusion: cfg.fusion,
+        approx: FusionApprox::Dense,
     };
     FusedSet::build(pts.clone(), &spec).map_err(|e| e.to_string())
 }

@@ -81,27 +81,31 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::approx::LandmarkKernel;
 use crate::kernels::{Knn, Points, SubKernel};
 
-/// A dense symmetric kernel matrix in `f32`, row-major.
+/// A symmetric kernel matrix over $n$ points: dense `f32`, row-major (what [`fuse`] builds), or
+/// the landmark approximation of [`crate::approx`], which stores no $n \times n$ matrix. The
+/// solvers read it only through [`Gram::get`], [`Gram::add_scores`], [`Gram::gather_row`] and
+/// [`Gram::max_pair_diag`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gram {
     n: usize,
-    v: Vec<f32>,
+    repr: Repr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Repr {
+    Dense(Vec<f32>),
+    Landmark(Box<LandmarkKernel>),
 }
 
 impl Gram {
-    /// The matrix with entries `f(i, j)`, rows computed in parallel.
+    /// The dense matrix with entries `f(i, j)`, rows computed in parallel.
     pub fn from_fn(n: usize, f: impl Fn(usize, usize) -> f64 + Sync) -> Self {
         let mut v = vec![0f32; n * n];
-        if n > 0 {
-            v.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
-                for (j, e) in row.iter_mut().enumerate() {
-                    *e = f(i, j) as f32;
-                }
-            });
-        }
-        Self { n, v }
+        fill_rows(&mut v, n, |i, j| f(i, j) as f32);
+        Self::dense(n, v)
     }
 
     /// From row-major values.
@@ -110,7 +114,30 @@ impl Gram {
     /// If `v.len() != n * n` (a programmer error).
     pub fn from_vec(n: usize, v: Vec<f32>) -> Self {
         assert_eq!(v.len(), n * n, "a {n} x {n} matrix needs {} values", n * n);
-        Self { n, v }
+        Self::dense(n, v)
+    }
+
+    fn dense(n: usize, v: Vec<f32>) -> Self {
+        Self {
+            n,
+            repr: Repr::Dense(v),
+        }
+    }
+
+    /// The landmark kernel over `n` points.
+    pub(crate) fn landmark(n: usize, k: LandmarkKernel) -> Self {
+        Self {
+            n,
+            repr: Repr::Landmark(Box::new(k)),
+        }
+    }
+
+    /// The row-major values of a dense matrix (empty for a landmark kernel).
+    pub(crate) fn into_dense(self) -> Vec<f32> {
+        match self.repr {
+            Repr::Dense(v) => v,
+            Repr::Landmark(_) => Vec::new(),
+        }
     }
 
     /// Order $n$.
@@ -118,21 +145,96 @@ impl Gram {
         self.n
     }
 
+    /// The landmark kernel, if this is one.
+    pub fn landmarks(&self) -> Option<&LandmarkKernel> {
+        match &self.repr {
+            Repr::Dense(_) => None,
+            Repr::Landmark(k) => Some(k),
+        }
+    }
+
     /// Entry $(i, j)$.
     #[inline]
     pub fn get(&self, i: usize, j: usize) -> f64 {
-        f64::from(self.v[i * self.n + j])
+        match &self.repr {
+            Repr::Dense(v) => f64::from(v[i * self.n + j]),
+            Repr::Landmark(k) => k.get(i, j),
+        }
     }
 
-    /// Row $i$ (also column $i$: the matrix is symmetric).
+    /// Row $i$ of a dense matrix (also column $i$: the matrix is symmetric); `None` for a
+    /// landmark kernel.
     #[inline]
-    pub fn row(&self, i: usize) -> &[f32] {
-        &self.v[i * self.n..(i + 1) * self.n]
+    pub fn dense_row(&self, i: usize) -> Option<&[f32]> {
+        match &self.repr {
+            Repr::Dense(v) => Some(&v[i * self.n..(i + 1) * self.n]),
+            Repr::Landmark(_) => None,
+        }
+    }
+
+    /// `f += sum_k w_k K[k, :]` for point weights `w` as (index, weight), over every point.
+    pub fn add_scores(&self, w: &[(usize, f64)], f: &mut [f64]) {
+        match &self.repr {
+            Repr::Dense(v) => {
+                const CHUNK: usize = 2048;
+                let n = self.n;
+                f.par_chunks_mut(CHUNK).enumerate().for_each(|(c, out)| {
+                    let lo = c * CHUNK;
+                    for &(k, wk) in w {
+                        if wk == 0.0 {
+                            continue;
+                        }
+                        let row = &v[k * n + lo..k * n + lo + out.len()];
+                        for (o, &r) in out.iter_mut().zip(row) {
+                            *o += wk * f64::from(r);
+                        }
+                    }
+                });
+            }
+            Repr::Landmark(k) => k.add_scores(w, f),
+        }
+    }
+
+    /// `out[t] = K(i, idx[t])`.
+    pub fn gather_row(&self, i: usize, idx: &[usize], out: &mut [f32]) {
+        match &self.repr {
+            Repr::Dense(v) => {
+                let src = &v[i * self.n..(i + 1) * self.n];
+                for (o, &b) in out.iter_mut().zip(idx) {
+                    *o = src[b];
+                }
+            }
+            Repr::Landmark(k) => k.gather_row(i, idx, out),
+        }
+    }
+
+    /// $\max_{i \in pos, j \in neg} K_{ii} + K_{jj} - 2 K_{ij}$, the largest pair self-similarity
+    /// of \[CVM eq. 39\]: one parallel scan of the pairs for a dense matrix, nothing stored; an
+    /// upper bound for a landmark kernel ([`crate::approx`]).
+    pub fn max_pair_diag(&self, pos: &[usize], neg: &[usize]) -> f64 {
+        match &self.repr {
+            Repr::Dense(v) => {
+                let n = self.n;
+                pos.par_iter()
+                    .map(|&i| {
+                        let row = &v[i * n..(i + 1) * n];
+                        let kii = f64::from(row[i]);
+                        neg.iter()
+                            .map(|&j| kii + f64::from(v[j * n + j]) - 2.0 * f64::from(row[j]))
+                            .fold(f64::NEG_INFINITY, f64::max)
+                    })
+                    .reduce(|| f64::NEG_INFINITY, f64::max)
+            }
+            Repr::Landmark(k) => k.pair_diag_bound(pos, neg),
+        }
     }
 
     /// Bytes of the stored entries.
     pub fn bytes(&self) -> usize {
-        self.v.len() * std::mem::size_of::<f32>()
+        match &self.repr {
+            Repr::Dense(v) => v.len() * std::mem::size_of::<f32>(),
+            Repr::Landmark(k) => k.bytes(),
+        }
     }
 
     /// $\max_{i,j} |G_{ij} - G_{ji}|$.
@@ -348,7 +450,7 @@ pub(crate) fn fuse_impl(
         if let Some(k) = kernels.first() {
             fill_rows(&mut v, n, |i, j| k.value(pts, i, pts, j) as f32);
         }
-        let g = Gram { n, v };
+        let g = Gram::dense(n, v);
         let peak = g.bytes();
         return Ok((
             g,
@@ -469,7 +571,7 @@ pub(crate) fn fuse_impl(
         drop(q);
         let mut v = try_zeroed(n * n).ok_or_else(|| oom(tri.len()))?;
         expand_triangle(&tri, &mut v, n);
-        Gram { n, v }
+        Gram::dense(n, v)
     } else {
         // Over the freed buffer: half the sum of P_m and P_m^T over m, divided by M.
         let mut v = try_zeroed(n * n).ok_or_else(|| oom(held))?;
@@ -483,7 +585,7 @@ pub(crate) fn fuse_impl(
                 *e = half * acc;
             }
         });
-        Gram { n, v }
+        Gram::dense(n, v)
     };
     Ok((
         g,

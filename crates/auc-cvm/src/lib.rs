@@ -44,6 +44,7 @@
 //! matrices), 1.6 GB for the fused kernel afterwards; the solver adds $O(n)$ plus the core set's
 //! reduced matrix ($8 s^2$ bytes for $s$ core pairs).
 
+pub mod approx;
 pub mod fusion;
 pub mod kernels;
 pub mod model;

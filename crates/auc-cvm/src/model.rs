@@ -42,6 +42,7 @@ use auc_core::{
 use rayon::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::approx::FusionApprox;
 use crate::fusion::{FusionInfo, FusionParams, Gram, Normalization, fuse, local_weights};
 use crate::kernels::{FittedKernel, Gaussian, Knn, Points, SubKernel, SubKernelKind};
 use crate::solver::{self, CvmParams, Problem, Solution, SolveError};
@@ -74,6 +75,8 @@ pub struct KernelSpec {
     pub n_loc: usize,
     /// Fusion settings ($\rho$, $T$, tolerance).
     pub fusion: FusionParams,
+    /// Dense fusion or the landmark approximation ([`crate::approx`]).
+    pub approx: FusionApprox,
 }
 
 /// Parameters of GAM-CVM and of the baselines built from the same machinery.
@@ -135,6 +138,11 @@ impl GamCvmParams {
             help: "fusion normalization: 1 = across sub-kernels as [CVM eqs. 18, 20] print (the default, best measured), 0 = each kernel by its own rows [Wang12]",
         },
         ParamSpec {
+            name: "landmarks",
+            default: Some(0.0),
+            help: "0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point (memory O(m^2 + n n_loc), for n well past 20,000; two or more sub-kernels)",
+        },
+        ParamSpec {
             name: "sigma_scale",
             default: Some(1.0),
             help: "multiplier of the Gaussian bandwidth sigma_1 = median per-sample std",
@@ -164,6 +172,14 @@ impl GamCvmParams {
         let t = check::integer_at_least("t", v("t")?, 1, "an integer >= 1")?;
         let n_loc = check::integer_at_least("n_loc", v("n_loc")?, 1, "an integer >= 1")?;
         let transductive = flag("transductive", v("transductive")?)?;
+        let landmarks = check::integer_at_least("landmarks", v("landmarks")?, 0, "0 or an integer above n_loc")?;
+        let approx = if landmarks == 0 {
+            FusionApprox::Dense
+        } else {
+            FusionApprox::Landmarks {
+                count: landmarks as usize,
+            }
+        };
         let normalization = if flag("printed_norm", v("printed_norm")?)? {
             Normalization::AcrossKernels
         } else {
@@ -180,6 +196,7 @@ impl GamCvmParams {
                     tol: 1e-3,
                     normalization,
                 },
+                approx,
             },
             c1: v("c1")?,
             c2: v("c2")?,
@@ -214,6 +231,22 @@ impl GamCvmParams {
                 allowed: "an integer >= 1",
             });
         }
+        if let FusionApprox::Landmarks { count } = self.kernel.approx {
+            if count <= self.kernel.n_loc {
+                return Err(ParamError::OutOfRange {
+                    name: "landmarks",
+                    value: count as f64,
+                    allowed: "0 or an integer above n_loc",
+                });
+            }
+            if self.kernel.kernels.len() < 2 {
+                return Err(ParamError::OutOfRange {
+                    name: "landmarks",
+                    value: count as f64,
+                    allowed: "0 with a single sub-kernel (the approximation is of the fusion)",
+                });
+            }
+        }
         Ok(())
     }
 }
@@ -237,8 +270,6 @@ fn flag(name: &'static str, value: f64) -> Result<bool, ParamError> {
 pub struct FusedSet {
     /// The points (training rows first, then any unlabeled rows).
     pub pts: Points,
-    /// Each point's $n_{loc}$ nearest other points.
-    pub knn: Knn,
     /// The sub-kernels, bandwidths fitted on `pts`.
     pub kernels: Vec<Box<dyn SubKernel>>,
     /// The fused kernel \[CVM eq. 22\] (or the single sub-kernel).
@@ -247,6 +278,9 @@ pub struct FusedSet {
     pub info: FusionInfo,
     /// How its natural and local kernels were normalized.
     pub normalization: Normalization,
+    /// The landmarks (sparsity set against themselves) when the kernel is the landmark
+    /// approximation: new points are scored through them.
+    pub landmarks: Option<Points>,
 }
 
 impl FusedSet {
@@ -265,26 +299,49 @@ impl FusedSet {
             }
             .into());
         }
+        let make = |pts: &Points| -> Vec<Box<dyn SubKernel>> {
+            spec.kernels
+                .iter()
+                .map(|k| match k {
+                    SubKernelKind::Gaussian => Box::new(Gaussian {
+                        sigma1: Gaussian::median_std(pts).sigma1 * spec.sigma_scale,
+                    }) as Box<dyn SubKernel>,
+                    other => other.build(pts),
+                })
+                .collect()
+        };
+        if let FusionApprox::Landmarks { count } = spec.approx
+            && count < n
+            && spec.kernels.len() >= 2
+        {
+            let (built, kernels) = crate::approx::build(
+                &mut pts,
+                count.max(spec.n_loc + 1),
+                spec.n_loc,
+                &spec.fusion,
+                make,
+            )
+            .map_err(memory_error)?;
+            return Ok(Self {
+                pts,
+                kernels,
+                gram: built.gram,
+                info: built.info,
+                normalization: spec.fusion.normalization,
+                landmarks: Some(built.landmarks),
+            });
+        }
         let knn = Knn::search(&pts, &pts, spec.n_loc, true);
         pts.set_sparsity(&knn);
-        let kernels: Vec<Box<dyn SubKernel>> = spec
-            .kernels
-            .iter()
-            .map(|k| match k {
-                SubKernelKind::Gaussian => Box::new(Gaussian {
-                    sigma1: Gaussian::median_std(&pts).sigma1 * spec.sigma_scale,
-                }) as Box<dyn SubKernel>,
-                other => other.build(&pts),
-            })
-            .collect();
+        let kernels = make(&pts);
         let (gram, info) = fuse(&pts, &knn, &kernels, &spec.fusion).map_err(memory_error)?;
         Ok(Self {
             pts,
-            knn,
             kernels,
             gram,
             info,
             normalization: spec.fusion.normalization,
+            landmarks: None,
         })
     }
 }
@@ -472,8 +529,14 @@ pub fn solve_on(
         SolverKind::AucSvm { max_pairs } => solver::aucsvm(&pb, params.c1, 1e-6, max_pairs, 2_000),
     }
     .map_err(|e| match e {
+        SolveError::TooManyPairs { limit: 0, .. } => FitError::TooLarge {
+            what: "bytes for the AUCSVM dual and training kernel, which the system refused to \
+                   allocate (the limit given is 0)",
+            size: usize::try_from(solver::aucsvm_bytes(pos.len(), neg.len())).unwrap_or(usize::MAX),
+            limit: 0,
+        },
         SolveError::TooManyPairs { pairs, limit } => FitError::TooLarge {
-            what: "positive-negative pairs (the exact AUCSVM QP stores them all)",
+            what: "positive-negative pairs (the exact AUCSVM dual keeps 12 bytes per pair)",
             size: pairs,
             limit,
         },
@@ -500,6 +563,9 @@ pub struct GamCvmModel {
     index: HashMap<Vec<u64>, usize>,
     n_loc: usize,
     info: FitInfo,
+    /// Landmark approximation only: the landmarks' scores $u = \tilde K_m \Lambda^\top w$,
+    /// through which a new point is scored ([`crate::approx`]).
+    landmark_f: Option<Vec<f64>>,
 }
 
 impl GamCvmModel {
@@ -521,18 +587,38 @@ impl GamCvmModel {
     /// The model without its $n \times n$ kernel matrix: the points, fitted sub-kernels, scores
     /// and weights that inductive scoring reads, $O(n p)$ values. It scores every row as this
     /// model does, bit for bit (see [`InductiveModel`]).
+    ///
+    /// With the landmark approximation the model keeps the landmarks and their scores $u$
+    /// instead ([`crate::approx`]): it scores a new row exactly as this model does, and a
+    /// training row that is not a landmark as a new row, i.e. its fitted score less
+    /// $\rho w_x$.
     pub fn to_inductive(&self) -> InductiveModel {
-        InductiveModel::from_parts(
-            self.set.pts.clone(),
-            self.set.kernels.iter().map(|k| k.fitted()).collect(),
-            self.set.normalization,
-            self.f.clone(),
-            self.w.clone(),
-            self.n_loc,
-        )
+        let fitted = self.set.kernels.iter().map(|k| k.fitted()).collect();
+        match (&self.set.landmarks, &self.landmark_f) {
+            (Some(lm), Some(u)) => InductiveModel::from_parts(
+                lm.clone(),
+                fitted,
+                self.set.normalization,
+                u.clone(),
+                Vec::new(),
+                self.n_loc,
+            ),
+            _ => InductiveModel::from_parts(
+                self.set.pts.clone(),
+                fitted,
+                self.set.normalization,
+                self.f.clone(),
+                self.w.clone(),
+                self.n_loc,
+            ),
+        }
     }
 
     fn scoring(&self) -> Scoring<'_> {
+        let (new_pts, new_f) = match (&self.set.landmarks, &self.landmark_f) {
+            (Some(lm), Some(u)) => (lm, u.as_slice()),
+            _ => (&self.set.pts, self.f.as_slice()),
+        };
         Scoring {
             pts: &self.set.pts,
             kernels: &self.set.kernels,
@@ -541,6 +627,8 @@ impl GamCvmModel {
             w: &self.w,
             n_loc: self.n_loc,
             index: &self.index,
+            new_pts,
+            new_f,
         }
     }
 }
@@ -568,6 +656,10 @@ struct Scoring<'a> {
     w: &'a [(usize, f64)],
     n_loc: usize,
     index: &'a HashMap<Vec<u64>, usize>,
+    /// The points and scores a new point is scored through: `pts` and `f`, or the landmarks
+    /// and their scores.
+    new_pts: &'a Points,
+    new_f: &'a [f64],
 }
 
 impl Scoring<'_> {
@@ -576,7 +668,7 @@ impl Scoring<'_> {
     /// through the fitted scores.
     fn score_new(&self, x: &[f64]) -> f64 {
         let q = Points::from_dense(self.pts.dim(), x.to_vec());
-        let knn = Knn::search(&q, self.pts, self.n_loc, false);
+        let knn = Knn::search(&q, self.new_pts, self.n_loc, false);
         let mut q = q;
         q.set_sparsity(&knn);
         let s: f64 = if self.kernels.len() == 1 {
@@ -587,11 +679,11 @@ impl Scoring<'_> {
                 .sum()
         } else {
             let nb = knn.neighbours(0);
-            let lw = local_weights(&q, 0, self.pts, nb, self.kernels, self.normalization);
+            let lw = local_weights(&q, 0, self.new_pts, nb, self.kernels, self.normalization);
             let m = lw.len() as f64;
             nb.iter()
                 .enumerate()
-                .map(|(t, &k)| lw.iter().map(|r| r[t]).sum::<f64>() / m * self.f[k as usize])
+                .map(|(t, &k)| lw.iter().map(|r| r[t]).sum::<f64>() / m * self.new_f[k as usize])
                 .sum()
         };
         if s.is_finite() { s } else { 0.0 }
@@ -769,6 +861,8 @@ impl InductiveModel {
             w: &self.w,
             n_loc: self.n_loc,
             index: &self.index,
+            new_pts: &self.pts,
+            new_f: &self.f,
         }
     }
 
@@ -1097,6 +1191,7 @@ impl GamCvmParams {
             fusion_iterations: set.info.iterations,
             fusion_peak_bytes: set.info.peak_bytes,
         };
+        let landmark_f = set.gram.landmarks().map(|lk| lk.landmark_scores(&w));
         Ok(GamCvmModel {
             set,
             f,
@@ -1104,6 +1199,7 @@ impl GamCvmParams {
             index,
             n_loc: self.kernel.n_loc,
             info,
+            landmark_f,
         })
     }
 }

@@ -123,47 +123,17 @@ impl Problem<'_> {
         k(i, u) - k(i, v) - k(j, u) + k(j, v) + d
     }
 
-    /// $\varsigma = \max_m \tilde H_{mm}$: one parallel scan over the pairs, nothing stored.
+    /// $\varsigma = \max_m \tilde H_{mm}$ ([`Gram::max_pair_diag`] plus $1/C_1$).
     pub fn varsigma(&self, c1: f64) -> f64 {
-        let g = self.gram;
-        let best = self
-            .pos
-            .par_iter()
-            .map(|&i| {
-                let row = g.row(i);
-                let kii = f64::from(row[i]);
-                self.neg
-                    .iter()
-                    .map(|&j| kii + g.get(j, j) - 2.0 * f64::from(row[j]))
-                    .fold(f64::NEG_INFINITY, f64::max)
-            })
-            .reduce(|| f64::NEG_INFINITY, f64::max);
-        best + 1.0 / c1
+        self.gram.max_pair_diag(self.pos, self.neg) + 1.0 / c1
     }
 
     /// $f = K w$ on every point of the kernel, for point weights `w` (index, weight).
     pub fn scores(&self, w: &[(usize, f64)]) -> Vec<f64> {
         let mut f = vec![0.0; self.gram.n()];
-        axpy_rows(self.gram, w, &mut f);
+        self.gram.add_scores(w, &mut f);
         f
     }
-}
-
-/// `f += sum_k w_k K[k, :]`, in parallel chunks of `f`.
-fn axpy_rows(g: &Gram, w: &[(usize, f64)], f: &mut [f64]) {
-    const CHUNK: usize = 2048;
-    f.par_chunks_mut(CHUNK).enumerate().for_each(|(c, out)| {
-        let lo = c * CHUNK;
-        for &(k, wk) in w {
-            if wk == 0.0 {
-                continue;
-            }
-            let row = &g.row(k)[lo..lo + out.len()];
-            for (o, &r) in out.iter_mut().zip(row) {
-                *o += wk * f64::from(r);
-            }
-        }
-    });
 }
 
 /// Settings of the core vector machine.
@@ -407,7 +377,7 @@ pub fn cvm(pb: &Problem<'_>, params: &CvmParams) -> Result<Solution, SolveError>
         smo(&g, &mut beta, &mut gb, tol, 200 * pairs.len() + 1000);
         let new_w = point_weights(&pairs, &beta, pb, 1.0);
         let delta = weight_delta(&weights, &new_w);
-        axpy_rows(pb.gram, &delta, &mut f);
+        pb.gram.add_scores(&delta, &mut f);
         weights = new_w;
     }
     let q: f64 = beta.iter().zip(&gb).map(|(b, v)| b * v).sum();
@@ -561,12 +531,9 @@ pub fn aucsvm(
     // The training points' kernel, positives first: rows are contiguous.
     let idx: Vec<usize> = pb.pos.iter().chain(pb.neg).copied().collect();
     let mut kt = crate::fusion::try_zeroed(nt * nt).ok_or(refused.clone())?;
-    kt.par_chunks_mut(nt).enumerate().for_each(|(a, row)| {
-        let src = pb.gram.row(idx[a]);
-        for (o, &b) in row.iter_mut().zip(&idx) {
-            *o = src[b];
-        }
-    });
+    kt.par_chunks_mut(nt)
+        .enumerate()
+        .for_each(|(a, row)| pb.gram.gather_row(idx[a], &idx, row));
     let mut alpha: Vec<f64> = Vec::new();
     alpha.try_reserve_exact(pairs).map_err(|_| refused.clone())?;
     alpha.resize(pairs, 0.0);

@@ -109,6 +109,40 @@ fn gam_cvm_ranks_held_out_points_in_both_modes() {
     assert!(info.fusion_iterations >= 1);
 }
 
+/// The landmark approximation: a fit through 60 landmarks of 240 points ranks the held-out rows
+/// about as well as the dense fusion, its training rows get their fitted scores, and the saved
+/// model (the landmarks and their scores) scores new rows bit for bit as the fitted model.
+#[test]
+fn landmark_fusion_ranks_like_the_dense_one_and_saves_its_landmarks() {
+    let train = data(40, 120, 2);
+    let test = data(20, 60, 3);
+    let base = [("n_loc", 8.0), ("c1", 1.0), ("epsilon", 1e-3)];
+    let dense = params(&base);
+    let approx = params(&[base[0], base[1], base[2], ("landmarks", 60.0)]);
+    let (sd, sa) = (
+        dense.fit_transductive(&train, &test, 5).unwrap().score_all(&test),
+        approx.fit_transductive(&train, &test, 5).unwrap().score_all(&test),
+    );
+    let (ad, aa) = (auc(&sd, &test), auc(&sa, &test));
+    assert!(aa > 0.85 && (ad - aa).abs() < 0.05, "dense {ad}, landmarks {aa}");
+    let m = approx.fit_with(&train, None, 5).unwrap();
+    for i in [0, 9, 150] {
+        assert_eq!(m.score(train.row(i)).to_bits(), m.fitted_scores()[i].to_bits());
+    }
+    let saved = m.to_inductive();
+    assert_eq!(saved.n(), 60, "the saved model keeps the landmarks");
+    let back = InductiveModel::from_bytes(&saved.to_bytes()).unwrap();
+    for i in 0..test.n() {
+        let (a, b) = (m.score(test.row(i)), back.score(test.row(i)));
+        assert_eq!(a.to_bits(), b.to_bits(), "test row {i}: {a} against {b}");
+    }
+    // Range checks: landmarks above n_loc, and only for a fusion.
+    let map: ParamMap = [("landmarks", 8.0), ("n_loc", 8.0)].into_iter().collect();
+    assert!(GamCvmParams::from_map(&map, &[Gaussian, Pearson], SolverKind::Cvm).is_err());
+    let map: ParamMap = [("landmarks", 50.0)].into_iter().collect();
+    assert!(GamCvmParams::from_map(&map, &[Gaussian], SolverKind::Cvm).is_err());
+}
+
 #[test]
 fn c2_only_scales_scores() {
     let train = data(15, 45, 4);
@@ -162,7 +196,7 @@ fn aucsvm_refuses_large_problems_and_solves_small_ones() {
     assert_eq!(
         e,
         FitError::TooLarge {
-            what: "positive-negative pairs (the exact AUCSVM QP stores them all)",
+            what: "positive-negative pairs (the exact AUCSVM dual keeps 12 bytes per pair)",
             size: 300,
             limit: 299
         }
