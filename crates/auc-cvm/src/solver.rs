@@ -48,6 +48,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
+use faer::linalg::matmul::matmul;
+use faer::{Accum, ColMut, ColRef, Mat, Par};
+
 use crate::fusion::Gram;
 
 /// Why a solver could not run.
@@ -60,6 +63,11 @@ pub enum SolveError {
         positives: usize,
         /// Negatives given.
         negatives: usize,
+    },
+    /// The system refused memory a solver needs.
+    OutOfMemory {
+        /// Bytes of the refused allocation.
+        bytes: u64,
     },
     /// An exact solver was asked for more pairs than it materializes.
     TooManyPairs {
@@ -80,6 +88,11 @@ impl fmt::Display for SolveError {
                 f,
                 "need both classes to form pairs, got {positives} positive(s) and {negatives} \
                  negative(s)"
+            ),
+            SolveError::OutOfMemory { bytes } => write!(
+                f,
+                "the system refused {:.2} GB the solver needs",
+                *bytes as f64 / 1e9
             ),
             SolveError::TooManyPairs { pairs, limit } => write!(
                 f,
@@ -208,8 +221,10 @@ fn point_weights(
 /// SMO on $\min \beta^\top G \beta$ over the simplex: the maximal violating pair and an exact
 /// line search, until $\max_{\beta_j > 0} (G\beta)_j - \min_i (G\beta)_i \le$ `tol`. `gb` holds
 /// $G\beta$ on entry and exit. Returns the steps taken.
+///
+/// `G` is a symmetric `faer` matrix (column-major): a step reads two of its columns, contiguous.
 pub(crate) fn smo(
-    g: &[Vec<f64>],
+    g: &Mat<f64>,
     beta: &mut [f64],
     gb: &mut [f64],
     tol: f64,
@@ -231,7 +246,7 @@ pub(crate) fn smo(
             break;
         }
         let gap = gb[hi] - gb[lo];
-        let curv = g[lo][lo] + g[hi][hi] - 2.0 * g[lo][hi];
+        let curv = g[(lo, lo)] + g[(hi, hi)] - 2.0 * g[(lo, hi)];
         let t = if curv > 0.0 {
             (gap / curv).min(beta[hi])
         } else {
@@ -243,8 +258,9 @@ pub(crate) fn smo(
         } else {
             beta[hi] -= t;
         }
-        for k in 0..s {
-            gb[k] += t * (g[k][lo] - g[k][hi]);
+        let (cl, ch) = (g.col_as_slice(lo), g.col_as_slice(hi));
+        for ((o, &a), &b) in gb.iter_mut().zip(cl).zip(ch) {
+            *o += t * (a - b);
         }
         steps += 1;
         // Recompute G beta now and then so that rounding in the updates cannot accumulate;
@@ -256,10 +272,32 @@ pub(crate) fn smo(
     steps
 }
 
-fn refresh(g: &[Vec<f64>], beta: &[f64], gb: &mut [f64]) {
-    for (k, out) in gb.iter_mut().enumerate() {
-        *out = g[k].iter().zip(beta).map(|(a, b)| a * b).sum();
+/// `gb = G beta` by `faer`'s matrix product.
+fn refresh(g: &Mat<f64>, beta: &[f64], gb: &mut [f64]) {
+    matmul(
+        ColMut::from_slice_mut(gb).as_mat_mut(),
+        Accum::Replace,
+        g.as_ref(),
+        ColRef::from_slice(beta).as_mat(),
+        1.0,
+        Par::Seq,
+    );
+}
+
+/// `G` grown by one row and column `new` (the last entry the diagonal), keeping a capacity
+/// that doubles so that growing to $s$ costs $O(s^2)$ in all; the reservation is fallible.
+fn grow_by_one(g: &mut Mat<f64>, cap: &mut usize, new: &[f64]) -> Result<(), SolveError> {
+    let s = g.nrows();
+    if s + 1 > *cap {
+        let want = (2 * *cap).max(64).max(s + 1);
+        g.try_reserve(want, want)
+            .map_err(|_| SolveError::OutOfMemory {
+                bytes: 8 * (want as u64) * (want as u64),
+            })?;
+        *cap = want;
     }
+    g.resize_with(s + 1, s + 1, |i, j| if i == s { new[j] } else { new[i] });
+    Ok(())
 }
 
 /// The `k` slots of `f` at `idx` with the lowest (`ascending`) or highest scores, sorted.
@@ -323,9 +361,11 @@ pub fn cvm(pb: &Problem<'_>, params: &CvmParams) -> Result<Solution, SolveError>
     );
     let mut pairs = vec![m0];
     let mut core: HashSet<(u32, u32)> = pairs.iter().copied().collect();
-    let mut g = vec![vec![pb.h_tilde(m0, m0, c1)]];
+    let mut g = Mat::<f64>::zeros(0, 0);
+    let mut cap = 0;
+    grow_by_one(&mut g, &mut cap, &[pb.h_tilde(m0, m0, c1)])?;
     let mut beta = vec![1.0];
-    let mut gb = vec![g[0][0]];
+    let mut gb = vec![g[(0, 0)]];
     let mut weights: Vec<(usize, f64)> = point_weights(&pairs, &beta, pb, 1.0);
     let mut f = pb.scores(&weights);
     let mut iterations = 0;
@@ -354,14 +394,10 @@ pub fn cvm(pb: &Problem<'_>, params: &CvmParams) -> Result<Solution, SolveError>
         if !out.is_empty() {
             // Step 6: add the farthest pair; extend G = H~ on the core set.
             for m in out {
-                let row: Vec<f64> = pairs.iter().map(|&a| pb.h_tilde(m, a, c1)).collect();
-                for (gr, &v) in g.iter_mut().zip(&row) {
-                    gr.push(v);
-                }
-                let mut new_row = row;
+                let mut new_row: Vec<f64> = pairs.iter().map(|&a| pb.h_tilde(m, a, c1)).collect();
                 new_row.push(pb.h_tilde(m, m, c1));
                 let gbm = new_row.iter().zip(&beta).map(|(a, b)| a * b).sum();
-                g.push(new_row);
+                grow_by_one(&mut g, &mut cap, &new_row)?;
                 pairs.push(m);
                 core.insert(m);
                 beta.push(0.0);
@@ -451,10 +487,11 @@ pub fn exact_dual(
     let start = Instant::now();
     let pairs = all_pairs(pb, limit)?;
     let s = pairs.len();
-    let g: Vec<Vec<f64>> = pairs
-        .par_iter()
-        .map(|&a| pairs.iter().map(|&b| pb.h_tilde(a, b, c1)).collect())
-        .collect();
+    let mut g = Mat::<f64>::zeros(0, 0);
+    g.try_reserve(s, s).map_err(|_| SolveError::OutOfMemory {
+        bytes: 8 * (s as u64) * (s as u64),
+    })?;
+    g.resize_with(s, s, |i, j| pb.h_tilde(pairs[i], pairs[j], c1));
     let mut beta = vec![1.0 / s as f64; s];
     let mut gb = vec![0.0; s];
     refresh(&g, &beta, &mut gb);
