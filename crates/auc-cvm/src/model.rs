@@ -251,6 +251,56 @@ impl GamCvmParams {
     }
 }
 
+impl GamCvmParams {
+    /// An upper estimate of the bytes a fit holds at its peak, for a kernel built on
+    /// `n_points` points of `dim` features with `positives` and `negatives` training rows, so
+    /// that a caller can refuse a fit before it allocates (the fit itself also fails with an
+    /// error value, never an abort, when the system refuses its large buffers).
+    ///
+    /// Counted: the dense points and their statistics, the neighbour lists and local weights;
+    /// then the larger of the fusion's peak ([`crate::fusion::peak_bytes`], or
+    /// [`crate::approx::landmark_bytes`]) and the kernel it keeps plus the solver: the core
+    /// vector machine's reduced matrix at its largest core set ($8 s^2$ bytes,
+    /// $s = \min$(`max_core`, pairs)) or AUCSVM's dual and training kernel
+    /// ([`solver::aucsvm_bytes`]); and the model's score vectors and row index. Allocator
+    /// overhead and the input data set are not counted.
+    pub fn estimate_bytes(
+        &self,
+        n_points: usize,
+        dim: usize,
+        positives: usize,
+        negatives: usize,
+    ) -> u64 {
+        let n = n_points as u64;
+        let p = dim.max(1) as u64;
+        let k = self.kernel.n_loc as u64;
+        let m = self.kernel.kernels.len();
+        let norm = self.kernel.fusion.normalization;
+        let points = n * (p + 4) * 8 + n * k * 12;
+        let local = if m >= 2 { m as u64 * n * k * (4 + 8) } else { 0 };
+        let (fusion_peak, kept) = match self.kernel.approx {
+            FusionApprox::Landmarks { count } if count < n_points && m >= 2 => {
+                let c = count as u64;
+                (
+                    crate::approx::landmark_bytes(n_points, dim, count, m, self.kernel.n_loc, norm),
+                    4 * c * c + n * k * 12,
+                )
+            }
+            _ => (crate::fusion::peak_bytes(n_points, m, norm), 4 * n * n),
+        };
+        let pairs = positives as u64 * negatives as u64;
+        let solver = match self.solver {
+            SolverKind::Cvm => {
+                let s = pairs.min(self.max_core as u64);
+                8 * s * s + 48 * s + 24 * n
+            }
+            SolverKind::AucSvm { .. } => solver::aucsvm_bytes(positives, negatives) + 16 * n,
+        };
+        let model = n * (p * 8 + 80);
+        points + local + fusion_peak.max(kept + solver) + model
+    }
+}
+
 /// A 0/1 parameter as a bool.
 fn flag(name: &'static str, value: f64) -> Result<bool, ParamError> {
     match check::integer_at_least(name, value, 0, "0 or 1")? {
@@ -539,6 +589,12 @@ pub fn solve_on(
             what: "positive-negative pairs (the exact AUCSVM dual keeps 12 bytes per pair)",
             size: pairs,
             limit,
+        },
+        SolveError::OutOfMemory { bytes } => FitError::TooLarge {
+            what: "bytes of the core vector machine's reduced matrix, which the system refused \
+                   to allocate (the limit given is the core set size)",
+            size: usize::try_from(bytes).unwrap_or(usize::MAX),
+            limit: params.max_core,
         },
         _ => FitError::SingleClass,
     })?;

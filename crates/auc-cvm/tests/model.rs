@@ -143,6 +143,30 @@ fn landmark_fusion_ranks_like_the_dense_one_and_saves_its_landmarks() {
     assert!(GamCvmParams::from_map(&map, &[Gaussian], SolverKind::Cvm).is_err());
 }
 
+/// The estimate covers what a fit reports for its fusion, grows as n^2 for the dense fusion and
+/// as n for the landmark one, and adds AUCSVM's dual.
+#[test]
+fn memory_estimate_covers_the_fusion_and_the_solvers() {
+    let train = data(40, 120, 2);
+    let p = params(&[("n_loc", 8.0)]);
+    let m = p.fit_with(&train, None, 1).unwrap();
+    let est = p.estimate_bytes(160, 4, 40, 120);
+    assert!(est >= m.info().fusion_peak_bytes as u64, "{est}");
+    let big = |n: usize| p.estimate_bytes(n, 16, n / 25, n - n / 25);
+    // Letter-z: 4 packed triangles of 20,000 points (3.2 GB) dominate.
+    let lz = big(20_000);
+    assert!((3_200_000_000..4_000_000_000).contains(&lz), "{lz}");
+    assert!(big(40_000) > 3 * lz);
+    let approx = params(&[("n_loc", 8.0), ("landmarks", 4000.0)]);
+    let a = approx.estimate_bytes(100_000, 10, 50_000, 50_000);
+    assert!(a < 1_000_000_000, "{a}");
+    let map: ParamMap = [("n_loc", 4.0)].into_iter().collect();
+    let svm = GamCvmParams::from_map(&map, &[Gaussian], SolverKind::AucSvm { max_pairs: 1 << 30 })
+        .unwrap();
+    let e = svm.estimate_bytes(5_000, 10, 500, 4_500);
+    assert!(e >= auc_cvm::solver::aucsvm_bytes(500, 4_500) + 4 * 5_000 * 5_000, "{e}");
+}
+
 #[test]
 fn c2_only_scales_scores() {
     let train = data(15, 45, 4);
