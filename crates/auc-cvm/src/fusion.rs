@@ -11,56 +11,84 @@
 //! distance of Theorem 1, $d_t = \max_{m<s} \lVert P^{(m)}_t - P^{(s)}_t \rVert_F$, changes by
 //! less than `tol` relative to its previous value, or after `max_iter` rounds.
 //!
-//! Each product is sparse-dense-sparse. $Y = \bar L A$ adds $n_{loc}$ dense rows per row;
-//! after a blocked, parallel transpose, $\bar L Y^\top = \bar L A^\top \bar L^\top$ is again
-//! $n_{loc}$ dense row additions per row: $O(n^2 n_{loc})$ per sub-kernel and round, contiguous
-//! and vectorizable, never $O(n^3)$. That product is the *transpose* of eq. 21's
-//! $\bar L A \bar L^\top$. Since it is applied to every status matrix, the stored matrices
-//! alternate exactly between $P_t$ (even $t$) and $P_t^\top$ (odd $t$): if every stored matrix is
-//! $P_t^\top$, their $A$ is $A_t^\top$ and the product gives $\bar L A_t \bar L^\top = P_{t+1}$
-//! minus $\rho I$. Eq. 22 and Theorem 1's distance do not change under transposing all of them,
-//! so no second transpose is needed (the dense reference in the tests transposes nothing).
+//! # The state: each kernel's sum of the others
+//!
+//! Eq. 21 reads round $t$ only (Jacobi order). Instead of the status matrices we keep
+//! $Q^{(m)} = \sum_{s \ne m} P^{(s)}_t$, the matrix eq. 21 diffuses for kernel $m$: the product
+//! $R^{(m)} = \bar L^{(m)} Q^{(m)} \bar L^{(m)\top} / (M-1) + \rho I$ is $P^{(m)}_{t+1}$, and
+//! $Q^{(m)}$ is read by that product only. So each product writes into the one free buffer,
+//! and the buffer of the $Q^{(m)}$ it consumed becomes the free one for the next kernel. After
+//! the round the state is turned back in place, entry by entry:
+//! $Q^{(m)} = \sum_s R^{(s)} - R^{(m)}$. Theorem 1's distance is read from either form
+//! ($P^{(m)} - P^{(s)} = Q^{(s)} - Q^{(m)}$). That is **$M + 1$ dense matrices** at the peak,
+//! not the $M + 2$ of the status matrices, their sum and a scratch matrix.
+//!
+//! # Symmetric forms: one packed triangle per matrix
+//!
+//! With the printed normalization (the default) every natural kernel is an entrywise ratio of
+//! symmetric kernels, hence symmetric, and $\bar L Q \bar L^\top$ is symmetric whenever $Q$
+//! is: every status matrix stays symmetric, and each is stored as its lower triangle, packed by
+//! rows ($n(n+1)/2$ values). Row normalization makes $\bar K^{(m)}$ asymmetric (rows scaled
+//! differently), so its matrices are stored square. [`keeps_symmetry`] says which;
+//! [`peak_bytes`] gives the bytes.
+//!
+//! The symmetric product splits $Q = D + D^\top$ ($D$ the strict lower triangle plus half the
+//! diagonal, i.e. the packed rows as stored): $\bar L Q \bar L^\top = W + W^\top$ with
+//! $U = \bar L D$ and $W = U \bar L^\top$. A block of 64 rows computes its rows of $U$ by adding
+//! $n_{loc}$ packed (partial) rows each, transposes them, forms $W^\top$ for its rows by 64-wide
+//! multiply-adds over every point's neighbour list, and adds $W_{ij}$ into the stored entry
+//! $(\max(i,j), \min(i,j))$: its own rows directly, later rows in chunks of 64 contiguous
+//! values under that block's lock. An off-diagonal entry receives exactly two additions onto
+//! zero, which commute, so the result does not depend on the order the blocks run in.
+//!
+//! The square product of the row form adds $n_{loc}$ dense rows per row, $Y = \bar L Q$; after a
+//! blocked, parallel transpose, $\bar L Y^\top = \bar L Q^\top \bar L^\top$ is again $n_{loc}$
+//! row additions per row: $O(n^2 n_{loc})$ per sub-kernel and round, never $O(n^3)$. That is the
+//! *transpose* of eq. 21's product. Since it is applied to every matrix, the stored matrices
+//! alternate between $P_t$ and $P_t^\top$; eq. 22 and Theorem 1's distance do not change under
+//! transposing all of them, so no second transpose is needed (the dense reference in the tests
+//! transposes nothing).
 //!
 //! # Memory
 //!
-//! Jacobi order (eq. 21 reads round $t$ only) is kept with $M + 2$ dense $n \times n$ `f32`
-//! matrices: the $M$ status matrices, their sum $S$ (so $\sum_{s \ne m} P^{(s)}_t = S - P^{(m)}_t$
-//! stays available after $P^{(m)}$ is replaced), and one scratch matrix. For Letter-z
-//! ($n = 20{,}000$, $M = 3$) that is $5 \cdot 4 n^2$ bytes = 8.0 GB at the peak, and the fused
-//! kernel alone is 1.6 GB. `f32` changes the fused kernel by less than $10^{-6}$ of its largest
-//! entry against an `f64` computation (test `f32_fusion_matches_an_f64_dense_reference`).
+//! For Letter-z ($n = 20{,}000$, $M = 3$): 4 packed triangles, 3.2 GB, with the printed
+//! normalization (8.0 GB before: 5 squares); 4 squares, 6.4 GB, with row normalization. The
+//! fused kernel (one square, 1.6 GB) is built after all but one triangle are freed. Every
+//! buffer is reserved fallibly: a fusion the system cannot hold is a [`MemoryError`], never an
+//! abort. `f32` changes the fused kernel by less than $10^{-6}$ of its largest entry against an
+//! `f64` computation (test `f32_fusion_matches_an_f64_dense_reference`). Beyond that, the
+//! landmark approximation ([`crate::approx`]) needs no $n \times n$ matrix.
 //!
-//! # Normalization: each kernel by its own rows (deviation from eqs. 18 and 20 as printed)
+//! # Normalization: the printed form by default, each kernel by its rows as an option
 //!
 //! Eqs. 18 and 20 as printed divide each entry $K^{(m)}_{ij}$ by the sum over the *sub-kernels*
-//! of that entry, so that $\sum_m \bar K^{(m)}_{ij} = 1$. We normalize each kernel by its own
-//! rows instead, as the cross-diffusion the paper adopts does \[Wang12\]:
+//! of that entry, so that $\sum_m \bar K^{(m)}_{ij} = 1$ ([`Normalization::AcrossKernels`],
+//! the default, `printed_norm = 1`). The cross-diffusion the paper adopts \[Wang12\] normalizes
+//! each kernel by its own rows instead ([`Normalization::Rows`], `printed_norm = 0`):
 //! $$\bar K^{(m)}_{ij} = \frac{n\,K^{(m)}_{ij}}{\sum_k K^{(m)}_{ik}}, \qquad
 //! \bar L^{(m)}_{ij} = \frac{L^{(m)}_{ij}}{\sum_k L^{(m)}_{ik}}.$$
-//! Three reasons:
+//! What each form gets right:
 //! - The paper itself says that $\bar K^{(m)}_t$ and $\bar L^{(m)}$ are "generally asymmetric".
 //!   Entrywise ratios of symmetric kernels are symmetric. Row-normalized kernels are not.
 //! - Theorem 1's proof needs row-stochastic local kernels (eq. 25, the stationary
 //!   distribution $\mathbf 1 \pi^\top$). With eq. 20 as printed a row of $\bar L^{(m)}$ sums to
 //!   about $n_{loc}/M$, and each round multiplies $P$ by about $(n_{loc}/M)^2$: the iteration
-//!   overflows (test `printed_local_kernel_diverges_and_row_stochastic_stays_bounded`).
-//! - The printed eq. 18 keeps only each kernel's *share* of an entry. Two identical sub-kernels
-//!   give $\bar K^{(1)} = \bar K^{(2)} = \tfrac12$ everywhere, which carries no similarity at
-//!   all. With $M = 2$, eq. 21 diffuses $1 - \bar K^{(m)}$, the complement of the kernel's own
-//!   similarity. Our two-kernel ablations inverted the ranking this way (AUC 0.14 on Breast-w
-//!   for K2+K3; test `two_copies_of_one_kernel_keep_its_ranking`).
+//!   overflows (test `printed_local_kernel_diverges_and_row_stochastic_stays_bounded`). Both
+//!   forms therefore divide the local kernels' rows by their sums.
+//! - **Two copies of one kernel.** The printed eq. 18 keeps only each kernel's *share* of an
+//!   entry. Two identical sub-kernels give $\bar K^{(1)} = \bar K^{(2)} = \tfrac12$ everywhere,
+//!   which carries no similarity at all; with $M = 2$, eq. 21 diffuses $1 - \bar K^{(m)}$, the
+//!   complement of the kernel's own similarity. Two-kernel ablations rank below chance this way
+//!   on some data sets (AUC 0.19-0.51 on Breast-w; test
+//!   `two_copies_of_one_kernel_keep_its_ranking`). The row form fuses two copies into the kernel.
+//! - **But the printed form measures better for the three-kernel model**, which is the
+//!   default: on 12 of 13 shared data sets (docs/results/README.md). The row form's weakness:
+//!   an isolated point has a small row sum, so its self-similarity
+//!   $n K_{ii} / \sum_k K_{ik}$ can be hundreds of times the median diagonal (1,447 against
+//!   1.75 on PageBlocks-I), and a few such points then dominate the pairs of the CVM dual.
 //!
-//! The factor $n$ (rows of $\bar K$ average 1, not sum to 1) keeps the entries on the scale of
-//! the sub-kernels, so $\rho$ and $C_1$ mean the same thing for every $n$.
-//! [`Normalization::AcrossKernels`] keeps the printed eq. 18. It uses the printed eq. 20 too,
-//! with rows then divided by their sum so that the iteration stays bounded
-//! (`--param printed_norm=1`).
-//!
-//! Measured (docs/results/README.md): the printed form makes two-kernel fusions rank below
-//! chance on three of 13 data sets, yet gives the better three-kernel model on 12 of them. One
-//! known weakness of ours: an isolated point has a small row sum, so its self-similarity
-//! $n K_{ii} / \sum_k K_{ik}$ can be hundreds of times the median diagonal, and a few such
-//! points then dominate the pairs of the CVM dual.
+//! The factor $n$ of the row form (rows of $\bar K$ average 1, not sum to 1) keeps the entries
+//! on the scale of the sub-kernels, so $\rho$ and $C_1$ mean the same thing for every $n$.
 //!
 //! # Positive definiteness
 //!
@@ -370,11 +398,16 @@ impl std::error::Error for MemoryError {}
 
 /// A zeroed `f32` buffer of `len` values, or `None` if the system refuses the memory (never an
 /// abort).
+///
+/// The reservation is tried first (fallible, nothing touched); the buffer is then allocated
+/// zeroed (`calloc`: fresh pages are zero already, and are touched first by the parallel passes
+/// that fill them). Writing the zeros here instead cost 1.4 s for the 3.2 GB of a Letter-z
+/// fusion, on one thread.
 pub(crate) fn try_zeroed(len: usize) -> Option<Vec<f32>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).ok()?;
-    v.resize(len, 0.0);
-    Some(v)
+    let mut probe: Vec<f32> = Vec::new();
+    probe.try_reserve_exact(len).ok()?;
+    drop(probe);
+    Some(vec![0.0; len])
 }
 
 /// Whether the status matrices of `norm` stay symmetric (see the module docs): then each is
