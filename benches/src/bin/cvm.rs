@@ -1080,10 +1080,146 @@ fn arg(args: &[String], name: &str) -> Option<String> {
         .cloned()
 }
 
+/// The landmark approximation against the dense fusion (`--approx-study FILE.md`): on one
+/// stratified 5-fold split of every data set (one fold of Letter-z), GAM-CVM with fixed
+/// parameters (C1 = 1, n_loc = 8, epsilon = 1e-3, the default fusion), transductive, dense and
+/// with `--landmarks M` landmarks (2,000 unless given; half the points on sets of fewer than
+/// 4,000), then `--synthetic N` rows of [`auc_data::Synthetic`] (10 features, imbalance 9,
+/// separation 2) with 20 % held out, landmarks only.
+fn approx_study(args: &[String], data_dir: &Path, out: &Path) -> Result<(), String> {
+    let m_arg: usize = arg(args, "--landmarks").map_or(Ok(2000), |v| {
+        v.parse().map_err(|_| format!("--landmarks: `{v}` is not a number"))
+    })?;
+    let only: Option<Vec<String>> =
+        arg(args, "--sets").map(|s| s.split(',').map(str::to_owned).collect());
+    let fusion = FusionParams {
+        rho: 0.1,
+        max_iter: 20,
+        tol: 1e-3,
+        normalization: Normalization::AcrossKernels,
+    };
+    let spec = |approx| KernelSpec {
+        kernels: SubKernelKind::ALL.to_vec(),
+        sigma_scale: 1.0,
+        n_loc: 8,
+        fusion,
+        approx,
+    };
+    let p = |approx| GamCvmParams {
+        kernel: spec(approx),
+        c1: 1.0,
+        c2: 1.0,
+        eps: 1e-3,
+        max_core: MAX_CORE,
+        solver: SolverKind::Cvm,
+        transductive: true,
+    };
+    let mut md = String::from(
+        "# GAM-CVM: the landmark approximation against the dense fusion\n\n",
+    );
+    let _ = writeln!(
+        md,
+        "Produced by `cargo run --release -p auc-benches --bin cvm -- --data DATASETS --out FILE{}` (`auc_cvm::approx`). One stratified 5-fold split per data set (Letter-z: the first fold only), features min-max scaled on the training part, the kernel built on the training and test points (transductive), C1 = 1, n_loc = 8, epsilon = 1e-3, the printed normalization, no parameter search: the same parameters for both kernels, so the difference is the approximation's alone. Landmarks: {m_arg}, or half the points on sets of fewer than 4,000. Mean test AUC over the folds; seconds are the kernel's build (sub-kernels, neighbours, fusion) per fold; bytes are the kernel kept for the solver.\n",
+        args.iter()
+            .filter(|a| *a != "--data")
+            .fold(String::new(), |mut acc, a| {
+                acc.push(' ');
+                acc.push_str(a);
+                acc
+            })
+    );
+    let _ = writeln!(
+        md,
+        "| data set | n | landmarks | dense AUC | landmark AUC | difference | dense s | landmark s | dense MB | landmark MB |\n|---|---|---|---|---|---|---|---|---|---|"
+    );
+    let mut worst: f64 = 0.0;
+    for set in SETS.iter().filter(|s| match &only {
+        Some(o) => o.iter().any(|n| n == s.name),
+        None => true,
+    }) {
+        let data = load(data_dir, set)?;
+        let n = data.n();
+        let m = if n < 4000 { n / 2 } else { m_arg };
+        let splits = repeated_stratified_kfold(data.labels(), 5, 1, 7).map_err(|e| e.to_string())?;
+        let take = if n > 10_000 { 1 } else { splits.len() };
+        let mut acc = [0.0f64; 6];
+        for split in splits.iter().take(take) {
+            let sd = SplitData::new(&data, split);
+            for (k, approx) in [FusionApprox::Dense, FusionApprox::Landmarks { count: m }]
+                .into_iter()
+                .enumerate()
+            {
+                let fs = FusedSet::build(sd.pts.clone(), &spec(approx)).map_err(|e| e.to_string())?;
+                let (a, _, _) = sd.evaluate(&fs, &p(approx), 3)?;
+                acc[k] += a / take as f64;
+                acc[2 + k] += fs.info.seconds / take as f64;
+                acc[4 + k] += fs.gram.bytes() as f64 / 1e6 / take as f64;
+            }
+            eprintln!("cvm: approx {} fold {} done", set.name, split.fold);
+        }
+        worst = worst.max((acc[0] - acc[1]).abs());
+        let _ = writeln!(
+            md,
+            "| {} | {n} | {m} | {:.4} | {:.4} | {:+.4} | {:.2} | {:.2} | {:.1} | {:.1} |",
+            set.paper,
+            acc[0],
+            acc[1],
+            acc[1] - acc[0],
+            acc[2],
+            acc[3],
+            acc[4],
+            acc[5]
+        );
+        std::fs::write(out, &md).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    let _ = writeln!(md, "\nLargest |difference|: {worst:.4} AUC.");
+    if let Some(nsyn) = arg(args, "--synthetic") {
+        let nsyn: usize = nsyn.parse().map_err(|_| format!("--synthetic: `{nsyn}` is not a number"))?;
+        let data = auc_data::Synthetic {
+            n: nsyn,
+            p: 10,
+            ir: 9.0,
+            label_noise: 0.0,
+            separation: 2.0,
+            sparsity: 0.0,
+            seed: 1,
+        }
+        .generate()
+        .map_err(|e| e.to_string())?;
+        let splits = repeated_stratified_kfold(data.labels(), 5, 1, 7).map_err(|e| e.to_string())?;
+        let t0 = Instant::now();
+        let sd = SplitData::new(&data, &splits[0]);
+        let approx = FusionApprox::Landmarks { count: m_arg };
+        let fs = FusedSet::build(sd.pts.clone(), &spec(approx)).map_err(|e| e.to_string())?;
+        let build = t0.elapsed().as_secs_f64();
+        let (a, _, sol) = sd.evaluate(&fs, &p(approx), 3)?;
+        let est = p(approx).estimate_bytes(nsyn, 10, sd.pos.len(), sd.neg.len());
+        let _ = writeln!(
+            md,
+            "\n## {nsyn} synthetic rows\n\n`auc_data::Synthetic` (10 features, imbalance 9, class means 2 apart, seed 1), the first fold of a stratified 5-fold split: {} training and {} test rows, one kernel on all {nsyn} points through {m_arg} landmarks. Test AUC {a:.4}; kernel built in {build:.1} s ({:.1} s of it the fusion on the landmarks, {} rounds), the core vector machine {:.2} s with {} core pairs; kernel kept {:.1} MB; `estimate_bytes` {:.2} GB. The dense fusion would need {:.1} GB (`auc_cvm::fusion::peak_bytes`). Peak resident memory of the whole run: see docs/results/performance.md (`/usr/bin/time -v`).",
+            sd.train.n(),
+            sd.test.n(),
+            fs.info.seconds,
+            fs.info.iterations,
+            sol.seconds,
+            sol.core_size,
+            fs.gram.bytes() as f64 / 1e6,
+            est as f64 / 1e9,
+            auc_cvm::fusion::peak_bytes(nsyn, 3, Normalization::AcrossKernels) as f64 / 1e9,
+        );
+    }
+    std::fs::write(out, md).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("cvm: wrote {}", out.display());
+    Ok(())
+}
+
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
     let data_dir = PathBuf::from(arg(&args, "--data").ok_or("--data DIR is required")?);
+    if let Some(study) = arg(&args, "--approx-study") {
+        return approx_study(&args, &data_dir, Path::new(&study));
+    }
     let out = PathBuf::from(arg(&args, "--out").ok_or("--out FILE is required")?);
     let figs = PathBuf::from(arg(&args, "--figs").ok_or("--figs DIR is required")?);
     let num = |name: &str, default: usize| -> Result<usize, String> {
