@@ -2,7 +2,7 @@
 //! `cargo xtask reproduce cvm`.
 //!
 //! Usage: `cvm --data DIR --out FILE.md --figs DIR [--quick] [--repeats R] [--folds K]
-//! [--sets a,b] [--rows-norm]`. Writes the table to `FILE.md` (rewritten after each data set, through a
+//! [--sets a,b] [--nloc a,b] [--rows-norm]`. Writes the table to `FILE.md` (rewritten after each data set, through a
 //! temporary file and a rename) and the figure data to `DIR/cvm-fig4.tsv` and `DIR/cvm-fig5.tsv`,
 //! which `cargo xtask reproduce cvm` draws as SVG.
 //!
@@ -1088,7 +1088,8 @@ fn arg(args: &[String], name: &str) -> Option<String> {
 /// separation 2) with 20 % held out, landmarks only.
 fn approx_study(args: &[String], data_dir: &Path, out: &Path) -> Result<(), String> {
     let m_arg: usize = arg(args, "--landmarks").map_or(Ok(2000), |v| {
-        v.parse().map_err(|_| format!("--landmarks: `{v}` is not a number"))
+        v.parse()
+            .map_err(|_| format!("--landmarks: `{v}` is not a number"))
     })?;
     let only: Option<Vec<String>> =
         arg(args, "--sets").map(|s| s.split(',').map(str::to_owned).collect());
@@ -1114,19 +1115,19 @@ fn approx_study(args: &[String], data_dir: &Path, out: &Path) -> Result<(), Stri
         solver: SolverKind::Cvm,
         transductive: true,
     };
-    let mut md = String::from(
-        "# GAM-CVM: the landmark approximation against the dense fusion\n\n",
-    );
+    let mut md = String::from("# GAM-CVM: the landmark approximation against the dense fusion\n\n");
     let _ = writeln!(
         md,
-        "Produced by `cargo run --release -p auc-benches --bin cvm -- --data DATASETS --out FILE{}` (`auc_cvm::approx`). One stratified 5-fold split per data set (Letter-z: the first fold only), features min-max scaled on the training part, the kernel built on the training and test points (transductive), C1 = 1, n_loc = 8, epsilon = 1e-3, the printed normalization, no parameter search: the same parameters for both kernels, so the difference is the approximation's alone. Landmarks: {m_arg}, or half the points on sets of fewer than 4,000. Mean test AUC over the folds; seconds are the kernel's build (sub-kernels, neighbours, fusion) per fold; bytes are the kernel kept for the solver.\n",
-        args.iter()
-            .filter(|a| *a != "--data")
-            .fold(String::new(), |mut acc, a| {
-                acc.push(' ');
-                acc.push_str(a);
-                acc
-            })
+        "Produced by `cargo xtask reproduce cvm --approx-study{}` (`auc_cvm::approx`). One stratified 5-fold split per data set (Letter-z: the first fold only), features min-max scaled on the training part, the kernel built on the training and test points (transductive), C1 = 1, n_loc = 8, epsilon = 1e-3, the printed normalization, no parameter search: the same parameters for both kernels, so the difference is the approximation's alone. Landmarks: {m_arg}, or half the points on sets of fewer than 4,000. Mean test AUC over the folds; seconds are the kernel's build (sub-kernels, neighbours, fusion) per fold; bytes are the kernel kept for the solver.\n",
+        {
+            let mut f = String::new();
+            for flag in ["--landmarks", "--synthetic", "--sets"] {
+                if let Some(v) = arg(args, flag) {
+                    f.push_str(&format!(" {flag} {v}"));
+                }
+            }
+            f
+        }
     );
     let _ = writeln!(
         md,
@@ -1140,7 +1141,8 @@ fn approx_study(args: &[String], data_dir: &Path, out: &Path) -> Result<(), Stri
         let data = load(data_dir, set)?;
         let n = data.n();
         let m = if n < 4000 { n / 2 } else { m_arg };
-        let splits = repeated_stratified_kfold(data.labels(), 5, 1, 7).map_err(|e| e.to_string())?;
+        let splits =
+            repeated_stratified_kfold(data.labels(), 5, 1, 7).map_err(|e| e.to_string())?;
         let take = if n > 10_000 { 1 } else { splits.len() };
         let mut acc = [0.0f64; 6];
         for split in splits.iter().take(take) {
@@ -1149,7 +1151,8 @@ fn approx_study(args: &[String], data_dir: &Path, out: &Path) -> Result<(), Stri
                 .into_iter()
                 .enumerate()
             {
-                let fs = FusedSet::build(sd.pts.clone(), &spec(approx)).map_err(|e| e.to_string())?;
+                let fs =
+                    FusedSet::build(sd.pts.clone(), &spec(approx)).map_err(|e| e.to_string())?;
                 let (a, _, _) = sd.evaluate(&fs, &p(approx), 3)?;
                 acc[k] += a / take as f64;
                 acc[2 + k] += fs.info.seconds / take as f64;
@@ -1174,7 +1177,9 @@ fn approx_study(args: &[String], data_dir: &Path, out: &Path) -> Result<(), Stri
     }
     let _ = writeln!(md, "\nLargest |difference|: {worst:.4} AUC.");
     if let Some(nsyn) = arg(args, "--synthetic") {
-        let nsyn: usize = nsyn.parse().map_err(|_| format!("--synthetic: `{nsyn}` is not a number"))?;
+        let nsyn: usize = nsyn
+            .parse()
+            .map_err(|_| format!("--synthetic: `{nsyn}` is not a number"))?;
         let data = auc_data::Synthetic {
             n: nsyn,
             p: 10,
@@ -1186,7 +1191,8 @@ fn approx_study(args: &[String], data_dir: &Path, out: &Path) -> Result<(), Stri
         }
         .generate()
         .map_err(|e| e.to_string())?;
-        let splits = repeated_stratified_kfold(data.labels(), 5, 1, 7).map_err(|e| e.to_string())?;
+        let splits =
+            repeated_stratified_kfold(data.labels(), 5, 1, 7).map_err(|e| e.to_string())?;
         let t0 = Instant::now();
         let sd = SplitData::new(&data, &splits[0]);
         let approx = FusionApprox::Landmarks { count: m_arg };
@@ -1243,7 +1249,17 @@ fn run() -> Result<(), String> {
             None if quick => vec![0.1, 10.0],
             None => vec![0.01, 0.1, 1.0, 10.0, 100.0],
         },
-        nloc: if quick { vec![8] } else { vec![8, 32] },
+        nloc: match arg(&args, "--nloc") {
+            Some(list) => list
+                .split(',')
+                .map(|v| {
+                    v.parse()
+                        .map_err(|_| format!("--nloc: `{v}` is not a number"))
+                })
+                .collect::<Result<_, _>>()?,
+            None if quick => vec![8],
+            None => vec![8, 32],
+        },
         sigma: if quick {
             vec![1.0]
         } else {
