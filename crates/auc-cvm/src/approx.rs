@@ -147,7 +147,10 @@ impl LandmarkKernel {
             .iter()
             .zip(&self.lam[i * k..(i + 1) * k])
         {
-            for (o, &c) in u.iter_mut().zip(&self.core[a as usize * m..(a as usize + 1) * m]) {
+            for (o, &c) in u
+                .iter_mut()
+                .zip(&self.core[a as usize * m..(a as usize + 1) * m])
+            {
                 *o += l * f64::from(c);
             }
         }
@@ -292,7 +295,14 @@ pub(crate) fn build(
     let rows: Vec<Vec<f64>> = (0..n)
         .into_par_iter()
         .map(|i| {
-            let lw = local_weights(pts, i, &lm, near.neighbours(i), &kernels, params.normalization);
+            let lw = local_weights(
+                pts,
+                i,
+                &lm,
+                near.neighbours(i),
+                &kernels,
+                params.normalization,
+            );
             let mm = lw.len() as f64;
             (0..k)
                 .map(|t| lw.iter().map(|r| r[t]).sum::<f64>() / mm)
@@ -324,8 +334,8 @@ pub(crate) fn build(
 mod tests {
     use super::*;
     use crate::fusion::Normalization;
-    use crate::model::{FusedSet, KernelSpec};
     use crate::kernels::SubKernelKind;
+    use crate::model::{FusedSet, KernelSpec};
 
     fn points(n: usize, seed: u64) -> Points {
         let mut s = seed;
@@ -410,7 +420,10 @@ mod tests {
             .map(|(i, j)| want(i, i) + want(j, j) - 2.0 * want(i, j))
             .fold(f64::NEG_INFINITY, f64::max);
         let bound = g.max_pair_diag(&pos, &neg);
-        assert!(bound >= exact - 1e-9 && bound <= 2.0 * worst_diag + 1e-9, "{bound} {exact}");
+        assert!(
+            bound >= exact - 1e-9 && bound <= 2.0 * worst_diag + 1e-9,
+            "{bound} {exact}"
+        );
         // Landmarks are the lowest hashes, a set independent of the row order.
         let pts = points(90, 3);
         let chosen = choose_landmarks(&pts, 30);

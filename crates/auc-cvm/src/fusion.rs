@@ -721,7 +721,11 @@ fn natural_others(
                             *e = kk.value(pts, i, pts, j) as f32;
                             sum += f64::from(*e);
                         }
-                        scale[s] = if sum > 0.0 { (n as f64 / sum) as f32 } else { 0.0 };
+                        scale[s] = if sum > 0.0 {
+                            (n as f64 / sum) as f32
+                        } else {
+                            0.0
+                        };
                         if sum <= 0.0 {
                             row.fill(1.0);
                             scale[s] = 1.0;
@@ -756,7 +760,9 @@ fn zip_chunks(bufs: &mut [Vec<f32>], f: impl Fn(&mut [&mut [f32]]) + Sync) {
             per_chunk[t].push(c);
         }
     }
-    per_chunk.into_par_iter().for_each(|mut parts| f(&mut parts));
+    per_chunk
+        .into_par_iter()
+        .for_each(|mut parts| f(&mut parts));
 }
 
 /// The new state from the new status matrices: $Q_m = \sum_s P_s - P_m$, elementwise in place.
@@ -792,10 +798,8 @@ fn sym_transform(
 ) {
     use std::sync::Mutex;
     x.par_chunks_mut(1 << 16).for_each(|c| c.fill(0.0));
-    let blocks: Vec<Mutex<(usize, usize, &mut [f32])>> = row_blocks(x, n, true)
-        .into_iter()
-        .map(Mutex::new)
-        .collect();
+    let blocks: Vec<Mutex<(usize, usize, &mut [f32])>> =
+        row_blocks(x, n, true).into_iter().map(Mutex::new).collect();
     let nb = blocks.len();
     (0..nb).into_par_iter().for_each_init(
         || {
@@ -848,7 +852,9 @@ fn sym_transform(
             transpose_tiles(wt, BLOCK, u, n, n, rows);
             // Own rows: entries (i, c) with c <= i.
             {
-                let mut own = blocks[b].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut own = blocks[b]
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 let base = tri_off(b0);
                 for r in 0..rows {
                     let i = b0 + r;
@@ -865,7 +871,9 @@ fn sym_transform(
             }
             // Rows of later blocks: entries (j, c) for c in this block, from W[c, j].
             for (t, blk) in blocks.iter().enumerate().skip(b + 1) {
-                let mut g = blk.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut g = blk
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 let j0 = t * BLOCK;
                 let base = tri_off(j0);
                 for j in j0..j0 + g.1 {
@@ -988,7 +996,10 @@ fn max_distance(p: &[Vec<f32>], n: usize, tri: bool) -> f64 {
                 let parts: Vec<f64> = (0..n)
                     .into_par_iter()
                     .map(|i| {
-                        let (x, y) = (&p[a][tri_off(i)..=tri_off(i) + i], &p[b][tri_off(i)..=tri_off(i) + i]);
+                        let (x, y) = (
+                            &p[a][tri_off(i)..=tri_off(i) + i],
+                            &p[b][tri_off(i)..=tri_off(i) + i],
+                        );
                         2.0 * sq(&x[..i], &y[..i]) + sq(&x[i..], &y[i..])
                     })
                     .collect();

@@ -172,7 +172,12 @@ impl GamCvmParams {
         let t = check::integer_at_least("t", v("t")?, 1, "an integer >= 1")?;
         let n_loc = check::integer_at_least("n_loc", v("n_loc")?, 1, "an integer >= 1")?;
         let transductive = flag("transductive", v("transductive")?)?;
-        let landmarks = check::integer_at_least("landmarks", v("landmarks")?, 0, "0 or an integer above n_loc")?;
+        let landmarks = check::integer_at_least(
+            "landmarks",
+            v("landmarks")?,
+            0,
+            "0 or an integer above n_loc",
+        )?;
         let approx = if landmarks == 0 {
             FusionApprox::Dense
         } else {
@@ -277,7 +282,11 @@ impl GamCvmParams {
         let m = self.kernel.kernels.len();
         let norm = self.kernel.fusion.normalization;
         let points = n * (p + 4) * 8 + n * k * 12;
-        let local = if m >= 2 { m as u64 * n * k * (4 + 8) } else { 0 };
+        let local = if m >= 2 {
+            m as u64 * n * k * (4 + 8)
+        } else {
+            0
+        };
         let (fusion_peak, kept) = match self.kernel.approx {
             FusionApprox::Landmarks { count } if count < n_points && m >= 2 => {
                 let c = count as u64;

@@ -572,10 +572,14 @@ pub fn aucsvm(
         .enumerate()
         .for_each(|(a, row)| pb.gram.gather_row(idx[a], &idx, row));
     let mut alpha: Vec<f64> = Vec::new();
-    alpha.try_reserve_exact(pairs).map_err(|_| refused.clone())?;
+    alpha
+        .try_reserve_exact(pairs)
+        .map_err(|_| refused.clone())?;
     alpha.resize(pairs, 0.0);
     let mut active: Vec<u32> = Vec::new();
-    active.try_reserve_exact(pairs).map_err(|_| refused.clone())?;
+    active
+        .try_reserve_exact(pairs)
+        .map_err(|_| refused.clone())?;
     active.extend(0..pairs as u32);
     let mut f = vec![0.0f64; nt];
     let inv_c1 = 1.0 / c1;

@@ -120,14 +120,26 @@ fn landmark_fusion_ranks_like_the_dense_one_and_saves_its_landmarks() {
     let dense = params(&base);
     let approx = params(&[base[0], base[1], base[2], ("landmarks", 60.0)]);
     let (sd, sa) = (
-        dense.fit_transductive(&train, &test, 5).unwrap().score_all(&test),
-        approx.fit_transductive(&train, &test, 5).unwrap().score_all(&test),
+        dense
+            .fit_transductive(&train, &test, 5)
+            .unwrap()
+            .score_all(&test),
+        approx
+            .fit_transductive(&train, &test, 5)
+            .unwrap()
+            .score_all(&test),
     );
     let (ad, aa) = (auc(&sd, &test), auc(&sa, &test));
-    assert!(aa > 0.85 && (ad - aa).abs() < 0.05, "dense {ad}, landmarks {aa}");
+    assert!(
+        aa > 0.85 && (ad - aa).abs() < 0.05,
+        "dense {ad}, landmarks {aa}"
+    );
     let m = approx.fit_with(&train, None, 5).unwrap();
     for i in [0, 9, 150] {
-        assert_eq!(m.score(train.row(i)).to_bits(), m.fitted_scores()[i].to_bits());
+        assert_eq!(
+            m.score(train.row(i)).to_bits(),
+            m.fitted_scores()[i].to_bits()
+        );
     }
     let saved = m.to_inductive();
     assert_eq!(saved.n(), 60, "the saved model keeps the landmarks");
@@ -164,7 +176,10 @@ fn memory_estimate_covers_the_fusion_and_the_solvers() {
     let svm = GamCvmParams::from_map(&map, &[Gaussian], SolverKind::AucSvm { max_pairs: 1 << 30 })
         .unwrap();
     let e = svm.estimate_bytes(5_000, 10, 500, 4_500);
-    assert!(e >= auc_cvm::solver::aucsvm_bytes(500, 4_500) + 4 * 5_000 * 5_000, "{e}");
+    assert!(
+        e >= auc_cvm::solver::aucsvm_bytes(500, 4_500) + 4 * 5_000 * 5_000,
+        "{e}"
+    );
 }
 
 #[test]

@@ -276,7 +276,11 @@ fn aucsvm_materialized(pb: &Problem<'_>, c1: f64, tol: f64, max_sweeps: usize) -
             let (a, b) = pairs[m];
             let (i, j) = (pb.pos[a as usize], pb.neg[b as usize]);
             let grad = 1.0 - (f[i] - f[j] + alpha[m] / c1);
-            let viol = if alpha[m] > 0.0 { grad.abs() } else { grad.max(0.0) };
+            let viol = if alpha[m] > 0.0 {
+                grad.abs()
+            } else {
+                grad.max(0.0)
+            };
             worst = worst.max(viol);
             if viol == 0.0 {
                 continue;
