@@ -18,8 +18,16 @@ use auc_core::{Dataset, ParamMap, Row, Scorer};
 use auc_cvm::kernels::SubKernelKind::{self, Density, Gaussian, Pearson};
 use auc_cvm::{GamCvmParams, InductiveModel, SolverKind};
 
-/// The golden models: file stem, sub-kernels, solver, parameters other than the defaults.
-const MODELS: &[(&str, &[SubKernelKind], SolverKind, &[(&str, f64)])] = &[
+/// A golden model: file stem, sub-kernels, solver, parameters other than the defaults.
+type Golden = (
+    &'static str,
+    &'static [SubKernelKind],
+    SolverKind,
+    &'static [(&'static str, f64)],
+);
+
+/// The golden models.
+const MODELS: &[Golden] = &[
     (
         "gam-cvm-rows",
         &[Gaussian, Pearson, Density],
