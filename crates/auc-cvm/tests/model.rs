@@ -133,6 +133,76 @@ fn gam_cvm_ranks_held_out_points_in_both_modes() {
     assert!(info.fusion_iterations >= 1);
 }
 
+/// The landmark approximation: a fit through 60 landmarks of 240 points ranks the held-out rows
+/// about as well as the dense fusion, its training rows get their fitted scores, and the saved
+/// model (the landmarks and their scores) scores new rows bit for bit as the fitted model.
+#[test]
+fn landmark_fusion_ranks_like_the_dense_one_and_saves_its_landmarks() {
+    let train = data(40, 120, 2);
+    let test = data(20, 60, 3);
+    let base = [("n_loc", 8.0), ("c1", 1.0), ("epsilon", 1e-3)];
+    let dense = params(&base);
+    let approx = params(&[base[0], base[1], base[2], ("landmarks", 60.0)]);
+    let (sd, sa) = (
+        dense.fit_transductive(&train, &test, 5).unwrap().scores,
+        approx.fit_transductive(&train, &test, 5).unwrap().scores,
+    );
+    let (ad, aa) = (auc(&sd, &test), auc(&sa, &test));
+    assert!(
+        aa > 0.85 && (ad - aa).abs() < 0.05,
+        "dense {ad}, landmarks {aa}"
+    );
+    let m = approx.fit_with(&train, None, 5).unwrap();
+    for i in [0, 9, 150] {
+        assert_eq!(
+            m.score(train.row(i)).to_bits(),
+            m.fitted_scores()[i].to_bits()
+        );
+    }
+    let saved = m.to_inductive();
+    assert_eq!(saved.n(), 60, "the saved model keeps the landmarks");
+    let back = InductiveModel::from_bytes(&saved.to_bytes()).unwrap();
+    for i in 0..test.n() {
+        let (a, b) = (m.score(test.row(i)), back.score(test.row(i)));
+        assert_eq!(a.to_bits(), b.to_bits(), "test row {i}: {a} against {b}");
+    }
+    // Range checks: landmarks above n_loc, and only for a fusion.
+    assert!(settings(&[("landmarks", 8.0), ("n_loc", 8.0)]).is_err());
+    let single = settings(&[("landmarks", 50.0)])
+        .unwrap()
+        .resolve(&[Gaussian], SolverKind::Cvm);
+    assert!(single.check().is_err());
+}
+
+/// The estimate covers what a fit reports for its fusion, grows as n^2 for the dense fusion and
+/// as n for the landmark one, and adds AUCSVM's dual.
+#[test]
+fn memory_estimate_covers_the_fusion_and_the_solvers() {
+    let train = data(40, 120, 2);
+    let p = params(&[("n_loc", 8.0)]);
+    let m = p.fit_with(&train, None, 1).unwrap();
+    let est = p.estimate_bytes(160, 4, 40, 120);
+    assert!(est >= m.info().fusion_peak_bytes as u64, "{est}");
+    let big = |n: usize| p.estimate_bytes(n, 16, n / 25, n - n / 25);
+    // Letter-z: 4 packed triangles of 20,000 points (3.2 GB) dominate.
+    let lz = big(20_000);
+    assert!((3_200_000_000..4_000_000_000).contains(&lz), "{lz}");
+    assert!(big(40_000) > 3 * lz);
+    let approx = params(&[("n_loc", 8.0), ("landmarks", 4000.0)]);
+    let a = approx.estimate_bytes(100_000, 10, 50_000, 50_000);
+    assert!(a < 1_000_000_000, "{a}");
+    let svm = with_kernels(
+        &[("n_loc", 4.0)],
+        &[Gaussian],
+        SolverKind::AucSvm { max_pairs: 1 << 30 },
+    );
+    let e = svm.estimate_bytes(5_000, 10, 500, 4_500);
+    assert!(
+        e >= auc_cvm::solver::aucsvm_bytes(500, 4_500) + 4 * 5_000 * 5_000,
+        "{e}"
+    );
+}
+
 #[test]
 fn c2_only_scales_scores() {
     let train = data(15, 45, 4);
@@ -183,7 +253,7 @@ fn aucsvm_refuses_large_problems_and_solves_small_ones() {
     assert_eq!(
         e,
         FitError::TooLarge {
-            what: "positive-negative pairs (the exact AUCSVM QP stores them all)",
+            what: "positive-negative pairs (the exact AUCSVM dual keeps 12 bytes per pair)",
             size: 300,
             limit: 299
         }
