@@ -26,19 +26,26 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use auc_core::Params;
 use auc_core::{Dataset, Label};
 use auc_cvm::approx::FusionApprox;
 use auc_cvm::fusion::{FusionParams, Normalization};
 use auc_cvm::kernels::{Points, SubKernelKind};
 use auc_cvm::model::{FusedSet, KernelSpec, solve_on};
 use auc_cvm::solver::Solution;
-use auc_cvm::{GamCvmParams, SolverKind};
+use auc_cvm::{AucSvm, GamCvm, GamCvmParams, RhoAucCvm, SolverKind};
 use auc_data::{Positive, ReadOptions, Scaler, Scaling};
 use auc_eval::folds::{derive_seed, repeated_stratified_kfold, stratified_kfold};
 use auc_eval::metrics::{auc, average_precision};
 use auc_eval::stats;
 
 use SubKernelKind::{Density as K3, Gaussian as K1, Pearson as K2};
+
+/// The registry's names of the three methods of [CVM Table 2] (the ablations are keyed `k1` ..
+/// `k23` in this binary's tables).
+const GAM: &str = GamCvm::NAME;
+const RHO: &str = RhoAucCvm::NAME;
+const SVM: &str = AucSvm::NAME;
 
 /// A data set of \[CVM Table 1\] as `../shared/datasets/README.md` maps it.
 struct Set {
@@ -159,7 +166,7 @@ const MAX_CORE: usize = 8_000;
 
 const ALGOS: &[Algo] = &[
     Algo {
-        name: "gam-cvm",
+        name: GAM,
         kernels: &SubKernelKind::ALL,
         solver: SolverKind::Cvm,
         tune_nloc: true,
@@ -208,14 +215,14 @@ const ALGOS: &[Algo] = &[
         tune_sigma: false,
     },
     Algo {
-        name: "rho-auccvm",
+        name: RHO,
         kernels: &[K1],
         solver: SolverKind::Cvm,
         tune_nloc: false,
         tune_sigma: true,
     },
     Algo {
-        name: "aucsvm",
+        name: SVM,
         kernels: &[K1],
         solver: SolverKind::AucSvm {
             max_pairs: AUCSVM_MAX_PAIRS,
@@ -631,7 +638,7 @@ fn run_set(
                 key.push_str(&format!(" sigma_scale={sg}"));
             }
             *cell.chosen.entry(key).or_default() += 1;
-            if algo.name == "gam-cvm" {
+            if algo.name == GAM {
                 // SPEC section 7: inductive against transductive on the same split and parameters.
                 let mut ip = params(algo, c1, cfg.eps, cfg.fusion);
                 ip.kernel.n_loc = nl.min(n_train - 1);
@@ -764,7 +771,7 @@ fn friedman_section(md: &mut String, done: &[Done<'_>], names: &[&str], title: &
                 "\nIman-Davenport F_F = {:.3} (df {} and {}), critical value {:.3} at alpha = 0.05, p = {:.3e}; Nemenyi critical difference {:.3}.",
                 fr.ff, fr.df1, fr.df2, fr.critical_value, fr.p_value, cd
             );
-            if let Some(pos) = order.iter().position(|o| o.1 == "gam-cvm") {
+            if let Some(pos) = order.iter().position(|o| o.1 == GAM) {
                 let _ = writeln!(
                     md,
                     "\nGAM-CVM ranks {} of {} here (average rank {:.3}); the paper's GAM-CVM ranks first of its nine methods, average rank 1.2500 over AUC and AP of 18 sets ([CVM Table 4]; its other eight methods are not ours).",
@@ -831,7 +838,7 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
             .find(|d| d.0.name == set.name)
             .map_or(0, |d| d.2);
         let mut row = format!("| {} ({runs} runs) | {np} / {nn} |", set.paper);
-        for (k, name) in ["aucsvm", "rho-auccvm", "gam-cvm"].iter().enumerate() {
+        for (k, name) in [SVM, RHO, GAM].iter().enumerate() {
             let c = &cells[name];
             let (pa, pp) = pap.map_or((f64::NAN, f64::NAN), |p| p[k]);
             if c.auc.is_empty() {
@@ -870,7 +877,7 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
             .map_or([f64::NAN; 3], |p| p.1);
         let train_pairs = (np * nn) as f64 * ((cfg.folds - 1) as f64 / cfg.folds as f64).powi(2);
         let mut row = format!("| {} | {:.0} |", set.paper, train_pairs);
-        for (k, name) in ["aucsvm", "rho-auccvm", "gam-cvm"].iter().enumerate() {
+        for (k, name) in [SVM, RHO, GAM].iter().enumerate() {
             let c = &cells[name];
             if c.opt.is_empty() {
                 let _ = write!(row, " - ({}) |", pt[k]);
@@ -878,7 +885,7 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
                 let _ = write!(row, " {:.4} ({}) |", mean(&c.opt), pt[k]);
             }
         }
-        let g = &cells["gam-cvm"];
+        let g = &cells[GAM];
         let _ = writeln!(
             md,
             "{row} {:.0} | {:.4} | {:.2} |",
@@ -900,7 +907,7 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
         let p6 = PAPER_T6.iter().find(|p| p.0 == set.paper).map(|p| p.1);
         let full = paper2(set.paper).map_or(f64::NAN, |p| p[2].0);
         let mut row = format!("| {} |", set.paper);
-        for (k, name) in ["k1", "k2", "k3", "k12", "k13", "k23", "gam-cvm"]
+        for (k, name) in ["k1", "k2", "k3", "k12", "k13", "k23", GAM]
             .iter()
             .enumerate()
         {
@@ -931,7 +938,7 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
         "| data set | transductive AUC | inductive AUC | transductive AP | inductive AP |\n|---|---|---|---|---|"
     );
     for (set, cells, _, _) in done {
-        let c = &cells["gam-cvm"];
+        let c = &cells[GAM];
         let _ = writeln!(
             md,
             "| {} | {:.4} | {:.4} | {:.4} | {:.4} |",
@@ -944,11 +951,7 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
     }
     // Friedman ranks over our algorithms, AUC and AP rows for each data set (as [CVM Table 4]):
     // the eight variants on every set, then all nine on the sets where AUCSVM ran.
-    let eight: Vec<&str> = ALGOS
-        .iter()
-        .map(|a| a.name)
-        .filter(|n| *n != "aucsvm")
-        .collect();
+    let eight: Vec<&str> = ALGOS.iter().map(|a| a.name).filter(|n| *n != SVM).collect();
     let nine: Vec<&str> = ALGOS.iter().map(|a| a.name).collect();
     for (names, title) in [
         (&eight, "the eight variants without AUCSVM, every data set"),
@@ -972,8 +975,8 @@ fn write_table(out: &Path, cfg: &Config, done: &[Done<'_>], secs: f64) -> Result
             md,
             "- {}: {}; {}",
             set.paper,
-            top(&cells["gam-cvm"]),
-            top(&cells["rho-auccvm"])
+            top(&cells[GAM]),
+            top(&cells[RHO])
         );
     }
     let tmp = out.with_extension("md.tmp");
@@ -1344,7 +1347,7 @@ fn run() -> Result<(), String> {
         };
         f4.push_str(&std::mem::take(&mut s4));
         f5.push_str(&std::mem::take(&mut s5));
-        let runs = cells.get("gam-cvm").map_or(0, |c| c.auc.len());
+        let runs = cells.get(GAM).map_or(0, |c| c.auc.len());
         done.push((set, cells, runs, counts));
         write_table(&out, &cfg, &done, started.elapsed().as_secs_f64())?;
         for (name, text) in [("cvm-fig4.tsv", &f4), ("cvm-fig5.tsv", &f5)] {

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use auc_core::Label::{Neg, Pos};
 use auc_core::{Dataset, Row, Scorer};
-use auc_cvm::kernels::SubKernelKind::{self, Density, Gaussian, Pearson};
 use auc_cvm::fusion::Normalization;
+use auc_cvm::kernels::SubKernelKind::{self, Density, Gaussian, Pearson};
 use auc_cvm::{GamCvmSettings, InductiveModel, SolverKind};
 
 /// A golden model: file stem, sub-kernels, solver, parameters other than the defaults.
@@ -110,7 +110,10 @@ fn write_golden() {
     for (stem, kernels, solver, extra) in MODELS {
         let mut settings = GamCvmSettings::default();
         for &(name, value) in *extra {
-            assert_eq!(name, "printed_norm", "the only setting the golden models vary");
+            assert_eq!(
+                name, "printed_norm",
+                "the only setting the golden models vary"
+            );
             settings.normalization = if value > 0.5 {
                 Normalization::AcrossKernels
             } else {
