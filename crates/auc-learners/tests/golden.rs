@@ -68,7 +68,12 @@ fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
             "{}: a rewritten model scores differently",
             algo.name
         );
-        assert_eq!(m2.to_bytes(), again, "{}: writing is not a fixed point", algo.name);
+        assert_eq!(
+            m2.to_bytes(),
+            again,
+            "{}: writing is not a fixed point",
+            algo.name
+        );
     }
     assert!(
         missing.is_empty(),
