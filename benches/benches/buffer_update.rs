@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use auc_benches::streams;
-use auc_core::Dataset;
+use auc_core::{Dataset, Params};
 use auc_online::{OamGraParams, OamSeqParams, SolamParams};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 
@@ -20,7 +20,7 @@ const DIMS: [usize; 4] = [8, 32, 123, 512];
 /// Examples per stream.
 const N: usize = 4_000;
 /// Buffer size per class, the papers' setting [OAUC sec. 6.3].
-const BUDGET: f64 = 100.0;
+const BUDGET: usize = 100;
 
 fn bench_one(c: &mut Criterion, data: &Dataset, id: &str) {
     let mut g = c.benchmark_group("auc-online/buffer");
@@ -36,18 +36,18 @@ fn bench_one(c: &mut Criterion, data: &Dataset, id: &str) {
         c: 1.0,
         budget: BUDGET,
     };
-    g.bench_function(BenchmarkId::new("oam-seq", id), |b| {
+    g.bench_function(BenchmarkId::new(OamSeqParams::NAME, id), |b| {
         b.iter(|| black_box(streams::stream(&seq, black_box(data))))
     });
     let gra = OamGraParams {
         c: 1.0,
         budget: BUDGET,
     };
-    g.bench_function(BenchmarkId::new("oam-gra", id), |b| {
+    g.bench_function(BenchmarkId::new(OamGraParams::NAME, id), |b| {
         b.iter(|| black_box(streams::stream(&gra, black_box(data))))
     });
     let solam = SolamParams { eta: 1.0, r: 10.0 };
-    g.bench_function(BenchmarkId::new("solam", id), |b| {
+    g.bench_function(BenchmarkId::new(SolamParams::NAME, id), |b| {
         b.iter(|| black_box(streams::stream(&solam, black_box(data))))
     });
     g.finish();

@@ -32,7 +32,10 @@ fn solve(c: &mut Criterion) {
         };
         group.throughput(Throughput::Elements((np * nn) as u64));
         group.bench_with_input(
-            BenchmarkId::new("gam-cvm", format!("{what},pairs={},eps=1e-3,c1=1", np * nn)),
+            BenchmarkId::new(
+                "core-vector-machine",
+                format!("{what},pairs={},eps=1e-3,c1=1", np * nn),
+            ),
             &pb,
             |b, pb| b.iter(|| black_box(cvm(black_box(pb), &params).map(|s| s.q))),
         );

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use auc_benches::streams;
-use auc_core::Dataset;
+use auc_core::{Dataset, Params};
 use auc_kernel::{Cached, Gaussian, Kernel, KoilParams, OkaucMParams, OkaucSParams, Removal};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 
@@ -78,35 +78,34 @@ fn benches() {
             g.bench_function(BenchmarkId::new("block-axpy", &id), |bch| {
                 bch.iter(|| block_axpy(N, b, black_box(&block), black_box(&mut f)))
             });
-            let kernel = gauss.into();
             let okm = OkaucMParams {
                 lambda: 0.01,
-                kernel,
+                sigma,
                 budget: b,
                 removal: Removal::Fifo,
             };
-            g.bench_function(BenchmarkId::new("okauc-m", &id), |bch| {
+            g.bench_function(BenchmarkId::new(OkaucMParams::NAME, &id), |bch| {
                 bch.iter(|| black_box(streams::stream(&okm, black_box(&data))))
             });
             let oks = OkaucSParams {
                 eta: 0.01,
                 lambda: 0.01,
-                kernel,
+                sigma,
                 budget: b,
                 removal: Removal::Fifo,
             };
-            g.bench_function(BenchmarkId::new("okauc-s", &id), |bch| {
+            g.bench_function(BenchmarkId::new(OkaucSParams::NAME, &id), |bch| {
                 bch.iter(|| black_box(streams::stream(&oks, black_box(&data))))
             });
             let koil = KoilParams {
                 eta: 0.01,
                 c: 1.0,
                 k: 10,
-                kernel,
+                sigma,
                 budget: b,
                 removal: Removal::Fifo,
             };
-            g.bench_function(BenchmarkId::new("koil", &id), |bch| {
+            g.bench_function(BenchmarkId::new(KoilParams::NAME, &id), |bch| {
                 bch.iter(|| black_box(streams::stream(&koil, black_box(&data))))
             });
             g.finish();

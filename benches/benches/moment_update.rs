@@ -16,7 +16,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use auc_core::{Label, OnlineLearner, OnlineParams, Row};
+use auc_core::{Label, OnlineLearner, OnlineParams, Params, Row};
 use auc_online::{AdaOamParams, AdmOamParams, OaucMParams, OaucMcParams, OpaucParams};
 use auc_stats::Moments;
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_main};
@@ -77,42 +77,35 @@ fn moments_only(
     acc
 }
 
-/// Calls `$f!(name, params)` for each learner, with the parameters used throughout.
+/// The registered name of a parameter type's algorithm.
+fn name_of<P: Params>(_: &P) -> &'static str {
+    P::NAME
+}
+
+/// Calls `$f!(params)` for each learner, with the parameters used throughout.
 macro_rules! for_each_learner {
     ($f:ident) => {
-        $f!("oauc-m", OaucMParams { lambda: 0.0625 });
-        $f!(
-            "oauc-mc",
-            OaucMcParams {
-                eta: 0.0625,
-                lambda: 0.015625
-            }
-        );
-        $f!(
-            "opauc",
-            OpaucParams {
-                eta: 0.0625,
-                lambda: 0.015625
-            }
-        );
-        $f!(
-            "adaoam",
-            AdaOamParams {
-                eta: 0.25,
-                lambda: 0.015625,
-                epsilon: 1e-8
-            }
-        );
-        $f!(
-            "admoam",
-            AdmOamParams {
-                eta: 0.0625,
-                lambda: 0.015625,
-                beta1: 0.9,
-                beta2: 0.999,
-                epsilon: 1e-8
-            }
-        );
+        $f!(OaucMParams { lambda: 0.0625 });
+        $f!(OaucMcParams {
+            eta: 0.0625,
+            lambda: 0.015625
+        });
+        $f!(OpaucParams {
+            eta: 0.0625,
+            lambda: 0.015625
+        });
+        $f!(AdaOamParams {
+            eta: 0.25,
+            lambda: 0.015625,
+            epsilon: 1e-8
+        });
+        $f!(AdmOamParams {
+            eta: 0.0625,
+            lambda: 0.015625,
+            beta1: 0.9,
+            beta2: 0.999,
+            epsilon: 1e-8
+        });
     };
 }
 
@@ -135,11 +128,11 @@ fn bench_dim(c: &mut Criterion, p: usize) {
         )
     });
     macro_rules! bench {
-        ($name:expr, $params:expr) => {
+        ($params:expr) => {
             let params = $params;
-            g.bench_function(BenchmarkId::new($name, &id), |b| {
+            g.bench_function(BenchmarkId::new(name_of(&params), &id), |b| {
                 b.iter_batched(
-                    || params.build(p).expect("valid parameters"),
+                    || params.build(p, 0).expect("valid parameters"),
                     |l| black_box(feed(l, &rows, &labels)),
                     BatchSize::SmallInput,
                 )
@@ -190,12 +183,12 @@ fn summary() {
         };
         line("moments-only", base);
         macro_rules! time {
-            ($name:expr, $params:expr) => {
+            ($params:expr) => {
                 let params = $params;
                 let secs = best_of(5, || {
-                    black_box(feed(params.build(p).expect("valid"), &rows, &labels));
+                    black_box(feed(params.build(p, 0).expect("valid"), &rows, &labels));
                 });
-                line($name, secs);
+                line(name_of(&params), secs);
             };
         }
         for_each_learner!(time);

@@ -9,7 +9,7 @@
 use std::hint::black_box;
 
 use auc_benches::streams;
-use auc_core::Dataset;
+use auc_core::{Dataset, Params};
 use auc_online::{PaIParams, PerceptronParams};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 
@@ -25,10 +25,10 @@ fn bench_one(c: &mut Criterion, data: &Dataset, id: &str) {
     g.bench_function(BenchmarkId::new("dot-only", id), |b| {
         b.iter(|| black_box(streams::dot_only(black_box(data), &w)))
     });
-    g.bench_function(BenchmarkId::new("perceptron", id), |b| {
+    g.bench_function(BenchmarkId::new(PerceptronParams::NAME, id), |b| {
         b.iter(|| black_box(streams::stream(&PerceptronParams {}, black_box(data))))
     });
-    g.bench_function(BenchmarkId::new("pa-i", id), |b| {
+    g.bench_function(BenchmarkId::new(PaIParams::NAME, id), |b| {
         b.iter(|| black_box(streams::stream(&PaIParams { c: 1.0 }, black_box(data))))
     });
     g.finish();

@@ -116,9 +116,7 @@ pub mod streams {
 
     /// A fresh learner (seed 1) after one pass over `data`.
     pub fn stream<P: OnlineParams>(params: &P, data: &Dataset) -> P::Learner {
-        let mut l = params
-            .build_seeded(data.dim(), 1)
-            .expect("valid parameters");
+        let mut l = params.build(data.dim(), 1).expect("valid parameters");
         for (x, y) in data.iter() {
             l.update(x, y);
         }

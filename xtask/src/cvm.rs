@@ -5,10 +5,12 @@
 //!
 //! The full run writes `docs/results/cvm.md`; `--quick` (1 x 3-fold, two C1 values, three small
 //! data sets, about half a minute) writes `target/cvm-quick/` so it never replaces the
-//! committed table. `--printed-norm` (the fusion normalized as \[CVM eqs. 18, 20\] print)
-//! writes `docs/results/cvm-printed-norm.md` and its figures beside the main table instead.
+//! committed table. `--rows-norm` (the fusion normalized by each kernel's rows, \[Wang12\])
+//! writes `docs/results/cvm-rows-norm.md` and its figures beside the main table instead.
 //! Other arguments (`--sets a,b`, `--repeats R`, `--folds K`, `--inner K`, `--c1 a,b`,
-//! `--max-runs-large N`, `--reuse`) pass through to the binary.
+//! `--nloc a,b`, `--max-runs-large N`, `--reuse`) pass through to the binary; `--approx-study`
+//! (with `--landmarks M`, `--synthetic N`) writes `docs/results/cvm-approx.md` instead, the
+//! landmark approximation against the dense fusion.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -20,8 +22,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let quick = args.iter().any(|a| a == "--quick");
     let root = project_root();
     let datasets = crate::reproduce::shared_datasets()?;
-    let stem = if args.iter().any(|a| a == "--printed-norm") {
-        "cvm-printed-norm"
+    let stem = if args.iter().any(|a| a == "--rows-norm") {
+        "cvm-rows-norm"
     } else {
         "cvm"
     };
@@ -31,6 +33,36 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         root.join("docs/results")
     };
     std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
+    if args.iter().any(|a| a == "--approx-study") {
+        let out = out_dir.join(if quick {
+            "cvm-approx-quick.md"
+        } else {
+            "cvm-approx.md"
+        });
+        let (out_s, data_s) = (out.display().to_string(), datasets.display().to_string());
+        let mut cmd = vec![
+            "run",
+            "--release",
+            "--quiet",
+            "-p",
+            "auc-benches",
+            "--bin",
+            "cvm",
+            "--",
+            "--data",
+            &data_s,
+        ];
+        for a in args
+            .iter()
+            .filter(|a| *a != "--approx-study" && *a != "--quick")
+        {
+            cmd.push(a);
+        }
+        cmd.extend(["--approx-study", &out_s]);
+        cargo(&cmd, &[])?;
+        eprintln!("reproduce: wrote {out_s}");
+        return Ok(());
+    }
     let md = if quick {
         out_dir.join(format!("{stem}-quick.md"))
     } else {

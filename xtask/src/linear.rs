@@ -34,8 +34,9 @@ pub(crate) struct Experiment {
     pub(crate) title: &'static str,
     /// The data sets, by name, in table order: each is described once, in `SETS`.
     pub(crate) sets: &'static [&'static str],
-    pub(crate) algos: &'static [Algo],
-    /// The papers' mean AUC and standard deviation in %, per (data set, algorithm, source).
+    /// The registry family whose algorithms the table compares.
+    pub(crate) family: &'static str,
+    /// The papers' mean AUC and standard deviation in %, per (data set, algorithm title, source).
     pub(crate) paper: &'static [(&'static str, &'static str, f64, f64, &'static str)],
     /// Arguments every `auc cv` call gets (e.g. a cap on training parts).
     pub(crate) extra_args: &'static [&'static str],
@@ -72,7 +73,7 @@ pub(crate) const LINEAR: Experiment = Experiment {
         "a9a",
         "shuttle",
     ],
-    algos: ALGOS,
+    family: "linear",
     paper: PAPER,
     extra_args: &[],
     protocol: "4 x stratified 5-fold (20 runs), inner 5-fold; grids: every second power of 2 of SPEC section 8's ranges (eta, lambda, c in 2^-10, 2^-8, .., 2^10; ADM's eta, lambda in 2^-10, .., 2^2; AdmOAM's beta1 in {0.5, 0.9}, beta2 in {0.9, 0.999}; OAUC-M's lambda on the full 21 powers; SOLAM's R in {1, 10, 100}; AdaOAM and AdmOAM with epsilon = 1e-8, the ADM paper giving none); `--full-grid` runs SPEC's grids",
@@ -236,224 +237,178 @@ const SETS: &[Set] = &[
     },
 ];
 
-/// One algorithm: CLI name, column label, and its grid (full per SPEC section 8, and the coarser
-/// one this repository's committed table uses).
+/// One algorithm of the registry (`auc algos --json`): name, column label (its title), and its
+/// grids (the papers' full grid, per SPEC section 8, and the default grid the committed tables
+/// use).
 pub(crate) struct Algo {
-    pub(crate) name: &'static str,
-    pub(crate) label: &'static str,
-    pub(crate) full: &'static [&'static str],
-    pub(crate) coarse: &'static [&'static str],
+    pub(crate) name: String,
+    pub(crate) label: String,
+    pub(crate) full: Vec<String>,
+    pub(crate) coarse: Vec<String>,
 }
 
-const OAUC_GRID: &[&str] = &["eta=2^-10..2^10", "lambda=2^-10..2^10"];
-const OAUC_COARSE: &[&str] = &["eta=2^-10..2^10:2", "lambda=2^-10..2^10:2"];
-const ADM_GRID: &[&str] = &["eta=2^-10..2^3", "lambda=2^-10..2^3", "epsilon=1e-8"];
-const ADM_COARSE: &[&str] = &["eta=2^-10..2^2:2", "lambda=2^-10..2^2:2", "epsilon=1e-8"];
+/// The algorithms of `family` (`linear`, `kernel`, `batch`) that the built `auc` registers, in
+/// its order: the reproductions keep no list of their own.
+pub(crate) fn registry(bin: &Path, family: &str) -> Result<Vec<Algo>, String> {
+    let out = Command::new(bin)
+        .args(["algos", "--json"])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    let all: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("`auc algos --json` is not JSON: {e}"))?;
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    Ok(all
+        .as_array()
+        .ok_or("`auc algos --json` is not a list")?
+        .iter()
+        .filter(|a| a["family"] == family)
+        .map(|a| Algo {
+            name: a["name"].as_str().unwrap_or_default().to_owned(),
+            label: a["title"].as_str().unwrap_or_default().to_owned(),
+            full: strings(&a["paper_grid"]),
+            coarse: strings(&a["grid"]),
+        })
+        .collect())
+}
 
-const ALGOS: &[Algo] = &[
-    Algo {
-        name: "perceptron",
-        label: "Perceptron",
-        full: &[],
-        coarse: &[],
-    },
-    Algo {
-        name: "pa-i",
-        label: "PA-I",
-        full: &["c=2^-10..2^10"],
-        coarse: &["c=2^-10..2^10:2"],
-    },
-    Algo {
-        name: "oam-seq",
-        label: "OAM-seq",
-        full: &["c=2^-10..2^10"],
-        coarse: &["c=2^-10..2^10:2"],
-    },
-    Algo {
-        name: "oam-gra",
-        label: "OAM-gra",
-        full: &["c=2^-10..2^10"],
-        coarse: &["c=2^-10..2^10:2"],
-    },
-    Algo {
-        name: "opauc",
-        label: "OPAUC (OAUC-S)",
-        full: OAUC_GRID,
-        coarse: OAUC_COARSE,
-    },
-    Algo {
-        name: "oauc-mc",
-        label: "OAUC-M_c",
-        full: OAUC_GRID,
-        coarse: OAUC_COARSE,
-    },
-    Algo {
-        name: "oauc-m",
-        label: "OAUC-M",
-        full: &["lambda=2^-10..2^10"],
-        coarse: &["lambda=2^-10..2^10"],
-    },
-    Algo {
-        name: "adaoam",
-        label: "AdaOAM",
-        full: ADM_GRID,
-        coarse: ADM_COARSE,
-    },
-    Algo {
-        name: "admoam",
-        label: "AdmOAM",
-        full: &[
-            "eta=2^-10..2^3",
-            "lambda=2^-10..2^3",
-            "beta1=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9",
-            "beta2=0.099,0.199,0.299,0.399,0.499,0.599,0.699,0.799,0.899,0.999",
-            "epsilon=1e-8",
-        ],
-        coarse: &[
-            "eta=2^-10..2^2:2",
-            "lambda=2^-10..2^2:2",
-            "beta1=0.5,0.9",
-            "beta2=0.9,0.999",
-            "epsilon=1e-8",
-        ],
-    },
-    Algo {
-        name: "solam",
-        label: "SOLAM",
-        full: &["eta=2^-10..2^10", "r=1,10,100"],
-        coarse: &["eta=2^-10..2^10:2", "r=1,10,100"],
-    },
-];
-
-/// The papers' mean AUC and standard deviation in %, per (data set, algorithm, source).
+/// The papers' mean AUC and standard deviation in %, per (data set, algorithm title, source).
 const PAPER: &[(&str, &str, f64, f64, &str)] = &[
     // [OAUC Table 2]: Perceptron, PA-I, OAM, OAUC-S, OAUC-M_c, OAUC-M.
-    ("fourclass", "perceptron", 79.81, 2.05, "OAUC"),
-    ("fourclass", "pa-i", 82.81, 1.24, "OAUC"),
-    ("fourclass", "oam-seq", 83.10, 1.16, "OAUC"),
-    ("fourclass", "opauc", 83.17, 1.12, "OAUC"),
-    ("fourclass", "oauc-mc", 83.14, 1.14, "OAUC"),
-    ("fourclass", "oauc-m", 83.3, 1.14, "OAUC"),
-    ("diabetes", "perceptron", 81.13, 1.48, "OAUC"),
-    ("diabetes", "pa-i", 83.15, 0.88, "OAUC"),
-    ("diabetes", "oam-seq", 82.55, 0.95, "OAUC"),
-    ("diabetes", "opauc", 83.16, 1.00, "OAUC"),
-    ("diabetes", "oauc-mc", 83.36, 0.96, "OAUC"),
-    ("diabetes", "oauc-m", 83.25, 0.92, "OAUC"),
-    ("german", "perceptron", 73.68, 2.47, "OAUC"),
-    ("german", "pa-i", 79.11, 1.39, "OAUC"),
-    ("german", "oam-seq", 76.74, 1.68, "OAUC"),
-    ("german", "opauc", 80.18, 1.33, "OAUC"),
-    ("german", "oauc-mc", 80.18, 1.32, "OAUC"),
-    ("german", "oauc-m", 80.19, 1.24, "OAUC"),
-    ("splice", "perceptron", 83.76, 1.08, "OAUC"),
-    ("splice", "pa-i", 89.00, 0.91, "OAUC"),
-    ("splice", "oam-seq", 87.03, 1.02, "OAUC"),
-    ("splice", "opauc", 89.81, 0.59, "OAUC"),
-    ("splice", "oauc-mc", 90.24, 0.59, "OAUC"),
-    ("splice", "oauc-m", 90.37, 0.58, "OAUC"),
-    ("svmguide1", "perceptron", 91.29, 0.71, "OAUC"),
-    ("svmguide1", "pa-i", 92.60, 0.44, "OAUC"),
-    ("svmguide1", "oam-seq", 98.92, 0.12, "OAUC"),
-    ("svmguide1", "opauc", 97.34, 0.19, "OAUC"),
-    ("svmguide1", "oauc-mc", 98.54, 0.10, "OAUC"),
-    ("svmguide1", "oauc-m", 98.54, 0.10, "OAUC"),
-    ("magic04", "perceptron", 71.19, 0.54, "OAUC"),
-    ("magic04", "pa-i", 74.29, 0.46, "OAUC"),
-    ("magic04", "oam-seq", 72.26, 0.89, "OAUC"),
-    ("magic04", "opauc", 75.34, 0.29, "OAUC"),
-    ("magic04", "oauc-mc", 75.70, 0.27, "OAUC"),
-    ("magic04", "oauc-m", 75.61, 0.23, "OAUC"),
-    ("australian", "perceptron", 89.96, 1.99, "OAUC"),
-    ("australian", "pa-i", 92.25, 1.14, "OAUC"),
-    ("australian", "oam-seq", 92.28, 1.15, "OAUC"),
-    ("australian", "opauc", 92.65, 1.03, "OAUC"),
-    ("australian", "oauc-mc", 92.66, 1.00, "OAUC"),
-    ("australian", "oauc-m", 92.62, 0.93, "OAUC"),
-    ("heart", "perceptron", 87.19, 2.46, "OAUC"),
-    ("heart", "pa-i", 90.76, 1.32, "OAUC"),
-    ("heart", "oam-seq", 91.12, 1.47, "OAUC"),
-    ("heart", "opauc", 91.21, 1.26, "OAUC"),
-    ("heart", "oauc-mc", 91.29, 1.26, "OAUC"),
-    ("heart", "oauc-m", 91.18, 1.33, "OAUC"),
-    ("ionosphere", "perceptron", 88.72, 2.79, "OAUC"),
-    ("ionosphere", "pa-i", 91.96, 1.32, "OAUC"),
-    ("ionosphere", "oam-seq", 94.05, 1.52, "OAUC"),
-    ("ionosphere", "opauc", 93.28, 1.26, "OAUC"),
-    ("ionosphere", "oauc-mc", 93.88, 1.08, "OAUC"),
-    ("ionosphere", "oauc-m", 93.47, 1.05, "OAUC"),
-    ("vehicle", "perceptron", 74.11, 2.34, "OAUC"),
-    ("vehicle", "pa-i", 73.48, 2.77, "OAUC"),
-    ("vehicle", "oam-seq", 81.30, 2.65, "OAUC"),
-    ("vehicle", "opauc", 82.81, 1.92, "OAUC"),
-    ("vehicle", "oauc-mc", 83.21, 1.88, "OAUC"),
-    ("vehicle", "oauc-m", 82.21, 1.95, "OAUC"),
-    ("segment", "perceptron", 85.47, 1.42, "OAUC"),
-    ("segment", "pa-i", 70.35, 4.94, "OAUC"),
-    ("segment", "oam-seq", 89.94, 0.95, "OAUC"),
-    ("segment", "opauc", 87.22, 0.70, "OAUC"),
-    ("segment", "oauc-mc", 88.76, 0.60, "OAUC"),
-    ("segment", "oauc-m", 88.52, 0.73, "OAUC"),
-    ("satimage", "perceptron", 70.81, 1.62, "OAUC"),
-    ("satimage", "pa-i", 73.72, 1.39, "OAUC"),
-    ("satimage", "oam-seq", 75.08, 0.78, "OAUC"),
-    ("satimage", "opauc", 75.35, 0.76, "OAUC"),
-    ("satimage", "oauc-mc", 76.14, 0.76, "OAUC"),
-    ("satimage", "oauc-m", 75.69, 0.74, "OAUC"),
-    ("poker", "perceptron", 52.28, 0.58, "OAUC"),
-    ("poker", "pa-i", 52.14, 0.42, "OAUC"),
-    ("poker", "oam-seq", 50.47, 0.33, "OAUC"),
-    ("poker", "opauc", 51.84, 0.49, "OAUC"),
-    ("poker", "oauc-mc", 52.53, 0.47, "OAUC"),
-    ("poker", "oauc-m", 53.57, 0.39, "OAUC"),
-    ("letter", "perceptron", 75.28, 1.74, "OAUC"),
-    ("letter", "pa-i", 70.93, 3.73, "OAUC"),
-    ("letter", "oam-seq", 80.53, 0.64, "OAUC"),
-    ("letter", "opauc", 82.98, 0.44, "OAUC"),
-    ("letter", "oauc-mc", 83.33, 0.48, "OAUC"),
-    ("letter", "oauc-m", 83.29, 0.44, "OAUC"),
-    ("shuttle", "perceptron", 92.08, 0.50, "OAUC"),
-    ("shuttle", "pa-i", 75.92, 0.47, "OAUC"),
-    ("shuttle", "oam-seq", 96.53, 0.32, "OAUC"),
-    ("shuttle", "opauc", 95.66, 0.20, "OAUC"),
-    ("shuttle", "oauc-mc", 94.99, 0.38, "OAUC"),
-    ("shuttle", "oauc-m", 95.19, 0.46, "OAUC"),
+    ("fourclass", "Perceptron", 79.81, 2.05, "OAUC"),
+    ("fourclass", "PA-I", 82.81, 1.24, "OAUC"),
+    ("fourclass", "OAM-seq", 83.10, 1.16, "OAUC"),
+    ("fourclass", "OPAUC (OAUC-S)", 83.17, 1.12, "OAUC"),
+    ("fourclass", "OAUC-M_c", 83.14, 1.14, "OAUC"),
+    ("fourclass", "OAUC-M", 83.3, 1.14, "OAUC"),
+    ("diabetes", "Perceptron", 81.13, 1.48, "OAUC"),
+    ("diabetes", "PA-I", 83.15, 0.88, "OAUC"),
+    ("diabetes", "OAM-seq", 82.55, 0.95, "OAUC"),
+    ("diabetes", "OPAUC (OAUC-S)", 83.16, 1.00, "OAUC"),
+    ("diabetes", "OAUC-M_c", 83.36, 0.96, "OAUC"),
+    ("diabetes", "OAUC-M", 83.25, 0.92, "OAUC"),
+    ("german", "Perceptron", 73.68, 2.47, "OAUC"),
+    ("german", "PA-I", 79.11, 1.39, "OAUC"),
+    ("german", "OAM-seq", 76.74, 1.68, "OAUC"),
+    ("german", "OPAUC (OAUC-S)", 80.18, 1.33, "OAUC"),
+    ("german", "OAUC-M_c", 80.18, 1.32, "OAUC"),
+    ("german", "OAUC-M", 80.19, 1.24, "OAUC"),
+    ("splice", "Perceptron", 83.76, 1.08, "OAUC"),
+    ("splice", "PA-I", 89.00, 0.91, "OAUC"),
+    ("splice", "OAM-seq", 87.03, 1.02, "OAUC"),
+    ("splice", "OPAUC (OAUC-S)", 89.81, 0.59, "OAUC"),
+    ("splice", "OAUC-M_c", 90.24, 0.59, "OAUC"),
+    ("splice", "OAUC-M", 90.37, 0.58, "OAUC"),
+    ("svmguide1", "Perceptron", 91.29, 0.71, "OAUC"),
+    ("svmguide1", "PA-I", 92.60, 0.44, "OAUC"),
+    ("svmguide1", "OAM-seq", 98.92, 0.12, "OAUC"),
+    ("svmguide1", "OPAUC (OAUC-S)", 97.34, 0.19, "OAUC"),
+    ("svmguide1", "OAUC-M_c", 98.54, 0.10, "OAUC"),
+    ("svmguide1", "OAUC-M", 98.54, 0.10, "OAUC"),
+    ("magic04", "Perceptron", 71.19, 0.54, "OAUC"),
+    ("magic04", "PA-I", 74.29, 0.46, "OAUC"),
+    ("magic04", "OAM-seq", 72.26, 0.89, "OAUC"),
+    ("magic04", "OPAUC (OAUC-S)", 75.34, 0.29, "OAUC"),
+    ("magic04", "OAUC-M_c", 75.70, 0.27, "OAUC"),
+    ("magic04", "OAUC-M", 75.61, 0.23, "OAUC"),
+    ("australian", "Perceptron", 89.96, 1.99, "OAUC"),
+    ("australian", "PA-I", 92.25, 1.14, "OAUC"),
+    ("australian", "OAM-seq", 92.28, 1.15, "OAUC"),
+    ("australian", "OPAUC (OAUC-S)", 92.65, 1.03, "OAUC"),
+    ("australian", "OAUC-M_c", 92.66, 1.00, "OAUC"),
+    ("australian", "OAUC-M", 92.62, 0.93, "OAUC"),
+    ("heart", "Perceptron", 87.19, 2.46, "OAUC"),
+    ("heart", "PA-I", 90.76, 1.32, "OAUC"),
+    ("heart", "OAM-seq", 91.12, 1.47, "OAUC"),
+    ("heart", "OPAUC (OAUC-S)", 91.21, 1.26, "OAUC"),
+    ("heart", "OAUC-M_c", 91.29, 1.26, "OAUC"),
+    ("heart", "OAUC-M", 91.18, 1.33, "OAUC"),
+    ("ionosphere", "Perceptron", 88.72, 2.79, "OAUC"),
+    ("ionosphere", "PA-I", 91.96, 1.32, "OAUC"),
+    ("ionosphere", "OAM-seq", 94.05, 1.52, "OAUC"),
+    ("ionosphere", "OPAUC (OAUC-S)", 93.28, 1.26, "OAUC"),
+    ("ionosphere", "OAUC-M_c", 93.88, 1.08, "OAUC"),
+    ("ionosphere", "OAUC-M", 93.47, 1.05, "OAUC"),
+    ("vehicle", "Perceptron", 74.11, 2.34, "OAUC"),
+    ("vehicle", "PA-I", 73.48, 2.77, "OAUC"),
+    ("vehicle", "OAM-seq", 81.30, 2.65, "OAUC"),
+    ("vehicle", "OPAUC (OAUC-S)", 82.81, 1.92, "OAUC"),
+    ("vehicle", "OAUC-M_c", 83.21, 1.88, "OAUC"),
+    ("vehicle", "OAUC-M", 82.21, 1.95, "OAUC"),
+    ("segment", "Perceptron", 85.47, 1.42, "OAUC"),
+    ("segment", "PA-I", 70.35, 4.94, "OAUC"),
+    ("segment", "OAM-seq", 89.94, 0.95, "OAUC"),
+    ("segment", "OPAUC (OAUC-S)", 87.22, 0.70, "OAUC"),
+    ("segment", "OAUC-M_c", 88.76, 0.60, "OAUC"),
+    ("segment", "OAUC-M", 88.52, 0.73, "OAUC"),
+    ("satimage", "Perceptron", 70.81, 1.62, "OAUC"),
+    ("satimage", "PA-I", 73.72, 1.39, "OAUC"),
+    ("satimage", "OAM-seq", 75.08, 0.78, "OAUC"),
+    ("satimage", "OPAUC (OAUC-S)", 75.35, 0.76, "OAUC"),
+    ("satimage", "OAUC-M_c", 76.14, 0.76, "OAUC"),
+    ("satimage", "OAUC-M", 75.69, 0.74, "OAUC"),
+    ("poker", "Perceptron", 52.28, 0.58, "OAUC"),
+    ("poker", "PA-I", 52.14, 0.42, "OAUC"),
+    ("poker", "OAM-seq", 50.47, 0.33, "OAUC"),
+    ("poker", "OPAUC (OAUC-S)", 51.84, 0.49, "OAUC"),
+    ("poker", "OAUC-M_c", 52.53, 0.47, "OAUC"),
+    ("poker", "OAUC-M", 53.57, 0.39, "OAUC"),
+    ("letter", "Perceptron", 75.28, 1.74, "OAUC"),
+    ("letter", "PA-I", 70.93, 3.73, "OAUC"),
+    ("letter", "OAM-seq", 80.53, 0.64, "OAUC"),
+    ("letter", "OPAUC (OAUC-S)", 82.98, 0.44, "OAUC"),
+    ("letter", "OAUC-M_c", 83.33, 0.48, "OAUC"),
+    ("letter", "OAUC-M", 83.29, 0.44, "OAUC"),
+    ("shuttle", "Perceptron", 92.08, 0.50, "OAUC"),
+    ("shuttle", "PA-I", 75.92, 0.47, "OAUC"),
+    ("shuttle", "OAM-seq", 96.53, 0.32, "OAUC"),
+    ("shuttle", "OPAUC (OAUC-S)", 95.66, 0.20, "OAUC"),
+    ("shuttle", "OAUC-M_c", 94.99, 0.38, "OAUC"),
+    ("shuttle", "OAUC-M", 95.19, 0.46, "OAUC"),
     // [ADM Table 2]: AdmOAM, AdaOAM, OPAUC, OAM-seq, OAM-gra.
-    ("glass", "admoam", 82.53, 5.54, "ADM"),
-    ("glass", "adaoam", 81.44, 5.00, "ADM"),
-    ("glass", "opauc", 79.66, 7.22, "ADM"),
-    ("glass", "oam-seq", 80.62, 7.31, "ADM"),
-    ("glass", "oam-gra", 74.07, 7.55, "ADM"),
-    ("heart", "admoam", 91.11, 2.99, "ADM"),
-    ("heart", "adaoam", 90.83, 3.15, "ADM"),
-    ("heart", "oam-gra", 86.78, 5.86, "ADM"),
-    ("australian", "admoam", 93.04, 2.18, "ADM"),
-    ("australian", "adaoam", 92.85, 2.06, "ADM"),
-    ("australian", "oam-gra", 82.52, 6.43, "ADM"),
-    ("vehicle-adm", "admoam", 83.16, 2.40, "ADM"),
-    ("vehicle-adm", "adaoam", 79.27, 1.84, "ADM"),
-    ("vehicle-adm", "opauc", 78.54, 2.85, "ADM"),
-    ("vehicle-adm", "oam-seq", 71.70, 5.72, "ADM"),
-    ("vehicle-adm", "oam-gra", 74.69, 6.34, "ADM"),
-    ("german", "admoam", 80.03, 2.16, "ADM"),
-    ("german", "adaoam", 79.90, 2.27, "ADM"),
-    ("german", "oam-gra", 76.75, 3.20, "ADM"),
-    ("dna", "admoam", 98.40, 0.33, "ADM"),
-    ("dna", "adaoam", 98.26, 0.31, "ADM"),
-    ("dna", "opauc", 98.32, 0.32, "ADM"),
-    ("dna", "oam-seq", 96.22, 0.50, "ADM"),
-    ("dna", "oam-gra", 96.20, 0.52, "ADM"),
-    ("a9a", "admoam", 90.03, 0.39, "ADM"),
-    ("a9a", "adaoam", 90.02, 0.39, "ADM"),
-    ("a9a", "opauc", 89.98, 0.39, "ADM"),
-    ("a9a", "oam-seq", 84.59, 1.38, "ADM"),
-    ("a9a", "oam-gra", 84.69, 1.50, "ADM"),
+    ("glass", "AdmOAM", 82.53, 5.54, "ADM"),
+    ("glass", "AdaOAM", 81.44, 5.00, "ADM"),
+    ("glass", "OPAUC (OAUC-S)", 79.66, 7.22, "ADM"),
+    ("glass", "OAM-seq", 80.62, 7.31, "ADM"),
+    ("glass", "OAM-gra", 74.07, 7.55, "ADM"),
+    ("heart", "AdmOAM", 91.11, 2.99, "ADM"),
+    ("heart", "AdaOAM", 90.83, 3.15, "ADM"),
+    ("heart", "OAM-gra", 86.78, 5.86, "ADM"),
+    ("australian", "AdmOAM", 93.04, 2.18, "ADM"),
+    ("australian", "AdaOAM", 92.85, 2.06, "ADM"),
+    ("australian", "OAM-gra", 82.52, 6.43, "ADM"),
+    ("vehicle-adm", "AdmOAM", 83.16, 2.40, "ADM"),
+    ("vehicle-adm", "AdaOAM", 79.27, 1.84, "ADM"),
+    ("vehicle-adm", "OPAUC (OAUC-S)", 78.54, 2.85, "ADM"),
+    ("vehicle-adm", "OAM-seq", 71.70, 5.72, "ADM"),
+    ("vehicle-adm", "OAM-gra", 74.69, 6.34, "ADM"),
+    ("german", "AdmOAM", 80.03, 2.16, "ADM"),
+    ("german", "AdaOAM", 79.90, 2.27, "ADM"),
+    ("german", "OAM-gra", 76.75, 3.20, "ADM"),
+    ("dna", "AdmOAM", 98.40, 0.33, "ADM"),
+    ("dna", "AdaOAM", 98.26, 0.31, "ADM"),
+    ("dna", "OPAUC (OAUC-S)", 98.32, 0.32, "ADM"),
+    ("dna", "OAM-seq", 96.22, 0.50, "ADM"),
+    ("dna", "OAM-gra", 96.20, 0.52, "ADM"),
+    ("a9a", "AdmOAM", 90.03, 0.39, "ADM"),
+    ("a9a", "AdaOAM", 90.02, 0.39, "ADM"),
+    ("a9a", "OPAUC (OAUC-S)", 89.98, 0.39, "ADM"),
+    ("a9a", "OAM-seq", 84.59, 1.38, "ADM"),
+    ("a9a", "OAM-gra", 84.69, 1.50, "ADM"),
 ];
 
 /// Data sets and algorithms of the convergence curves ([ADM fig. 1]: four data sets, the
 /// one-pass moment learners).
 const CURVE_SETS: &[&str] = &["german", "australian", "dna", "magic04"];
-const CURVE_ALGOS: &[&str] = &["opauc", "adaoam", "admoam", "oauc-m"];
+/// The algorithms of [ADM fig. 1], by title.
+const CURVE_ALGOS: &[&str] = &["OPAUC (OAUC-S)", "AdaOAM", "AdmOAM", "OAUC-M"];
 
 /// Our result for one (data set, algorithm).
 struct Cell {
@@ -542,18 +497,16 @@ pub(crate) fn run(exp: &Experiment, opts: &Options) -> Result<(), String> {
     let only = opts.only.as_deref();
     let root = project_root();
     let (datasets, bin) = crate::reproduce::release_auc()?;
-    let known = algos_known(&bin)?;
+    let all = registry(&bin, exp.family)?;
     let wanted: Option<Vec<&str>> = only.map(|o| o.split(',').map(str::trim).collect());
     if let Some(w) = &wanted
-        && let Some(bad) = w.iter().find(|n| !exp.algos.iter().any(|a| a.name == **n))
+        && let Some(bad) = w.iter().find(|n| !all.iter().any(|a| a.name == **n))
     {
         return Err(format!("--algos: unknown algorithm `{bad}`"));
     }
-    let algos: Vec<&Algo> = exp
-        .algos
+    let algos: Vec<&Algo> = all
         .iter()
-        .filter(|a| known.iter().any(|k| k == a.name))
-        .filter(|a| wanted.as_ref().is_none_or(|w| w.contains(&a.name)))
+        .filter(|a| wanted.as_ref().is_none_or(|w| w.contains(&a.name.as_str())))
         .collect();
     let out = opts.out(&root, exp.key);
 
@@ -589,13 +542,13 @@ pub(crate) fn run(exp: &Experiment, opts: &Options) -> Result<(), String> {
                 "{}: {} {} {:.2} ± {:.2} ({:.0} s)",
                 exp.key, set.name, algo.name, cell.mean, cell.std, cell.wall
             );
-            cells.insert((set.name, algo.name), cell);
+            cells.insert((set.name, algo.name.as_str()), cell);
         }
         done.push(set);
         let curves = if !opts.is_main() || !exp.curves {
             String::new()
         } else {
-            curves_section(&root, &bin, &datasets, &done, &cells)?
+            curves_section(&root, &bin, &datasets, &done, &algos, &cells)?
         };
         write_table(
             exp,
@@ -612,19 +565,6 @@ pub(crate) fn run(exp: &Experiment, opts: &Options) -> Result<(), String> {
     }
     eprintln!("{}: wrote {}", exp.key, out.display());
     Ok(())
-}
-
-/// The algorithm names the built `auc` knows (so the table covers whatever has landed).
-fn algos_known(bin: &Path) -> Result<Vec<String>, String> {
-    let out = Command::new(bin)
-        .arg("algos")
-        .output()
-        .map_err(|e| format!("cannot run auc: {e}"))?;
-    Ok(String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| !l.starts_with(' ') && !l.is_empty())
-        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
-        .collect())
 }
 
 fn data_args(datasets: &Path, set: &Set) -> Vec<String> {
@@ -644,9 +584,12 @@ fn data_args(datasets: &Path, set: &Set) -> Vec<String> {
 
 fn cv_args(datasets: &Path, set: &Set, algo: &Algo, opts: &Options) -> Vec<String> {
     let (quick, full_grid) = (opts.quick, opts.full_grid);
-    let mut args: Vec<String> = ["cv", "--algo", algo.name, "--json", "--seed", "0"]
-        .map(String::from)
-        .to_vec();
+    // The papers scale min-max to [-1, 1] (SPEC section 1).
+    let mut args: Vec<String> = [
+        "cv", "--algo", &algo.name, "--json", "--seed", "0", "--scale", "minmax",
+    ]
+    .map(String::from)
+    .to_vec();
     if opts.average {
         args.push("--average".to_owned());
     }
@@ -660,9 +603,9 @@ fn cv_args(datasets: &Path, set: &Set, algo: &Algo, opts: &Options) -> Vec<Strin
     if quick {
         args.extend(["--repeats", "1", "--folds", "3", "--inner-folds", "2"].map(String::from));
     }
-    let grid = if full_grid { algo.full } else { algo.coarse };
+    let grid = if full_grid { &algo.full } else { &algo.coarse };
     for g in grid {
-        let g = if quick { thin(g) } else { (*g).to_owned() };
+        let g = if quick { thin(g) } else { g.clone() };
         args.extend(["--grid".to_owned(), g]);
     }
     args
@@ -707,26 +650,32 @@ fn run_cv_lines(bin: &Path, args: &[String]) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// The `params` object chosen most often over the run lines, as `NAME=VALUE` strings.
+/// The `params` object chosen most often over the run lines, as `NAME=VALUE` strings (ties:
+/// the first in sorted order).
 fn most_chosen(lines: &[String]) -> Vec<String> {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut counts: BTreeMap<Vec<String>, usize> = BTreeMap::new();
     for l in lines {
-        if let Some(start) = l.find("\"params\":{") {
-            let rest = &l[start + 10..];
-            let body = &rest[..rest.find('}').unwrap_or(0)];
-            *counts.entry(body.to_owned()).or_default() += 1;
-        }
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(l) else {
+            continue;
+        };
+        let Some(params) = v["params"].as_object() else {
+            continue;
+        };
+        let kv: Vec<String> = params
+            .iter()
+            .map(|(k, v)| match v {
+                serde_json::Value::String(s) => format!("{k}={s}"),
+                other => format!("{k}={other}"),
+            })
+            .collect();
+        *counts.entry(kv).or_default() += 1;
     }
-    let best = counts
+    let most = counts.values().copied().max().unwrap_or(0);
+    counts
         .into_iter()
-        .max_by_key(|(_, c)| *c)
-        .map(|(b, _)| b)
-        .unwrap_or_default();
-    best.split(',')
-        .filter(|kv| !kv.is_empty())
-        .filter_map(|kv| kv.split_once(':'))
-        .map(|(k, v)| format!("{}={v}", k.trim_matches('"')))
-        .collect()
+        .find(|(_, c)| *c == most)
+        .map(|(kv, _)| kv)
+        .unwrap_or_default()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -810,14 +759,14 @@ fn write_table(
     for s in sets {
         let mut row = format!("| {} |", s.name);
         for a in algos {
-            let Some(c) = cells.get(&(s.name, a.name)) else {
+            let Some(c) = cells.get(&(s.name, a.name.as_str())) else {
                 row.push_str(" |");
                 continue;
             };
             let papers: Vec<String> = exp
                 .paper
                 .iter()
-                .filter(|p| p.0 == s.name && p.1 == a.name)
+                .filter(|p| p.0 == s.name && p.1 == a.label)
                 .map(|p| {
                     format!(
                         "{}: {:.2} ± {:.2}, Δ/σ {:+.1}",
@@ -854,7 +803,7 @@ fn write_table(
     for s in sets {
         let mut row = format!("| {} |", s.name);
         for a in algos {
-            match cells.get(&(s.name, a.name)) {
+            match cells.get(&(s.name, a.name.as_str())) {
                 Some(c) => row.push_str(&format!(" {:.4} ({:.0}) |", c.train_seconds, c.wall)),
                 None => row.push_str(" |"),
             }
@@ -866,7 +815,7 @@ fn write_table(
     for s in sets {
         let mut row = format!("| {} |", s.name);
         for a in algos {
-            match cells.get(&(s.name, a.name)) {
+            match cells.get(&(s.name, a.name.as_str())) {
                 Some(c) => row.push_str(&format!(" {} |", c.params.join(" "))),
                 None => row.push_str(" |"),
             }
@@ -894,7 +843,11 @@ fn friedman_section(
 ) -> Result<String, String> {
     let mut csv = format!(
         "name,{}\n",
-        algos.iter().map(|a| a.name).collect::<Vec<_>>().join(",")
+        algos
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
     );
     let mut rows = 0;
     for s in sets {
@@ -902,7 +855,7 @@ fn friedman_section(
             .iter()
             .map(|a| {
                 cells
-                    .get(&(s.name, a.name))
+                    .get(&(s.name, a.name.as_str()))
                     .map(|c| c.mean)
                     .filter(|m| m.is_finite())
             })
@@ -942,18 +895,25 @@ fn curves_section(
     bin: &Path,
     datasets: &Path,
     done: &[&Set],
+    algos: &[&Algo],
     cells: &BTreeMap<(&str, &str), Cell>,
 ) -> Result<String, String> {
     let mut panels: Vec<crate::svg::Panel> = Vec::new();
     for s in done.iter().filter(|s| CURVE_SETS.contains(&s.name)) {
         let mut lines = Vec::new();
-        for &a in CURVE_ALGOS {
+        for algo in algos
+            .iter()
+            .filter(|a| CURVE_ALGOS.contains(&a.label.as_str()))
+        {
+            let a = algo.name.as_str();
             let Some(c) = cells.get(&(s.name, a)) else {
                 continue;
             };
-            let mut args: Vec<String> = ["curve", "--algo", a, "--json", "--every", "20"]
-                .map(String::from)
-                .to_vec();
+            let mut args: Vec<String> = [
+                "curve", "--algo", a, "--json", "--every", "20", "--scale", "minmax",
+            ]
+            .map(String::from)
+            .to_vec();
             args.extend(data_args(datasets, s));
             for p in &c.params {
                 args.extend(["--param".to_owned(), p.clone()]);

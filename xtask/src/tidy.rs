@@ -6,7 +6,11 @@
 //! - every citation key (`[OAUC eq. 14]`, `[PA06]`, or `\[PA06\]` where rustdoc would read a bare
 //!   key as a link) and every `lemma_<key>_` test name in the
 //!   crates is listed in `docs/references.md`;
-//! - no test is marked ignored or should-panic.
+//! - no test is marked ignored or should-panic;
+//! - a learner's name string (its `const NAME` or `ALIASES` in its parameter type) appears in
+//!   its own file only: the registry (`auc-learners`) builds its row from the type, and every
+//!   front end enumerates the registry, so no other list of learner names exists outside docs and
+//!   tests.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,17 +30,23 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("auc-eval", &["auc-core", "auc-data"]),
     (
-        "auc-cli",
+        "auc-learners",
         &[
             "auc-core",
             "auc-data",
-            "auc-stats",
-            "auc-surrogate",
             "auc-online",
             "auc-kernel",
             "auc-cvm",
             "auc-eval",
         ],
+    ),
+    (
+        "auc-cli",
+        &["auc-core", "auc-data", "auc-eval", "auc-learners"],
+    ),
+    (
+        "auc-py",
+        &["auc-core", "auc-data", "auc-eval", "auc-learners"],
     ),
 ];
 
@@ -66,6 +76,7 @@ pub(crate) fn check(root: &Path) -> Result<(), Vec<String>> {
             check_source(root, &file, &text, &keys, &mut problems);
         }
     }
+    check_learner_names(root, &mut problems);
     for extra in ["benches/Cargo.toml", "xtask/Cargo.toml"] {
         let text = read(&root.join(extra), &mut problems);
         if !has_workspace_lints(&text) {
@@ -169,6 +180,74 @@ fn check_manifest(path: &Path, name: &str, problems: &mut Vec<String>) {
     }
 }
 
+/// The quoted strings of `const NAME: &'static str = "...";` and `const ALIASES: ... = &[...]`
+/// lines of `text`.
+fn declared_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("const NAME: &'static str = ")
+            || line.starts_with("const ALIASES: &'static [&'static str] = ")
+        {
+            out.extend(line.split('"').skip(1).step_by(2).map(str::to_owned));
+        }
+    }
+    out
+}
+
+/// The part of a source file outside its unit tests (everything before `#[cfg(test)]`).
+fn outside_tests(text: &str) -> &str {
+    let marker = concat!("#[cfg", "(test)]");
+    match text.find(marker) {
+        Some(i) => &text[..i],
+        None => text,
+    }
+}
+
+/// A learner's name string may appear in its own file only (not in other library code, the
+/// command line, the reproductions or the benches): every front end enumerates the registry.
+fn check_learner_names(root: &Path, problems: &mut Vec<String>) {
+    let mut sources: Vec<PathBuf> = Vec::new();
+    for krate in crate_dirs(root) {
+        sources.extend(rust_files(&krate.join("src")));
+    }
+    sources.extend(rust_files(&root.join("xtask/src")));
+    sources.extend(rust_files(&root.join("benches")));
+    let texts: Vec<(PathBuf, String)> = sources
+        .into_iter()
+        .map(|p| {
+            let t = read(&p, problems);
+            (p, t)
+        })
+        .collect();
+    let mut names: Vec<(String, PathBuf)> = Vec::new();
+    for (path, text) in &texts {
+        for n in declared_names(text) {
+            names.push((n, path.clone()));
+        }
+    }
+    for (path, text) in &texts {
+        let code = outside_tests(text);
+        for (name, home) in &names {
+            if path == home {
+                continue;
+            }
+            let quoted = format!("\"{name}\"");
+            // Comments (docs and doctests) may name learners.
+            let found = code
+                .lines()
+                .position(|l| !l.trim_start().starts_with("//") && l.contains(&quoted));
+            if let Some(line) = found {
+                problems.push(format!(
+                    "{}:{}: the learner name {quoted} belongs in {} and the registry only (enumerate `auc_learners::ALL` instead)",
+                    rel(root, path),
+                    line + 1,
+                    rel(root, home)
+                ));
+            }
+        }
+    }
+}
+
 /// Keys are the bold words at the start of list items: `- **OAUC**: ...`.
 fn reference_keys(root: &Path, problems: &mut Vec<String>) -> Vec<String> {
     let text = read(&root.join("docs/references.md"), problems);
@@ -258,6 +337,13 @@ mod tests {
         assert!(!looks_like_key("Pos"));
         assert!(!looks_like_key("A"));
         assert!(!looks_like_key("x1"));
+    }
+
+    #[test]
+    fn learner_names_are_read_from_their_declarations() {
+        let text = "impl Params for P {\n    const NAME: &'static str = \"pa-i\";\n    const ALIASES: &'static [&'static str] = &[\"pa1\", \"pa\"];\n}\n#[cfg(test)]\nmod tests { \"x\" }";
+        assert_eq!(declared_names(text), ["pa-i", "pa1", "pa"]);
+        assert!(!outside_tests(text).contains("mod tests"));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use auc_core::{Label, OnlineLearner, OnlineParams, Row};
+use auc_core::{Label, OnlineLearner, OnlineParams, Params, Row};
 use auc_data::{Positive, ReadOptions, read_path};
 use auc_online::{Linear, OaucMParams, OpaucParams};
 
@@ -25,7 +25,7 @@ where
     P: OnlineParams,
     P::Learner: Linear,
 {
-    let mut l = params.build(dim).expect("checked parameters");
+    let mut l = params.build(dim, 0).expect("checked parameters");
     let start = Instant::now();
     for (x, y) in rows.chunks_exact(dim.max(1)).zip(labels) {
         l.update(Row::Dense(x), *y);
@@ -83,19 +83,19 @@ fn main() -> ExitCode {
         }
         (best, w)
     };
-    let (best, w) = match algo {
-        "opauc" => {
-            let params = OpaucParams { eta, lambda };
-            run(&|| pass(&params, p, &rows, labels))
-        }
-        "oauc-m" => {
-            let params = OaucMParams { lambda };
-            run(&|| pass(&params, p, &rows, labels))
-        }
-        other => {
-            eprintln!("unknown ALGO {other}: use opauc or oauc-m");
-            return ExitCode::from(2);
-        }
+    let (best, w) = if algo == OpaucParams::NAME {
+        let params = OpaucParams { eta, lambda };
+        run(&|| pass(&params, p, &rows, labels))
+    } else if algo == OaucMParams::NAME {
+        let params = OaucMParams { lambda };
+        run(&|| pass(&params, p, &rows, labels))
+    } else {
+        eprintln!(
+            "unknown ALGO {algo}: use {} or {}",
+            OpaucParams::NAME,
+            OaucMParams::NAME
+        );
+        return ExitCode::from(2);
     };
     let w_json: Vec<String> = w.iter().map(|v| format!("{v:e}")).collect();
     println!(

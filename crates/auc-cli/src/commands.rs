@@ -1,20 +1,23 @@
-//! The subcommands: their flags (clap) and what they do.
+//! The subcommands: their flags (clap) and the ones that read data without training a model
+//! (`info`, `metrics`, `cv`, `curve`, `friedman`, `algos`).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use auc_core::{Label, ParamMap};
+use auc_core::{Dataset, Label, ParamMap};
+use auc_data::{Scaler, Scaling};
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig, RunRecord};
 use auc_eval::grid::{self, GridAxis};
 use auc_eval::metrics;
+use auc_learners::{ALL, Algorithm, lookup};
 use clap::{Parser, Subcommand};
 use serde_json::json;
 
-use crate::algos::{self, ALGOS};
-use crate::batch;
 use crate::hyper::HyperArgs;
-use crate::load::{self, ReadArgs};
-use crate::output::{Error, line};
+use crate::input::{self, ReadArgs};
+use crate::memory::{self, Bytes};
+use crate::output::{Error, line, write_text};
+use crate::plot;
 use crate::progress::Bar;
 
 /// Online and batch AUC maximization on imbalanced data.
@@ -27,11 +30,13 @@ pub(crate) struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Describe a data file: instances, features, classes, imbalance ratio, density.
+    /// Describe a data file: instances, features, classes, positive class, imbalance, density,
+    /// the scaling `--scale auto` picks.
     Info(InfoArgs),
-    /// AUC and AP of scores (one per line) against the labels of a data file.
+    /// AUC and AP of scores (one per line) against the labels of a data file; ROC points and plot.
     Metrics(MetricsArgs),
     /// Nested cross-validation [OAUC sec. 6.3]: repeated stratified k-fold, inner grid search.
+    /// Loads the data in memory.
     Cv(CvArgs),
     /// Convergence curve of a one-pass learner: test AUC after every N updates.
     Curve(CurveArgs),
@@ -39,20 +44,23 @@ enum Command {
     Friedman(FriedmanArgs),
     /// Train a learner on data files and save the model (continue an online one with --resume).
     ///
-    /// Online learners take one pass over the data; batch learners (gam-cvm and its baselines)
-    /// are fitted on it and saved as their inductive model, O(n p) for n rows of p features.
+    /// One-pass learners take one pass over the data in file order (--shuffle to permute it);
+    /// batch learners (gam-cvm and its baselines) are fitted on all of it and saved as their
+    /// inductive model. Every parameter has a default; --tune picks them by cross-validation.
     Train(crate::train::TrainArgs),
-    /// Score a data file with a saved model.
-    Predict(crate::train::PredictArgs),
-    /// Prequential (test-then-train) AUC of a one-pass (online) learner along a stream.
+    /// Score a data file with a saved model, reading it as the model's training data was read.
+    Predict(crate::predict::PredictArgs),
+    /// Prequential (test-then-train) AUC of a one-pass learner along a stream.
     Stream(crate::train::StreamArgs),
-    /// List the algorithms with their parameters and defaults.
-    Algos,
+    /// Describe a saved model: algorithm, parameters, positive class, reading, scaling, state.
+    Model(crate::predict::ModelArgs),
+    /// List the algorithms with their parameters, defaults and grids.
+    Algos(AlgosArgs),
 }
 
 #[derive(clap::Args, Debug)]
 struct InfoArgs {
-    /// A LIBSVM or CSV file.
+    /// A LIBSVM or CSV file (`-` for standard input; gzip is detected).
     file: PathBuf,
     #[command(flatten)]
     read: ReadArgs,
@@ -63,7 +71,7 @@ struct InfoArgs {
 
 #[derive(clap::Args, Debug)]
 struct MetricsArgs {
-    /// File with one score per line.
+    /// File with one score per line (`-` for standard input).
     #[arg(long)]
     scores: PathBuf,
     /// Any data file the reader accepts (a file of bare labels, one per line, works).
@@ -71,9 +79,60 @@ struct MetricsArgs {
     labels: PathBuf,
     #[command(flatten)]
     read: ReadArgs,
-    /// Print `{"auc": .., "ap": ..}`.
+    /// Write the ROC curve's points (false and true positive rates, thresholds) as CSV (`-`:
+    /// stdout).
+    #[arg(long, value_name = "OUT.csv")]
+    roc: Option<PathBuf>,
+    /// Draw the ROC curve as an SVG file.
+    #[arg(long, value_name = "OUT.svg")]
+    svg: Option<PathBuf>,
+    /// Print `{"auc": .., "ap": .., "positive": [..]}`.
     #[arg(long)]
     json: bool,
+}
+
+/// Scaling and row normalization, fitted on training data only.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct PrepArgs {
+    /// Feature scaling, fitted on the training data: `auto` is min-max to [-1, 1] on data with
+    /// at least 10 % non-zeros and max-abs (x / max|x|, zeros stay zero) below, so sparse data
+    /// stays sparse; `minmax`, `maxabs`, `none`.
+    #[arg(long, value_enum, default_value = "auto", help_heading = "Preparation")]
+    scale: ScaleArg,
+    /// The same as `--scale none`.
+    #[arg(long, help_heading = "Preparation")]
+    no_scale: bool,
+    /// Divide every example by its Euclidean norm (after scaling).
+    #[arg(long, help_heading = "Preparation")]
+    pub(crate) unit_norm: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ScaleArg {
+    Auto,
+    Minmax,
+    Maxabs,
+    None,
+}
+
+impl PrepArgs {
+    /// The scaling asked for.
+    pub(crate) fn scaling(&self) -> Scaling {
+        if self.no_scale {
+            return Scaling::None;
+        }
+        match self.scale {
+            ScaleArg::Auto => Scaling::Auto,
+            ScaleArg::Minmax => Scaling::MinMax,
+            ScaleArg::Maxabs => Scaling::MaxAbs,
+            ScaleArg::None => Scaling::None,
+        }
+    }
+
+    /// Whether any preparation flag differs from its default.
+    pub(crate) fn is_given(&self) -> bool {
+        self.no_scale || self.unit_norm || self.scale != ScaleArg::Auto
+    }
 }
 
 /// What both `cv` and `curve` need: an algorithm, its data and how to prepare it.
@@ -96,46 +155,64 @@ struct RunArgs {
     /// Score with the average of the iterates (Polyak-Ruppert) instead of the last one.
     #[arg(long)]
     average: bool,
-    /// Seed of every random choice (folds, training order).
+    /// Seed of every random choice (folds, training order, the learners' own).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Do not min-max scale features to [-1, 1] (scaling is fitted on each training part).
-    #[arg(long)]
-    no_scale: bool,
-    /// Divide every example by its Euclidean norm (after scaling).
-    #[arg(long)]
-    unit_norm: bool,
+    #[command(flatten)]
+    prep: PrepArgs,
     #[command(flatten)]
     read: ReadArgs,
+    /// Refuse to start when the data and models would need more memory than this (8G, 512M).
+    /// Default: three quarters of physical memory.
+    #[arg(long, value_name = "SIZE")]
+    max_memory: Option<Bytes>,
 }
 
 impl RunArgs {
-    /// The online algorithm and its fixed parameters; a batch algorithm is an error.
-    fn algo(&self) -> Result<(&'static algos::Algo, ParamMap), Error> {
-        match batch::lookup(&self.algo)? {
-            batch::Entry::Online(a) => Ok((a, self.hyper.to_map()?)),
-            batch::Entry::Batch(b) => Err(format!(
-                "`{}` is a batch learner: `auc cv` and `auc train` run it; this command takes online learners",
-                b.name
-            )
-            .into()),
-        }
-    }
-
-    /// The algorithm, online or batch, and its fixed parameters.
-    fn entry(&self) -> Result<(batch::Entry, ParamMap), Error> {
-        let entry = batch::lookup(&self.algo)?;
-        if let batch::Entry::Batch(b) = entry
-            && self.average
-        {
-            return Err(format!("--average applies to online learners, not `{}`", b.name).into());
-        }
-        Ok((entry, self.hyper.to_map()?))
+    /// The algorithm and its fixed parameters (names checked).
+    fn algo(&self) -> Result<(&'static Algorithm, ParamMap), Error> {
+        let algo = lookup(&self.algo)?;
+        let params = self.hyper.to_map()?;
+        algo.check_names(&params)?;
+        crate::train::check_average(algo, self.average)?;
+        Ok((algo, params))
     }
 
     /// The training data and the optional test set, with one dimension and positive class.
-    fn load(&self) -> Result<(auc_core::Dataset, Option<auc_core::Dataset>), Error> {
-        load::train_and_test(&self.read, &self.data, self.test.as_deref(), self.limit)
+    fn load(&self) -> Result<(Dataset, Option<Dataset>), Error> {
+        let limit = memory::limit(self.max_memory);
+        let mut train = self.read.read(&self.data, self.limit)?;
+        memory::check(
+            train.stored_bytes(),
+            limit,
+            "the data",
+            "use --limit or --hash-bits",
+        )?;
+        let choice = train.choose_positive(&self.read.positive_rule())?;
+        let Some(test_path) = &self.test else {
+            let data = train.binarize(&choice.known())?;
+            input::report_positive(&choice, &data);
+            return Ok((data, None));
+        };
+        let mut test = self.read.read(std::slice::from_ref(test_path), None)?;
+        let dim = train.dim().max(test.dim());
+        train = train.with_dim(dim)?;
+        test = test.with_dim(dim)?;
+        let data = train.binarize(&choice.known())?;
+        input::report_positive(&choice, &data);
+        Ok((data, Some(test.binarize(&choice.known())?)))
+    }
+
+    fn config(&self, folds: usize, repeats: usize, inner: usize) -> CvConfig {
+        CvConfig {
+            folds,
+            repeats,
+            inner_folds: inner,
+            seed: self.seed,
+            scaling: self.prep.scaling(),
+            unit_norm: self.prep.unit_norm,
+            max_train: None,
+        }
     }
 }
 
@@ -156,13 +233,18 @@ struct CvArgs {
     /// kernel experiments of [OAUC sec. 6.3] use 10000).
     #[arg(long, value_name = "N")]
     max_train: Option<std::num::NonZeroUsize>,
-    /// A grid axis NAME=SPEC: `2^a..2^b` (every power), `2^a..2^b:s` (every s-th), or `v1,v2,..`.
+    /// A grid axis NAME=SPEC: `2^a..2^b` (every power), `2^a..2^b:s` (every s-th), or
+    /// `v1,v2,..` (numbers or words). `--grid default` searches the algorithm's default grid.
     #[arg(long = "grid", value_name = "NAME=SPEC")]
     grid: Vec<String>,
+    /// Cross-validate every grid point on its own instead of choosing one by inner CV: one
+    /// summary per point (a sensitivity analysis; how the defaults were chosen).
+    #[arg(long)]
+    each: bool,
     /// Worker threads (default: all cores); results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
-    /// One JSON object per run, then a summary line.
+    /// One JSON object per run, then a summary line (with --each: one summary per point).
     #[arg(long)]
     json: bool,
 }
@@ -177,6 +259,9 @@ struct CurveArgs {
     /// Record the test AUC after every N updates (and after the last).
     #[arg(long, default_value_t = 100)]
     every: usize,
+    /// Draw the curve as an SVG file.
+    #[arg(long, value_name = "OUT.svg")]
+    svg: Option<PathBuf>,
     /// One JSON object per point.
     #[arg(long)]
     json: bool,
@@ -195,6 +280,13 @@ struct FriedmanArgs {
     json: bool,
 }
 
+#[derive(clap::Args, Debug)]
+struct AlgosArgs {
+    /// Every algorithm with each parameter's name, type, default, allowed values and doc.
+    #[arg(long)]
+    json: bool,
+}
+
 /// Runs the parsed command.
 pub(crate) fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
@@ -202,42 +294,24 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Metrics(a) => metrics_cmd(a),
         Command::Cv(a) => cv_cmd(a),
         Command::Curve(a) => curve_cmd(a),
-        Command::Friedman(a) => friedman_cmd(a),
+        Command::Friedman(a) => crate::friedman::run(&a.table, a.alpha, a.json),
         Command::Train(a) => crate::train::train(a),
-        Command::Predict(a) => crate::train::predict(a),
+        Command::Predict(a) => crate::predict::predict(a),
         Command::Stream(a) => crate::train::stream(a),
-        Command::Algos => list_algos(),
-    }
-}
-
-/// A label as files write it: `+1` for one, other values as Rust prints them (`-1`, `2`, `0.5`).
-fn fmt_label(l: f64) -> String {
-    match l {
-        1.0 => "+1".to_owned(),
-        _ => format!("{l}"),
+        Command::Model(a) => crate::predict::model(a),
+        Command::Algos(a) => list_algos(a.json),
     }
 }
 
 fn info(a: InfoArgs) -> Result<(), Error> {
-    let raw = a.read.read_one(&a.file)?;
+    let raw = a.read.read(std::slice::from_ref(&a.file), None)?;
     let counts = raw.label_counts();
-    let positive = a.read.positive_for(&raw)?;
-    let data = raw.binarize(&positive)?;
+    let choice = raw.choose_positive(&a.read.positive_rule())?;
+    let data = raw.binarize(&choice.known())?;
     let (pos, neg) = data.class_counts();
-    let ir = if pos > 0 {
-        neg as f64 / pos as f64
-    } else {
-        f64::INFINITY
-    };
-    let pos_labels: Vec<f64> = counts
-        .iter()
-        .map(|c| c.0)
-        .filter(|l| match &positive {
-            auc_data::Positive::Labels(v) => v.contains(l),
-            _ => false,
-        })
-        .collect();
+    let ir = (pos > 0).then(|| neg as f64 / pos as f64);
     let density = data.density();
+    let scaling = Scaler::fit(Scaling::Auto, &data).kind();
     if a.json {
         let classes: Vec<_> = counts
             .iter()
@@ -248,51 +322,50 @@ fn info(a: InfoArgs) -> Result<(), Error> {
             "instances": data.n(),
             "features": data.dim(),
             "classes": classes,
-            "positive_labels": pos_labels,
+            "positive": choice.labels,
+            "positive_rule": choice.rule.to_string(),
             "positives": pos,
             "negatives": neg,
-            "imbalance_ratio": if ir.is_finite() { json!(ir) } else { json!(null) },
+            "imbalance_ratio": ir,
             "density": density,
             "sparse": data.is_sparse(),
+            "scale_auto": scaling.to_string(),
+            "reading": raw.reading(),
         }));
     }
     let classes = counts
         .iter()
-        .map(|(l, c)| format!("{}: {c}", fmt_label(*l)))
+        .map(|(l, c)| format!("{}: {c}", input::fmt_label(*l)))
         .collect::<Vec<_>>()
         .join(", ");
-    let pos_names = pos_labels
-        .iter()
-        .map(|l| fmt_label(*l))
-        .collect::<Vec<_>>()
-        .join(",");
-    let rule = if a.read.positive.is_some() {
-        "given"
-    } else {
-        "minority"
-    };
     line(format!("file        {}", a.file.display()))?;
     line(format!("instances   {}", data.n()))?;
     line(format!("features    {}", data.dim()))?;
     line(format!("classes     {} ({classes})", counts.len()))?;
     line(format!(
-        "positive    {pos_names} ({rule}): {pos} positives, {neg} negatives"
+        "positive    {} ({}): {pos} positives, {neg} negatives",
+        input::fmt_labels(&choice.labels),
+        choice.rule
     ))?;
-    if ir.is_finite() {
-        line(format!("imbalance   {ir:.2} (negatives / positives)"))?;
-    } else {
-        line("imbalance   undefined (no positives)")?;
+    match ir {
+        Some(ir) => line(format!("imbalance   {ir:.2} (negatives / positives)"))?,
+        None => line("imbalance   undefined (no positives)")?,
     }
     line(format!(
         "density     {density:.4} ({} storage, {} non-zeros)",
         if data.is_sparse() { "sparse" } else { "dense" },
         data.nnz()
-    ))
+    ))?;
+    line(format!("scale auto  {scaling}"))
 }
 
-fn metrics_cmd(a: MetricsArgs) -> Result<(), Error> {
-    let text =
-        std::fs::read_to_string(&a.scores).map_err(|e| format!("{}: {e}", a.scores.display()))?;
+/// Reads one finite score per line (blank lines skipped); errors name file, line and column.
+fn read_scores(path: &std::path::Path) -> Result<Vec<f64>, Error> {
+    let text = if crate::output::is_stdout(path) {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("-: {e}"))?
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?
+    };
     let mut scores = Vec::new();
     for (i, l) in text.lines().enumerate() {
         let t = l.trim();
@@ -302,23 +375,28 @@ fn metrics_cmd(a: MetricsArgs) -> Result<(), Error> {
         let v: f64 = t.parse().map_err(|_| {
             format!(
                 "{}:{}:1: expected a number (one score per line), found `{t}`",
-                a.scores.display(),
+                path.display(),
                 i + 1
             )
         })?;
         if !v.is_finite() {
-            return Err(format!(
-                "{}:{}:1: score `{t}` is not finite",
-                a.scores.display(),
-                i + 1
-            )
-            .into());
+            return Err(
+                format!("{}:{}:1: score `{t}` is not finite", path.display(), i + 1).into(),
+            );
         }
         scores.push(v);
     }
-    let raw = a.read.read_one(&a.labels)?;
-    let labels_data = raw.binarize(&a.read.positive_for(&raw)?)?;
-    let labels: &[Label] = labels_data.labels();
+    Ok(scores)
+}
+
+fn metrics_cmd(a: MetricsArgs) -> Result<(), Error> {
+    if crate::output::is_stdout(&a.scores) && crate::output::is_stdout(&a.labels) {
+        return Err("--scores and --labels cannot both be standard input".into());
+    }
+    let scores = read_scores(&a.scores)?;
+    let raw = a.read.read(std::slice::from_ref(&a.labels), None)?;
+    let (data, choice) = input::binarize(&raw, &a.read.positive_rule())?;
+    let labels: &[Label] = data.labels();
     if labels.len() != scores.len() {
         return Err(format!(
             "{} holds {} scores but {} holds {} labels",
@@ -331,54 +409,92 @@ fn metrics_cmd(a: MetricsArgs) -> Result<(), Error> {
     }
     let auc = metrics::auc(&scores, labels)?;
     let ap = metrics::average_precision(&scores, labels)?;
+    if a.roc.is_some() || a.svg.is_some() {
+        let roc = metrics::roc_curve(&scores, labels)?;
+        if let Some(path) = &a.roc {
+            write_text(path, &plot::roc_csv(&roc))?;
+        }
+        if let Some(path) = &a.svg {
+            let title = format!("ROC of {} (AUC {auc:.4})", a.scores.display());
+            write_text(path, &plot::roc_svg(&roc, &title)?)?;
+        }
+    }
     if a.json {
-        line(json!({"auc": auc, "ap": ap}))
+        line(json!({"auc": auc, "ap": ap, "positive": choice.labels}))
     } else {
         line(format!("AUC {auc:.6}\nAP  {ap:.6}"))
     }
 }
 
+/// The grid axes of `--grid` arguments; `default` stands for the algorithm's default grid.
+pub(crate) fn grid_points(algo: &Algorithm, args: &[String]) -> Result<Vec<ParamMap>, Error> {
+    let mut axes: Vec<GridAxis> = Vec::new();
+    for g in args {
+        if g == "default" {
+            for d in algo.grid {
+                axes.push(grid::parse_grid_arg(d)?);
+            }
+        } else {
+            axes.push(grid::parse_grid_arg(g)?);
+        }
+    }
+    Ok(grid::expand(&axes)?)
+}
+
+/// A thread pool of `threads` workers (all cores when `None`).
+pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        b = b.num_threads(t);
+    }
+    Ok(b.build()?)
+}
+
 fn cv_cmd(a: CvArgs) -> Result<(), Error> {
-    let (algo, base) = a.run.entry()?;
-    let axes: Vec<GridAxis> = a
-        .grid
-        .iter()
-        .map(|g| grid::parse_grid_arg(g))
-        .collect::<Result<_, _>>()?;
-    let points = grid::expand(&axes)?;
+    let (algo, base) = a.run.algo()?;
+    let points = grid_points(algo, &a.grid)?;
     // Check every parameter combination before reading data or training anything.
     for p in &points {
-        algo.validate(&base.merged(p))?;
+        algo.configure(&base.merged(p))?;
     }
+    let first = algo.configure(&base.merged(points.first().unwrap_or(&ParamMap::new())))?;
+    first.procedure(a.run.average)?;
     let (data, test) = a.run.load()?;
-    let cfg = CvConfig {
-        folds: a.folds,
-        repeats: a.repeats,
-        inner_folds: a.inner_folds,
-        seed: a.run.seed,
-        scale: !a.run.no_scale,
-        unit_norm: a.run.unit_norm,
-        max_train: a.max_train.map(std::num::NonZeroUsize::get),
+    input::need_both_classes(&data, "cross-validation")?;
+    let threads = a.threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    let shape = auc_core::DataShape {
+        n: data.n() + test.as_ref().map_or(0, Dataset::n),
+        dim: data.dim(),
+        positives: data.class_counts().0,
+        negatives: data.class_counts().1,
     };
+    memory::check(
+        first
+            .memory_bytes(&shape, a.run.average)
+            .saturating_mul(threads as u64),
+        memory::limit(a.run.max_memory),
+        &format!("{} fits of {} at once", threads, algo.name),
+        "use --threads 1, --max-train N or --hash-bits",
+    )?;
+    let mut cfg = a.run.config(a.folds, a.repeats, a.inner_folds);
+    cfg.max_train = a.max_train.map(std::num::NonZeroUsize::get);
     let average = a.run.average;
-    algo.check_average(average)?;
-    let make = move |p: &ParamMap| algo.fit(p, average);
+    let make = move |p: &ParamMap| -> Result<Box<dyn auc_core::DynFit>, auc_core::ParamError> {
+        algo.configure(p)?.procedure(average)
+    };
     let cv_algo = CvAlgo {
         base: base.clone(),
         grid: points.clone(),
         make: &make,
     };
-    let pool = {
-        let mut b = rayon::ThreadPoolBuilder::new();
-        if let Some(t) = a.threads {
-            if t == 0 {
-                return Err("--threads must be at least 1".into());
-            }
-            b = b.num_threads(t);
-        }
-        b.build()?
-    };
-    let bar = Bar::new(algo.name());
+    let pool = pool(a.threads)?;
+    if a.each {
+        return cv_each(&a, algo, &base, &points, &data, test.as_ref(), &cfg, &pool);
+    }
+    let bar = Bar::fits(algo.name);
     let start = Instant::now();
     let records = pool.install(|| match &test {
         None => cv::nested_cv(&data, &cv_algo, &cfg, &|p| bar.event(p)),
@@ -388,7 +504,16 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     let records = records?;
     let total = start.elapsed().as_secs_f64();
     let summary = cv::summarize(&records);
-    let dataset = load::dataset_name(&a.run.data);
+    if summary.diverged_runs > 0 {
+        let first = records.iter().find_map(|r| r.divergence.as_deref());
+        eprintln!(
+            "auc: warning: {} of {} runs diverged ({})",
+            summary.diverged_runs,
+            summary.runs,
+            first.unwrap_or("see the JSON records")
+        );
+    }
+    let dataset = input::dataset_name(&a.run.data);
     if a.json {
         for r in &records {
             line(serde_json::to_string(r)?)?;
@@ -396,7 +521,7 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
         let mut s = serde_json::to_value(&summary)?;
         if let Some(obj) = s.as_object_mut() {
             obj.insert("summary".into(), json!(true));
-            obj.insert("algo".into(), json!(algo.name()));
+            obj.insert("algo".into(), json!(algo.name));
             obj.insert("dataset".into(), json!(dataset));
             let (pos, neg) = data.class_counts();
             obj.insert("n_examples".into(), json!(data.n()));
@@ -409,6 +534,8 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
             );
             obj.insert("inner_folds".into(), json!(a.inner_folds));
             obj.insert("seed".into(), json!(a.run.seed));
+            obj.insert("scaling".into(), json!(a.run.prep.scaling().to_string()));
+            obj.insert("diverged".into(), json!(summary.diverged_runs > 0));
             obj.insert("wall_seconds".into(), json!(total));
         }
         return line(s);
@@ -416,7 +543,7 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     print_table(&records)?;
     line(format!(
         "{} on {dataset}: {} runs, AUC {:.4} ± {:.4}, AP {:.4} ± {:.4} ({} grid points, {:.2} s)",
-        algo.name(),
+        algo.name,
         summary.runs,
         summary.auc_mean,
         summary.auc_std,
@@ -427,20 +554,92 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     ))
 }
 
+/// `auc cv --each`: the outer protocol for every grid point alone, one summary per point.
+#[allow(clippy::too_many_arguments)]
+fn cv_each(
+    a: &CvArgs,
+    algo: &'static Algorithm,
+    base: &ParamMap,
+    points: &[ParamMap],
+    data: &Dataset,
+    test: Option<&Dataset>,
+    cfg: &CvConfig,
+    pool: &rayon::ThreadPool,
+) -> Result<(), Error> {
+    let average = a.run.average;
+    let make = move |p: &ParamMap| -> Result<Box<dyn auc_core::DynFit>, auc_core::ParamError> {
+        algo.configure(p)?.procedure(average)
+    };
+    let dataset = input::dataset_name(&a.run.data);
+    let bar = Bar::fits(algo.name);
+    for point in points {
+        let params = base.merged(point);
+        let one = CvAlgo {
+            base: params.clone(),
+            grid: Vec::new(),
+            make: &make,
+        };
+        let start = Instant::now();
+        let records = pool.install(|| match test {
+            None => cv::nested_cv(data, &one, cfg, &|p| bar.event(p)),
+            Some(t) => cv::holdout(data, t, &one, cfg, &|p| bar.event(p)),
+        })?;
+        let s = cv::summarize(&records);
+        let full = algo.configure(&params)?.params();
+        if a.json {
+            let mut v = serde_json::to_value(&s)?;
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("summary".into(), json!(true));
+                obj.insert("algo".into(), json!(algo.name));
+                obj.insert("dataset".into(), json!(dataset));
+                obj.insert("params".into(), serde_json::to_value(&full)?);
+                obj.insert(
+                    "aucs".into(),
+                    json!(records.iter().map(|r| r.auc).collect::<Vec<_>>()),
+                );
+                obj.insert("wall_seconds".into(), json!(start.elapsed().as_secs_f64()));
+            }
+            line(v)?;
+        } else {
+            line(format!(
+                "{full}: {} runs, AUC {:.4} ± {:.4}, AP {:.4} ± {:.4}{}",
+                s.runs,
+                s.auc_mean,
+                s.auc_std,
+                s.ap_mean,
+                s.ap_std,
+                if s.diverged_runs > 0 {
+                    " (diverged)"
+                } else {
+                    ""
+                }
+            ))?;
+        }
+    }
+    bar.finish();
+    Ok(())
+}
+
 fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
     let (algo, params) = a.run.algo()?;
-    algo.check_average(a.run.average)?;
-    let fit = algo.fit(&params, a.run.average)?;
+    if !algo.is_online() {
+        return Err(format!(
+            "`{}` is a batch learner, fitted on all its data at once: `auc curve` needs a one-pass learner",
+            algo.name
+        )
+        .into());
+    }
+    let fit = algo.configure(&params)?.procedure(a.run.average)?;
     let (data, test) = a.run.load()?;
-    let cfg = CvConfig {
-        folds: a.folds,
-        seed: a.run.seed,
-        scale: !a.run.no_scale,
-        unit_norm: a.run.unit_norm,
-        ..CvConfig::default()
-    };
+    input::need_both_classes(&data, "a convergence curve")?;
+    let cfg = a.run.config(a.folds, 1, 5);
     let points =
         auc_eval::curve::convergence_protocol(&data, test.as_ref(), fit.as_ref(), &cfg, a.every)?;
+    if let Some(path) = &a.svg {
+        let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.updates as f64, p.auc)).collect();
+        let title = format!("{} on {}", algo.name, input::dataset_name(&a.run.data));
+        write_text(path, &plot::curve_svg(&xy, &title, "updates", "test AUC")?)?;
+    }
     if !a.json {
         line(format!("{:>10} {:>8}", "updates", "AUC"))?;
     }
@@ -454,109 +653,6 @@ fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// Reads a `name,method..` score table; errors name file, line and column.
-fn read_score_table(path: &std::path::Path) -> Result<(Vec<String>, Vec<Vec<f64>>), Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (_, header) = lines
-        .next()
-        .ok_or_else(|| format!("{}: empty table", path.display()))?;
-    let methods: Vec<String> = header
-        .split(',')
-        .skip(1)
-        .map(|m| m.trim().to_owned())
-        .collect();
-    let mut rows = Vec::new();
-    for (i, l) in lines {
-        let mut col = 1;
-        let mut row = Vec::with_capacity(methods.len());
-        for (j, field) in l.split(',').enumerate() {
-            if j > 0 {
-                let v: f64 = field.trim().parse().map_err(|_| {
-                    format!(
-                        "{}:{}:{col}: expected a number, found `{}`",
-                        path.display(),
-                        i + 1,
-                        field.trim()
-                    )
-                })?;
-                row.push(v);
-            }
-            col += field.len() + 1;
-        }
-        if row.len() != methods.len() {
-            return Err(format!(
-                "{}:{}:1: expected {} scores (one per method in the header), found {}",
-                path.display(),
-                i + 1,
-                methods.len(),
-                row.len()
-            )
-            .into());
-        }
-        rows.push(row);
-    }
-    Ok((methods, rows))
-}
-
-fn friedman_cmd(a: FriedmanArgs) -> Result<(), Error> {
-    use auc_eval::stats;
-    let (methods, rows) = read_score_table(&a.table)?;
-    let avg = stats::average_ranks(&rows)?;
-    let f = stats::friedman(&rows, a.alpha)?;
-    let cd = stats::nemenyi_cd(f.k, f.n, a.alpha)?;
-    let mut order: Vec<usize> = (0..avg.len()).collect();
-    order.sort_by(|&x, &y| avg[x].total_cmp(&avg[y]));
-    let best = order[0];
-    if a.json {
-        let ranks: Vec<_> = order
-            .iter()
-            .map(|&j| json!({"method": methods[j], "rank": avg[j], "differs_from_best": avg[j] - avg[best] > cd}))
-            .collect();
-        return line(json!({
-            "methods": f.k, "observations": f.n, "chi2": f.chi2, "ff": if f.ff.is_finite() { json!(f.ff) } else { json!(null) },
-            "df1": f.df1, "df2": f.df2, "p_value": f.p_value, "critical_value": f.critical_value,
-            "alpha": f.alpha, "rejected": f.rejected, "cd": cd, "ranks": ranks,
-        }));
-    }
-    line(format!(
-        "{:<20} {:>8} {:>10}  vs {} (CD {cd:.4})",
-        "method", "rank", "diff", methods[best]
-    ))?;
-    for &j in &order {
-        let d = avg[j] - avg[best];
-        let verdict = if j == best {
-            ""
-        } else if d > cd {
-            "differs"
-        } else {
-            "not significant"
-        };
-        line(format!(
-            "{:<20} {:>8.4} {:>10.4}  {verdict}",
-            methods[j], avg[j], d
-        ))?;
-    }
-    line(format!(
-        "Friedman: chi2 = {:.4}, F_F = {:.4} on ({}, {}) df, critical value {:.4} at alpha {}, p = {:.3e}: null hypothesis {}",
-        f.chi2,
-        f.ff,
-        f.df1,
-        f.df2,
-        f.critical_value,
-        f.alpha,
-        f.p_value,
-        if f.rejected {
-            "rejected"
-        } else {
-            "not rejected"
-        }
-    ))
-}
-
 fn print_table(records: &[RunRecord]) -> Result<(), Error> {
     line(format!(
         "{:>4} {:>6} {:>4} {:>8} {:>8} {:>10} {:>9}  params",
@@ -566,42 +662,50 @@ fn print_table(records: &[RunRecord]) -> Result<(), Error> {
         let inner = r
             .inner_auc
             .map_or_else(|| "-".to_owned(), |v| format!("{v:.4}"));
+        let flag = if r.diverged { "  (diverged)" } else { "" };
         line(format!(
-            "{:>4} {:>6} {:>4} {:>8.4} {:>8.4} {:>10} {:>9.4}  {}",
+            "{:>4} {:>6} {:>4} {:>8.4} {:>8.4} {:>10} {:>9.4}  {}{flag}",
             r.run, r.repeat, r.fold, r.auc, r.ap, inner, r.train_seconds, r.params
         ))?;
     }
     Ok(())
 }
 
-fn list_algos() -> Result<(), Error> {
-    for a in ALGOS {
+fn list_algos(as_json: bool) -> Result<(), Error> {
+    if as_json {
+        let all: Vec<_> = ALL.iter().map(Algorithm::to_json).collect();
+        return line(serde_json::to_string_pretty(&all)?);
+    }
+    for a in ALL {
         let alias = if a.aliases.is_empty() {
             String::new()
         } else {
             format!(" (alias: {})", a.aliases.join(", "))
         };
-        line(format!("{}{alias}\n    {}", a.name, a.about))?;
-        if a.params.is_empty() {
+        line(format!(
+            "{}{alias} [{}]\n    {}",
+            a.name,
+            a.family.name(),
+            a.about
+        ))?;
+        if a.specs.is_empty() {
             line("    parameters: none")?;
         }
-        for p in a.params {
-            let default = p
-                .default
-                .map_or_else(|| "required".to_owned(), |d| format!("default {d}"));
-            line(format!("    {:<8} {default}: {}", p.name, p.help))?;
+        let defaults = a.defaults();
+        for s in a.specs {
+            let d = defaults
+                .get(s.name)
+                .map_or_else(|| "-".to_owned(), ToString::to_string);
+            line(format!(
+                "    {:<13} {:<10} {}: {}",
+                s.name,
+                d,
+                s.kind.describe(),
+                s.doc
+            ))?;
         }
-    }
-    for b in batch::BATCH {
-        line(format!(
-            "{} (batch: `auc cv`, `auc train`)\n    {}",
-            b.name, b.about
-        ))?;
-        for p in b.params() {
-            let default = p
-                .default
-                .map_or_else(|| "required".to_owned(), |d| format!("default {d}"));
-            line(format!("    {:<8} {default}: {}", p.name, p.help))?;
+        if !a.grid.is_empty() {
+            line(format!("    grid: {}", a.grid.join(" ")))?;
         }
     }
     Ok(())

@@ -1,100 +1,157 @@
-//! Parameter flags shared by every command that builds a learner: one flag per parameter name
-//! the algorithms use (the papers' symbols in lower case) and a generic `--param NAME=VALUE`.
+//! Parameter flags, generated from the registry: one `--NAME VALUE` flag per parameter name any
+//! algorithm declares (the papers' symbols in lower case, `_` written `-`: `--n-loc`), and a
+//! generic `--param NAME=VALUE`. Which names an algorithm accepts is the registry's to say
+//! ([`auc_learners::Algorithm::configure`]), with "did you mean" for typos.
 
-use auc_core::ParamMap;
-use clap::Args;
+use auc_core::{ParamMap, ParamValue};
+use auc_learners::ALL;
+use clap::{Arg, ArgAction, ArgMatches, Command};
 
-use crate::output::Error;
-
-/// `--removal fifo|reservoir`, stored in the parameter map as 0 or 1.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RemovalArg {
-    /// The oldest row leaves (FIFO [OAUC alg. 4]; KOIL's FIFO++).
-    Fifo,
-    /// Reservoir sampling (KOIL's RS++).
-    Reservoir,
+/// The parameters given on the command line, as untyped values.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct HyperArgs {
+    given: ParamMap,
+    /// `--param` items that were not `NAME=VALUE`.
+    malformed: Vec<String>,
 }
 
-/// `--eta 0.5 --lambda 0.01 ...`: each algorithm accepts the names `auc algos` lists for it and
-/// rejects the others.
-#[derive(Args, Debug, Clone, Default)]
-pub(crate) struct HyperArgs {
-    /// Step size eta.
-    #[arg(long, allow_negative_numbers = true)]
-    eta: Option<f64>,
-    /// Regularization lambda.
-    #[arg(long, allow_negative_numbers = true)]
-    lambda: Option<f64>,
-    /// Aggressiveness / loss weight C.
-    #[arg(long = "c", allow_negative_numbers = true)]
-    c: Option<f64>,
-    /// Adam's first-moment decay beta1.
-    #[arg(long, allow_negative_numbers = true)]
-    beta1: Option<f64>,
-    /// Adam's second-moment decay beta2.
-    #[arg(long, allow_negative_numbers = true)]
-    beta2: Option<f64>,
-    /// Small constant epsilon.
-    #[arg(long, allow_negative_numbers = true)]
-    epsilon: Option<f64>,
-    /// Buffer budget per class.
-    #[arg(long, allow_negative_numbers = true)]
-    budget: Option<f64>,
-    /// Radius R of the feasible ball.
-    #[arg(long = "r", allow_negative_numbers = true)]
-    r: Option<f64>,
-    /// Gaussian kernel width sigma: k(x, z) = exp(-||x - z||^2 / sigma^2).
-    #[arg(long, allow_negative_numbers = true)]
-    sigma: Option<f64>,
-    /// KOIL's number of nearest violating support vectors.
-    #[arg(long = "k", allow_negative_numbers = true)]
-    k: Option<f64>,
-    /// Which buffered row a full kernel buffer evicts.
-    #[arg(long, value_enum)]
-    removal: Option<RemovalArg>,
-    /// A parameter NAME=VALUE (repeatable; any name `auc algos` lists).
-    #[arg(long = "param", value_name = "NAME=VALUE")]
-    params: Vec<String>,
+/// Every parameter name of the registry with the algorithms that take it, in first-seen order.
+fn parameter_names() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
+    let mut out: Vec<(&'static str, &'static str, Vec<&'static str>)> = Vec::new();
+    for a in ALL {
+        for s in a.specs {
+            match out.iter_mut().find(|(n, _, _)| *n == s.name) {
+                Some((_, _, algos)) => algos.push(a.name),
+                None => out.push((s.name, s.doc, vec![a.name])),
+            }
+        }
+    }
+    out
+}
+
+/// The flag spelling of a parameter name.
+fn flag(name: &str) -> String {
+    name.replace('_', "-")
+}
+
+/// The argument id of a parameter flag (ids must not clash with the commands' own).
+fn id(name: &str) -> String {
+    format!("param:{name}")
 }
 
 impl HyperArgs {
-    /// The given parameters by name; a name given twice keeps the `--param` value.
-    pub(crate) fn to_map(&self) -> Result<ParamMap, Error> {
-        let mut map = ParamMap::new();
-        let named = [
-            ("eta", self.eta),
-            ("lambda", self.lambda),
-            ("c", self.c),
-            ("beta1", self.beta1),
-            ("beta2", self.beta2),
-            ("epsilon", self.epsilon),
-            ("budget", self.budget),
-            ("r", self.r),
-            ("sigma", self.sigma),
-            ("k", self.k),
-            (
-                "removal",
-                self.removal.map(|r| match r {
-                    RemovalArg::Fifo => 0.0,
-                    RemovalArg::Reservoir => 1.0,
-                }),
-            ),
-        ];
-        for (name, value) in named {
-            if let Some(v) = value {
-                map.set(name, v);
+    /// The given parameters by name; a name given as a flag and with `--param` keeps the
+    /// `--param` value.
+    pub(crate) fn to_map(&self) -> Result<ParamMap, crate::output::Error> {
+        if let Some(item) = self.malformed.first() {
+            return Err(format!("--param `{item}`: expected NAME=VALUE").into());
+        }
+        Ok(self.given.clone())
+    }
+
+    /// Whether any parameter was given.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.given.is_empty() && self.malformed.is_empty()
+    }
+}
+
+impl clap::FromArgMatches for HyperArgs {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut out = HyperArgs::default();
+        out.update_from_arg_matches(m)?;
+        Ok(out)
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        for (name, _, _) in parameter_names() {
+            if let Ok(Some(v)) = m.try_get_one::<String>(&id(name)) {
+                self.given.set(name, ParamValue::from_text(v));
             }
         }
-        for item in &self.params {
-            let (name, value) = item
-                .split_once('=')
-                .ok_or_else(|| format!("--param `{item}`: expected NAME=VALUE"))?;
-            let v: f64 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("--param `{item}`: `{value}` is not a number"))?;
-            map.set(name.trim(), v);
+        if let Ok(Some(items)) = m.try_get_many::<String>("param") {
+            for item in items {
+                match item.split_once('=') {
+                    Some((name, value)) if !name.trim().is_empty() => {
+                        self.given
+                            .set(name.trim().replace('-', "_"), ParamValue::from_text(value));
+                    }
+                    _ => self.malformed.push(item.clone()),
+                }
+            }
         }
-        Ok(map)
+        Ok(())
+    }
+}
+
+impl clap::Args for HyperArgs {
+    fn augment_args(cmd: Command) -> Command {
+        let mut cmd = cmd.arg(
+            Arg::new("param")
+                .long("param")
+                .value_name("NAME=VALUE")
+                .action(ArgAction::Append)
+                .allow_negative_numbers(true)
+                .help("A parameter NAME=VALUE (repeatable; any name `auc algos` lists for the algorithm)")
+                .help_heading("Parameters"),
+        );
+        for (name, doc, algos) in parameter_names() {
+            let help = if algos.len() == 1 {
+                format!("{doc} ({})", algos[0])
+            } else {
+                format!("Parameter {name} of {} (see `auc algos`)", algos.join(", "))
+            };
+            cmd = cmd.arg(
+                Arg::new(id(name))
+                    .long(flag(name))
+                    .value_name("VALUE")
+                    .allow_negative_numbers(true)
+                    .help(help)
+                    .help_heading("Parameters"),
+            );
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{Args, FromArgMatches};
+
+    #[test]
+    fn flags_and_param_items_become_one_map() {
+        let cmd = HyperArgs::augment_args(Command::new("t"));
+        let m = cmd
+            .try_get_matches_from([
+                "t",
+                "--eta",
+                "0.5",
+                "--removal",
+                "reservoir",
+                "--param",
+                "lambda=-2",
+                "--n-loc",
+                "8",
+                "--param",
+                "eta=0.25",
+            ])
+            .unwrap();
+        let h = HyperArgs::from_arg_matches(&m).unwrap();
+        let map = h.to_map().unwrap();
+        assert_eq!(
+            map.to_string(),
+            "eta=0.25 lambda=-2 n_loc=8 removal=reservoir"
+        );
+        let cmd = HyperArgs::augment_args(Command::new("t"));
+        let m = cmd.try_get_matches_from(["t", "--param", "eta"]).unwrap();
+        let e = HyperArgs::from_arg_matches(&m)
+            .unwrap()
+            .to_map()
+            .unwrap_err();
+        assert_eq!(e.to_string(), "--param `eta`: expected NAME=VALUE");
     }
 }

@@ -1,17 +1,20 @@
-//! The `auc` command: inspect data files, compute AUC/AP of scores, list algorithms, and run the
-//! papers' nested cross-validation protocol on any learner.
+//! The `auc` command: inspect data files, compute AUC/AP of scores, list algorithms, train,
+//! score and describe models, and run the papers' nested cross-validation protocol on any
+//! learner.
 //!
-//! This is the only crate that knows algorithm names and file paths. Every error goes to stderr
-//! with its cause chain and exit code 2; a closed stdout pipe (`auc cv ... | head`) is a success.
+//! This is the only crate that reads paths and talks to users. It knows no learner by name: the
+//! registry (`auc_learners::ALL`) says which algorithms exist and what they take. Every error
+//! goes to stderr with its cause chain and exit code 2; a closed stdout pipe (`auc cv ... |
+//! head`) is a success.
 
-mod algos;
-mod batch;
 mod commands;
+mod friedman;
 mod hyper;
-mod learners;
-mod load;
-mod model;
+mod input;
+mod memory;
 mod output;
+mod plot;
+mod predict;
 mod progress;
 mod train;
 
@@ -26,6 +29,7 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("auc: internal error: {info}");
     }));
+    output::install_signal_cleanup();
     let cli = match commands::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -39,14 +43,23 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is::<Quit>() => ExitCode::SUCCESS,
         Err(e) => {
-            let mut msg = format!("auc: error: {e}");
-            let mut source = e.source();
-            while let Some(s) = source {
-                msg.push_str(&format!("\n  caused by: {s}"));
-                source = s.source();
-            }
-            eprintln!("{msg}");
+            eprintln!("{}", error_chain(e.as_ref()));
             ExitCode::from(2)
         }
     }
+}
+
+/// `auc: error: MESSAGE`, then each cause whose text the message does not already contain (so
+/// no cause is printed twice).
+fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut msg = format!("auc: error: {e}");
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !msg.contains(&text) {
+            msg.push_str(&format!("\n  caused by: {text}"));
+        }
+        source = s.source();
+    }
+    msg
 }

@@ -1,7 +1,16 @@
-//! Writing results to stdout, where a closed pipe ends the program quietly.
+//! Writing results: lines to stdout (a closed pipe ends the program quietly), and files written
+//! atomically, with `-` meaning stdout.
+//!
+//! An output file is written to a temporary file in its folder and renamed into place, so a
+//! failure never leaves a partial file. The temporary file is removed on every error path (its
+//! guard's drop) and on SIGINT/SIGTERM ([`install_signal_cleanup`]). A file that is replaced
+//! keeps its permission bits; a new file gets `0666` minus the umask, like any file a shell
+//! redirection creates.
 
 use std::fmt;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// Raised when stdout is closed by its reader; `main` turns it into exit code 0.
 #[derive(Debug)]
@@ -23,7 +32,176 @@ pub(crate) fn line(text: impl fmt::Display) -> Result<(), Error> {
     let mut out = io::stdout().lock();
     match writeln!(out, "{text}").and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Box::new(Quit)),
-        Err(e) => Err(Box::new(e)),
+        Err(e) => Err(stdout_error(e)),
+    }
+}
+
+/// A write error on stdout: a closed pipe is [`Quit`].
+fn stdout_error(e: io::Error) -> Error {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Box::new(Quit)
+    } else {
+        Box::new(e)
+    }
+}
+
+/// Whether `path` means standard output.
+pub(crate) fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Temporary files being written, removed by the signal handler.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes every pending temporary file and exits with 130 on SIGINT, SIGTERM or SIGHUP.
+pub(crate) fn install_signal_cleanup() {
+    // Failing to install the handler (another one exists) only loses the cleanup on signals.
+    let _ = ctrlc::set_handler(|| {
+        if let Ok(pending) = PENDING.lock() {
+            for p in pending.iter() {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+        std::process::exit(130);
+    });
+}
+
+/// A temporary file registered for removal on signals until it is persisted or dropped.
+struct Pending {
+    file: Option<tempfile::NamedTempFile>,
+}
+
+impl Pending {
+    fn new(file: tempfile::NamedTempFile) -> Self {
+        if let Ok(mut p) = PENDING.lock() {
+            p.push(file.path().to_path_buf());
+        }
+        Self { file: Some(file) }
+    }
+
+    fn unregister(path: &Path) {
+        if let Ok(mut p) = PENDING.lock() {
+            p.retain(|q| q != path);
+        }
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(f) = &self.file {
+            Self::unregister(f.path());
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically (see the module docs); `-` writes them to stdout.
+///
+/// Two kinds of existing paths are not regular files. A device or a pipe (`-o /dev/null`,
+/// `-o /dev/stdout`) is written into: a rename would replace it by a regular file, which for
+/// `/dev/null` breaks every program on the machine that reads it. A symbolic link is kept and
+/// the file it points to replaced.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if is_stdout(path) {
+        let mut out = io::stdout().lock();
+        return out
+            .write_all(bytes)
+            .and_then(|()| out.flush())
+            .map_err(stdout_error);
+    }
+    let named = |e: io::Error| -> Error { format!("{}: {e}", path.display()).into() };
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        if meta.is_dir() {
+            return Err(format!("{}: is a directory", path.display()).into());
+        }
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(named)?;
+        return f.write_all(bytes).map_err(named);
+    }
+    let resolved = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let target = resolved.as_path();
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let old_permissions = std::fs::metadata(target).ok().map(|m| m.permissions());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".auc-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // 0666 minus the umask, as a new file made by a shell redirection.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let tmp = builder.tempfile_in(dir).map_err(named)?;
+    let mut pending = Pending::new(tmp);
+    let file = pending.file.as_mut().expect("set in new");
+    file.write_all(bytes).map_err(named)?;
+    if let Some(perm) = old_permissions {
+        file.as_file().set_permissions(perm).map_err(named)?;
+    }
+    file.as_file().sync_all().map_err(named)?;
+    let file = pending.file.take().expect("set in new");
+    let tmp_path = file.path().to_path_buf();
+    let result = file.persist(target).map_err(|e| named(e.error));
+    Pending::unregister(&tmp_path);
+    result.map(|_| ())
+}
+
+/// Text to stdout or atomically to a file: scores, curves, CSV tables.
+pub(crate) fn write_text(path: &Path, text: &str) -> Result<(), Error> {
+    write_atomic(path, text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writing to /dev/null leaves it a device; writing through a symbolic link keeps the link.
+    #[cfg(unix)]
+    #[test]
+    fn atomic_writes_keep_devices_links_and_modes() {
+        use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+        write_atomic(Path::new("/dev/null"), b"scores\n").unwrap();
+        let meta = std::fs::metadata("/dev/null").unwrap();
+        assert!(meta.file_type().is_char_device(), "/dev/null was replaced");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("real.txt");
+        let link = dir.path().join("link.txt");
+        std::fs::write(&file, b"old").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&file).unwrap(), b"new");
+        // The replaced file keeps its mode.
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644);
+        // A new file gets the mode a plain create gives under this umask (0666 minus it), not
+        // the temporary file's 0600.
+        let plain = dir.path().join("plain.txt");
+        std::fs::write(&plain, b"x").unwrap();
+        let expected = std::fs::metadata(&plain).unwrap().permissions().mode() & 0o777;
+        let fresh = dir.path().join("fresh.txt");
+        write_atomic(&fresh, b"x").unwrap();
+        let mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, expected, "new files follow the umask");
+        let err = write_atomic(dir.path(), b"x").unwrap_err().to_string();
+        assert!(err.contains(&dir.path().display().to_string()), "{err}");
+        // No temporary file is left behind.
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 }

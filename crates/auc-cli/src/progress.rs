@@ -1,4 +1,5 @@
-//! A progress bar on stderr for runs longer than a second, silent when stderr is not a terminal.
+//! Progress bars on stderr for runs longer than a second, silent when stderr is not a terminal:
+//! fits of a cross-validation, rows of a training pass.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -7,7 +8,7 @@ use std::time::{Duration, Instant};
 use auc_eval::cv::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// Counts fits and shows a bar once a run has lasted a second.
+/// A bar that appears once a run has lasted a second.
 pub(crate) struct Bar {
     bar: ProgressBar,
     start: Instant,
@@ -16,20 +17,41 @@ pub(crate) struct Bar {
 }
 
 impl Bar {
-    /// A hidden bar; it appears after one second if stderr is a terminal.
-    pub(crate) fn new(what: &'static str) -> Self {
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-        if let Ok(style) =
-            ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} fits, eta {eta}")
-        {
+    fn with_template(what: &str, template: &str, len: Option<u64>) -> Self {
+        let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::hidden());
+        if let Ok(style) = ProgressStyle::with_template(template) {
             bar.set_style(style);
         }
-        bar.set_message(what);
+        bar.set_message(what.to_owned());
         Self {
             bar,
             start: Instant::now(),
             shown: AtomicBool::new(false),
             enabled: std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// A bar counting the fits of a protocol.
+    pub(crate) fn fits(what: &str) -> Self {
+        Self::with_template(what, "{msg} {wide_bar} {pos}/{len} fits, eta {eta}", None)
+    }
+
+    /// A bar counting the rows of a training pass.
+    pub(crate) fn rows(what: &str, total: u64) -> Self {
+        Self::with_template(
+            what,
+            "{msg} {wide_bar} {pos}/{len} rows, {per_sec}, eta {eta}",
+            Some(total),
+        )
+    }
+
+    /// Shows the bar once a second has passed (and only on a terminal).
+    fn maybe_show(&self) {
+        if self.enabled
+            && self.start.elapsed() > Duration::from_secs(1)
+            && !self.shown.swap(true, Ordering::Relaxed)
+        {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
     }
 
@@ -39,14 +61,15 @@ impl Bar {
             Progress::Total(n) => self.bar.set_length(n),
             Progress::Tick => {
                 self.bar.inc(1);
-                if self.enabled
-                    && self.start.elapsed() > Duration::from_secs(1)
-                    && !self.shown.swap(true, Ordering::Relaxed)
-                {
-                    self.bar.set_draw_target(ProgressDrawTarget::stderr());
-                }
+                self.maybe_show();
             }
         }
+    }
+
+    /// Sets the position (rows done).
+    pub(crate) fn set(&self, pos: u64) {
+        self.bar.set_position(pos);
+        self.maybe_show();
     }
 
     /// Removes the bar from the terminal.

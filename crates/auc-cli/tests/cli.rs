@@ -1,60 +1,11 @@
 //! End-to-end tests of the `auc` binary: exit codes, messages and outputs.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn auc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_auc"))
-        .args(args)
-        .output()
-        .expect("the auc binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn heart() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data/heart.libsvm")
-        .display()
-        .to_string()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).expect("temp file is writable");
-    p
-}
-
-/// A failing command exits 2 with `auc: error:` and the expected text on stderr, nothing on stdout.
-fn check_fails(args: &[&str], expected: &str) {
-    let o = auc(args);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "args {args:?}\nstderr: {}",
-        stderr(&o)
-    );
-    let err = stderr(&o);
-    assert!(
-        err.contains(expected),
-        "args {args:?}: stderr lacks `{expected}`:\n{err}"
-    );
-    assert!(
-        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
-        "{err}"
-    );
-    assert!(
-        o.stdout.is_empty(),
-        "stdout should be empty on error: {}",
-        stdout(&o)
-    );
-}
+use common::{auc, check_fails, heart, stderr, stdout, write};
 
 #[test]
 fn info_describes_the_bundled_dataset() {
@@ -293,7 +244,8 @@ fn algos_lists_every_algorithm_with_parameters() {
     let out = stdout(&auc(&["algos"]));
     assert!(out.contains("perceptron"), "{out}");
     assert!(out.contains("pa-i"), "{out}");
-    assert!(out.contains("c        default 1"), "{out}");
+    assert!(out.contains("pa-i (alias: pa1) [linear]"), "{out}");
+    assert!(out.contains("    c             0.25"), "{out}");
 }
 
 #[test]
@@ -338,7 +290,7 @@ fn curve_prints_test_auc_along_the_stream() {
 fn friedman_ranks_methods_from_a_score_table() {
     let dir = tempfile::tempdir().unwrap();
     // Method a wins on every row, b is second, c last: ranks 1, 2, 3; chi2 = 12*4/(3*4) *
-    // (1 + 4 + 9 - 12) = 8 = N(k-1), so F_F is infinite and the null hypothesis is rejected.
+    // (1 + 4 + 9 - 12) = 8 = N(k-1), so F_F is infinite and the chi-square test rejects.
     let t = write(
         dir.path(),
         "t.csv",
@@ -350,6 +302,8 @@ fn friedman_ranks_methods_from_a_score_table() {
     assert_eq!(j["methods"], 3);
     assert_eq!(j["observations"], 4);
     assert!((j["chi2"].as_f64().unwrap() - 8.0).abs() < 1e-12);
+    // F_F is infinite: the chi-square test decides (8 on 2 df, p = e^-4 = 0.018).
+    assert_eq!(j["test"], "chi-square");
     assert_eq!(j["rejected"], true);
     assert_eq!(j["ranks"][0]["method"], "a");
     let bad = write(dir.path(), "bad.csv", "name,a,b\nd1,0.9,x\n");
@@ -582,7 +536,7 @@ fn resume_gives_the_uninterrupted_model_byte_for_byte() {
             "-o",
             &p("x"),
         ],
-        "koil is a kernel learner",
+        "--average averages the iterates of a linear one-pass learner; koil is a kernel learner",
     );
     assert!(!dir.path().join("x").exists(), "no output file on error");
 }
@@ -629,7 +583,7 @@ fn predict_scores_every_row_and_rejects_damaged_models() {
     let wide = write(dir.path(), "wide.libsvm", "1 14:1\n-1 1:1\n");
     check_fails(
         &["predict", "-m", &m, wide.to_str().unwrap()],
-        "14 features but the model was trained on 13",
+        "feature index 14 exceeds the given dimension 13: expected at most 13 (the model was trained on 13 features)",
     );
 }
 
@@ -647,15 +601,19 @@ fn stream_prints_the_prequential_curve() {
         "--json",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let at: Vec<u64> = stdout(&o)
+    let lines: Vec<serde_json::Value> = stdout(&o)
         .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["examples"]
-                .as_u64()
-                .unwrap()
-        })
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let at: Vec<u64> = lines
+        .iter()
+        .filter(|v| v["summary"].is_null())
+        .map(|v| v["examples"].as_u64().unwrap())
         .collect();
     assert_eq!(at, vec![100, 200, 270]);
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["summary"], true);
+    assert_eq!(summary["skipped"], 0);
 }
 
 #[test]
@@ -668,6 +626,6 @@ fn single_class_data_names_the_absent_class() {
     );
     check_fails(
         &["cv", "--algo", "pa-i", "--data", one.to_str().unwrap()],
-        "class -1 has only 0 example(s)",
+        "cross-validation needs both classes; the data holds 6 positive and 0 negative",
     );
 }

@@ -158,7 +158,13 @@ fn train_saves_batch_models_that_predict_scores_with() {
             "-o",
             &m,
         ]);
-        assert!(stderr(&o).contains(&format!("fitted {algo} (inductive) on 270")));
+        assert!(
+            stderr(&o).contains(&format!("trained {algo} (")),
+            "{}",
+            stderr(&o)
+        );
+        assert!(stderr(&o).contains("on 270 examples"), "{}", stderr(&o));
+        assert!(stderr(&o).contains(": tau "), "{}", stderr(&o));
         // O(n p): 270 rows of 13 features, their sparsities and scores, in 8-byte floats, plus
         // the weights; an n x n kernel alone would be 270^2 * 4 = 291,600 bytes.
         let size = std::fs::metadata(&m).unwrap().len();
@@ -223,11 +229,11 @@ fn batch_models_refuse_resume_average_streams_and_bad_input() {
     let x = p("x");
     check_fails(
         &["train", "--algo", "gam-cvm", &h, "--average", "-o", &x],
-        "gam-cvm is a batch kernel learner",
+        "--average averages the iterates of a linear one-pass learner; gam-cvm is a batch learner",
     );
     check_fails(
         &["train", "--resume", &m, &h, "-o", &x],
-        "gam-cvm (the model",
+        "is gam-cvm, a batch learner fitted on all its data at once",
     );
     check_fails(
         &[
@@ -240,7 +246,7 @@ fn batch_models_refuse_resume_average_streams_and_bad_input() {
             "-o",
             &x,
         ],
-        "gam-cvm-k2 is a batch learner",
+        "is gam-cvm, a batch learner fitted on all its data at once",
     );
     check_fails(
         &[
@@ -249,11 +255,11 @@ fn batch_models_refuse_resume_average_streams_and_bad_input() {
             "gam-cvm",
             &h,
             "--param",
-            "transductive=1",
+            "transductive=true",
             "-o",
             &x,
         ],
-        "transductive=1 needs the rows to be scored",
+        "transductive=true needs the rows to be scored",
     );
     check_fails(
         &[
@@ -286,6 +292,6 @@ fn batch_models_refuse_resume_average_streams_and_bad_input() {
     std::fs::write(&wide, "1 14:1\n-1 1:1\n").unwrap();
     check_fails(
         &["predict", "-m", &m, &wide],
-        "14 features but the model was trained on 13",
+        "(the model was trained on 13 features)",
     );
 }

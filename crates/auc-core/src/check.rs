@@ -6,7 +6,7 @@
 //! assert!(check::positive("eta", 0.0).is_err());
 //! ```
 
-use crate::ParamError;
+use crate::{ParamError, StateError};
 
 /// `value > 0` and finite.
 pub fn positive(name: &'static str, value: f64) -> Result<f64, ParamError> {
@@ -50,6 +50,37 @@ pub fn integer_at_least(
         && value >= min as f64
         && value <= u64::MAX as f64;
     range(name, value, ok, allowed).map(|v| v as u64)
+}
+
+/// Every value of `values` is finite (for decoded states).
+pub fn finite(name: &str, values: &[f64]) -> Result<(), StateError> {
+    match values.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(i) => Err(StateError::new(format!(
+            "{name}[{i}] = {} is not finite",
+            values[i]
+        ))),
+    }
+}
+
+/// `found == expected` for the length of a decoded array.
+pub fn len(name: &str, found: usize, expected: usize) -> Result<(), StateError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(StateError::new(format!(
+            "{name} has {found} values where {expected} are expected"
+        )))
+    }
+}
+
+/// A decoded condition that must hold, described by `what` when it does not.
+pub fn state(ok: bool, what: impl FnOnce() -> String) -> Result<(), StateError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(StateError::new(what()))
+    }
 }
 
 fn range(

@@ -15,10 +15,15 @@ pub enum ParamError {
         /// The allowed set, in words.
         allowed: &'static str,
     },
-    /// A required parameter was not given and has no default.
-    Missing {
+    /// A value of the wrong type for its parameter: a word where a number is expected, a
+    /// fraction for an integer, an unknown choice.
+    BadValue {
         /// The parameter's name.
         name: String,
+        /// The value as given.
+        value: String,
+        /// What the parameter takes, in words.
+        expected: String,
     },
     /// A parameter name the algorithm does not know.
     Unknown {
@@ -26,6 +31,8 @@ pub enum ParamError {
         name: String,
         /// The names the algorithm knows, comma separated.
         known: String,
+        /// The known name closest to the one given, when one is close.
+        suggestion: Option<String>,
     },
 }
 
@@ -42,16 +49,26 @@ impl fmt::Display for ParamError {
                     "parameter {name} = {value} is out of range: it must be {allowed}"
                 )
             }
-            ParamError::Missing { name } => {
-                write!(f, "parameter {name} is required and has no default")
-            }
-            ParamError::Unknown { name, known } if known.is_empty() => {
+            ParamError::BadValue {
+                name,
+                value,
+                expected,
+            } => write!(f, "parameter {name} = {value}: expected {expected}"),
+            ParamError::Unknown { name, known, .. } if known.is_empty() => {
                 write!(
                     f,
                     "unknown parameter {name}: this algorithm takes no parameters"
                 )
             }
-            ParamError::Unknown { name, known } => {
+            ParamError::Unknown {
+                name,
+                known,
+                suggestion: Some(s),
+            } => write!(
+                f,
+                "unknown parameter {name}: did you mean {s}? (known: {known})"
+            ),
+            ParamError::Unknown { name, known, .. } => {
                 write!(f, "unknown parameter {name} (known: {known})")
             }
         }
@@ -59,6 +76,34 @@ impl fmt::Display for ParamError {
 }
 
 impl std::error::Error for ParamError {}
+
+/// Why a decoded learner state (from a model file) cannot be used: it says what is inconsistent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateError {
+    /// What is wrong, naming the field: `w has 3 values, the dimension is 4`.
+    pub what: String,
+}
+
+impl StateError {
+    /// An error saying `what`.
+    pub fn new(what: impl Into<String>) -> Self {
+        Self { what: what.into() }
+    }
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+impl std::error::Error for StateError {}
+
+impl From<ParamError> for StateError {
+    fn from(e: ParamError) -> Self {
+        StateError::new(format!("stored parameters: {e}"))
+    }
+}
 
 /// Why a [`crate::Dataset`] could not be built from the given arrays.
 #[derive(Clone, Debug, PartialEq)]
@@ -134,6 +179,13 @@ pub enum FitError {
         /// The most the procedure accepts.
         limit: usize,
     },
+    /// An allocation the fit needs could not be made.
+    OutOfMemory {
+        /// What was being allocated.
+        what: &'static str,
+        /// Its size in bytes.
+        bytes: u64,
+    },
 }
 
 impl fmt::Display for FitError {
@@ -144,6 +196,9 @@ impl fmt::Display for FitError {
             FitError::Empty => f.write_str("training data is empty"),
             FitError::TooLarge { what, size, limit } => {
                 write!(f, "{size} {what} exceed this procedure's limit of {limit}")
+            }
+            FitError::OutOfMemory { what, bytes } => {
+                write!(f, "cannot allocate {what} ({:.2} GB)", *bytes as f64 / 1e9)
             }
         }
     }

@@ -1,6 +1,11 @@
 //! The traits every learner implements, and their object-safe forms used by the evaluation layer.
 
-use crate::{Dataset, FitError, Label, ParamError, Row};
+use std::fmt;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::{Dataset, FitError, Label, ParamError, Params, Row, StateError};
 
 /// A learned scoring function $f: \mathbb{R}^p \to \mathbb{R}$; larger means more likely positive.
 pub trait Scorer {
@@ -11,6 +16,28 @@ pub trait Scorer {
     fn score_all(&self, data: &Dataset) -> Vec<f64> {
         data.iter().map(|(x, _)| self.score(x)).collect()
     }
+
+    /// Whether the training run went past a bound its theory gives (or hit a safety cap), so
+    /// that its scores are not to be trusted: the parameter to lower and what was seen. `None`
+    /// for a healthy run and for learners without such a bound.
+    fn divergence(&self) -> Option<Divergence> {
+        None
+    }
+}
+
+/// A training run that left the region its theory allows: see [`Scorer::divergence`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Divergence {
+    /// What was seen, with the bound: `||w|| = 1.6e60 is past 2/sqrt(lambda) = 63.2`.
+    pub what: String,
+    /// What to change, naming the parameter: `lower eta (now 0.25)`.
+    pub advice: String,
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.what, self.advice)
+    }
 }
 
 /// A one-pass learner: sees each example once, in stream order, in memory independent of the
@@ -20,21 +47,59 @@ pub trait OnlineLearner: Scorer {
     fn update(&mut self, x: Row<'_>, y: Label);
 }
 
+/// A learner's or model's whole state as a model file stores it (postcard bytes of this type,
+/// tagged with the algorithm's name and [`SavedState::STATE_VERSION`]).
+pub trait SavedState: Serialize + DeserializeOwned {
+    /// The layout version of the serialized state; raised whenever the layout changes, so that
+    /// an old file is refused with a message instead of misread.
+    const STATE_VERSION: u32;
+
+    /// Checks a decoded state before it is used: dimensions agree, every number is finite,
+    /// parameters are in range, counters are consistent. A crafted or damaged file must fail
+    /// here rather than panic or score NaN later.
+    fn validate(&self) -> Result<(), StateError>;
+}
+
+/// The size of a training set, for memory estimates made before anything is allocated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DataShape {
+    /// Rows.
+    pub n: usize,
+    /// Features.
+    pub dim: usize,
+    /// Positive rows.
+    pub positives: usize,
+    /// Negative rows.
+    pub negatives: usize,
+}
+
 /// Checked parameters that build an online learner for dimension $p$.
-pub trait OnlineParams {
+pub trait OnlineParams: Params {
     /// The learner they build.
-    type Learner: OnlineLearner;
+    type Learner: OnlineLearner + SavedState + Clone + fmt::Debug + Send + Sync + 'static;
 
-    /// Validates the parameters and builds a fresh learner for `dim` features.
-    fn build(&self, dim: usize) -> Result<Self::Learner, ParamError>;
+    /// Validates the parameters ([`Params::check`]) and builds a fresh learner for `dim`
+    /// features, with `seed` driving every random choice it makes (reservoir buffers).
+    fn build(&self, dim: usize, seed: u64) -> Result<Self::Learner, ParamError>;
 
-    /// As [`OnlineParams::build`], with `seed` driving every random choice the learner makes
-    /// (reservoir buffers, sampling). Learners that draw no random numbers keep this default,
-    /// which ignores the seed; randomized learners override it (and make `build` use seed 0).
-    fn build_seeded(&self, dim: usize, seed: u64) -> Result<Self::Learner, ParamError> {
-        let _ = seed;
-        self.build(dim)
-    }
+    /// Bytes the learner's state takes for `dim` features, estimated before building it.
+    fn state_bytes(&self, dim: usize) -> u64;
+}
+
+/// Checked parameters of a batch learner: fitted on all its data at once.
+pub trait BatchParams: Params {
+    /// The saved form of a fitted model.
+    type Model: Scorer + SavedState + Clone + fmt::Debug + Send + Sync + 'static;
+
+    /// Fits on `train` and returns the model to save with a one-line summary of the fit.
+    fn fit_model(&self, train: &Dataset, seed: u64) -> Result<(Self::Model, String), FitError>;
+
+    /// The procedure the evaluation layer runs (it may share work between fits, or build its
+    /// kernel on the rows to be scored too).
+    fn procedure(&self) -> Result<Box<dyn DynFit>, ParamError>;
+
+    /// Peak bytes of a fit on data of this shape, estimated before anything is allocated.
+    fn fit_bytes(&self, shape: &DataShape) -> u64;
 }
 
 /// A (batch) training procedure: what the evaluation layer calls.
@@ -49,8 +114,8 @@ pub trait Fit {
 /// Fits an online learner by streaming the training rows once, **in the dataset's order**.
 ///
 /// Whoever builds the dataset decides the order; the evaluation layer feeds every training part
-/// in a seeded random permutation (SPEC section 1). The seed goes to
-/// [`OnlineParams::build_seeded`], for learners that make random choices of their own.
+/// in a seeded random permutation (SPEC section 1). The seed goes to [`OnlineParams::build`],
+/// for learners that make random choices of their own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Streaming<P>(pub P);
 
@@ -58,7 +123,7 @@ impl<P: OnlineParams> Fit for Streaming<P> {
     type Model = P::Learner;
 
     fn fit(&self, train: &Dataset, seed: u64) -> Result<Self::Model, FitError> {
-        let mut learner = self.0.build_seeded(train.dim(), seed)?;
+        let mut learner = self.0.build(train.dim(), seed)?;
         for (x, y) in train.iter() {
             learner.update(x, y);
         }
@@ -69,6 +134,14 @@ impl<P: OnlineParams> Fit for Streaming<P> {
 /// A trained model behind a pointer, as returned by [`DynFit`].
 pub type BoxedModel = Box<dyn Scorer + Send + Sync>;
 
+/// What a transductive fit returns: the model and its scores of the unlabeled rows it was shown.
+pub struct Transductive {
+    /// The model, for any other row.
+    pub model: BoxedModel,
+    /// The scores of the unlabeled rows, in their order.
+    pub scores: Vec<f64>,
+}
+
 /// The object-safe form of [`Fit`], so that one protocol can run any algorithm.
 pub trait DynFit: Send + Sync {
     /// As [`Fit::fit`], boxing the model.
@@ -76,37 +149,47 @@ pub trait DynFit: Send + Sync {
 
     /// As [`DynFit::fit_dyn`], also shown the features of the rows the model will score
     /// (`unlabeled`), for transductive procedures such as GAM-CVM, whose kernel is built on
-    /// training and test points together (SPEC section 7). The evaluation layer passes each
-    /// validation or test part here; a procedure must not read its labels. The default ignores
-    /// `unlabeled` and calls `fit_dyn`, so inductive learners need not know about it.
+    /// training and test points together (SPEC section 7); returns the model and its scores of
+    /// those rows. The evaluation layer passes each validation or test part here; a procedure
+    /// must not read its labels. The default fits on `train` alone and scores `unlabeled` with
+    /// the model, so inductive learners need not know about it.
     fn fit_transductive(
         &self,
         train: &Dataset,
         unlabeled: &Dataset,
         seed: u64,
-    ) -> Result<BoxedModel, FitError> {
-        let _ = unlabeled;
-        self.fit_dyn(train, seed)
+    ) -> Result<Transductive, FitError> {
+        let model = self.fit_dyn(train, seed)?;
+        let scores = model.score_all(unlabeled);
+        Ok(Transductive { model, scores })
     }
 
-    /// An online learner for `dim` features when the procedure is a one-pass learner (so that
-    /// convergence curves and prequential evaluation can watch it step by step), else `None`.
-    fn online(&self, dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>>;
+    /// An online learner for `dim` features, built with `seed`, when the procedure is a
+    /// one-pass learner (so that convergence curves and prequential evaluation can watch it step
+    /// by step), else `None`.
+    fn online(
+        &self,
+        dim: usize,
+        seed: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>>;
 }
 
 impl<P> DynFit for Streaming<P>
 where
-    P: OnlineParams + Send + Sync,
-    P::Learner: Send + Sync + 'static,
+    P: OnlineParams,
 {
     fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<BoxedModel, FitError> {
         Ok(Box::new(self.fit(train, seed)?))
     }
 
-    fn online(&self, dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+    fn online(
+        &self,
+        dim: usize,
+        seed: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
         Some(
             self.0
-                .build(dim)
+                .build(dim, seed)
                 .map(|l| Box::new(l) as Box<dyn OnlineLearner + Send>),
         )
     }
@@ -116,8 +199,11 @@ where
 mod tests {
     use super::*;
     use crate::Label::{Neg, Pos};
+    use crate::{Family, ParamSpec, Range};
+    use serde::Deserialize;
 
     /// Scores by the running mean of positives minus the running mean of negatives, in 1-d.
+    #[derive(Clone, Debug, Serialize, Deserialize)]
     struct MeanGap {
         sums: [f64; 2],
         counts: [f64; 2],
@@ -143,11 +229,35 @@ mod tests {
         }
     }
 
-    struct MeanGapParams;
+    impl SavedState for MeanGap {
+        const STATE_VERSION: u32 = 1;
+        fn validate(&self) -> Result<(), StateError> {
+            crate::check::finite("sums", &self.sums)
+        }
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct MeanGapParams {
+        scale: f64,
+    }
+
+    impl Params for MeanGapParams {
+        const NAME: &'static str = "mean-gap";
+        const TITLE: &'static str = "MeanGap";
+        const ABOUT: &'static str = "a test learner";
+        const FAMILY: Family = Family::Linear;
+        const SPECS: &'static [ParamSpec] =
+            &[ParamSpec::real("scale", Range::NonNegative, "unused")];
+        const GRID: &'static [&'static str] = &[];
+        fn check(&self) -> Result<(), ParamError> {
+            Self::SPECS[0].check_real(self.scale).map(|_| ())
+        }
+    }
 
     impl OnlineParams for MeanGapParams {
         type Learner = MeanGap;
-        fn build(&self, dim: usize) -> Result<MeanGap, ParamError> {
+        fn build(&self, dim: usize, _seed: u64) -> Result<MeanGap, ParamError> {
+            self.check()?;
             if dim != 1 {
                 return Err(ParamError::OutOfRange {
                     name: "dim",
@@ -160,17 +270,25 @@ mod tests {
                 counts: [0.0; 2],
             })
         }
+        fn state_bytes(&self, _dim: usize) -> u64 {
+            32
+        }
     }
 
     #[test]
     fn streaming_fit_visits_every_row_once() {
         // Positives at 3 and 5 (mean 4), negatives at -1 (mean -1): f(x) = 5 x.
         let data = Dataset::dense(1, vec![3.0, -1.0, 5.0], vec![Pos, Neg, Pos]).unwrap();
-        let fit: &dyn DynFit = &Streaming(MeanGapParams);
+        let fit: &dyn DynFit = &Streaming(MeanGapParams::default());
         let model = fit.fit_dyn(&data, 0).unwrap();
         assert_eq!(model.score_all(&data), vec![15.0, -5.0, 25.0]);
-        assert!(fit.online(1).unwrap().is_ok());
-        assert!(fit.online(2).unwrap().is_err());
+        assert!(model.divergence().is_none());
+        let t = fit.fit_transductive(&data, &data, 0).unwrap();
+        assert_eq!(t.scores, vec![15.0, -5.0, 25.0]);
+        assert!(fit.online(1, 0).unwrap().is_ok());
+        assert!(fit.online(2, 0).unwrap().is_err());
+        let bad = Streaming(MeanGapParams { scale: -1.0 });
+        assert!(bad.fit_dyn(&data, 0).is_err());
     }
 
     #[test]
@@ -180,5 +298,6 @@ mod tests {
         check::<crate::ParamMap>();
         check::<FitError>();
         check::<Streaming<MeanGapParams>>();
+        check::<Transductive>();
     }
 }

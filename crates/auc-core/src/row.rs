@@ -343,6 +343,57 @@ impl RowBuf {
         }
     }
 
+    /// Checks a decoded row for `dim` features: a dense row has `dim` values, a sparse row
+    /// strictly increasing indices below `dim` and as many values; every value finite.
+    pub fn check(&self, dim: usize) -> Result<(), String> {
+        let values = match self {
+            RowBuf::Dense(v) => {
+                if v.len() != dim {
+                    return Err(format!(
+                        "{} values where {dim} features are expected",
+                        v.len()
+                    ));
+                }
+                v
+            }
+            RowBuf::Sparse { indices, values } => {
+                if indices.len() != values.len() {
+                    return Err(format!(
+                        "{} indices but {} values",
+                        indices.len(),
+                        values.len()
+                    ));
+                }
+                if !indices.windows(2).all(|w| w[0] < w[1]) {
+                    return Err("sparse indices are not strictly increasing".to_owned());
+                }
+                if let Some(&last) = indices.last()
+                    && last as usize >= dim
+                {
+                    return Err(format!("index {last} is not below the dimension {dim}"));
+                }
+                values
+            }
+        };
+        match values.iter().find(|v| !v.is_finite()) {
+            Some(v) => Err(format!("value {v} is not finite")),
+            None => Ok(()),
+        }
+    }
+
+    /// Divides every value by the row's Euclidean norm (a zero row stays zero), so that
+    /// $\lVert x \rVert \le 1$.
+    pub fn normalize(&mut self) {
+        let values = match self {
+            RowBuf::Dense(v) => v,
+            RowBuf::Sparse { values, .. } => values,
+        };
+        let norm = values.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if norm > 0.0 && norm.is_finite() {
+            values.iter_mut().for_each(|v| *v /= norm);
+        }
+    }
+
     /// The stored row as a view.
     pub fn as_row(&self) -> Row<'_> {
         match self {

@@ -61,41 +61,41 @@ pub fn dense_problem(
     })
 }
 
-/// Eigenvalues of a symmetric p x p matrix (row-major) by cyclic Jacobi rotations.
-pub fn symmetric_eigenvalues(p: usize, mut a: Vec<f64>) -> Vec<f64> {
-    for _sweep in 0..100 {
-        let off: f64 = (0..p)
-            .flat_map(|i| (0..p).filter(move |&j| j != i).map(move |j| (i, j)))
-            .map(|(i, j)| a[i * p + j] * a[i * p + j])
-            .sum();
-        let diag: f64 = (0..p).map(|i| a[i * p + i] * a[i * p + i]).sum();
-        if off <= 1e-32 * diag || off == 0.0 {
-            break;
+/// Eigenvalues of a symmetric p x p matrix (row-major), in nondecreasing order, by faer's
+/// self-adjoint eigenvalue decomposition (only the lower triangle is read).
+///
+/// # Panics
+/// If `a` does not hold p x p values, or the decomposition does not converge (it does on any
+/// finite symmetric matrix).
+pub fn symmetric_eigenvalues(p: usize, a: Vec<f64>) -> Vec<f64> {
+    assert_eq!(a.len(), p * p, "a {p} x {p} matrix has {} values", p * p);
+    faer::MatRef::from_row_major_slice(&a, p, p)
+        .self_adjoint_eigenvalues(faer::Side::Lower)
+        .expect("the eigenvalues of a finite symmetric matrix converge")
+}
+
+/// A one-pass training procedure built from a closure `(dim, seed) -> learner`, for tests of
+/// the protocol that need a learner without declaring a registered parameter type.
+pub struct OnlineFit<F>(pub F);
+
+impl<F, L> crate::DynFit for OnlineFit<F>
+where
+    F: Fn(usize, u64) -> Result<L, crate::ParamError> + Send + Sync,
+    L: crate::OnlineLearner + Send + Sync + 'static,
+{
+    fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<crate::BoxedModel, crate::FitError> {
+        let mut l = (self.0)(train.dim(), seed)?;
+        for (x, y) in train.iter() {
+            l.update(x, y);
         }
-        for k in 0..p {
-            for l in k + 1..p {
-                let akl = a[k * p + l];
-                if akl == 0.0 {
-                    continue;
-                }
-                // Rotation that zeroes a[k][l] (Golub and Van Loan, sym. Schur 2x2).
-                let theta = (a[l * p + l] - a[k * p + k]) / (2.0 * akl);
-                let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
-                let t = if theta == 0.0 { 1.0 } else { t };
-                let c = 1.0 / (t * t + 1.0).sqrt();
-                let s = t * c;
-                for r in 0..p {
-                    let (ark, arl) = (a[r * p + k], a[r * p + l]);
-                    a[r * p + k] = c * ark - s * arl;
-                    a[r * p + l] = s * ark + c * arl;
-                }
-                for r in 0..p {
-                    let (akr, alr) = (a[k * p + r], a[l * p + r]);
-                    a[k * p + r] = c * akr - s * alr;
-                    a[l * p + r] = s * akr + c * alr;
-                }
-            }
-        }
+        Ok(Box::new(l))
     }
-    (0..p).map(|i| a[i * p + i]).collect()
+
+    fn online(
+        &self,
+        dim: usize,
+        seed: u64,
+    ) -> Option<Result<Box<dyn crate::OnlineLearner + Send>, crate::ParamError>> {
+        Some((self.0)(dim, seed).map(|l| Box::new(l) as Box<dyn crate::OnlineLearner + Send>))
+    }
 }

@@ -11,56 +11,84 @@
 //! distance of Theorem 1, $d_t = \max_{m<s} \lVert P^{(m)}_t - P^{(s)}_t \rVert_F$, changes by
 //! less than `tol` relative to its previous value, or after `max_iter` rounds.
 //!
-//! Each product is sparse-dense-sparse. $Y = \bar L A$ adds $n_{loc}$ dense rows per row;
-//! after a blocked, parallel transpose, $\bar L Y^\top = \bar L A^\top \bar L^\top$ is again
-//! $n_{loc}$ dense row additions per row: $O(n^2 n_{loc})$ per sub-kernel and round, contiguous
-//! and vectorizable, never $O(n^3)$. That product is the *transpose* of eq. 21's
-//! $\bar L A \bar L^\top$. Since it is applied to every status matrix, the stored matrices
-//! alternate exactly between $P_t$ (even $t$) and $P_t^\top$ (odd $t$): if every stored matrix is
-//! $P_t^\top$, their $A$ is $A_t^\top$ and the product gives $\bar L A_t \bar L^\top = P_{t+1}$
-//! minus $\rho I$. Eq. 22 and Theorem 1's distance do not change under transposing all of them,
-//! so no second transpose is needed (the dense reference in the tests transposes nothing).
+//! # The state: each kernel's sum of the others
+//!
+//! Eq. 21 reads round $t$ only (Jacobi order). Instead of the status matrices we keep
+//! $Q^{(m)} = \sum_{s \ne m} P^{(s)}_t$, the matrix eq. 21 diffuses for kernel $m$: the product
+//! $R^{(m)} = \bar L^{(m)} Q^{(m)} \bar L^{(m)\top} / (M-1) + \rho I$ is $P^{(m)}_{t+1}$, and
+//! $Q^{(m)}$ is read by that product only. So each product writes into the one free buffer,
+//! and the buffer of the $Q^{(m)}$ it consumed becomes the free one for the next kernel. After
+//! the round the state is turned back in place, entry by entry:
+//! $Q^{(m)} = \sum_s R^{(s)} - R^{(m)}$. Theorem 1's distance is read from either form
+//! ($P^{(m)} - P^{(s)} = Q^{(s)} - Q^{(m)}$). That is **$M + 1$ dense matrices** at the peak,
+//! not the $M + 2$ of the status matrices, their sum and a scratch matrix.
+//!
+//! # Symmetric forms: one packed triangle per matrix
+//!
+//! With the printed normalization (the default) every natural kernel is an entrywise ratio of
+//! symmetric kernels, hence symmetric, and $\bar L Q \bar L^\top$ is symmetric whenever $Q$
+//! is: every status matrix stays symmetric, and each is stored as its lower triangle, packed by
+//! rows ($n(n+1)/2$ values). Row normalization makes $\bar K^{(m)}$ asymmetric (rows scaled
+//! differently), so its matrices are stored square. [`keeps_symmetry`] says which;
+//! [`peak_bytes`] gives the bytes.
+//!
+//! The symmetric product splits $Q = D + D^\top$ ($D$ the strict lower triangle plus half the
+//! diagonal, i.e. the packed rows as stored): $\bar L Q \bar L^\top = W + W^\top$ with
+//! $U = \bar L D$ and $W = U \bar L^\top$. A block of 64 rows computes its rows of $U$ by adding
+//! $n_{loc}$ packed (partial) rows each, transposes them, forms $W^\top$ for its rows by 64-wide
+//! multiply-adds over every point's neighbour list, and adds $W_{ij}$ into the stored entry
+//! $(\max(i,j), \min(i,j))$: its own rows directly, later rows in chunks of 64 contiguous
+//! values under that block's lock. An off-diagonal entry receives exactly two additions onto
+//! zero, which commute, so the result does not depend on the order the blocks run in.
+//!
+//! The square product of the row form adds $n_{loc}$ dense rows per row, $Y = \bar L Q$; after a
+//! blocked, parallel transpose, $\bar L Y^\top = \bar L Q^\top \bar L^\top$ is again $n_{loc}$
+//! row additions per row: $O(n^2 n_{loc})$ per sub-kernel and round, never $O(n^3)$. That is the
+//! *transpose* of eq. 21's product. Since it is applied to every matrix, the stored matrices
+//! alternate between $P_t$ and $P_t^\top$; eq. 22 and Theorem 1's distance do not change under
+//! transposing all of them, so no second transpose is needed (the dense reference in the tests
+//! transposes nothing).
 //!
 //! # Memory
 //!
-//! Jacobi order (eq. 21 reads round $t$ only) is kept with $M + 2$ dense $n \times n$ `f32`
-//! matrices: the $M$ status matrices, their sum $S$ (so $\sum_{s \ne m} P^{(s)}_t = S - P^{(m)}_t$
-//! stays available after $P^{(m)}$ is replaced), and one scratch matrix. For Letter-z
-//! ($n = 20{,}000$, $M = 3$) that is $5 \cdot 4 n^2$ bytes = 8.0 GB at the peak, and the fused
-//! kernel alone is 1.6 GB. `f32` changes the fused kernel by less than $10^{-6}$ of its largest
-//! entry against an `f64` computation (test `f32_fusion_matches_an_f64_dense_reference`).
+//! For Letter-z ($n = 20{,}000$, $M = 3$): 4 packed triangles, 3.2 GB, with the printed
+//! normalization (8.0 GB before: 5 squares); 4 squares, 6.4 GB, with row normalization. The
+//! fused kernel (one square, 1.6 GB) is built after all but one triangle are freed. Every
+//! buffer is reserved fallibly: a fusion the system cannot hold is a [`MemoryError`], never an
+//! abort. `f32` changes the fused kernel by less than $10^{-6}$ of its largest entry against an
+//! `f64` computation (test `f32_fusion_matches_an_f64_dense_reference`). Beyond that, the
+//! landmark approximation ([`crate::approx`]) needs no $n \times n$ matrix.
 //!
-//! # Normalization: each kernel by its own rows (deviation from eqs. 18 and 20 as printed)
+//! # Normalization: the printed form by default, each kernel by its rows as an option
 //!
 //! Eqs. 18 and 20 as printed divide each entry $K^{(m)}_{ij}$ by the sum over the *sub-kernels*
-//! of that entry, so that $\sum_m \bar K^{(m)}_{ij} = 1$. We normalize each kernel by its own
-//! rows instead, as the cross-diffusion the paper adopts does \[Wang12\]:
+//! of that entry, so that $\sum_m \bar K^{(m)}_{ij} = 1$ ([`Normalization::AcrossKernels`],
+//! the default, `normalization = printed`). The cross-diffusion the paper adopts \[Wang12\] normalizes
+//! each kernel by its own rows instead ([`Normalization::Rows`], `normalization = rows`):
 //! $$\bar K^{(m)}_{ij} = \frac{n\,K^{(m)}_{ij}}{\sum_k K^{(m)}_{ik}}, \qquad
 //! \bar L^{(m)}_{ij} = \frac{L^{(m)}_{ij}}{\sum_k L^{(m)}_{ik}}.$$
-//! Three reasons:
+//! What each form gets right:
 //! - The paper itself says that $\bar K^{(m)}_t$ and $\bar L^{(m)}$ are "generally asymmetric".
 //!   Entrywise ratios of symmetric kernels are symmetric. Row-normalized kernels are not.
 //! - Theorem 1's proof needs row-stochastic local kernels (eq. 25, the stationary
 //!   distribution $\mathbf 1 \pi^\top$). With eq. 20 as printed a row of $\bar L^{(m)}$ sums to
 //!   about $n_{loc}/M$, and each round multiplies $P$ by about $(n_{loc}/M)^2$: the iteration
-//!   overflows (test `printed_local_kernel_diverges_and_row_stochastic_stays_bounded`).
-//! - The printed eq. 18 keeps only each kernel's *share* of an entry. Two identical sub-kernels
-//!   give $\bar K^{(1)} = \bar K^{(2)} = \tfrac12$ everywhere, which carries no similarity at
-//!   all. With $M = 2$, eq. 21 diffuses $1 - \bar K^{(m)}$, the complement of the kernel's own
-//!   similarity. Our two-kernel ablations inverted the ranking this way (AUC 0.14 on Breast-w
-//!   for K2+K3; test `two_copies_of_one_kernel_keep_its_ranking`).
+//!   overflows (test `printed_local_kernel_diverges_and_row_stochastic_stays_bounded`). Both
+//!   forms therefore divide the local kernels' rows by their sums.
+//! - **Two copies of one kernel.** The printed eq. 18 keeps only each kernel's *share* of an
+//!   entry. Two identical sub-kernels give $\bar K^{(1)} = \bar K^{(2)} = \tfrac12$ everywhere,
+//!   which carries no similarity at all; with $M = 2$, eq. 21 diffuses $1 - \bar K^{(m)}$, the
+//!   complement of the kernel's own similarity. Two-kernel ablations rank below chance this way
+//!   on some data sets (AUC 0.19-0.51 on Breast-w; test
+//!   `two_copies_of_one_kernel_keep_its_ranking`). The row form fuses two copies into the kernel.
+//! - **But the printed form measures better for the three-kernel model**, which is the
+//!   default: on 12 of 13 shared data sets (docs/results/README.md). The row form's weakness:
+//!   an isolated point has a small row sum, so its self-similarity
+//!   $n K_{ii} / \sum_k K_{ik}$ can be hundreds of times the median diagonal (1,447 against
+//!   1.75 on PageBlocks-I), and a few such points then dominate the pairs of the CVM dual.
 //!
-//! The factor $n$ (rows of $\bar K$ average 1, not sum to 1) keeps the entries on the scale of
-//! the sub-kernels, so $\rho$ and $C_1$ mean the same thing for every $n$.
-//! [`Normalization::AcrossKernels`] keeps the printed eq. 18. It uses the printed eq. 20 too,
-//! with rows then divided by their sum so that the iteration stays bounded
-//! (`--param printed_norm=1`).
-//!
-//! Measured (docs/results/README.md): the printed form makes two-kernel fusions rank below
-//! chance on three of 13 data sets, yet gives the better three-kernel model on 12 of them. One
-//! known weakness of ours: an isolated point has a small row sum, so its self-similarity
-//! $n K_{ii} / \sum_k K_{ik}$ can be hundreds of times the median diagonal, and a few such
-//! points then dominate the pairs of the CVM dual.
+//! The factor $n$ of the row form (rows of $\bar K$ average 1, not sum to 1) keeps the entries
+//! on the scale of the sub-kernels, so $\rho$ and $C_1$ mean the same thing for every $n$.
 //!
 //! # Positive definiteness
 //!
@@ -81,27 +109,31 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::approx::LandmarkKernel;
 use crate::kernels::{Knn, Points, SubKernel};
 
-/// A dense symmetric kernel matrix in `f32`, row-major.
+/// A symmetric kernel matrix over $n$ points: dense `f32`, row-major (what [`fuse`] builds), or
+/// the landmark approximation of [`crate::approx`], which stores no $n \times n$ matrix. The
+/// solvers read it only through [`Gram::get`], [`Gram::add_scores`], [`Gram::gather_row`] and
+/// [`Gram::max_pair_diag`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gram {
     n: usize,
-    v: Vec<f32>,
+    repr: Repr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Repr {
+    Dense(Vec<f32>),
+    Landmark(Box<LandmarkKernel>),
 }
 
 impl Gram {
-    /// The matrix with entries `f(i, j)`, rows computed in parallel.
+    /// The dense matrix with entries `f(i, j)`, rows computed in parallel.
     pub fn from_fn(n: usize, f: impl Fn(usize, usize) -> f64 + Sync) -> Self {
         let mut v = vec![0f32; n * n];
-        if n > 0 {
-            v.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
-                for (j, e) in row.iter_mut().enumerate() {
-                    *e = f(i, j) as f32;
-                }
-            });
-        }
-        Self { n, v }
+        fill_rows(&mut v, n, |i, j| f(i, j) as f32);
+        Self::dense(n, v)
     }
 
     /// From row-major values.
@@ -110,7 +142,30 @@ impl Gram {
     /// If `v.len() != n * n` (a programmer error).
     pub fn from_vec(n: usize, v: Vec<f32>) -> Self {
         assert_eq!(v.len(), n * n, "a {n} x {n} matrix needs {} values", n * n);
-        Self { n, v }
+        Self::dense(n, v)
+    }
+
+    fn dense(n: usize, v: Vec<f32>) -> Self {
+        Self {
+            n,
+            repr: Repr::Dense(v),
+        }
+    }
+
+    /// The landmark kernel over `n` points.
+    pub(crate) fn landmark(n: usize, k: LandmarkKernel) -> Self {
+        Self {
+            n,
+            repr: Repr::Landmark(Box::new(k)),
+        }
+    }
+
+    /// The row-major values of a dense matrix (empty for a landmark kernel).
+    pub(crate) fn into_dense(self) -> Vec<f32> {
+        match self.repr {
+            Repr::Dense(v) => v,
+            Repr::Landmark(_) => Vec::new(),
+        }
     }
 
     /// Order $n$.
@@ -118,21 +173,96 @@ impl Gram {
         self.n
     }
 
+    /// The landmark kernel, if this is one.
+    pub fn landmarks(&self) -> Option<&LandmarkKernel> {
+        match &self.repr {
+            Repr::Dense(_) => None,
+            Repr::Landmark(k) => Some(k),
+        }
+    }
+
     /// Entry $(i, j)$.
     #[inline]
     pub fn get(&self, i: usize, j: usize) -> f64 {
-        f64::from(self.v[i * self.n + j])
+        match &self.repr {
+            Repr::Dense(v) => f64::from(v[i * self.n + j]),
+            Repr::Landmark(k) => k.get(i, j),
+        }
     }
 
-    /// Row $i$ (also column $i$: the matrix is symmetric).
+    /// Row $i$ of a dense matrix (also column $i$: the matrix is symmetric); `None` for a
+    /// landmark kernel.
     #[inline]
-    pub fn row(&self, i: usize) -> &[f32] {
-        &self.v[i * self.n..(i + 1) * self.n]
+    pub fn dense_row(&self, i: usize) -> Option<&[f32]> {
+        match &self.repr {
+            Repr::Dense(v) => Some(&v[i * self.n..(i + 1) * self.n]),
+            Repr::Landmark(_) => None,
+        }
+    }
+
+    /// `f += sum_k w_k K[k, :]` for point weights `w` as (index, weight), over every point.
+    pub fn add_scores(&self, w: &[(usize, f64)], f: &mut [f64]) {
+        match &self.repr {
+            Repr::Dense(v) => {
+                const CHUNK: usize = 2048;
+                let n = self.n;
+                f.par_chunks_mut(CHUNK).enumerate().for_each(|(c, out)| {
+                    let lo = c * CHUNK;
+                    for &(k, wk) in w {
+                        if wk == 0.0 {
+                            continue;
+                        }
+                        let row = &v[k * n + lo..k * n + lo + out.len()];
+                        for (o, &r) in out.iter_mut().zip(row) {
+                            *o += wk * f64::from(r);
+                        }
+                    }
+                });
+            }
+            Repr::Landmark(k) => k.add_scores(w, f),
+        }
+    }
+
+    /// `out[t] = K(i, idx[t])`.
+    pub fn gather_row(&self, i: usize, idx: &[usize], out: &mut [f32]) {
+        match &self.repr {
+            Repr::Dense(v) => {
+                let src = &v[i * self.n..(i + 1) * self.n];
+                for (o, &b) in out.iter_mut().zip(idx) {
+                    *o = src[b];
+                }
+            }
+            Repr::Landmark(k) => k.gather_row(i, idx, out),
+        }
+    }
+
+    /// $\max_{i \in pos, j \in neg} K_{ii} + K_{jj} - 2 K_{ij}$, the largest pair self-similarity
+    /// of \[CVM eq. 39\]: one parallel scan of the pairs for a dense matrix, nothing stored; an
+    /// upper bound for a landmark kernel ([`crate::approx`]).
+    pub fn max_pair_diag(&self, pos: &[usize], neg: &[usize]) -> f64 {
+        match &self.repr {
+            Repr::Dense(v) => {
+                let n = self.n;
+                pos.par_iter()
+                    .map(|&i| {
+                        let row = &v[i * n..(i + 1) * n];
+                        let kii = f64::from(row[i]);
+                        neg.iter()
+                            .map(|&j| kii + f64::from(v[j * n + j]) - 2.0 * f64::from(row[j]))
+                            .fold(f64::NEG_INFINITY, f64::max)
+                    })
+                    .reduce(|| f64::NEG_INFINITY, f64::max)
+            }
+            Repr::Landmark(k) => k.pair_diag_bound(pos, neg),
+        }
     }
 
     /// Bytes of the stored entries.
     pub fn bytes(&self) -> usize {
-        self.v.len() * std::mem::size_of::<f32>()
+        match &self.repr {
+            Repr::Dense(v) => v.len() * std::mem::size_of::<f32>(),
+            Repr::Landmark(k) => k.bytes(),
+        }
     }
 
     /// $\max_{i,j} |G_{ij} - G_{ji}|$.
@@ -148,14 +278,21 @@ impl Gram {
 /// How the natural and local kernels of eqs. 18 and 20 are normalized (see the module docs).
 /// Saved models store it (serde), since inductive scoring normalizes the local kernels of a new
 /// point the same way.
+///
+/// Saved models encode it by variant position (postcard), so new variants go at the end.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Normalization {
     /// Each kernel by its own rows, as the cross-diffusion of \[Wang12\]: $\bar K^{(m)}$'s rows
-    /// average 1 and $\bar L^{(m)}$'s rows sum to 1. The default.
-    #[default]
+    /// average 1 and $\bar L^{(m)}$'s rows sum to 1 (`normalization = rows`). Fuses a kernel
+    /// with a copy of itself into that kernel, but measured worse for three kernels.
+    #[serde(rename = "rows")]
     Rows,
     /// Eqs. 18 and 20 as printed: each entry over the sum of that entry across the sub-kernels.
     /// The local kernels' rows are then divided by their sums, or the iteration overflows.
+    /// The default (`normalization = printed`): the best GAM-CVM on 13 of 14 shared data sets
+    /// (docs/results/README.md).
+    #[default]
+    #[serde(rename = "printed")]
     AcrossKernels,
 }
 
@@ -237,16 +374,95 @@ fn local_weights_impl(
     w
 }
 
+/// Why the fusion could not run: a dense matrix could not be allocated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryError {
+    /// Bytes the fusion's matrices need at its peak ([`peak_bytes`]).
+    pub needed: u64,
+    /// Bytes that were held when the allocation failed.
+    pub held: u64,
+}
+
+impl std::fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the fused kernel needs {:.2} GB of dense matrices; the system refused an allocation \
+             with {:.2} GB held",
+            self.needed as f64 / 1e9,
+            self.held as f64 / 1e9
+        )
+    }
+}
+
+impl std::error::Error for MemoryError {}
+
+/// A zeroed `f32` buffer of `len` values, or `None` if the system refuses the memory (never an
+/// abort).
+///
+/// The reservation is tried first (fallible, nothing touched); the buffer is then allocated
+/// zeroed (`calloc`: fresh pages are zero already, and are touched first by the parallel passes
+/// that fill them). Writing the zeros here instead cost 1.4 s for the 3.2 GB of a Letter-z
+/// fusion, on one thread.
+pub(crate) fn try_zeroed(len: usize) -> Option<Vec<f32>> {
+    let mut probe: Vec<f32> = Vec::new();
+    probe.try_reserve_exact(len).ok()?;
+    drop(probe);
+    Some(vec![0.0; len])
+}
+
+/// Whether the status matrices of `norm` stay symmetric (see the module docs): then each is
+/// stored as one packed triangle.
+pub fn keeps_symmetry(norm: Normalization) -> bool {
+    norm == Normalization::AcrossKernels
+}
+
+/// Values of a packed lower triangle of order `n`.
+fn tri_len(n: usize) -> usize {
+    n * (n + 1) / 2
+}
+
+/// Offset of row `i` in a packed lower triangle.
+#[inline]
+fn tri_off(i: usize) -> usize {
+    i * (i + 1) / 2
+}
+
+/// Bytes of dense `f32` matrices [`fuse`] holds at its peak for `n` points and `m` sub-kernels:
+/// the $M$ state matrices and one output ($M + 1$ triangles when the normalization keeps them
+/// symmetric, else $M + 1$ squares), or one square for a single sub-kernel. The fused kernel
+/// (one square) is built after the state is freed but one triangle, so it does not raise the
+/// peak for $M \ge 2$.
+pub fn peak_bytes(n: usize, m: usize, norm: Normalization) -> u64 {
+    let (n, m) = (n as u64, m as u64);
+    let square = 4 * n * n;
+    if m <= 1 || n == 0 {
+        return square;
+    }
+    if keeps_symmetry(norm) {
+        let tri = 4 * (n * (n + 1) / 2);
+        ((m + 1) * tri).max(tri + square)
+    } else {
+        (m + 1) * square
+    }
+}
+
 /// The fused kernel of the points `pts` (whose sparsity is set), their neighbour lists `knn` and
 /// the sub-kernels; see the module docs. One sub-kernel gives its own matrix.
+///
+/// # Errors
+/// [`MemoryError`] if the system refuses a dense matrix ([`peak_bytes`] says how much is needed).
 pub fn fuse(
     pts: &Points,
     knn: &Knn,
     kernels: &[Box<dyn SubKernel>],
     params: &FusionParams,
-) -> (Gram, FusionInfo) {
+) -> Result<(Gram, FusionInfo), MemoryError> {
     fuse_impl(pts, knn, kernels, params, true)
 }
+
+/// Rows of a block of the packed triangle or of the square matrices.
+const BLOCK: usize = 64;
 
 pub(crate) fn fuse_impl(
     pts: &Points,
@@ -254,17 +470,23 @@ pub(crate) fn fuse_impl(
     kernels: &[Box<dyn SubKernel>],
     params: &FusionParams,
     row_normalize: bool,
-) -> (Gram, FusionInfo) {
+) -> Result<(Gram, FusionInfo), MemoryError> {
     let start = Instant::now();
     let n = pts.n();
     let m = kernels.len();
+    let needed = peak_bytes(n, m, params.normalization);
+    let oom = |held: usize| MemoryError {
+        needed,
+        held: (held * std::mem::size_of::<f32>()) as u64,
+    };
     if m <= 1 || n == 0 {
-        let g = match kernels.first() {
-            Some(k) => Gram::from_fn(n, |i, j| k.value(pts, i, pts, j)),
-            None => Gram::from_fn(n, |_, _| 0.0),
-        };
+        let mut v = try_zeroed(n * n).ok_or_else(|| oom(0))?;
+        if let Some(k) = kernels.first() {
+            fill_rows(&mut v, n, |i, j| k.value(pts, i, pts, j) as f32);
+        }
+        let g = Gram::dense(n, v);
         let peak = g.bytes();
-        return (
+        return Ok((
             g,
             FusionInfo {
                 iterations: 0,
@@ -273,7 +495,7 @@ pub(crate) fn fuse_impl(
                 seconds: start.elapsed().as_secs_f64(),
                 peak_bytes: peak,
             },
-        );
+        ));
     }
     let k = knn.k();
     // Local kernels, f32, n * k weights per sub-kernel [eqs. 19-20].
@@ -300,89 +522,107 @@ pub(crate) fn fuse_impl(
             }
         }
     }
-    // Natural kernels [eq. 18]: raw sub-kernel matrices, then normalized.
-    let mut p: Vec<Vec<f32>> = kernels
-        .iter()
-        .map(|kk| Gram::from_fn(n, |i, j| kk.value(pts, i, pts, j)).v)
-        .collect();
-    let mut s = vec![0f32; n * n];
-    match params.normalization {
-        Normalization::Rows => {
-            // Rows averaging 1; sums in f64 so that n = 20,000 entries add without drift.
-            for pm in &mut p {
-                pm.par_chunks_mut(n).for_each(|row| {
-                    let sum: f64 = row.iter().map(|&v| f64::from(v)).sum();
-                    let scale = if sum > 0.0 {
-                        (n as f64 / sum) as f32
-                    } else {
-                        0.0
-                    };
-                    for v in row.iter_mut() {
-                        *v = if sum > 0.0 { *v * scale } else { 1.0 };
-                    }
-                });
-            }
-        }
-        Normalization::AcrossKernels => {
-            sum_into(&mut s, &p);
-            let inv_m = 1.0 / m as f32;
-            for pm in &mut p {
-                pm.par_iter_mut().zip(s.par_iter()).for_each(|(x, &t)| {
-                    *x = if t > 0.0 { *x / t } else { inv_m };
-                });
-            }
-        }
+    let sym = keeps_symmetry(params.normalization);
+    let len = if sym { tri_len(n) } else { n * n };
+    // The state: Q_m = sum over s != m of P_s (module docs), M buffers, and one free buffer.
+    let mut held = 0;
+    let mut q: Vec<Vec<f32>> = Vec::with_capacity(m);
+    for _ in 0..m {
+        q.push(try_zeroed(len).ok_or_else(|| oom(held))?);
+        held += len;
     }
-    sum_into(&mut s, &p);
-    let mut y = vec![0f32; n * n];
-    let peak_bytes = (m + 2) * n * n * std::mem::size_of::<f32>();
-    let mut distances = vec![max_distance(&p)];
+    let mut free = try_zeroed(len).ok_or_else(|| oom(held))?;
+    let peak_bytes = peak_bytes(n, m, params.normalization) as usize;
+    natural_others(pts, kernels, params.normalization, &mut q, n);
+    // P_m - P_s = Q_s - Q_m: Theorem 1's distance from the state.
+    let mut distances = vec![max_distance(&q, n, sym)];
     let mut converged = false;
     let mut iterations = 0;
     let inv = 1.0 / (m - 1) as f32;
     let rho = params.rho as f32;
+    // After a round, `q` holds the new status matrices P_m (as R_m) until converted back.
+    let mut holds_p = false;
     while iterations < params.max_iter {
-        for (mm, w) in lw.iter().enumerate() {
-            // A = (S - P_m) / (M - 1) into the scratch matrix; P_m is free afterwards.
-            y.par_iter_mut()
-                .zip(s.par_iter().zip(p[mm].par_iter()))
-                .for_each(|(yv, (sv, pv))| *yv = (sv - pv) * inv);
-            // P_m := L A [eq. 21, left product]: n_loc dense rows per row.
-            let pm = &mut p[mm];
-            add_rows(pm, &y, n, k, w, knn, 0.0);
-            // Right product through the symmetry of A: (L A)^T = A L^T, so
-            // L (L A)^T = L A L^T; transpose into the scratch matrix (A is consumed), then
-            // P_m := L (L A)^T + rho I [eq. 21].
-            transpose_into(pm, &mut y, n);
-            add_rows(pm, &y, n, k, w, knn, rho);
+        for mm in 0..m {
+            let w = &lw[mm];
+            if sym {
+                sym_transform(&q[mm], &mut free, n, k, w, knn, inv, rho);
+            } else {
+                // free = L Q / (M-1); Q := free^T; free = L Q^T... = L (L Q)^T / (M-1) + rho I,
+                // which is eq. 21's product transposed (module docs).
+                add_rows(&mut free, &q[mm], n, k, w, knn, inv, 0.0);
+                transpose_into(&free, &mut q[mm], n);
+                add_rows(&mut free, &q[mm], n, k, w, knn, 1.0, rho);
+            }
+            std::mem::swap(&mut free, &mut q[mm]);
         }
-        sum_into(&mut s, &p);
         iterations += 1;
-        let d = max_distance(&p);
+        let d = max_distance(&q, n, sym);
         let prev = *distances.last().unwrap_or(&d);
         distances.push(d);
         if !d.is_finite() {
+            holds_p = true;
             break;
         }
         if (d - prev).abs() <= params.tol * prev.max(f64::MIN_POSITIVE) {
             converged = true;
+            holds_p = true;
             break;
         }
-    }
-    drop(y);
-    // Fused kernel [eq. 22], written over S.
-    let half = 0.5 / m as f32;
-    s.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
-        for (j, e) in row.iter_mut().enumerate() {
-            let mut acc = 0f32;
-            for pm in &p {
-                acc += pm[i * n + j] + pm[j * n + i];
-            }
-            *e = half * acc;
+        if iterations == params.max_iter {
+            holds_p = true;
+            break;
         }
-    });
-    (
-        Gram { n, v: s },
+        others_in_place(&mut q);
+    }
+    if !holds_p {
+        // No round ran: turn the state back into the natural kernels, P_m = S - Q_m.
+        let scale = 1.0 / (m - 1) as f32;
+        zip_chunks(&mut q, |parts| {
+            for e in 0..parts[0].len() {
+                let s: f32 = parts.iter().map(|p| p[e]).sum::<f32>() * scale;
+                for p in parts.iter_mut() {
+                    p[e] = s - p[e];
+                }
+            }
+        });
+    }
+    drop(free);
+    // Fused kernel [eq. 22].
+    let g = if sym {
+        let inv_m = 1.0 / m as f32;
+        zip_chunks(&mut q, |parts| {
+            let (first, rest) = parts.split_at_mut(1);
+            for (e, v) in first[0].iter_mut().enumerate() {
+                let mut acc = *v;
+                for p in rest.iter() {
+                    acc += p[e];
+                }
+                *v = acc * inv_m;
+            }
+        });
+        let tri = q.swap_remove(0);
+        drop(q);
+        let mut v = try_zeroed(n * n).ok_or_else(|| oom(tri.len()))?;
+        expand_triangle(&tri, &mut v, n);
+        Gram::dense(n, v)
+    } else {
+        // Over the freed buffer: half the sum of P_m and P_m^T over m, divided by M.
+        let mut v = try_zeroed(n * n).ok_or_else(|| oom(held))?;
+        let half = 0.5 / m as f32;
+        v.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
+            for (j, e) in row.iter_mut().enumerate() {
+                let mut acc = 0f32;
+                for pm in &q {
+                    acc += pm[i * n + j] + pm[j * n + i];
+                }
+                *e = half * acc;
+            }
+        });
+        Gram::dense(n, v)
+    };
+    Ok((
+        g,
         FusionInfo {
             iterations,
             distances,
@@ -390,17 +630,326 @@ pub(crate) fn fuse_impl(
             seconds: start.elapsed().as_secs_f64(),
             peak_bytes,
         },
-    )
+    ))
 }
 
-/// `out[i, :] = sum over the neighbours j of i of w_ij src[j, :]`, plus `diag` on the diagonal.
-fn add_rows(out: &mut [f32], src: &[f32], n: usize, k: usize, w: &[f32], knn: &Knn, diag: f32) {
+/// `v[i * n + j] = f(i, j)` for a square matrix, rows in parallel.
+fn fill_rows(v: &mut [f32], n: usize, f: impl Fn(usize, usize) -> f32 + Sync) {
+    if n == 0 {
+        return;
+    }
+    v.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
+        for (j, e) in row.iter_mut().enumerate() {
+            *e = f(i, j);
+        }
+    });
+}
+
+/// Row blocks of `BLOCK` rows of a packed triangle (or of a square matrix when `tri` is false):
+/// `(first row, rows, slice)`.
+fn row_blocks(v: &mut [f32], n: usize, tri: bool) -> Vec<(usize, usize, &mut [f32])> {
+    let mut out = Vec::with_capacity(n.div_ceil(BLOCK));
+    let mut rest = v;
+    let mut b0 = 0;
+    while b0 < n {
+        let b1 = (b0 + BLOCK).min(n);
+        let len = if tri {
+            tri_off(b1) - tri_off(b0)
+        } else {
+            (b1 - b0) * n
+        };
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        out.push((b0, b1 - b0, head));
+        rest = tail;
+        b0 = b1;
+    }
+    out
+}
+
+/// The initial state $Q_m = \sum_{s \ne m} P^{(s)}_0$ from the natural kernels of eq. 18,
+/// normalized as `norm` says (module docs), into `q` (triangles for the symmetric form).
+fn natural_others(
+    pts: &Points,
+    kernels: &[Box<dyn SubKernel>],
+    norm: Normalization,
+    q: &mut [Vec<f32>],
+    n: usize,
+) {
+    let m = kernels.len();
+    let sym = keeps_symmetry(norm);
+    // Block b of every buffer, side by side.
+    let mut per_block: Vec<Vec<(usize, usize, &mut [f32])>> = Vec::new();
+    for buf in q.iter_mut() {
+        for (t, blk) in row_blocks(buf, n, sym).into_iter().enumerate() {
+            if per_block.len() <= t {
+                per_block.push(Vec::with_capacity(m));
+            }
+            per_block[t].push(blk);
+        }
+    }
+    per_block.into_par_iter().for_each(|mut blocks| {
+        let mut raw = vec![0f64; m];
+        let (b0, rows) = (blocks[0].0, blocks[0].1);
+        for r in 0..rows {
+            let i = b0 + r;
+            match norm {
+                Normalization::AcrossKernels => {
+                    // Q_m = sum of the other kernels' shares of the entry = 1 - share of m.
+                    let at = tri_off(i) - tri_off(b0);
+                    for j in 0..=i {
+                        let mut total = 0.0;
+                        for (s, kk) in kernels.iter().enumerate() {
+                            raw[s] = kk.value(pts, i, pts, j);
+                            total += raw[s];
+                        }
+                        for (s, blk) in blocks.iter_mut().enumerate() {
+                            blk.2[at + j] = if total > 0.0 {
+                                ((total - raw[s]) / total) as f32
+                            } else {
+                                ((m - 1) as f64 / m as f64) as f32
+                            };
+                        }
+                    }
+                }
+                Normalization::Rows => {
+                    // Rows averaging 1; sums in f64 so that n = 20,000 entries add without drift.
+                    let at = r * n;
+                    let mut scale = vec![0f32; m];
+                    for (s, kk) in kernels.iter().enumerate() {
+                        let row = &mut blocks[s].2[at..at + n];
+                        let mut sum = 0f64;
+                        for (j, e) in row.iter_mut().enumerate() {
+                            *e = kk.value(pts, i, pts, j) as f32;
+                            sum += f64::from(*e);
+                        }
+                        scale[s] = if sum > 0.0 {
+                            (n as f64 / sum) as f32
+                        } else {
+                            0.0
+                        };
+                        if sum <= 0.0 {
+                            row.fill(1.0);
+                            scale[s] = 1.0;
+                        }
+                    }
+                    for j in 0..n {
+                        let mut tot = 0f32;
+                        for s in 0..m {
+                            let p = blocks[s].2[at + j] * scale[s];
+                            blocks[s].2[at + j] = p;
+                            tot += p;
+                        }
+                        for blk in blocks.iter_mut() {
+                            blk.2[at + j] = tot - blk.2[at + j];
+                        }
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Applies `f` to the same chunk of every buffer, chunks in parallel.
+fn zip_chunks(bufs: &mut [Vec<f32>], f: impl Fn(&mut [&mut [f32]]) + Sync) {
+    const CHUNK: usize = 1 << 14;
+    let mut per_chunk: Vec<Vec<&mut [f32]>> = Vec::new();
+    for buf in bufs.iter_mut() {
+        for (t, c) in buf.chunks_mut(CHUNK).enumerate() {
+            if per_chunk.len() <= t {
+                per_chunk.push(Vec::new());
+            }
+            per_chunk[t].push(c);
+        }
+    }
+    per_chunk
+        .into_par_iter()
+        .for_each(|mut parts| f(&mut parts));
+}
+
+/// The new state from the new status matrices: $Q_m = \sum_s P_s - P_m$, elementwise in place.
+fn others_in_place(q: &mut [Vec<f32>]) {
+    zip_chunks(q, |parts| {
+        for e in 0..parts[0].len() {
+            let s: f32 = parts.iter().map(|p| p[e]).sum();
+            for p in parts.iter_mut() {
+                p[e] = s - p[e];
+            }
+        }
+    });
+}
+
+/// `x = scale * L Q L^T + rho I` for a symmetric `Q`, both as packed lower triangles, with
+/// `L`'s rows the weights `w` over the neighbour lists. See the module docs: with
+/// $Q = D + D^\top$ ($D$ the strict lower triangle plus half the diagonal) and
+/// $U = L D$, $W = U L^\top$, the result is $W + W^\top$; each block of `BLOCK` rows computes
+/// its rows of $U$ (row additions of partial rows), $W^\top$ for those rows (`BLOCK`-wide
+/// multiply-adds over the neighbour lists) and adds $W_{ij}$ into the stored entry
+/// $(\max(i,j), \min(i,j))$. An entry off the diagonal receives exactly two such additions on
+/// zero, so the result does not depend on the order the blocks run in.
+#[allow(clippy::too_many_arguments)]
+fn sym_transform(
+    q: &[f32],
+    x: &mut [f32],
+    n: usize,
+    k: usize,
+    w: &[f32],
+    knn: &Knn,
+    scale: f32,
+    rho: f32,
+) {
+    use std::sync::Mutex;
+    x.par_chunks_mut(1 << 16).for_each(|c| c.fill(0.0));
+    let blocks: Vec<Mutex<(usize, usize, &mut [f32])>> =
+        row_blocks(x, n, true).into_iter().map(Mutex::new).collect();
+    let nb = blocks.len();
+    (0..nb).into_par_iter().for_each_init(
+        || {
+            (
+                vec![0f32; BLOCK * n],
+                vec![0f32; n * BLOCK],
+                vec![0f32; n * BLOCK],
+            )
+        },
+        |(u, ut, wt), b| {
+            let b0 = b * BLOCK;
+            let rows = BLOCK.min(n - b0);
+            // U rows of the block: scale * sum_k L_ik D[k, :].
+            let mut width = 0;
+            for r in 0..rows {
+                let i = b0 + r;
+                let ur = &mut u[r * n..(r + 1) * n];
+                ur.fill(0.0);
+                for (&kk, &wik) in knn.neighbours(i).iter().zip(&w[i * k..(i + 1) * k]) {
+                    let kk = kk as usize;
+                    let c = wik * scale;
+                    let src = &q[tri_off(kk)..tri_off(kk) + kk + 1];
+                    for (o, &v) in ur[..kk].iter_mut().zip(&src[..kk]) {
+                        *o += c * v;
+                    }
+                    ur[kk] += 0.5 * c * src[kk];
+                    width = width.max(kk + 1);
+                }
+            }
+            // U^T (n x BLOCK); rows at or beyond `width` are zero and never read.
+            if rows < BLOCK {
+                ut.fill(0.0);
+            }
+            transpose_tiles(u, n, ut, BLOCK, rows, width);
+            // W^T rows: W^T[j, :] = sum over l in N(j) of L_jl U^T[l, :].
+            for j in 0..n {
+                let dst = &mut wt[j * BLOCK..(j + 1) * BLOCK];
+                dst.fill(0.0);
+                for (&l, &wjl) in knn.neighbours(j).iter().zip(&w[j * k..(j + 1) * k]) {
+                    let l = l as usize;
+                    if l >= width {
+                        continue;
+                    }
+                    for (o, &v) in dst.iter_mut().zip(&ut[l * BLOCK..(l + 1) * BLOCK]) {
+                        *o += wjl * v;
+                    }
+                }
+            }
+            // W rows of the block (reusing u): W[r, c] = W^T[c, r].
+            transpose_tiles(wt, BLOCK, u, n, n, rows);
+            // Own rows: entries (i, c) with c <= i.
+            {
+                let mut own = blocks[b]
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                let base = tri_off(b0);
+                for r in 0..rows {
+                    let i = b0 + r;
+                    let row = &mut own.2[tri_off(i) - base..tri_off(i) - base + i + 1];
+                    let wr = &u[r * n..(r + 1) * n];
+                    for (o, &v) in row[..b0].iter_mut().zip(&wr[..b0]) {
+                        *o += v;
+                    }
+                    for c in b0..i {
+                        row[c] += wr[c] + u[(c - b0) * n + i];
+                    }
+                    row[i] += 2.0 * wr[i] + rho;
+                }
+            }
+            // Rows of later blocks: entries (j, c) for c in this block, from W[c, j].
+            for (t, blk) in blocks.iter().enumerate().skip(b + 1) {
+                let mut g = blk
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                let j0 = t * BLOCK;
+                let base = tri_off(j0);
+                for j in j0..j0 + g.1 {
+                    let at = tri_off(j) - base + b0;
+                    for (o, &v) in g.2[at..at + rows].iter_mut().zip(&wt[j * BLOCK..]) {
+                        *o += v;
+                    }
+                }
+            }
+        },
+    );
+}
+
+/// `dst[c * dst_stride + r] = src[r * src_stride + c]` for `r < rows`, `c < cols`, in 16 x 16
+/// tiles so that both sides stay in cache.
+fn transpose_tiles(
+    src: &[f32],
+    src_stride: usize,
+    dst: &mut [f32],
+    dst_stride: usize,
+    rows: usize,
+    cols: usize,
+) {
+    const T: usize = 16;
+    for r0 in (0..rows).step_by(T) {
+        for c0 in (0..cols).step_by(T) {
+            for r in r0..(r0 + T).min(rows) {
+                for c in c0..(c0 + T).min(cols) {
+                    dst[c * dst_stride + r] = src[r * src_stride + c];
+                }
+            }
+        }
+    }
+}
+
+/// The square matrix of a packed symmetric lower triangle, rows in parallel: each block of rows
+/// copies its lower part from its own packed rows and its upper part from the later packed rows,
+/// where a block's columns are contiguous.
+fn expand_triangle(tri: &[f32], out: &mut [f32], n: usize) {
+    row_blocks(out, n, false)
+        .into_par_iter()
+        .for_each(|(b0, rows, blk)| {
+            for r in 0..rows {
+                let i = b0 + r;
+                blk[r * n..r * n + i + 1].copy_from_slice(&tri[tri_off(i)..tri_off(i) + i + 1]);
+            }
+            for j in b0 + 1..n {
+                let src = &tri[tri_off(j) + b0..tri_off(j) + (b0 + rows).min(j)];
+                for (r, &v) in src.iter().enumerate() {
+                    blk[r * n + j] = v;
+                }
+            }
+        });
+}
+
+/// `out[i, :] = scale * sum over the neighbours j of i of w_ij src[j, :]`, plus `diag` on the
+/// diagonal.
+#[allow(clippy::too_many_arguments)]
+fn add_rows(
+    out: &mut [f32],
+    src: &[f32],
+    n: usize,
+    k: usize,
+    w: &[f32],
+    knn: &Knn,
+    scale: f32,
+    diag: f32,
+) {
     out.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
         row.fill(0.0);
         for (&j, &wij) in knn.neighbours(i).iter().zip(&w[i * k..(i + 1) * k]) {
             let j = j as usize;
+            let c = wij * scale;
             for (o, v) in row.iter_mut().zip(&src[j * n..(j + 1) * n]) {
-                *o += wij * v;
+                *o += c * v;
             }
         }
         row[i] += diag;
@@ -426,35 +975,46 @@ fn transpose_into(src: &[f32], dst: &mut [f32], n: usize) {
         });
 }
 
-/// `s = sum of p`, elementwise.
-fn sum_into(s: &mut [f32], p: &[Vec<f32>]) {
-    s.par_iter_mut().enumerate().for_each(|(e, v)| {
-        *v = p.iter().map(|pm| pm[e]).sum();
-    });
-}
-
-/// Theorem 1's distance: the largest Frobenius distance between two status matrices. Partial
-/// sums over fixed blocks are added in order, so the value (and the round the iteration stops
-/// at) does not depend on how rayon schedules the work.
-fn max_distance(p: &[Vec<f32>]) -> f64 {
-    const BLOCK: usize = 1 << 14;
+/// Theorem 1's distance: the largest Frobenius distance between two of the matrices (the
+/// differences of the state are those of the status matrices, up to sign). A packed triangle
+/// counts its off-diagonal entries twice. Partial sums over fixed blocks are added in order, so
+/// the value (and the round the iteration stops at) does not depend on how rayon schedules the
+/// work.
+fn max_distance(p: &[Vec<f32>], n: usize, tri: bool) -> f64 {
     let mut best = 0.0f64;
     for a in 0..p.len() {
         for b in a + 1..p.len() {
-            let parts: Vec<f64> = p[a]
-                .par_chunks(BLOCK)
-                .zip(p[b].par_chunks(BLOCK))
-                .map(|(x, y)| {
-                    x.iter()
-                        .zip(y)
-                        .map(|(&u, &v)| {
-                            let d = f64::from(u) - f64::from(v);
-                            d * d
-                        })
-                        .sum::<f64>()
-                })
-                .collect();
-            best = best.max(parts.iter().sum::<f64>().sqrt());
+            let sq = |x: &[f32], y: &[f32]| -> f64 {
+                x.iter()
+                    .zip(y)
+                    .map(|(&u, &v)| {
+                        let d = f64::from(u) - f64::from(v);
+                        d * d
+                    })
+                    .sum::<f64>()
+            };
+            let total: f64 = if tri {
+                let parts: Vec<f64> = (0..n)
+                    .into_par_iter()
+                    .map(|i| {
+                        let (x, y) = (
+                            &p[a][tri_off(i)..=tri_off(i) + i],
+                            &p[b][tri_off(i)..=tri_off(i) + i],
+                        );
+                        2.0 * sq(&x[..i], &y[..i]) + sq(&x[i..], &y[i..])
+                    })
+                    .collect();
+                parts.iter().sum()
+            } else {
+                const CH: usize = 1 << 14;
+                let parts: Vec<f64> = p[a]
+                    .par_chunks(CH)
+                    .zip(p[b].par_chunks(CH))
+                    .map(|(x, y)| sq(x, y))
+                    .collect();
+                parts.iter().sum()
+            };
+            best = best.max(total.sqrt());
         }
     }
     best
@@ -598,7 +1158,7 @@ mod tests {
                     tol: 0.0,
                     normalization,
                 };
-                let (g, info) = fuse(&pts, &knn, &kernels, &params);
+                let (g, info) = fuse(&pts, &knn, &kernels, &params).unwrap();
                 assert_eq!(info.iterations, rounds);
                 let want = dense_reference(&pts, &knn, &kernels, 0.1, rounds, normalization);
                 let n = pts.n();
@@ -611,7 +1171,41 @@ mod tests {
                     "{normalization:?}, {rounds} rounds: max |f32 - f64| = {worst}, scale {scale}"
                 );
                 assert!(g.asymmetry() < 1e-12);
-                assert_eq!(info.peak_bytes, 5 * 30 * 30 * 4);
+                assert_eq!(info.peak_bytes as u64, peak_bytes(30, 3, normalization));
+            }
+        }
+    }
+
+    /// More points than one block of rows (64): the packed-triangle product adds into rows of
+    /// later blocks under their locks, and the round count 0 turns the state back into the
+    /// natural kernels.
+    #[test]
+    fn blocked_fusion_matches_the_reference_across_blocks() {
+        let (pts, knn, kernels) = setup(150, 6);
+        let n = pts.n();
+        for normalization in [Normalization::AcrossKernels, Normalization::Rows] {
+            for rounds in [0, 2] {
+                let params = FusionParams {
+                    rho: 0.1,
+                    max_iter: rounds,
+                    tol: 0.0,
+                    normalization,
+                };
+                let (g, info) = fuse(&pts, &knn, &kernels, &params).unwrap();
+                assert_eq!(info.iterations, rounds);
+                let want = dense_reference(&pts, &knn, &kernels, 0.1, rounds, normalization);
+                let scale = want.iter().fold(0.0, |a: f64, v| a.max(v.abs()));
+                let worst = (0..n * n)
+                    .map(|e| (g.get(e / n, e % n) - want[e]).abs())
+                    .fold(0.0, f64::max);
+                assert!(
+                    worst < 2e-6 * scale.max(1.0),
+                    "{normalization:?}, {rounds} rounds: max |f32 - f64| = {worst}, scale {scale}"
+                );
+                assert_eq!(g.asymmetry().to_bits(), 0f64.to_bits());
+                // The same again: the blocks' order under rayon cannot change a bit.
+                let (again, _) = fuse(&pts, &knn, &kernels, &params).unwrap();
+                assert_eq!(g, again);
             }
         }
     }
@@ -659,7 +1253,7 @@ mod tests {
                 tol: 1e-3,
                 normalization,
             };
-            fuse(&pts, &knn, ks, &params).0
+            fuse(&pts, &knn, ks, &params).unwrap().0
         };
         let gauss = SubKernelKind::Gaussian.build(&pts);
         let k = |i: usize, j: usize| gauss.value(&pts, i, &pts, j);
@@ -693,7 +1287,7 @@ mod tests {
             tol: 1e-4,
             normalization: Normalization::Rows,
         };
-        let (g, info) = fuse(&pts, &knn, &kernels, &params);
+        let (g, info) = fuse(&pts, &knn, &kernels, &params).unwrap();
         assert!(info.converged, "{:?}", info.distances);
         assert!(info.iterations < 100);
         assert_eq!(
@@ -723,9 +1317,9 @@ mod tests {
             normalization,
         };
         let across = params(Normalization::AcrossKernels);
-        let (printed, _) = fuse_impl(&pts, &knn, &kernels, &across, false);
-        let (bounded, _) = fuse(&pts, &knn, &kernels, &across);
-        let (rows, _) = fuse(&pts, &knn, &kernels, &params(Normalization::Rows));
+        let (printed, _) = fuse_impl(&pts, &knn, &kernels, &across, false).unwrap();
+        let (bounded, _) = fuse(&pts, &knn, &kernels, &across).unwrap();
+        let (rows, _) = fuse(&pts, &knn, &kernels, &params(Normalization::Rows)).unwrap();
         let max = |g: &Gram| {
             (0..40 * 40)
                 .map(|e| g.get(e / 40, e % 40).abs())
@@ -758,7 +1352,8 @@ mod tests {
                 tol: 1e-3,
                 normalization: Normalization::Rows,
             },
-        );
+        )
+        .unwrap();
         assert_eq!(info.iterations, 0);
         assert!((g.get(2, 7) - kernels[0].value(&pts, 2, &pts, 7)).abs() < 1e-7);
     }
@@ -816,7 +1411,7 @@ mod positive_definite {
                         tol: 1e-3,
                         normalization,
                     };
-                    let (g, _) = fuse(&pts, &knn, &ks, &params);
+                    let (g, _) = fuse(&pts, &knn, &ks, &params).unwrap();
                     let a: Vec<f64> = (0..2500).map(|e| g.get(e / 50, e % 50)).collect();
                     let m = min_eig(a, 50);
                     assert!(

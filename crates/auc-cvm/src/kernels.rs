@@ -189,6 +189,12 @@ impl Knn {
         Self { k, idx, dist }
     }
 
+    /// From `k` neighbours per point, `idx` and `dist` row by row (`n * k` each).
+    pub(crate) fn from_parts(k: usize, idx: Vec<u32>, dist: Vec<f64>) -> Self {
+        debug_assert_eq!(idx.len(), dist.len());
+        Self { k, idx, dist }
+    }
+
     /// Neighbours per point.
     pub fn k(&self) -> usize {
         self.k

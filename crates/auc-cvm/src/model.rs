@@ -36,17 +36,18 @@ use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use auc_core::{
-    BoxedModel, Dataset, DynFit, FitError, OnlineLearner, ParamError, ParamMap, ParamSpec, Row,
-    Scorer, check,
+    BoxedModel, Dataset, DynFit, FitError, OnlineLearner, ParamError, Row, SavedState, Scorer,
+    StateError, Transductive, check,
 };
 use rayon::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::approx::FusionApprox;
 use crate::fusion::{FusionInfo, FusionParams, Gram, Normalization, fuse, local_weights};
 use crate::kernels::{FittedKernel, Gaussian, Knn, Points, SubKernel, SubKernelKind};
 use crate::solver::{self, CvmParams, Problem, Solution, SolveError};
 
-/// Largest core set of [`GamCvmParams::from_map`]: the reduced QP's matrix takes $8 s^2$ bytes
+/// Largest core set of the registered variants ([`crate::variants`]): the reduced QP's matrix takes $8 s^2$ bytes
 /// (0.5 GB at 8,000 pairs). A run that reaches it stops with `converged = false` in
 /// [`FitInfo`].
 pub const MAX_CORE: usize = 8_000;
@@ -74,6 +75,8 @@ pub struct KernelSpec {
     pub n_loc: usize,
     /// Fusion settings ($\rho$, $T$, tolerance).
     pub fusion: FusionParams,
+    /// Dense fusion or the landmark approximation ([`crate::approx`]).
+    pub approx: FusionApprox,
 }
 
 /// Parameters of GAM-CVM and of the baselines built from the same machinery.
@@ -96,102 +99,6 @@ pub struct GamCvmParams {
 }
 
 impl GamCvmParams {
-    /// The parameters `auc` knows, named by the paper's symbols in lower case. Defaults: the
-    /// paper fixes none of $\rho$, $T$ and the tolerance; ours are stated here.
-    pub const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "c1",
-            default: Some(1.0),
-            help: "C1 > 0, slack weight of [CVM eq. 11]",
-        },
-        ParamSpec {
-            name: "c2",
-            default: Some(1.0),
-            help: "C2 > 0, margin weight of [CVM eq. 11] (only scales the scores)",
-        },
-        ParamSpec {
-            name: "epsilon",
-            default: Some(1e-3),
-            help: "epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine",
-        },
-        ParamSpec {
-            name: "n_loc",
-            default: Some(16.0),
-            help: "neighbours of the density kernel and local kernels [CVM eqs. 16, 19], < n",
-        },
-        ParamSpec {
-            name: "rho",
-            default: Some(0.1),
-            help: "rho > 0 of the cross-diffusion [CVM eq. 21] (our default)",
-        },
-        ParamSpec {
-            name: "t",
-            default: Some(20.0),
-            help: "at most this many diffusion rounds [CVM eq. 21] (our default)",
-        },
-        ParamSpec {
-            name: "printed_norm",
-            default: Some(0.0),
-            help: "1 = normalize across sub-kernels as [CVM eqs. 18, 20] print, 0 = each kernel by its rows [Wang12]",
-        },
-        ParamSpec {
-            name: "sigma_scale",
-            default: Some(1.0),
-            help: "multiplier of the Gaussian bandwidth sigma_1 = median per-sample std",
-        },
-        ParamSpec {
-            name: "transductive",
-            default: Some(1.0),
-            help: "1 = build the kernel on training and scored rows (the paper), 0 = inductive",
-        },
-    ];
-
-    /// The parameters from a map (defaults filled in) for sub-kernels `kernels` and `solver`;
-    /// checks ranges.
-    pub fn from_map(
-        m: &ParamMap,
-        kernels: &[SubKernelKind],
-        solver: SolverKind,
-    ) -> Result<Self, ParamError> {
-        m.check_names(Self::PARAMS)?;
-        let v = |name: &str| -> Result<f64, ParamError> {
-            let spec = Self::PARAMS
-                .iter()
-                .find(|s| s.name == name)
-                .expect("every name used here is declared in PARAMS");
-            m.value(spec)
-        };
-        let t = check::integer_at_least("t", v("t")?, 1, "an integer >= 1")?;
-        let n_loc = check::integer_at_least("n_loc", v("n_loc")?, 1, "an integer >= 1")?;
-        let transductive = flag("transductive", v("transductive")?)?;
-        let normalization = if flag("printed_norm", v("printed_norm")?)? {
-            Normalization::AcrossKernels
-        } else {
-            Normalization::Rows
-        };
-        let p = Self {
-            kernel: KernelSpec {
-                kernels: kernels.to_vec(),
-                sigma_scale: v("sigma_scale")?,
-                n_loc: n_loc as usize,
-                fusion: FusionParams {
-                    rho: v("rho")?,
-                    max_iter: t as usize,
-                    tol: 1e-3,
-                    normalization,
-                },
-            },
-            c1: v("c1")?,
-            c2: v("c2")?,
-            eps: v("epsilon")?,
-            max_core: MAX_CORE,
-            solver,
-            transductive,
-        };
-        p.check()?;
-        Ok(p)
-    }
-
     /// Range checks: $C_1, C_2 > 0$, $\epsilon \in (0,1)$, $\rho > 0$, a positive bandwidth
     /// scale, at least one sub-kernel. ($n_{loc} < n$ is checked at fit time, when $n$ is known.)
     pub fn check(&self) -> Result<(), ParamError> {
@@ -214,20 +121,77 @@ impl GamCvmParams {
                 allowed: "an integer >= 1",
             });
         }
+        if let FusionApprox::Landmarks { count } = self.kernel.approx {
+            if count <= self.kernel.n_loc {
+                return Err(ParamError::OutOfRange {
+                    name: "landmarks",
+                    value: count as f64,
+                    allowed: "0 or an integer above n_loc",
+                });
+            }
+            if self.kernel.kernels.len() < 2 {
+                return Err(ParamError::OutOfRange {
+                    name: "landmarks",
+                    value: count as f64,
+                    allowed: "0 with a single sub-kernel (the approximation is of the fusion)",
+                });
+            }
+        }
         Ok(())
     }
 }
 
-/// A 0/1 parameter as a bool.
-fn flag(name: &'static str, value: f64) -> Result<bool, ParamError> {
-    match check::integer_at_least(name, value, 0, "0 or 1")? {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(ParamError::OutOfRange {
-            name,
-            value,
-            allowed: "0 or 1",
-        }),
+impl GamCvmParams {
+    /// An upper estimate of the bytes a fit holds at its peak, for a kernel built on
+    /// `n_points` points of `dim` features with `positives` and `negatives` training rows, so
+    /// that a caller can refuse a fit before it allocates (the fit itself also fails with an
+    /// error value, never an abort, when the system refuses its large buffers).
+    ///
+    /// Counted: the dense points and their statistics, the neighbour lists and local weights;
+    /// then the larger of the fusion's peak ([`crate::fusion::peak_bytes`], or
+    /// [`crate::approx::landmark_bytes`]) and the kernel it keeps plus the solver: the core
+    /// vector machine's reduced matrix at its largest core set ($8 s^2$ bytes,
+    /// $s = \min$(`max_core`, pairs)) or AUCSVM's dual and training kernel
+    /// ([`solver::aucsvm_bytes`]); and the model's score vectors and row index. Allocator
+    /// overhead and the input data set are not counted.
+    pub fn estimate_bytes(
+        &self,
+        n_points: usize,
+        dim: usize,
+        positives: usize,
+        negatives: usize,
+    ) -> u64 {
+        let n = n_points as u64;
+        let p = dim.max(1) as u64;
+        let k = self.kernel.n_loc as u64;
+        let m = self.kernel.kernels.len();
+        let norm = self.kernel.fusion.normalization;
+        let points = n * (p + 4) * 8 + n * k * 12;
+        let local = if m >= 2 {
+            m as u64 * n * k * (4 + 8)
+        } else {
+            0
+        };
+        let (fusion_peak, kept) = match self.kernel.approx {
+            FusionApprox::Landmarks { count } if count < n_points && m >= 2 => {
+                let c = count as u64;
+                (
+                    crate::approx::landmark_bytes(n_points, dim, count, m, self.kernel.n_loc, norm),
+                    4 * c * c + n * k * 12,
+                )
+            }
+            _ => (crate::fusion::peak_bytes(n_points, m, norm), 4 * n * n),
+        };
+        let pairs = positives as u64 * negatives as u64;
+        let solver = match self.solver {
+            SolverKind::Cvm => {
+                let s = pairs.min(self.max_core as u64);
+                8 * s * s + 48 * s + 24 * n
+            }
+            SolverKind::AucSvm { .. } => solver::aucsvm_bytes(positives, negatives) + 16 * n,
+        };
+        let model = n * (p * 8 + 80);
+        points + local + fusion_peak.max(kept + solver) + model
     }
 }
 
@@ -237,8 +201,6 @@ fn flag(name: &'static str, value: f64) -> Result<bool, ParamError> {
 pub struct FusedSet {
     /// The points (training rows first, then any unlabeled rows).
     pub pts: Points,
-    /// Each point's $n_{loc}$ nearest other points.
-    pub knn: Knn,
     /// The sub-kernels, bandwidths fitted on `pts`.
     pub kernels: Vec<Box<dyn SubKernel>>,
     /// The fused kernel \[CVM eq. 22\] (or the single sub-kernel).
@@ -247,40 +209,81 @@ pub struct FusedSet {
     pub info: FusionInfo,
     /// How its natural and local kernels were normalized.
     pub normalization: Normalization,
+    /// The landmarks (sparsity set against themselves) when the kernel is the landmark
+    /// approximation: new points are scored through them.
+    pub landmarks: Option<Points>,
 }
 
 impl FusedSet {
-    /// Builds the kernel of `spec` on `pts`. Errors if $n_{loc} \ge n$.
-    pub fn build(mut pts: Points, spec: &KernelSpec) -> Result<Self, ParamError> {
+    /// Builds the kernel of `spec` on `pts`.
+    ///
+    /// # Errors
+    /// A parameter error if $n_{loc} \ge n$; [`FitError::TooLarge`] (bytes) if the system
+    /// refuses the fusion's dense matrices ([`crate::fusion::peak_bytes`]).
+    pub fn build(mut pts: Points, spec: &KernelSpec) -> Result<Self, FitError> {
         let n = pts.n();
         if spec.n_loc >= n {
             return Err(ParamError::OutOfRange {
                 name: "n_loc",
                 value: spec.n_loc as f64,
                 allowed: "below the number of points the kernel is built on",
+            }
+            .into());
+        }
+        let make = |pts: &Points| -> Vec<Box<dyn SubKernel>> {
+            spec.kernels
+                .iter()
+                .map(|k| match k {
+                    SubKernelKind::Gaussian => Box::new(Gaussian {
+                        sigma1: Gaussian::median_std(pts).sigma1 * spec.sigma_scale,
+                    }) as Box<dyn SubKernel>,
+                    other => other.build(pts),
+                })
+                .collect()
+        };
+        if let FusionApprox::Landmarks { count } = spec.approx
+            && count < n
+            && spec.kernels.len() >= 2
+        {
+            let (built, kernels) = crate::approx::build(
+                &mut pts,
+                count.max(spec.n_loc + 1),
+                spec.n_loc,
+                &spec.fusion,
+                make,
+            )
+            .map_err(memory_error)?;
+            return Ok(Self {
+                pts,
+                kernels,
+                gram: built.gram,
+                info: built.info,
+                normalization: spec.fusion.normalization,
+                landmarks: Some(built.landmarks),
             });
         }
         let knn = Knn::search(&pts, &pts, spec.n_loc, true);
         pts.set_sparsity(&knn);
-        let kernels: Vec<Box<dyn SubKernel>> = spec
-            .kernels
-            .iter()
-            .map(|k| match k {
-                SubKernelKind::Gaussian => Box::new(Gaussian {
-                    sigma1: Gaussian::median_std(&pts).sigma1 * spec.sigma_scale,
-                }) as Box<dyn SubKernel>,
-                other => other.build(&pts),
-            })
-            .collect();
-        let (gram, info) = fuse(&pts, &knn, &kernels, &spec.fusion);
+        let kernels = make(&pts);
+        let (gram, info) = fuse(&pts, &knn, &kernels, &spec.fusion).map_err(memory_error)?;
         Ok(Self {
             pts,
-            knn,
             kernels,
             gram,
             info,
             normalization: spec.fusion.normalization,
+            landmarks: None,
         })
+    }
+}
+
+/// A refused allocation as the fit error that says how many bytes were needed and held.
+pub(crate) fn memory_error(e: crate::fusion::MemoryError) -> FitError {
+    FitError::TooLarge {
+        what: "bytes of dense kernel matrices, which the system refused to allocate (the limit \
+               given is what was held)",
+        size: usize::try_from(e.needed).unwrap_or(usize::MAX),
+        limit: usize::try_from(e.held).unwrap_or(usize::MAX),
     }
 }
 
@@ -320,7 +323,7 @@ impl KernelCache {
         &self,
         pts: Points,
         spec: &KernelSpec,
-    ) -> Result<(Arc<FusedSet>, bool), ParamError> {
+    ) -> Result<(Arc<FusedSet>, bool), FitError> {
         let key = Self::key(&pts);
         let lock = || self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         let found = lock()
@@ -393,17 +396,16 @@ impl DynFit for CachedFit {
         train: &Dataset,
         unlabeled: &Dataset,
         seed: u64,
-    ) -> Result<BoxedModel, FitError> {
-        let u = self.params.transductive.then_some(unlabeled);
-        Ok(Box::new(self.params.fit_cached(
-            train,
-            u,
-            seed,
-            Some(&self.cache),
-        )?))
+    ) -> Result<Transductive, FitError> {
+        self.params
+            .transduce(train, unlabeled, seed, Some(&self.cache))
     }
 
-    fn online(&self, _dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+    fn online(
+        &self,
+        _dim: usize,
+        _seed: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
         None
     }
 }
@@ -457,10 +459,22 @@ pub fn solve_on(
         SolverKind::AucSvm { max_pairs } => solver::aucsvm(&pb, params.c1, 1e-6, max_pairs, 2_000),
     }
     .map_err(|e| match e {
+        SolveError::TooManyPairs { limit: 0, .. } => FitError::TooLarge {
+            what: "bytes for the AUCSVM dual and training kernel, which the system refused to \
+                   allocate (the limit given is 0)",
+            size: usize::try_from(solver::aucsvm_bytes(pos.len(), neg.len())).unwrap_or(usize::MAX),
+            limit: 0,
+        },
         SolveError::TooManyPairs { pairs, limit } => FitError::TooLarge {
-            what: "positive-negative pairs (the exact AUCSVM QP stores them all)",
+            what: "positive-negative pairs (the exact AUCSVM dual keeps 12 bytes per pair)",
             size: pairs,
             limit,
+        },
+        SolveError::OutOfMemory { bytes } => FitError::TooLarge {
+            what: "bytes of the core vector machine's reduced matrix, which the system refused \
+                   to allocate (the limit given is the core set size)",
+            size: usize::try_from(bytes).unwrap_or(usize::MAX),
+            limit: params.max_core,
         },
         _ => FitError::SingleClass,
     })?;
@@ -485,6 +499,9 @@ pub struct GamCvmModel {
     index: HashMap<Vec<u64>, usize>,
     n_loc: usize,
     info: FitInfo,
+    /// Landmark approximation only: the landmarks' scores $u = \tilde K_m \Lambda^\top w$,
+    /// through which a new point is scored ([`crate::approx`]).
+    landmark_f: Option<Vec<f64>>,
 }
 
 impl GamCvmModel {
@@ -506,18 +523,38 @@ impl GamCvmModel {
     /// The model without its $n \times n$ kernel matrix: the points, fitted sub-kernels, scores
     /// and weights that inductive scoring reads, $O(n p)$ values. It scores every row as this
     /// model does, bit for bit (see [`InductiveModel`]).
+    ///
+    /// With the landmark approximation the model keeps the landmarks and their scores $u$
+    /// instead ([`crate::approx`]): it scores a new row exactly as this model does, and a
+    /// training row that is not a landmark as a new row, i.e. its fitted score less
+    /// $\rho w_x$.
     pub fn to_inductive(&self) -> InductiveModel {
-        InductiveModel::from_parts(
-            self.set.pts.clone(),
-            self.set.kernels.iter().map(|k| k.fitted()).collect(),
-            self.set.normalization,
-            self.f.clone(),
-            self.w.clone(),
-            self.n_loc,
-        )
+        let fitted = self.set.kernels.iter().map(|k| k.fitted()).collect();
+        match (&self.set.landmarks, &self.landmark_f) {
+            (Some(lm), Some(u)) => InductiveModel::from_parts(
+                lm.clone(),
+                fitted,
+                self.set.normalization,
+                u.clone(),
+                Vec::new(),
+                self.n_loc,
+            ),
+            _ => InductiveModel::from_parts(
+                self.set.pts.clone(),
+                fitted,
+                self.set.normalization,
+                self.f.clone(),
+                self.w.clone(),
+                self.n_loc,
+            ),
+        }
     }
 
     fn scoring(&self) -> Scoring<'_> {
+        let (new_pts, new_f) = match (&self.set.landmarks, &self.landmark_f) {
+            (Some(lm), Some(u)) => (lm, u.as_slice()),
+            _ => (&self.set.pts, self.f.as_slice()),
+        };
         Scoring {
             pts: &self.set.pts,
             kernels: &self.set.kernels,
@@ -526,6 +563,8 @@ impl GamCvmModel {
             w: &self.w,
             n_loc: self.n_loc,
             index: &self.index,
+            new_pts,
+            new_f,
         }
     }
 }
@@ -553,6 +592,10 @@ struct Scoring<'a> {
     w: &'a [(usize, f64)],
     n_loc: usize,
     index: &'a HashMap<Vec<u64>, usize>,
+    /// The points and scores a new point is scored through: `pts` and `f`, or the landmarks
+    /// and their scores.
+    new_pts: &'a Points,
+    new_f: &'a [f64],
 }
 
 impl Scoring<'_> {
@@ -561,7 +604,7 @@ impl Scoring<'_> {
     /// through the fitted scores.
     fn score_new(&self, x: &[f64]) -> f64 {
         let q = Points::from_dense(self.pts.dim(), x.to_vec());
-        let knn = Knn::search(&q, self.pts, self.n_loc, false);
+        let knn = Knn::search(&q, self.new_pts, self.n_loc, false);
         let mut q = q;
         q.set_sparsity(&knn);
         let s: f64 = if self.kernels.len() == 1 {
@@ -572,11 +615,11 @@ impl Scoring<'_> {
                 .sum()
         } else {
             let nb = knn.neighbours(0);
-            let lw = local_weights(&q, 0, self.pts, nb, self.kernels, self.normalization);
+            let lw = local_weights(&q, 0, self.new_pts, nb, self.kernels, self.normalization);
             let m = lw.len() as f64;
             nb.iter()
                 .enumerate()
-                .map(|(t, &k)| lw.iter().map(|r| r[t]).sum::<f64>() / m * self.f[k as usize])
+                .map(|(t, &k)| lw.iter().map(|r| r[t]).sum::<f64>() / m * self.new_f[k as usize])
                 .sum()
         };
         if s.is_finite() { s } else { 0.0 }
@@ -754,6 +797,8 @@ impl InductiveModel {
             w: &self.w,
             n_loc: self.n_loc,
             index: &self.index,
+            new_pts: &self.pts,
+            new_f: &self.f,
         }
     }
 
@@ -952,6 +997,19 @@ impl<'de> Deserialize<'de> for InductiveModel {
     }
 }
 
+/// A saved model's state in a model file: the postcard form above, version [`FORMAT_VERSION`].
+impl SavedState for InductiveModel {
+    const STATE_VERSION: u32 = FORMAT_VERSION;
+
+    /// Decoding already checks every length and value; a model built in memory passes the same
+    /// checks by going through its own bytes once.
+    fn validate(&self) -> Result<(), StateError> {
+        InductiveModel::from_bytes(&self.to_bytes())
+            .map(|_| ())
+            .map_err(|e| StateError::new(e.to_string()))
+    }
+}
+
 /// Why saved bytes did not give an [`InductiveModel`].
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1029,6 +1087,33 @@ impl GamCvmParams {
         Ok((m.to_inductive(), m.info))
     }
 
+    /// The protocol's transductive fit: with [`GamCvmParams::transductive`] the kernel is built
+    /// on `train` and `unlabeled` together and the unlabeled rows get their fitted scores
+    /// \[CVM eq. 44\] (read by position, never looked up); otherwise the model is fitted on
+    /// `train` alone and scores them inductively.
+    pub fn transduce(
+        &self,
+        train: &Dataset,
+        unlabeled: &Dataset,
+        seed: u64,
+        cache: Option<&KernelCache>,
+    ) -> Result<Transductive, FitError> {
+        if !self.transductive {
+            let model = self.fit_cached(train, None, seed, cache)?;
+            let scores = model.score_all(unlabeled);
+            return Ok(Transductive {
+                model: Box::new(model),
+                scores,
+            });
+        }
+        let model = self.fit_cached(train, Some(unlabeled), seed, cache)?;
+        let scores = model.f[train.n()..train.n() + unlabeled.n()].to_vec();
+        Ok(Transductive {
+            model: Box::new(model),
+            scores,
+        })
+    }
+
     /// As [`GamCvmParams::fit_with`], taking the kernel from `cache` when the same points and
     /// kernel settings were fused before (a grid over $C_1$, $C_2$, $\epsilon$ needs one fusion).
     pub fn fit_cached(
@@ -1082,6 +1167,7 @@ impl GamCvmParams {
             fusion_iterations: set.info.iterations,
             fusion_peak_bytes: set.info.peak_bytes,
         };
+        let landmark_f = set.gram.landmarks().map(|lk| lk.landmark_scores(&w));
         Ok(GamCvmModel {
             set,
             f,
@@ -1089,6 +1175,7 @@ impl GamCvmParams {
             index,
             n_loc: self.kernel.n_loc,
             info,
+            landmark_f,
         })
     }
 }
@@ -1111,12 +1198,15 @@ impl DynFit for GamCvmParams {
         train: &Dataset,
         unlabeled: &Dataset,
         seed: u64,
-    ) -> Result<BoxedModel, FitError> {
-        let u = self.transductive.then_some(unlabeled);
-        Ok(Box::new(self.fit_with(train, u, seed)?))
+    ) -> Result<Transductive, FitError> {
+        self.transduce(train, unlabeled, seed, None)
     }
 
-    fn online(&self, _dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+    fn online(
+        &self,
+        _dim: usize,
+        _seed: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
         None
     }
 }

@@ -48,6 +48,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
+use faer::linalg::matmul::matmul;
+use faer::{Accum, ColMut, ColRef, Mat, Par};
+
 use crate::fusion::Gram;
 
 /// Why a solver could not run.
@@ -60,6 +63,11 @@ pub enum SolveError {
         positives: usize,
         /// Negatives given.
         negatives: usize,
+    },
+    /// The system refused memory a solver needs.
+    OutOfMemory {
+        /// Bytes of the refused allocation.
+        bytes: u64,
     },
     /// An exact solver was asked for more pairs than it materializes.
     TooManyPairs {
@@ -80,6 +88,11 @@ impl fmt::Display for SolveError {
                 f,
                 "need both classes to form pairs, got {positives} positive(s) and {negatives} \
                  negative(s)"
+            ),
+            SolveError::OutOfMemory { bytes } => write!(
+                f,
+                "the system refused {:.2} GB the solver needs",
+                *bytes as f64 / 1e9
             ),
             SolveError::TooManyPairs { pairs, limit } => write!(
                 f,
@@ -123,47 +136,17 @@ impl Problem<'_> {
         k(i, u) - k(i, v) - k(j, u) + k(j, v) + d
     }
 
-    /// $\varsigma = \max_m \tilde H_{mm}$: one parallel scan over the pairs, nothing stored.
+    /// $\varsigma = \max_m \tilde H_{mm}$ ([`Gram::max_pair_diag`] plus $1/C_1$).
     pub fn varsigma(&self, c1: f64) -> f64 {
-        let g = self.gram;
-        let best = self
-            .pos
-            .par_iter()
-            .map(|&i| {
-                let row = g.row(i);
-                let kii = f64::from(row[i]);
-                self.neg
-                    .iter()
-                    .map(|&j| kii + g.get(j, j) - 2.0 * f64::from(row[j]))
-                    .fold(f64::NEG_INFINITY, f64::max)
-            })
-            .reduce(|| f64::NEG_INFINITY, f64::max);
-        best + 1.0 / c1
+        self.gram.max_pair_diag(self.pos, self.neg) + 1.0 / c1
     }
 
     /// $f = K w$ on every point of the kernel, for point weights `w` (index, weight).
     pub fn scores(&self, w: &[(usize, f64)]) -> Vec<f64> {
         let mut f = vec![0.0; self.gram.n()];
-        axpy_rows(self.gram, w, &mut f);
+        self.gram.add_scores(w, &mut f);
         f
     }
-}
-
-/// `f += sum_k w_k K[k, :]`, in parallel chunks of `f`.
-fn axpy_rows(g: &Gram, w: &[(usize, f64)], f: &mut [f64]) {
-    const CHUNK: usize = 2048;
-    f.par_chunks_mut(CHUNK).enumerate().for_each(|(c, out)| {
-        let lo = c * CHUNK;
-        for &(k, wk) in w {
-            if wk == 0.0 {
-                continue;
-            }
-            let row = &g.row(k)[lo..lo + out.len()];
-            for (o, &r) in out.iter_mut().zip(row) {
-                *o += wk * f64::from(r);
-            }
-        }
-    });
 }
 
 /// Settings of the core vector machine.
@@ -238,8 +221,10 @@ fn point_weights(
 /// SMO on $\min \beta^\top G \beta$ over the simplex: the maximal violating pair and an exact
 /// line search, until $\max_{\beta_j > 0} (G\beta)_j - \min_i (G\beta)_i \le$ `tol`. `gb` holds
 /// $G\beta$ on entry and exit. Returns the steps taken.
+///
+/// `G` is a symmetric `faer` matrix (column-major): a step reads two of its columns, contiguous.
 pub(crate) fn smo(
-    g: &[Vec<f64>],
+    g: &Mat<f64>,
     beta: &mut [f64],
     gb: &mut [f64],
     tol: f64,
@@ -261,7 +246,7 @@ pub(crate) fn smo(
             break;
         }
         let gap = gb[hi] - gb[lo];
-        let curv = g[lo][lo] + g[hi][hi] - 2.0 * g[lo][hi];
+        let curv = g[(lo, lo)] + g[(hi, hi)] - 2.0 * g[(lo, hi)];
         let t = if curv > 0.0 {
             (gap / curv).min(beta[hi])
         } else {
@@ -273,8 +258,9 @@ pub(crate) fn smo(
         } else {
             beta[hi] -= t;
         }
-        for k in 0..s {
-            gb[k] += t * (g[k][lo] - g[k][hi]);
+        let (cl, ch) = (g.col_as_slice(lo), g.col_as_slice(hi));
+        for ((o, &a), &b) in gb.iter_mut().zip(cl).zip(ch) {
+            *o += t * (a - b);
         }
         steps += 1;
         // Recompute G beta now and then so that rounding in the updates cannot accumulate;
@@ -286,10 +272,32 @@ pub(crate) fn smo(
     steps
 }
 
-fn refresh(g: &[Vec<f64>], beta: &[f64], gb: &mut [f64]) {
-    for (k, out) in gb.iter_mut().enumerate() {
-        *out = g[k].iter().zip(beta).map(|(a, b)| a * b).sum();
+/// `gb = G beta` by `faer`'s matrix product.
+fn refresh(g: &Mat<f64>, beta: &[f64], gb: &mut [f64]) {
+    matmul(
+        ColMut::from_slice_mut(gb).as_mat_mut(),
+        Accum::Replace,
+        g.as_ref(),
+        ColRef::from_slice(beta).as_mat(),
+        1.0,
+        Par::Seq,
+    );
+}
+
+/// `G` grown by one row and column `new` (the last entry the diagonal), keeping a capacity
+/// that doubles so that growing to $s$ costs $O(s^2)$ in all; the reservation is fallible.
+fn grow_by_one(g: &mut Mat<f64>, cap: &mut usize, new: &[f64]) -> Result<(), SolveError> {
+    let s = g.nrows();
+    if s + 1 > *cap {
+        let want = (2 * *cap).max(64).max(s + 1);
+        g.try_reserve(want, want)
+            .map_err(|_| SolveError::OutOfMemory {
+                bytes: 8 * (want as u64) * (want as u64),
+            })?;
+        *cap = want;
     }
+    g.resize_with(s + 1, s + 1, |i, j| if i == s { new[j] } else { new[i] });
+    Ok(())
 }
 
 /// The `k` slots of `f` at `idx` with the lowest (`ascending`) or highest scores, sorted.
@@ -353,9 +361,11 @@ pub fn cvm(pb: &Problem<'_>, params: &CvmParams) -> Result<Solution, SolveError>
     );
     let mut pairs = vec![m0];
     let mut core: HashSet<(u32, u32)> = pairs.iter().copied().collect();
-    let mut g = vec![vec![pb.h_tilde(m0, m0, c1)]];
+    let mut g = Mat::<f64>::zeros(0, 0);
+    let mut cap = 0;
+    grow_by_one(&mut g, &mut cap, &[pb.h_tilde(m0, m0, c1)])?;
     let mut beta = vec![1.0];
-    let mut gb = vec![g[0][0]];
+    let mut gb = vec![g[(0, 0)]];
     let mut weights: Vec<(usize, f64)> = point_weights(&pairs, &beta, pb, 1.0);
     let mut f = pb.scores(&weights);
     let mut iterations = 0;
@@ -384,14 +394,10 @@ pub fn cvm(pb: &Problem<'_>, params: &CvmParams) -> Result<Solution, SolveError>
         if !out.is_empty() {
             // Step 6: add the farthest pair; extend G = H~ on the core set.
             for m in out {
-                let row: Vec<f64> = pairs.iter().map(|&a| pb.h_tilde(m, a, c1)).collect();
-                for (gr, &v) in g.iter_mut().zip(&row) {
-                    gr.push(v);
-                }
-                let mut new_row = row;
+                let mut new_row: Vec<f64> = pairs.iter().map(|&a| pb.h_tilde(m, a, c1)).collect();
                 new_row.push(pb.h_tilde(m, m, c1));
                 let gbm = new_row.iter().zip(&beta).map(|(a, b)| a * b).sum();
-                g.push(new_row);
+                grow_by_one(&mut g, &mut cap, &new_row)?;
                 pairs.push(m);
                 core.insert(m);
                 beta.push(0.0);
@@ -407,7 +413,7 @@ pub fn cvm(pb: &Problem<'_>, params: &CvmParams) -> Result<Solution, SolveError>
         smo(&g, &mut beta, &mut gb, tol, 200 * pairs.len() + 1000);
         let new_w = point_weights(&pairs, &beta, pb, 1.0);
         let delta = weight_delta(&weights, &new_w);
-        axpy_rows(pb.gram, &delta, &mut f);
+        pb.gram.add_scores(&delta, &mut f);
         weights = new_w;
     }
     let q: f64 = beta.iter().zip(&gb).map(|(b, v)| b * v).sum();
@@ -481,10 +487,11 @@ pub fn exact_dual(
     let start = Instant::now();
     let pairs = all_pairs(pb, limit)?;
     let s = pairs.len();
-    let g: Vec<Vec<f64>> = pairs
-        .par_iter()
-        .map(|&a| pairs.iter().map(|&b| pb.h_tilde(a, b, c1)).collect())
-        .collect();
+    let mut g = Mat::<f64>::zeros(0, 0);
+    g.try_reserve(s, s).map_err(|_| SolveError::OutOfMemory {
+        bytes: 8 * (s as u64) * (s as u64),
+    })?;
+    g.resize_with(s, s, |i, j| pb.h_tilde(pairs[i], pairs[j], c1));
     let mut beta = vec![1.0 / s as f64; s];
     let mut gb = vec![0.0; s];
     refresh(&g, &beta, &mut gb);
@@ -509,12 +516,39 @@ pub fn exact_dual(
     })
 }
 
+/// Bytes [`aucsvm`] holds for `positives` x `negatives` pairs: $\alpha$ and the active list per
+/// pair (12 bytes), the training points' kernel gathered into one `f32` block ($4 n_t^2$ for
+/// $n_t = n_+ + n_-$ points, so that every update reads contiguous rows) and the support pairs it
+/// returns (at most 16 bytes per pair).
+pub fn aucsvm_bytes(positives: usize, negatives: usize) -> u64 {
+    let pairs = positives as u64 * negatives as u64;
+    let nt = (positives + negatives) as u64;
+    28 * pairs + 4 * nt * nt + 16 * nt
+}
+
 /// AUCSVM \[BS05\] with squared slacks: \[CVM eqs. 8-10\], the margin fixed at $\tau = 1$:
 /// $$\max_{\alpha \ge 0}\ \mathbf 1^\top \alpha - \tfrac12 \alpha^\top \tilde H \alpha,$$
-/// solved exactly by coordinate ascent over every pair (with a shrinking active set, checked by a
-/// full sweep) until the largest projected-gradient violation is below `tol`. $f = K w$ is kept
-/// on every point, so a step costs $O(n)$ and nothing of size $n_+ n_-$ squared is stored.
-/// The returned `beta` holds $\alpha$ itself (not normalized) and `q` is $\alpha^\top\tilde H\alpha$.
+/// solved exactly by dual coordinate descent over every pair, with shrinking, until the largest
+/// projected-gradient violation is below `tol`.
+///
+/// Memory is $O(n_+ n_-)$ for the dual only ([`aucsvm_bytes`]): a pair $m$ is its index, $(i, j)
+/// = (m / n_-, m \bmod n_-)$, and $\tilde H$ is never formed. The scores $f = K w$ of the
+/// training points are kept up to date, so the gradient of a pair is
+/// $1 - (f_i - f_j) - \alpha_m / C_1$, $O(1)$, and a step costs one row of the kernel: pairs are
+/// visited positive by positive, and the positive's row is added once when its pairs are done
+/// (its pending coefficient is applied to $f_i$ and $f_j$ when they are read).
+///
+/// Shrinking: every tenth sweep over all pairs, the active list keeps the pairs with
+/// $\alpha_m > 0$ or a score gap below 2 (the others are far inside the margin, and stay at 0
+/// while the scores move little); a pass over the active pairs that meets the tolerance is
+/// followed by a full pass, and only a full pass that meets it ends the solve.
+///
+/// The returned `beta` holds $\alpha$ itself (not normalized) on the support pairs
+/// ($\alpha_m > 0$), and `q` is $\alpha^\top\tilde H\alpha$.
+///
+/// # Errors
+/// [`SolveError::SingleClass`] without pairs, [`SolveError::TooManyPairs`] above `limit` pairs
+/// or when the memory cannot be had (with `limit` then 0).
 pub fn aucsvm(
     pb: &Problem<'_>,
     c1: f64,
@@ -522,80 +556,133 @@ pub fn aucsvm(
     limit: usize,
     max_sweeps: usize,
 ) -> Result<Solution, SolveError> {
+    pb.check()?;
     let start = Instant::now();
-    let pairs = all_pairs(pb, limit)?;
-    let mut alpha = vec![0.0; pairs.len()];
-    let mut f = vec![0.0; pb.gram.n()];
-    let diag: Vec<f64> = pairs.iter().map(|&m| pb.h_tilde(m, m, c1)).collect();
-    let mut active: Vec<usize> = (0..pairs.len()).collect();
+    let (np, nn) = (pb.pos.len(), pb.neg.len());
+    let pairs = np * nn;
+    if pairs > limit || u32::try_from(pairs).is_err() {
+        return Err(SolveError::TooManyPairs { pairs, limit });
+    }
+    let refused = SolveError::TooManyPairs { pairs, limit: 0 };
+    let nt = np + nn;
+    // The training points' kernel, positives first: rows are contiguous.
+    let idx: Vec<usize> = pb.pos.iter().chain(pb.neg).copied().collect();
+    let mut kt = crate::fusion::try_zeroed(nt * nt).ok_or(refused.clone())?;
+    kt.par_chunks_mut(nt)
+        .enumerate()
+        .for_each(|(a, row)| pb.gram.gather_row(idx[a], &idx, row));
+    let mut alpha: Vec<f64> = Vec::new();
+    alpha
+        .try_reserve_exact(pairs)
+        .map_err(|_| refused.clone())?;
+    alpha.resize(pairs, 0.0);
+    let mut active: Vec<u32> = Vec::new();
+    active
+        .try_reserve_exact(pairs)
+        .map_err(|_| refused.clone())?;
+    active.extend(0..pairs as u32);
+    let mut f = vec![0.0f64; nt];
+    let inv_c1 = 1.0 / c1;
+    let k = |a: usize, b: usize| f64::from(kt[a * nt + b]);
     let mut sweeps = 0;
     let mut converged = false;
-    let gram = pb.gram;
     while sweeps < max_sweeps {
         sweeps += 1;
-        let full = active.len() == pairs.len();
+        let full = active.len() == pairs;
         let mut worst = 0.0f64;
+        // Pending coefficient of the current positive's row: f = f_stored + pend * K[a, :].
+        let mut cur = usize::MAX;
+        let mut pend = 0.0f64;
         for &m in &active {
-            let (a, b) = pairs[m];
-            let (i, j) = (pb.pos[a as usize], pb.neg[b as usize]);
-            let grad = 1.0 - (f[i] - f[j] + alpha[m] / c1);
+            let m = m as usize;
+            let (a, b) = (m / nn, np + m % nn);
+            if a != cur {
+                if pend != 0.0 {
+                    add_row(&mut f, &kt[cur * nt..(cur + 1) * nt], pend);
+                }
+                cur = a;
+                pend = 0.0;
+            }
+            let fa = f[a] + pend * k(a, a);
+            let fb = f[b] + pend * k(a, b);
+            let grad = 1.0 - (fa - fb) - alpha[m] * inv_c1;
             let viol = if alpha[m] > 0.0 {
                 grad.abs()
             } else {
                 grad.max(0.0)
             };
             worst = worst.max(viol);
-            if viol == 0.0 || diag[m] <= 0.0 {
+            if viol == 0.0 {
                 continue;
             }
-            let new = (alpha[m] + grad / diag[m]).max(0.0);
+            let diag = k(a, a) + k(b, b) - 2.0 * k(a, b) + inv_c1;
+            let new = (alpha[m] + grad / diag).max(0.0);
             let d = new - alpha[m];
             if d != 0.0 {
                 alpha[m] = new;
-                let (ri, rj) = (gram.row(i), gram.row(j));
-                for ((o, &x), &y) in f.iter_mut().zip(ri).zip(rj) {
-                    *o += d * (f64::from(x) - f64::from(y));
-                }
+                pend += d;
+                add_row(&mut f, &kt[b * nt..(b + 1) * nt], -d);
             }
+        }
+        if pend != 0.0 {
+            add_row(&mut f, &kt[cur * nt..(cur + 1) * nt], pend);
         }
         if worst <= tol {
             if full {
                 converged = true;
                 break;
             }
-            active = (0..pairs.len()).collect();
+            active.clear();
+            active.extend(0..pairs as u32);
             continue;
         }
         if full && sweeps % 10 == 1 {
-            // Shrink: keep pairs with a coefficient or a gradient near the bound.
-            active = (0..pairs.len())
-                .filter(|&m| {
-                    let (a, b) = pairs[m];
-                    let (i, j) = (pb.pos[a as usize], pb.neg[b as usize]);
-                    alpha[m] > 0.0 || 1.0 - (f[i] - f[j]) > -1.0
-                })
-                .collect();
+            active.clear();
+            active.extend((0..pairs as u32).filter(|&m| {
+                let m = m as usize;
+                let (a, b) = (m / nn, np + m % nn);
+                alpha[m] > 0.0 || f[a] - f[b] < 2.0
+            }));
         } else if !full && sweeps % 10 == 0 {
-            active = (0..pairs.len()).collect();
+            active.clear();
+            active.extend(0..pairs as u32);
         }
     }
-    let w = point_weights(&pairs, &alpha, pb, 1.0);
+    drop(kt);
+    let mut sup = Vec::new();
+    let mut beta = Vec::new();
+    for (m, &al) in alpha.iter().enumerate() {
+        if al > 0.0 {
+            sup.push(((m / nn) as u32, (m % nn) as u32));
+            beta.push(al);
+        }
+    }
+    drop(alpha);
+    let w = point_weights(&sup, &beta, pb, 1.0);
     let fw = pb.scores(&w);
-    let q: f64 = pairs
+    let q: f64 = sup
         .iter()
-        .zip(&alpha)
+        .zip(&beta)
         .map(|(&(a, b), &al)| al * (fw[pb.pos[a as usize]] - fw[pb.neg[b as usize]] + al / c1))
         .sum();
     Ok(Solution {
-        core_size: alpha.iter().filter(|a| **a > 0.0).count(),
-        pairs,
-        beta: alpha,
+        core_size: sup.len(),
+        pairs: sup,
+        beta,
         q,
         varsigma: 0.0,
         iterations: sweeps,
         converged,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// `f += c * row`.
+#[inline]
+fn add_row(f: &mut [f64], row: &[f32], c: f64) {
+    for (o, &v) in f.iter_mut().zip(row) {
+        *o += c * f64::from(v);
+    }
 }
 
 /// [`farthest_non_core`], exposed for the integration tests' brute-force comparison.

@@ -2,9 +2,9 @@
 //! role of C2, the baselines, saved inductive models.
 
 use auc_core::Label::{Neg, Pos};
-use auc_core::{Dataset, DynFit, FitError, ParamMap, Row, Scorer};
+use auc_core::{Dataset, DynFit, FitError, Row, Scorer};
 use auc_cvm::kernels::SubKernelKind::{Density, Gaussian, Pearson};
-use auc_cvm::{GamCvmModel, GamCvmParams, InductiveModel, SolverKind};
+use auc_cvm::{GamCvmModel, GamCvmParams, GamCvmSettings, InductiveModel, SolverKind};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -44,20 +44,42 @@ fn auc(scores: &[f64], data: &Dataset) -> f64 {
     s / c
 }
 
+/// Settings from `(name, value)` pairs as JSON would give them (integral values as integers),
+/// range-checked.
+fn settings(m: &[(&str, f64)]) -> Result<GamCvmSettings, String> {
+    let obj: serde_json::Map<String, serde_json::Value> = m
+        .iter()
+        .map(|&(k, v)| {
+            let json = if v.fract() == 0.0 && v >= 0.0 {
+                serde_json::json!(v as u64)
+            } else {
+                serde_json::json!(v)
+            };
+            (k.to_owned(), json)
+        })
+        .collect();
+    let s: GamCvmSettings =
+        serde_json::from_value(serde_json::Value::Object(obj)).map_err(|e| e.to_string())?;
+    s.check().map_err(|e| e.to_string())?;
+    Ok(s)
+}
+
+/// The three-kernel CVM parameters of `m`.
 fn params(m: &[(&str, f64)]) -> GamCvmParams {
-    let map: ParamMap = m.iter().map(|&(k, v)| (k, v)).collect();
-    GamCvmParams::from_map(&map, &[Gaussian, Pearson, Density], SolverKind::Cvm).unwrap()
+    with_kernels(m, &[Gaussian, Pearson, Density], SolverKind::Cvm)
+}
+
+fn with_kernels(
+    m: &[(&str, f64)],
+    kernels: &[auc_cvm::kernels::SubKernelKind],
+    solver: SolverKind,
+) -> GamCvmParams {
+    settings(m).unwrap().resolve(kernels, solver)
 }
 
 #[test]
 fn bad_parameters_are_named_errors() {
-    let kinds = [Gaussian, Pearson, Density];
-    let err = |m: &[(&str, f64)]| {
-        let map: ParamMap = m.iter().map(|&(k, v)| (k, v)).collect();
-        GamCvmParams::from_map(&map, &kinds, SolverKind::Cvm)
-            .unwrap_err()
-            .to_string()
-    };
+    let err = |m: &[(&str, f64)]| settings(m).unwrap_err();
     assert_eq!(
         err(&[("c1", 0.0)]),
         "parameter c1 = 0 is out of range: it must be finite and > 0"
@@ -68,8 +90,8 @@ fn bad_parameters_are_named_errors() {
     );
     assert!(err(&[("epsilon", 0.0)]).contains("epsilon"));
     assert!(err(&[("c2", -1.0)]).contains("c2"));
-    assert!(err(&[("n_loc", 2.5)]).contains("n_loc"));
-    assert!(err(&[("bogus", 1.0)]).contains("unknown parameter bogus"));
+    assert!(err(&[("n_loc", 2.5)]).contains("expected usize"));
+    assert!(err(&[("bogus", 1.0)]).contains("unknown field `bogus`"));
     // n_loc >= n is known only at fit time.
     let d = data(3, 5, 1);
     let e = params(&[("n_loc", 8.0)]).fit_dyn(&d, 0).err().unwrap();
@@ -91,7 +113,9 @@ fn gam_cvm_ranks_held_out_points_in_both_modes() {
     let p = params(&[("n_loc", 8.0), ("c1", 1.0), ("epsilon", 1e-3)]);
     let trans = p.fit_transductive(&train, &test, 5).unwrap();
     let induct = p.fit_dyn(&train, 5).unwrap();
-    let (st, si) = (trans.score_all(&test), induct.score_all(&test));
+    let (st, si) = (trans.scores.clone(), induct.score_all(&test));
+    // The transductive scores are the fitted ones of the scored rows.
+    assert_eq!(trans.model.score_all(&test), st);
     assert!(st.iter().chain(&si).all(|v| v.is_finite()));
     let (at, ai) = (auc(&st, &test), auc(&si, &test));
     assert!(at > 0.85 && ai > 0.85, "transductive {at}, inductive {ai}");
@@ -107,6 +131,76 @@ fn gam_cvm_ranks_held_out_points_in_both_modes() {
     let info = m.info();
     assert!(info.converged && info.core_size >= 2 && info.tau > 0.0);
     assert!(info.fusion_iterations >= 1);
+}
+
+/// The landmark approximation: a fit through 60 landmarks of 240 points ranks the held-out rows
+/// about as well as the dense fusion, its training rows get their fitted scores, and the saved
+/// model (the landmarks and their scores) scores new rows bit for bit as the fitted model.
+#[test]
+fn landmark_fusion_ranks_like_the_dense_one_and_saves_its_landmarks() {
+    let train = data(40, 120, 2);
+    let test = data(20, 60, 3);
+    let base = [("n_loc", 8.0), ("c1", 1.0), ("epsilon", 1e-3)];
+    let dense = params(&base);
+    let approx = params(&[base[0], base[1], base[2], ("landmarks", 60.0)]);
+    let (sd, sa) = (
+        dense.fit_transductive(&train, &test, 5).unwrap().scores,
+        approx.fit_transductive(&train, &test, 5).unwrap().scores,
+    );
+    let (ad, aa) = (auc(&sd, &test), auc(&sa, &test));
+    assert!(
+        aa > 0.85 && (ad - aa).abs() < 0.05,
+        "dense {ad}, landmarks {aa}"
+    );
+    let m = approx.fit_with(&train, None, 5).unwrap();
+    for i in [0, 9, 150] {
+        assert_eq!(
+            m.score(train.row(i)).to_bits(),
+            m.fitted_scores()[i].to_bits()
+        );
+    }
+    let saved = m.to_inductive();
+    assert_eq!(saved.n(), 60, "the saved model keeps the landmarks");
+    let back = InductiveModel::from_bytes(&saved.to_bytes()).unwrap();
+    for i in 0..test.n() {
+        let (a, b) = (m.score(test.row(i)), back.score(test.row(i)));
+        assert_eq!(a.to_bits(), b.to_bits(), "test row {i}: {a} against {b}");
+    }
+    // Range checks: landmarks above n_loc, and only for a fusion.
+    assert!(settings(&[("landmarks", 8.0), ("n_loc", 8.0)]).is_err());
+    let single = settings(&[("landmarks", 50.0)])
+        .unwrap()
+        .resolve(&[Gaussian], SolverKind::Cvm);
+    assert!(single.check().is_err());
+}
+
+/// The estimate covers what a fit reports for its fusion, grows as n^2 for the dense fusion and
+/// as n for the landmark one, and adds AUCSVM's dual.
+#[test]
+fn memory_estimate_covers_the_fusion_and_the_solvers() {
+    let train = data(40, 120, 2);
+    let p = params(&[("n_loc", 8.0)]);
+    let m = p.fit_with(&train, None, 1).unwrap();
+    let est = p.estimate_bytes(160, 4, 40, 120);
+    assert!(est >= m.info().fusion_peak_bytes as u64, "{est}");
+    let big = |n: usize| p.estimate_bytes(n, 16, n / 25, n - n / 25);
+    // Letter-z: 4 packed triangles of 20,000 points (3.2 GB) dominate.
+    let lz = big(20_000);
+    assert!((3_200_000_000..4_000_000_000).contains(&lz), "{lz}");
+    assert!(big(40_000) > 3 * lz);
+    let approx = params(&[("n_loc", 8.0), ("landmarks", 4000.0)]);
+    let a = approx.estimate_bytes(100_000, 10, 50_000, 50_000);
+    assert!(a < 1_000_000_000, "{a}");
+    let svm = with_kernels(
+        &[("n_loc", 4.0)],
+        &[Gaussian],
+        SolverKind::AucSvm { max_pairs: 1 << 30 },
+    );
+    let e = svm.estimate_bytes(5_000, 10, 500, 4_500);
+    assert!(
+        e >= auc_cvm::solver::aucsvm_bytes(500, 4_500) + 4 * 5_000 * 5_000,
+        "{e}"
+    );
 }
 
 #[test]
@@ -131,8 +225,7 @@ fn c2_only_scales_scores() {
 #[test]
 fn single_kernel_inductive_score_is_the_kernel_expansion() {
     let train = data(10, 30, 6);
-    let map: ParamMap = [("n_loc", 4.0)].into_iter().collect();
-    let p = GamCvmParams::from_map(&map, &[Gaussian], SolverKind::Cvm).unwrap();
+    let p = with_kernels(&[("n_loc", 4.0)], &[Gaussian], SolverKind::Cvm);
     let m = p.fit_with(&train, None, 2).unwrap();
     // A training point scored as if new: k(x, x_j) exactly versus the f32 kernel matrix.
     for i in [0, 5, 39] {
@@ -150,19 +243,17 @@ fn single_kernel_inductive_score_is_the_kernel_expansion() {
 #[test]
 fn aucsvm_refuses_large_problems_and_solves_small_ones() {
     let train = data(10, 30, 7);
-    let map: ParamMap = [("n_loc", 4.0)].into_iter().collect();
-    let small =
-        GamCvmParams::from_map(&map, &[Gaussian], SolverKind::AucSvm { max_pairs: 300 }).unwrap();
+    let n_loc = [("n_loc", 4.0)];
+    let small = with_kernels(&n_loc, &[Gaussian], SolverKind::AucSvm { max_pairs: 300 });
     let m = small.fit_with(&train, None, 0).unwrap();
     assert!(m.info().converged);
     assert!(auc(m.fitted_scores(), &train) > 0.9);
-    let tiny =
-        GamCvmParams::from_map(&map, &[Gaussian], SolverKind::AucSvm { max_pairs: 299 }).unwrap();
+    let tiny = with_kernels(&n_loc, &[Gaussian], SolverKind::AucSvm { max_pairs: 299 });
     let e = tiny.fit_dyn(&train, 0).err().unwrap();
     assert_eq!(
         e,
         FitError::TooLarge {
-            what: "positive-negative pairs (the exact AUCSVM QP stores them all)",
+            what: "positive-negative pairs (the exact AUCSVM dual keeps 12 bytes per pair)",
             size: 300,
             limit: 299
         }
@@ -187,18 +278,12 @@ fn a_kernel_cache_shares_fusions_without_changing_results() {
     let test = data(6, 15, 9);
     let cache = Arc::new(KernelCache::new(1 << 30));
     let plain = params(&[("n_loc", 5.0), ("c1", 0.1)]);
-    let want = plain
-        .fit_transductive(&train, &test, 4)
-        .unwrap()
-        .score_all(&test);
+    let want = plain.fit_transductive(&train, &test, 4).unwrap().scores;
     let cached = CachedFit {
         params: plain.clone(),
         cache: Arc::clone(&cache),
     };
-    let got = cached
-        .fit_transductive(&train, &test, 4)
-        .unwrap()
-        .score_all(&test);
+    let got = cached.fit_transductive(&train, &test, 4).unwrap().scores;
     assert_eq!(cache.len(), 1);
     // Another C1 on the same rows reuses the kernel; another n_loc builds a new one.
     let other_c1 = CachedFit {
@@ -255,9 +340,7 @@ fn fits_are_bit_identical_for_any_thread_count() {
 
 /// The inductive model of each sub-kernel set, fitted on `train` (n_loc 6, seed 3).
 fn inductive(kernels: &[auc_cvm::kernels::SubKernelKind], train: &Dataset) -> GamCvmModel {
-    let map: ParamMap = [("n_loc", 6.0)].into_iter().collect();
-    GamCvmParams::from_map(&map, kernels, SolverKind::Cvm)
-        .unwrap()
+    with_kernels(&[("n_loc", 6.0)], kernels, SolverKind::Cvm)
         .fit_with(train, None, 3)
         .unwrap()
 }
@@ -280,9 +363,7 @@ fn a_saved_model_scores_every_row_bit_for_bit_as_the_fitted_one() {
     ] {
         let m = inductive(kernels, &train);
         let saved = m.to_inductive();
-        let map: ParamMap = [("n_loc", 6.0)].into_iter().collect();
-        let (direct, info) = GamCvmParams::from_map(&map, kernels, SolverKind::Cvm)
-            .unwrap()
+        let (direct, info) = with_kernels(&[("n_loc", 6.0)], kernels, SolverKind::Cvm)
             .fit_inductive(&train, 3)
             .unwrap();
         assert_eq!(direct, saved, "fit_inductive fits as fit_with(train, None)");

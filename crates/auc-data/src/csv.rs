@@ -1,175 +1,663 @@
-//! Delimited numeric text (CSV, TSV): one example per line, one column holding the label.
+//! Delimited numeric text (CSV, TSV), split by the `csv` crate: one example per record, one column
+//! holding the label.
 //!
-//! Every field is a number; spaces around a field are ignored (tabs too, unless tab is the
-//! delimiter). Blank lines are skipped and CRLF line ends are accepted. There is no quoting.
-//! Columns of [`crate::DataError::Parse`] point at the first byte of the bad field (for a short row,
-//! just past its end; for a long row, at the first extra field).
+//! Records follow RFC 4180 as the `csv` crate reads it: fields may be quoted (`"y"`, `"1.5"`, a
+//! doubled `""` inside quotes is one quote), and `\n`, `\r\n` and `\r` end a record. Every field of
+//! a data record is a number; spaces and tabs around a field (inside the quotes, if any) are
+//! ignored. Blank lines are skipped, and a UTF-8 byte-order mark at the start is dropped. The first
+//! record is a header when [`crate::CsvOptions::header`] says so or, by default, when one of its
+//! fields is non-empty and not a number; its names are kept ([`CsvReading::header`]).
+//!
+//! Columns of [`crate::DataError::Parse`] are byte columns of the line, computed from the record's
+//! raw bytes (which the reader keeps until the record is parsed): the first byte of the bad number
+//! or of the empty field's content, counting an opening quote; for a short row, just past its end;
+//! for a long row, the first extra field. Line breaks inside quoted fields are counted, so the
+//! line and column are those of the field's first byte even after a header name that spans lines;
+//! only an offset inside such a field is counted from the line the field starts on.
 
-use std::io::BufRead;
+use std::io::{self, BufRead, Read};
 
-use crate::lines::Lines;
+use serde::{Deserialize, Serialize};
+
+use crate::input::{BUFFER, Decoded, io_error};
 use crate::number::{Number, whole_number};
-use crate::raw::{RawData, canonical};
-use crate::{DataError, LabelColumn, ParseErrorKind, ReadOptions};
+use crate::raw::{Parts, RawData, canonical};
+use crate::stream::{Hashed, fold_hashed};
+use crate::{DataError, LabelColumn, Mismatch, ParseErrorKind, ReadOptions, RowStream};
 
-/// `(offset, field)` pairs of `line` split at `delimiter`, each field trimmed of blanks.
-fn fields(line: &[u8], delimiter: u8, out: &mut Vec<(usize, usize)>) {
-    out.clear();
-    let blank = |b: u8| b == b' ' || (b == b'\t' && delimiter != b'\t');
-    let mut start = 0;
-    loop {
-        let end = line[start..]
-            .iter()
-            .position(|&b| b == delimiter)
-            .map_or(line.len(), |k| start + k);
-        let (mut a, mut z) = (start, end);
-        while a < z && blank(line[a]) {
-            a += 1;
+/// How a CSV file was read, resolved from the options and the file's first record: what a model
+/// file stores so that `predict` reads a file exactly as `train` did ([`CsvReading::options`],
+/// [`CsvReading::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CsvReading {
+    /// The field delimiter.
+    pub delimiter: u8,
+    /// The 0-based column that holds the label.
+    pub label_index: usize,
+    /// Columns per record, label included (0 for a file without records).
+    pub fields: usize,
+    /// Every column name of the header line, label included, or `None` when the file has no
+    /// header.
+    pub header: Option<Vec<String>>,
+}
+
+impl CsvReading {
+    /// Whether the file has a header line.
+    pub fn has_header(&self) -> bool {
+        self.header.is_some()
+    }
+
+    /// The label column's name, when there is a header.
+    pub fn label_name(&self) -> Option<&str> {
+        self.header
+            .as_ref()
+            .and_then(|h| h.get(self.label_index))
+            .map(String::as_str)
+    }
+
+    /// The feature columns' names in feature order (the header without the label column), when
+    /// there is a header.
+    pub fn feature_names(&self) -> Option<Vec<&str>> {
+        let header = self.header.as_ref()?;
+        Some(
+            header
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != self.label_index)
+                .map(|(_, name)| name.as_str())
+                .collect(),
+        )
+    }
+
+    /// The CSV options that read a file this way: the label column by index, the delimiter, and a
+    /// header exactly when this reading had one.
+    pub fn options(&self) -> crate::CsvOptions {
+        crate::CsvOptions {
+            label: LabelColumn::Index(self.label_index),
+            delimiter: self.delimiter,
+            header: Some(self.has_header()),
         }
-        while z > a && blank(line[z - 1]) {
-            z -= 1;
+    }
+
+    /// Checks that `found` (the reading of `file`, typically read with [`CsvReading::options`])
+    /// has this layout: the same delimiter, header presence, column count, label column and
+    /// column names. The error names the first difference, for names the first differing column.
+    /// A file without records (`found.fields == 0`) matches any layout.
+    pub fn check(&self, found: &CsvReading, file: &str) -> Result<(), DataError> {
+        if found.fields == 0 {
+            return Ok(());
         }
-        // An empty field is recorded at the place it was expected.
-        out.push((a, z));
-        if end == line.len() {
-            break;
-        }
-        start = end + 1;
+        let kind = if self.delimiter != found.delimiter {
+            Mismatch::Delimiter {
+                expected: self.delimiter,
+                found: found.delimiter,
+            }
+        } else if self.has_header() != found.has_header() {
+            Mismatch::Header {
+                expected: self.has_header(),
+            }
+        } else if self.fields != found.fields {
+            Mismatch::Columns {
+                expected: self.fields,
+                found: found.fields,
+            }
+        } else if self.label_index != found.label_index {
+            Mismatch::LabelColumn {
+                expected: self.label_index,
+                found: found.label_index,
+            }
+        } else {
+            let (Some(want), Some(have)) = (&self.header, &found.header) else {
+                return Ok(());
+            };
+            match want.iter().zip(have).position(|(a, b)| a != b) {
+                None => return Ok(()),
+                Some(k) => Mismatch::ColumnName {
+                    column: k + 1,
+                    expected: want[k].clone(),
+                    found: have[k].clone(),
+                },
+            }
+        };
+        Err(DataError::Mismatch {
+            file: file.to_string(),
+            kind,
+        })
     }
 }
 
-/// Reads delimited numeric text from `reader`; see the module docs for the format.
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// A reader that keeps a copy of the raw bytes it hands to the `csv` crate, from the start of the
+/// record being parsed on, so that errors can point at a line and column.
+struct Recorder<R> {
+    inner: R,
+    /// Raw bytes from stream offset `base` on.
+    raw: Vec<u8>,
+    base: u64,
+}
+
+impl<R: Read> Read for Recorder<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.raw.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl<R> Recorder<R> {
+    /// Forgets the bytes before stream offset `to` (the start of the next record), in large steps
+    /// so that the cost is amortized.
+    fn release(&mut self, to: u64) {
+        let k = usize::try_from(to.saturating_sub(self.base)).unwrap_or(usize::MAX);
+        let k = k.min(self.raw.len());
+        if k >= BUFFER && k * 2 >= self.raw.len() {
+            self.raw.drain(..k);
+            self.base += k as u64;
+        }
+    }
+
+    /// The 1-based line and column of byte `offset` of field `field` of the record that starts at
+    /// stream offset `start`, on line `line`. `offset` counts within the field's content (after an
+    /// opening quote).
+    fn locate(
+        &self,
+        (start, mut line): (u64, usize),
+        delimiter: u8,
+        field: usize,
+        offset: usize,
+    ) -> (usize, usize) {
+        let from = usize::try_from(start.saturating_sub(self.base))
+            .unwrap_or(usize::MAX)
+            .min(self.raw.len());
+        let raw = &self.raw[from..];
+        let mut line_start = 0;
+        let mut pos = 0;
+        // Empty lines (and the `\n` of a `\r\n` ending) before the record.
+        while let Some(&b) = raw.get(pos) {
+            if b != b'\n' && b != b'\r' {
+                break;
+            }
+            pos += 1;
+            if b == b'\n' {
+                line += 1;
+                line_start = pos;
+            }
+        }
+        if start == 0 && raw[pos..].starts_with(BOM) {
+            pos += BOM.len();
+        }
+        let at_end = |pos: usize| raw.get(pos).is_none_or(|&b| b == b'\n' || b == b'\r');
+        let mut k = 0;
+        loop {
+            let quoted = raw.get(pos) == Some(&b'"');
+            if k == field {
+                let col = pos + usize::from(quoted) + offset - line_start;
+                return (line, col + 1);
+            }
+            if quoted {
+                pos += 1;
+                while let Some(&b) = raw.get(pos) {
+                    pos += 1;
+                    match b {
+                        b'"' if raw.get(pos) == Some(&b'"') => pos += 1,
+                        b'"' => break,
+                        b'\n' => {
+                            line += 1;
+                            line_start = pos;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            while !at_end(pos) && raw[pos] != delimiter {
+                pos += 1;
+            }
+            if at_end(pos) {
+                // Past the last field: the column just after the record.
+                return (line, pos - line_start + 1);
+            }
+            pos += 1;
+            k += 1;
+        }
+    }
+}
+
+/// A field's content without surrounding spaces and tabs, and the number of bytes cut in front.
+fn trim(field: &[u8]) -> (&[u8], usize) {
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let lead = field.iter().take_while(|b| blank(b)).count();
+    let rest = &field[lead..];
+    let tail = rest.iter().rev().take_while(|b| blank(b)).count();
+    (&rest[..rest.len() - tail], lead)
+}
+
+/// A field's trimmed content and the bytes cut in front of it; `first` says whether the field
+/// opens the input, where a byte-order mark is dropped.
+#[inline]
+fn content(raw: &[u8], first: bool) -> (&[u8], usize) {
+    let (raw, bom) = match raw.strip_prefix(BOM) {
+        Some(rest) if first => (rest, BOM.len()),
+        _ => (raw, 0),
+    };
+    let (text, lead) = trim(raw);
+    (text, lead + bom)
+}
+
+/// The layout fixed by the first record.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    fields: usize,
+    label: usize,
+    dim: usize,
+}
+
+/// Reads CSV records from a decoded input, a chunk at a time.
+pub(crate) struct CsvParser<R> {
+    reader: csv::Reader<Recorder<Decoded<R>>>,
+    record: csv::ByteRecord,
+    /// Stream offset where `record`'s bytes start (before any blank lines it skips).
+    start: u64,
+    /// 1-based line number at `start`.
+    line: usize,
+    /// Whether `record` holds the first data record, read while looking for a header.
+    pending: bool,
+    gzip: bool,
+    shape: Option<Shape>,
+    reading: CsvReading,
+    /// The dimension every row is read into (given, or $2^B$ with hashing).
+    fixed_dim: Option<usize>,
+    hash_mask: Option<u32>,
+    scratch: Vec<Hashed>,
+}
+
+impl<R: BufRead> CsvParser<R> {
+    /// A parser of `input`; reads records up to the first non-blank one to resolve the label
+    /// column and the header.
+    pub(crate) fn new(
+        input: Decoded<R>,
+        source: &str,
+        opts: &ReadOptions,
+        fixed_dim: Option<usize>,
+    ) -> Result<Self, DataError> {
+        let csv = &opts.csv;
+        let gzip = input.is_gzip();
+        let recorder = Recorder {
+            inner: input,
+            raw: Vec::new(),
+            base: 0,
+        };
+        let reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .delimiter(csv.delimiter)
+            .buffer_capacity(BUFFER)
+            .from_reader(recorder);
+        let mut p = Self {
+            reader,
+            record: csv::ByteRecord::new(),
+            start: 0,
+            line: 1,
+            pending: false,
+            gzip,
+            shape: None,
+            reading: CsvReading {
+                delimiter: csv.delimiter,
+                label_index: 0,
+                fields: 0,
+                header: None,
+            },
+            fixed_dim,
+            hash_mask: opts.hash_bits.map(|b| (1u32 << b) - 1),
+            scratch: Vec::new(),
+        };
+        if !p.next_record(source)? {
+            if let LabelColumn::Index(i) = csv.label {
+                p.reading.label_index = i;
+            }
+            return Ok(p);
+        }
+        let fields = p.record.len();
+        let header = csv.header.unwrap_or_else(|| {
+            (0..fields).any(|k| {
+                let (text, _) = p.field(k);
+                !text.is_empty() && !matches!(whole_number(text), Ok(Number::Finite(..)))
+            })
+        });
+        let names: Option<Vec<String>> = header.then(|| {
+            (0..fields)
+                .map(|k| String::from_utf8_lossy(p.field(k).0).into_owned())
+                .collect()
+        });
+        let at_start = |p: &Self, kind| p.error(source, 0, 0, kind);
+        let label = match &csv.label {
+            LabelColumn::Index(i) if *i < fields => *i,
+            LabelColumn::Index(i) => {
+                let kind = ParseErrorKind::LabelColumnOutOfRange { index: *i, fields };
+                return Err(at_start(&p, kind));
+            }
+            LabelColumn::Last => fields - 1,
+            LabelColumn::Name(name) => match &names {
+                None => return Err(at_start(&p, ParseErrorKind::NoHeader)),
+                Some(names) => match names.iter().position(|n| n == name) {
+                    Some(k) => k,
+                    None => {
+                        let kind = ParseErrorKind::NoSuchColumn { name: name.clone() };
+                        return Err(at_start(&p, kind));
+                    }
+                },
+            },
+        };
+        let found = fields - 1;
+        let dim = match (fixed_dim, p.hash_mask) {
+            (Some(dim), None) if dim < found => {
+                let kind = ParseErrorKind::TooManyFeatures { found, dim };
+                return Err(at_start(&p, kind));
+            }
+            (Some(dim), _) => dim,
+            (None, _) => found,
+        };
+        p.shape = Some(Shape { fields, label, dim });
+        p.reading = CsvReading {
+            delimiter: csv.delimiter,
+            label_index: label,
+            fields,
+            header: names,
+        };
+        if header {
+            p.release();
+        } else {
+            p.pending = true;
+        }
+        Ok(p)
+    }
+
+    /// Whether rows are better stored as CSR: with hashing, or when the given dimension is more
+    /// than four times the file's feature count (dense rows would be mostly padding).
+    pub(crate) fn prefers_sparse(&self) -> bool {
+        let found = self.reading.fields.saturating_sub(1);
+        self.hash_mask.is_some() || self.dim() > found.saturating_mul(4)
+    }
+
+    /// The resolved layout.
+    pub(crate) fn reading(&self) -> &CsvReading {
+        &self.reading
+    }
+
+    /// The dimension of every row.
+    pub(crate) fn dim(&self) -> usize {
+        match self.shape {
+            Some(s) => s.dim,
+            None => self.fixed_dim.unwrap_or(0),
+        }
+    }
+
+    /// Bytes taken from the underlying reader.
+    pub(crate) fn consumed(&self) -> u64 {
+        self.reader.get_ref().inner.consumed()
+    }
+
+    /// Field `k` of the current record, trimmed, and the bytes cut in front (a byte-order mark at
+    /// the start of the input included).
+    fn field(&self, k: usize) -> (&[u8], usize) {
+        content(
+            self.record.get(k).unwrap_or_default(),
+            self.start == 0 && k == 0,
+        )
+    }
+
+    /// A parse error at byte `offset` of field `field` of the current record.
+    fn error(&self, source: &str, field: usize, offset: usize, kind: ParseErrorKind) -> DataError {
+        let (line, col) = self.reader.get_ref().locate(
+            (self.start, self.line),
+            self.reading.delimiter,
+            field,
+            offset,
+        );
+        DataError::Parse {
+            file: source.to_string(),
+            line,
+            col,
+            kind,
+        }
+    }
+
+    /// Reads the next non-blank record into `self.record`; `false` at the end of the input.
+    fn next_record(&mut self, source: &str) -> Result<bool, DataError> {
+        loop {
+            let at = self.reader.position();
+            self.start = at.byte();
+            // The line where the record's bytes start: csv counts the `\n` it consumed.
+            self.line = usize::try_from(at.line()).unwrap_or(usize::MAX);
+            let more = self
+                .reader
+                .read_byte_record(&mut self.record)
+                .map_err(|e| csv_error(source, self.gzip, e))?;
+            if !more {
+                return Ok(false);
+            }
+            if !self.is_blank() {
+                return Ok(true);
+            }
+            self.release();
+        }
+    }
+
+    /// Whether the current record is a blank line: one field of spaces and tabs, or (with a space
+    /// or tab delimiter) nothing but empty fields.
+    fn is_blank(&self) -> bool {
+        let d = self.reading.delimiter;
+        let whitespace_delimiter = d == b' ' || d == b'\t';
+        (self.record.len() == 1 || whitespace_delimiter)
+            && (0..self.record.len()).all(|k| self.field(k).0.is_empty())
+    }
+
+    /// Lets the recorder drop the bytes of the records parsed so far.
+    fn release(&mut self) {
+        let to = self.reader.position().byte();
+        self.reader.get_mut().release(to);
+    }
+
+    /// Appends up to `max_rows` rows to `labels` and `parts`; returns how many (0 at the end).
+    pub(crate) fn read_rows(
+        &mut self,
+        source: &str,
+        labels: &mut Vec<f64>,
+        mut parts: Parts<'_>,
+        max_rows: usize,
+    ) -> Result<usize, DataError> {
+        let Some(shape) = self.shape else {
+            return Ok(0);
+        };
+        let mut rows = 0;
+        while rows < max_rows {
+            if self.pending {
+                self.pending = false;
+            } else if !self.next_record(source)? {
+                break;
+            }
+            self.row(source, shape, labels, &mut parts)?;
+            self.release();
+            rows += 1;
+        }
+        Ok(rows)
+    }
+
+    /// Parses the current record into one row.
+    fn row(
+        &mut self,
+        source: &str,
+        shape: Shape,
+        labels: &mut Vec<f64>,
+        parts: &mut Parts<'_>,
+    ) -> Result<(), DataError> {
+        let found = self.record.len();
+        if found != shape.fields {
+            let kind = ParseErrorKind::FieldCount {
+                expected: shape.fields,
+                found,
+            };
+            // A long row points at its first extra field, a short one just past its end.
+            return Err(self.error(source, shape.fields.min(found), 0, kind));
+        }
+        let mut label = 0.0;
+        self.scratch.clear();
+        let start = match parts {
+            Parts::Dense { values } => values.len(),
+            Parts::Sparse { indices, .. } => indices.len(),
+        };
+        // The first failure: field, offset in the field, kind.
+        let mut failure = None;
+        let first_record = self.start == 0;
+        let scratch = &mut self.scratch;
+        let mut column = 0usize;
+        for (k, raw) in self.record.iter().enumerate() {
+            let (text, lead) = content(raw, first_record && k == 0);
+            let is_label = k == shape.label;
+            let x = match whole_number(text) {
+                _ if text.is_empty() => Err((0, ParseErrorKind::EmptyField)),
+                Ok(Number::Finite(x, _)) => Ok(x),
+                Ok(Number::NonFinite) if is_label => Err((0, ParseErrorKind::NonFiniteLabel)),
+                Ok(Number::NonFinite) => Err((0, ParseErrorKind::NonFiniteValue)),
+                _ if is_label => Err((0, ParseErrorKind::BadLabel)),
+                Ok(Number::Invalid) => Err((0, ParseErrorKind::BadValue)),
+                Err(off) => Err((off, ParseErrorKind::TrailingGarbage)),
+            };
+            let x = match x {
+                Ok(x) => x,
+                Err((off, kind)) => {
+                    failure = Some((k, lead + off, kind));
+                    break;
+                }
+            };
+            if is_label {
+                label = canonical(x);
+                continue;
+            }
+            match (&mut *parts, self.hash_mask) {
+                (Parts::Dense { values }, _) => values.push(x),
+                (Parts::Sparse { .. }, Some(mask)) if x != 0.0 => scratch.push(Hashed {
+                    // Feature columns fit in u32 whenever hashing is asked for: the mask
+                    // keeps the low bits of the 0-based column.
+                    index: (column as u32) & mask,
+                    seq: column,
+                    value: x,
+                    at: k,
+                }),
+                (
+                    Parts::Sparse {
+                        indices, values, ..
+                    },
+                    None,
+                ) if x != 0.0 => {
+                    indices.push(column as u32);
+                    values.push(x);
+                }
+                (Parts::Sparse { .. }, _) => {}
+            }
+            column += 1;
+        }
+        if let Some((k, offset, kind)) = failure {
+            let e = Err(self.error(source, k, offset, kind));
+            return self.undo(parts, start, e);
+        }
+        match parts {
+            Parts::Dense { values } => values.resize(start + shape.dim, 0.0),
+            Parts::Sparse {
+                indptr,
+                indices,
+                values,
+            } => {
+                if self.hash_mask.is_some()
+                    && let Err((k, kind)) = fold_hashed(&mut self.scratch, indices, values)
+                {
+                    let e = Err(self.error(source, k, self.field(k).1, kind));
+                    return self.undo(parts, start, e);
+                }
+                indptr.push(indices.len());
+            }
+        }
+        labels.push(label);
+        Ok(())
+    }
+
+    /// Drops what a failed row appended and returns `result`.
+    fn undo(
+        &self,
+        parts: &mut Parts<'_>,
+        start: usize,
+        result: Result<(), DataError>,
+    ) -> Result<(), DataError> {
+        match parts {
+            Parts::Dense { values } => values.truncate(start),
+            Parts::Sparse {
+                indices, values, ..
+            } => {
+                indices.truncate(start);
+                values.truncate(start);
+            }
+        }
+        result
+    }
+}
+
+/// The [`DataError`] of an error of the `csv` crate, which only fails on I/O when records may
+/// have any length.
+fn csv_error(source: &str, gzip: bool, e: csv::Error) -> DataError {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => io_error(source, gzip, e),
+        other => DataError::Io {
+            file: source.to_string(),
+            source: io::Error::new(io::ErrorKind::InvalidData, format!("{other:?}")),
+        },
+    }
+}
+
+/// Reads delimited numeric text from `reader` (plain or gzip); see the module docs for the format.
 ///
 /// `opts.csv` picks the delimiter, the header rule and the label column; `opts.dim` widens the rows
-/// (an error if the file has more features); `opts.limit` stops after that many examples. The label
-/// column is taken out and the remaining columns, in order, are the features. Storage is dense.
+/// (an error if the file has more features); `opts.limit` stops after that many examples;
+/// `opts.hash_bits` folds the feature columns (the rows are then stored as CSR). The label column
+/// is taken out and the remaining columns, in order, are the features. Storage is dense without
+/// hashing. [`RawData::reading`] gives the resolved layout and the header names.
 pub fn read_csv<R: BufRead>(
     reader: R,
     source: &str,
     opts: &ReadOptions,
 ) -> Result<RawData, DataError> {
-    let csv = &opts.csv;
-    let err = |line: usize, col: usize, kind| DataError::Parse {
-        file: source.to_string(),
-        line,
-        col: col + 1,
-        kind,
-    };
-    let limit = opts.limit.unwrap_or(usize::MAX);
-    let mut labels = Vec::new();
-    let mut values = Vec::new();
-    // (number of fields, label column, dimension) once the first line has been seen.
-    let mut shape: Option<(usize, usize, usize)> = None;
-    let mut spans = Vec::new();
-    let mut lines = Lines::new(reader, source);
-    while labels.len() < limit {
-        let Some((line_no, line)) = lines.next_line()? else {
-            break;
-        };
-        if line.iter().all(|b| b.is_ascii_whitespace()) {
-            continue;
-        }
-        fields(line, csv.delimiter, &mut spans);
-        let (nfields, label_col, dim) = match shape {
-            Some(s) => s,
-            None => {
-                let header = csv.header.unwrap_or_else(|| {
-                    spans.iter().any(|&(a, z)| {
-                        a < z && !matches!(whole_number(&line[a..z]), Ok(Number::Finite(..)))
-                    })
-                });
-                let nfields = spans.len();
-                let label_col = match &csv.label {
-                    LabelColumn::Index(i) if *i < nfields => *i,
-                    LabelColumn::Index(i) => {
-                        let kind = ParseErrorKind::LabelColumnOutOfRange {
-                            index: *i,
-                            fields: nfields,
-                        };
-                        return Err(err(line_no, 0, kind));
-                    }
-                    LabelColumn::Last => nfields - 1,
-                    LabelColumn::Name(_) if !header => {
-                        return Err(err(line_no, 0, ParseErrorKind::NoHeader));
-                    }
-                    LabelColumn::Name(name) => spans
-                        .iter()
-                        .position(|&(a, z)| &line[a..z] == name.as_bytes())
-                        .ok_or_else(|| {
-                            err(
-                                line_no,
-                                0,
-                                ParseErrorKind::NoSuchColumn { name: name.clone() },
-                            )
-                        })?,
-                };
-                let found = nfields - 1;
-                let dim = opts.dim.unwrap_or(found);
-                if dim < found {
-                    return Err(err(
-                        line_no,
-                        0,
-                        ParseErrorKind::TooManyFeatures { found, dim },
-                    ));
-                }
-                shape = Some((nfields, label_col, dim));
-                if header {
-                    continue;
-                }
-                (nfields, label_col, dim)
-            }
-        };
-        if spans.len() != nfields {
-            let col = if spans.len() > nfields {
-                spans[nfields].0
-            } else {
-                line.len()
-            };
-            let kind = ParseErrorKind::FieldCount {
-                expected: nfields,
-                found: spans.len(),
-            };
-            return Err(err(line_no, col, kind));
-        }
-        for (k, &(a, z)) in spans.iter().enumerate() {
-            if a == z {
-                return Err(err(line_no, a, ParseErrorKind::EmptyField));
-            }
-            let is_label = k == label_col;
-            let x = match whole_number(&line[a..z]) {
-                Ok(Number::Finite(x, _)) => x,
-                Ok(Number::NonFinite) if is_label => {
-                    return Err(err(line_no, a, ParseErrorKind::NonFiniteLabel));
-                }
-                Ok(Number::NonFinite) => {
-                    return Err(err(line_no, a, ParseErrorKind::NonFiniteValue));
-                }
-                _ if is_label => return Err(err(line_no, a, ParseErrorKind::BadLabel)),
-                Ok(Number::Invalid) => return Err(err(line_no, a, ParseErrorKind::BadValue)),
-                Err(off) => return Err(err(line_no, a + off, ParseErrorKind::TrailingGarbage)),
-            };
-            if is_label {
-                labels.push(canonical(x));
-            } else {
-                values.push(x);
-            }
-        }
-        values.resize(labels.len() * dim, 0.0);
-    }
-    let dim = shape.map_or(opts.dim.unwrap_or(0), |s| s.2);
-    Ok(RawData::from_dense(labels, dim, values))
+    RowStream::with_format(reader, source, crate::Format::Csv, opts)?.read_all()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn recorder(raw: &[u8]) -> Recorder<()> {
+        Recorder {
+            inner: (),
+            raw: raw.to_vec(),
+            base: 0,
+        }
+    }
+
     #[test]
-    fn fields_are_trimmed_and_empty_fields_kept() {
-        let mut spans = Vec::new();
-        fields(b" 1 ,,2", b',', &mut spans);
-        assert_eq!(spans, vec![(1, 2), (4, 4), (5, 6)]);
-        fields(b"1\t 2", b'\t', &mut spans);
-        assert_eq!(spans, vec![(0, 1), (3, 4)]);
+    fn fields_are_trimmed_of_spaces_and_tabs() {
+        assert_eq!(trim(b" 1 \t"), (&b"1"[..], 1));
+        assert_eq!(trim(b"  "), (&b""[..], 2));
+        assert_eq!(trim(b""), (&b""[..], 0));
+    }
+
+    #[test]
+    fn locate_counts_quotes_blank_lines_and_quoted_newlines() {
+        let r = recorder(b"\n\"a\",b , c\n");
+        // Field 1 starts at column 5 of line 2; field 2 content at column 9 after one blank.
+        assert_eq!(r.locate((0, 1), b',', 1, 0), (2, 5));
+        assert_eq!(r.locate((0, 1), b',', 2, 1), (2, 9));
+        assert_eq!(r.locate((0, 1), b',', 0, 0), (2, 2));
+        // Past the end: just after the record.
+        assert_eq!(r.locate((0, 1), b',', 3, 0), (2, 10));
+        let multi = recorder(b"\"x\ny\",\"\"\"\",1\r\n");
+        assert_eq!(multi.locate((0, 1), b',', 2, 0), (2, 9));
     }
 }

@@ -79,6 +79,12 @@ pub enum ParseErrorKind {
         /// The given dimension.
         dim: usize,
     },
+    /// Feature hashing folded several features of the row into one index, and their values sum to
+    /// an infinite number.
+    HashedSumNotFinite {
+        /// The hashed index (0-based).
+        index: u32,
+    },
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -135,11 +141,147 @@ impl fmt::Display for ParseErrorKind {
                     "file has {found} features, more than the given dimension {dim}"
                 )
             }
+            K::HashedSumNotFinite { index } => write!(
+                f,
+                "the values hashed to feature {index} (0-based) sum to an infinite number: expected a finite sum"
+            ),
         }
     }
 }
 
-/// Why data could not be read, binarized or generated.
+/// How a file's CSV layout differs from the reading it must match ([`crate::CsvReading::check`]),
+/// for example the columns a model was trained on.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Mismatch {
+    /// The field delimiter differs.
+    Delimiter {
+        /// The delimiter of the reading to match.
+        expected: u8,
+        /// This file's delimiter.
+        found: u8,
+    },
+    /// One has a header line and the other has not.
+    Header {
+        /// Whether the reading to match has a header.
+        expected: bool,
+    },
+    /// The number of columns differs.
+    Columns {
+        /// The column count of the reading to match.
+        expected: usize,
+        /// This file's column count.
+        found: usize,
+    },
+    /// The label is in another column.
+    LabelColumn {
+        /// The 0-based label column of the reading to match.
+        expected: usize,
+        /// This file's 0-based label column.
+        found: usize,
+    },
+    /// A column has another name (the first such column is reported).
+    ColumnName {
+        /// The 1-based column number.
+        column: usize,
+        /// The name in the reading to match.
+        expected: String,
+        /// The name in this file.
+        found: String,
+    },
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |b: u8| match b {
+            b'\t' => "tab".to_string(),
+            b => format!("{:?}", char::from(b)),
+        };
+        match self {
+            Mismatch::Delimiter { expected, found } => write!(
+                f,
+                "fields are separated by {}, expected {}",
+                show(*found),
+                show(*expected)
+            ),
+            Mismatch::Header { expected: true } => {
+                f.write_str("the file has no header line, expected one")
+            }
+            Mismatch::Header { expected: false } => {
+                f.write_str("the file has a header line, expected none")
+            }
+            Mismatch::Columns { expected, found } => {
+                write!(f, "the file has {found} columns, expected {expected}")
+            }
+            Mismatch::LabelColumn { expected, found } => write!(
+                f,
+                "the label is in column {} (1-based), expected column {}",
+                found + 1,
+                expected + 1
+            ),
+            Mismatch::ColumnName {
+                column,
+                expected,
+                found,
+            } => write!(
+                f,
+                "column {column} is named {found:?}, expected {expected:?}"
+            ),
+        }
+    }
+}
+
+/// Why a [`crate::Scaler`] (typically decoded from a model file) cannot be used.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ScalerProblem {
+    /// The per-feature arrays have different lengths.
+    Lengths {
+        /// Length of the first array (`min`).
+        first: usize,
+        /// Length of the second array (`max`).
+        second: usize,
+    },
+    /// A stored number is NaN or infinite.
+    NonFinite {
+        /// The feature (0-based).
+        feature: usize,
+    },
+    /// A feature's minimum is above its maximum.
+    Inverted {
+        /// The feature (0-based).
+        feature: usize,
+    },
+    /// A feature's largest absolute value is negative.
+    NegativeMaxAbs {
+        /// The feature (0-based).
+        feature: usize,
+    },
+}
+
+impl fmt::Display for ScalerProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScalerProblem::Lengths { first, second } => write!(
+                f,
+                "the ranges cover {first} and {second} features: expected equal lengths"
+            ),
+            ScalerProblem::NonFinite { feature } => {
+                write!(f, "the range of feature {feature} (0-based) is not finite")
+            }
+            ScalerProblem::Inverted { feature } => write!(
+                f,
+                "the minimum of feature {feature} (0-based) is above its maximum"
+            ),
+            ScalerProblem::NegativeMaxAbs { feature } => write!(
+                f,
+                "the largest absolute value of feature {feature} (0-based) is negative"
+            ),
+        }
+    }
+}
+
+/// Why data could not be read, binarized, scaled or generated.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum DataError {
@@ -161,6 +303,20 @@ pub enum DataError {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// The input starts like gzip data but cannot be decompressed (corrupt or truncated).
+    Gzip {
+        /// The file name given to the reader.
+        file: String,
+        /// The decoder's error.
+        source: std::io::Error,
+    },
+    /// A CSV file is laid out differently from the reading it must match.
+    Mismatch {
+        /// The file name given to the reader.
+        file: String,
+        /// What differs.
+        kind: Mismatch,
+    },
     /// [`crate::Positive::Labels`] names a label that does not occur in the data.
     NoSuchLabel {
         /// The label asked for.
@@ -174,6 +330,25 @@ pub enum DataError {
         dim: usize,
         /// The smallest dimension that holds every stored feature.
         needed: usize,
+    },
+    /// [`crate::ReadOptions::hash_bits`] is outside `1..=31`.
+    HashBits {
+        /// The value given.
+        bits: u8,
+    },
+    /// [`crate::ReadOptions::dim`] disagrees with the dimension $2^B$ that feature hashing gives.
+    HashDim {
+        /// The number of hash bits $B$.
+        bits: u8,
+        /// The dimension given.
+        dim: usize,
+    },
+    /// A scaler's numbers cannot be used (a damaged or crafted model file).
+    Scaler(ScalerProblem),
+    /// A scaling name that is not `auto`, `minmax`, `maxabs` or `none`.
+    UnknownScaling {
+        /// The name given.
+        name: String,
     },
     /// A parameter (of [`crate::Synthetic`]) is out of range.
     Param(ParamError),
@@ -191,6 +366,10 @@ impl fmt::Display for DataError {
                 kind,
             } => write!(f, "{file}:{line}:{col}: {kind}"),
             DataError::Io { file, source } => write!(f, "{file}: cannot read: {source}"),
+            DataError::Gzip { file, source } => {
+                write!(f, "{file}: corrupt or truncated gzip data: {source}")
+            }
+            DataError::Mismatch { file, kind } => write!(f, "{file}: {kind}"),
             DataError::NoSuchLabel { label, present } => {
                 let present: Vec<String> = present.iter().map(|l| l.to_string()).collect();
                 write!(
@@ -203,6 +382,20 @@ impl fmt::Display for DataError {
                 f,
                 "dimension {dim} is too small: the data has features up to index {needed} (1-based)"
             ),
+            DataError::HashBits { bits } => write!(
+                f,
+                "hash bits {bits} is out of range: expected 1 to 31 (a dimension of 2 to 2^31)"
+            ),
+            DataError::HashDim { bits, dim } => write!(
+                f,
+                "dimension {dim} disagrees with {bits} hash bits, which give dimension {}",
+                1u64 << bits
+            ),
+            DataError::Scaler(p) => write!(f, "invalid scaler: {p}"),
+            DataError::UnknownScaling { name } => write!(
+                f,
+                "unknown scaling {name:?}: expected auto, minmax, maxabs or none"
+            ),
             DataError::Param(e) => write!(f, "{e}"),
             DataError::Dataset(e) => write!(f, "invalid dataset: {e}"),
         }
@@ -212,7 +405,7 @@ impl fmt::Display for DataError {
 impl std::error::Error for DataError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            DataError::Io { source, .. } => Some(source),
+            DataError::Io { source, .. } | DataError::Gzip { source, .. } => Some(source),
             DataError::Param(e) => Some(e),
             DataError::Dataset(e) => Some(e),
             _ => None,

@@ -1,23 +1,33 @@
-//! Reading and preparing data for the `auc` workspace: LIBSVM and CSV parsing, binarizing labels,
-//! min-max scaling fitted on one part and applied to another, unit-norm rows, and seeded synthetic
+//! Reading and preparing data for the `auc` workspace: LIBSVM and CSV parsing (whole files or in
+//! chunks), gzip and standard input, feature hashing, choosing the positive class and binarizing,
+//! scaling fitted on one part and applied to another, unit-norm rows, and seeded synthetic
 //! imbalanced data (SPEC section 1).
 //!
 //! This is the only layer that checks raw input: every value it hands on is finite and every sparse
 //! row is sorted, so learners need not check again. It never trains or scores anything.
 //!
 //! Reading gives [`RawData`]: numeric labels as written plus features (CSR for LIBSVM, dense rows for
-//! CSV). [`RawData::binarize`] maps labels to [`auc_core::Label`] by the minority rule or an explicit
-//! list ([`Positive`]) and picks the storage of the resulting [`auc_core::Dataset`] by density
-//! ([`DENSE_DENSITY`]). Malformed input is a [`DataError::Parse`] that displays as
-//! `FILE:LINE:COL: MESSAGE`, with 1-based line and byte column; the readers never panic on any
-//! input (a property test feeds them random and mutated bytes).
+//! CSV), and the [`Reading`] that says how the file was read. [`RowStream`] reads the same formats
+//! chunk by chunk in memory bounded by the chunk, from any [`std::io::BufRead`]; the whole-file
+//! readers ([`read_libsvm`], [`read_csv`], [`read_path`]) are one call of it, so there is one parser.
+//! [`RawData::choose_positive`] picks the positive class ([`Positive`], [`PositiveChoice`]) and
+//! [`RawData::binarize`] maps labels to [`auc_core::Label`], picking the storage of the resulting
+//! [`auc_core::Dataset`] by density ([`DENSE_DENSITY`]). [`Scaler`] scales features (min-max or
+//! max-abs, [`Scaling`]), fitted in memory or from mergeable [`FeatureRanges`].
+//!
+//! Malformed input is a [`DataError::Parse`] that displays as `FILE:LINE:COL: MESSAGE`, with 1-based
+//! line and byte column; the readers never panic on any input (a property test feeds them random
+//! and mutated bytes, plain and gzip).
 //!
 //! ```
-//! use auc_data::{Positive, ReadOptions, read_libsvm};
+//! use auc_data::{Positive, PositiveRule, ReadOptions, read_libsvm};
 //! let text = "+1 1:0.5 3:2\n-1 2:1 # a comment\n-1 qid:4 1:-1\n";
 //! let raw = read_libsvm(text.as_bytes(), "inline", &ReadOptions::default()).unwrap();
 //! assert_eq!((raw.n(), raw.dim(), raw.nnz()), (3, 3, 4));
-//! let data = raw.binarize(&Positive::Minority).unwrap();
+//! let choice = raw.choose_positive(&Positive::Auto).unwrap();
+//! assert_eq!(choice.labels, [1.0]);
+//! assert_eq!(choice.rule.to_string(), "+1 of a {-1, +1} file");
+//! let data = raw.binarize(&Positive::Auto).unwrap();
 //! assert_eq!(data.class_counts(), (1, 2));
 //! let bad = read_libsvm("1 0:1\n".as_bytes(), "a.libsvm", &ReadOptions::default());
 //! assert_eq!(
@@ -32,32 +42,41 @@
 //! | $p$ | [`RawData::dim`], [`Synthetic::p`] | number of features |
 //! | $y \in \\{-1,+1\\}$ | [`RawData::binarize`] | labels after binarizing |
 //! | $n_- / n_+$ | [`Synthetic::ir`] | imbalance ratio |
+//! | $B$ | [`ReadOptions::hash_bits`] | feature hashing into $2^B$ indices |
 
 mod csv;
 mod error;
+mod input;
 mod libsvm;
 mod lines;
 mod number;
 mod raw;
 mod scale;
+mod stream;
 mod synthetic;
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 
-pub use csv::read_csv;
-pub use error::{DataError, ParseErrorKind};
+use serde::{Deserialize, Serialize};
+
+pub use crate::csv::{CsvReading, read_csv};
+pub use error::{DataError, Mismatch, ParseErrorKind, ScalerProblem};
+pub use input::STDIN;
 pub use libsvm::read_libsvm;
-pub use raw::{DENSE_DENSITY, Positive, RawData};
-pub use scale::{MinMaxScaler, unit_norm};
+pub use raw::{
+    BinaryLabels, DENSE_DENSITY, Layout, Positive, PositiveChoice, PositiveRule, RawData,
+    dense_bytes,
+};
+pub use scale::{AUTO_MIN_MAX_DENSITY, FeatureRanges, SCALED_LIMIT, Scaler, Scaling, unit_norm};
+pub use stream::RowStream;
 pub use synthetic::Synthetic;
 
 /// How to read a data file.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReadOptions {
     /// The dimension to give the data (so that a test file lines up with its training file). An
-    /// index above it is an error. `None`: the file's largest index (LIBSVM) or column count (CSV).
+    /// index above it is an error. `None`: the file's largest index (LIBSVM) or column count (CSV),
+    /// or $2^B$ with feature hashing.
     pub dim: Option<usize>,
     /// Stop after this many examples.
     pub limit: Option<usize>,
@@ -65,12 +84,39 @@ pub struct ReadOptions {
     pub format: Format,
     /// CSV settings, used when the format is CSV.
     pub csv: CsvOptions,
+    /// Feature hashing with $B$ bits (1 to 31), Vowpal Wabbit's `-b` convention: the 0-based feature
+    /// index $j$ becomes $j \mathbin{\\&} (2^B - 1)$, values that land on the same index within a
+    /// row are summed (an entry that sums to exactly 0 is dropped), and the dimension is $2^B$.
+    /// For files with huge or unbounded index spaces. Indices are still checked as written
+    /// (increasing, in the range of `u32`), and `dim`, if given, must be $2^B$. CSV data read with
+    /// hashing is stored as CSR.
+    pub hash_bits: Option<u8>,
+}
+
+impl ReadOptions {
+    /// The dimension every row is read into: $2^B$ with hashing, else [`ReadOptions::dim`].
+    /// Errors when `hash_bits` is outside `1..=31` or disagrees with `dim`.
+    pub(crate) fn fixed_dim(&self) -> Result<Option<usize>, DataError> {
+        let Some(bits) = self.hash_bits else {
+            return Ok(self.dim);
+        };
+        if !(1..=31).contains(&bits) {
+            return Err(DataError::HashBits { bits });
+        }
+        let hashed = 1usize << bits;
+        match self.dim {
+            Some(dim) if dim != hashed => Err(DataError::HashDim { bits, dim }),
+            _ => Ok(Some(hashed)),
+        }
+    }
 }
 
 /// A data file format.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
-    /// By extension: `.csv` and `.tsv` (any case) are CSV, anything else LIBSVM.
+    /// By the name: `.csv` and `.tsv` (any case, also under a `.gz` suffix: `x.csv.gz`) are CSV,
+    /// anything else (standard input too) LIBSVM.
     #[default]
     Auto,
     /// LIBSVM / svmlight text.
@@ -79,16 +125,41 @@ pub enum Format {
     Csv,
 }
 
+impl Format {
+    /// The format of a file named `name`: `self` unless it is [`Format::Auto`], which looks at the
+    /// extension (under a trailing `.gz`). Never [`Format::Auto`].
+    pub fn resolve(self, name: &str) -> Format {
+        match self {
+            Format::Auto => match name_ext(name).as_deref() {
+                Some("csv" | "tsv") => Format::Csv,
+                _ => Format::Libsvm,
+            },
+            other => other,
+        }
+    }
+}
+
+/// The extension of `name` in lower case, looking under a trailing `.gz` (`x.CSV.gz` gives `csv`).
+fn name_ext(name: &str) -> Option<String> {
+    let path = Path::new(name);
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    if ext != "gz" {
+        return Some(ext);
+    }
+    let inner = Path::new(path.file_stem()?);
+    Some(inner.extension()?.to_str()?.to_ascii_lowercase())
+}
+
 /// Settings of the CSV reader.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CsvOptions {
     /// Which column holds the label.
     pub label: LabelColumn,
-    /// Field separator, `b','` by default. [`read_path`] with [`Format::Auto`] switches the default
-    /// comma to a tab for `.tsv` files.
+    /// Field separator, `b','` by default. [`Format::Auto`] switches the default comma to a tab
+    /// for `.tsv` (and `.tsv.gz`) files.
     pub delimiter: u8,
-    /// Whether the first line is a header. `None` detects it: the first line is a header when one of
-    /// its fields is non-empty and not a number.
+    /// Whether the first record is a header. `None` detects it: the first record is a header when
+    /// one of its fields is non-empty and not a number.
     pub header: Option<bool>,
 }
 
@@ -104,7 +175,7 @@ impl Default for CsvOptions {
 }
 
 /// Which CSV column holds the label.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LabelColumn {
     /// A 0-based column index.
     Index(usize),
@@ -121,35 +192,47 @@ impl Default for LabelColumn {
     }
 }
 
-/// Whether `path`'s extension is `ext`, ignoring case.
-fn has_ext(path: &Path, ext: &str) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+/// How a file was read, resolved from its [`ReadOptions`] and its first lines: what a model file
+/// stores so that later files are read exactly the same way.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reading {
+    /// LIBSVM text.
+    Libsvm,
+    /// Delimited text with this layout.
+    Csv(CsvReading),
 }
 
-/// Reads the file at `path` in the format `opts.format` says (see [`Format::Auto`]).
+impl Reading {
+    /// The CSV layout, if the file was CSV.
+    pub fn csv(&self) -> Option<&CsvReading> {
+        match self {
+            Reading::Libsvm => None,
+            Reading::Csv(c) => Some(c),
+        }
+    }
+
+    /// The format and CSV settings that read a file this way (label column by index, the same
+    /// delimiter, a header only if this reading had one). Dimension, limit and hashing are left to
+    /// the caller.
+    pub fn options(&self) -> ReadOptions {
+        match self {
+            Reading::Libsvm => ReadOptions {
+                format: Format::Libsvm,
+                ..ReadOptions::default()
+            },
+            Reading::Csv(c) => ReadOptions {
+                format: Format::Csv,
+                csv: c.options(),
+                ..ReadOptions::default()
+            },
+        }
+    }
+}
+
+/// Reads the file at `path`, or standard input when `path` is `-`, in the format `opts.format`
+/// says (see [`Format::Auto`]); gzip input is decompressed whatever its name.
 ///
-/// Errors name the file as `path` displays.
+/// Errors name the file as `path` displays (`-` for standard input).
 pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<RawData, DataError> {
-    let name = path.display().to_string();
-    let file = File::open(path).map_err(|source| DataError::Io {
-        file: name.clone(),
-        source,
-    })?;
-    let reader = BufReader::with_capacity(1 << 16, file);
-    let tsv = has_ext(path, "tsv");
-    let csv = match opts.format {
-        Format::Auto => has_ext(path, "csv") || tsv,
-        Format::Libsvm => false,
-        Format::Csv => true,
-    };
-    if !csv {
-        return read_libsvm(reader, &name, opts);
-    }
-    if tsv && opts.format == Format::Auto && opts.csv.delimiter == b',' {
-        let mut opts = opts.clone();
-        opts.csv.delimiter = b'\t';
-        return read_csv(reader, &name, &opts);
-    }
-    read_csv(reader, &name, opts)
+    RowStream::open(path, opts)?.read_all()
 }

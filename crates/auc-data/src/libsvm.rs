@@ -8,17 +8,21 @@
 //! - label errors, and index errors (not a number, 0, too large, out of order, duplicate, missing
 //!   `:` or value): the first byte of the token;
 //! - value errors (not a number, not finite): the first byte after `:`;
-//! - bytes after a number (`3:0.5x`): the first such byte.
+//! - bytes after a number (`3:0.5x`): the first such byte;
+//! - with feature hashing, a sum of folded values that overflows: the token whose value made it
+//!   overflow.
 
 use std::io::BufRead;
 
 use nom::bytes::complete::{tag, take_while};
 use nom::{IResult, Offset, Parser};
 
+use crate::input::{Decoded, io_error};
 use crate::lines::Lines;
 use crate::number::{Number, number, token, whole_number};
 use crate::raw::{RawData, canonical};
-use crate::{DataError, ParseErrorKind, ReadOptions};
+use crate::stream::{Hashed, LineError, fold_hashed};
+use crate::{DataError, ParseErrorKind, ReadOptions, RowStream};
 
 fn is_space(b: u8) -> bool {
     b == b' ' || b == b'\t'
@@ -32,24 +36,30 @@ fn qid(input: &[u8]) -> IResult<&[u8], &[u8], ()> {
     tag("qid:").parse(input)
 }
 
-/// CSR arrays being filled, one line at a time.
-struct Builder {
-    labels: Vec<f64>,
-    indptr: Vec<usize>,
-    indices: Vec<u32>,
-    values: Vec<f64>,
-    /// Largest 1-based index seen, explicit zeros included.
-    max_index: u64,
-    /// Largest 1-based index allowed (the given dimension), if any.
-    dim_limit: Option<u64>,
+/// The CSR arrays a chunk of rows is appended to.
+pub(crate) struct Csr<'a> {
+    pub(crate) labels: &'a mut Vec<f64>,
+    pub(crate) indptr: &'a mut Vec<usize>,
+    pub(crate) indices: &'a mut Vec<u32>,
+    pub(crate) values: &'a mut Vec<f64>,
 }
 
-/// A parse error as an offset into the line and a kind; the caller adds file and line.
-type LineError = (usize, ParseErrorKind);
+/// The line parser's state: the largest index so far, the limits, and the hashing scratch.
+struct LineParser {
+    /// Largest 1-based index seen, explicit zeros included.
+    max_index: u64,
+    /// Largest 1-based index allowed (the given dimension), if any; not used with hashing.
+    dim_limit: Option<u64>,
+    /// `2^B - 1` with feature hashing.
+    hash_mask: Option<u32>,
+    /// The current row's folded entries, with hashing.
+    scratch: Vec<Hashed>,
+}
 
-impl Builder {
-    /// Parses one line (without its line end). Appends a row unless the line holds no data.
-    fn line(&mut self, line: &[u8]) -> Result<(), LineError> {
+impl LineParser {
+    /// Parses one line (without its line end). Appends a row and returns `true` unless the line
+    /// holds no data. On error nothing is appended.
+    fn line(&mut self, line: &[u8], out: &mut Csr<'_>) -> Result<bool, LineError> {
         let content = match line.iter().position(|&b| b == b'#') {
             Some(k) => &line[..k],
             None => line,
@@ -58,43 +68,70 @@ impl Builder {
         let at = |part: &[u8]| line.offset(part);
         let (rest, _) = spaces(content).unwrap_or((content, &[]));
         let Ok((mut rest, label)) = token(rest) else {
-            return Ok(());
+            return Ok(false);
         };
         let label = match whole_number(label) {
             Ok(Number::Finite(x, _)) => canonical(x),
             Ok(Number::NonFinite) => return Err((at(label), ParseErrorKind::NonFiniteLabel)),
             Ok(Number::Invalid) | Err(_) => return Err((at(label), ParseErrorKind::BadLabel)),
         };
-        let start = self.indices.len();
+        let start = out.indices.len();
+        self.scratch.clear();
         let mut previous = 0u64;
-        loop {
+        let result = loop {
             rest = spaces(rest).map_or(rest, |(r, _)| r);
-            let Ok((after, tok)) = token(rest) else { break };
+            let Ok((after, tok)) = token(rest) else {
+                break Ok(());
+            };
             rest = after;
             if qid(tok).is_ok() {
                 continue;
             }
-            match self.feature(tok, previous, &at) {
-                Ok(index) => previous = index,
-                Err(e) => {
-                    self.indices.truncate(start);
-                    self.values.truncate(start);
-                    return Err(e);
+            let (index, x) = match self.feature(tok, previous, &at) {
+                Ok(f) => f,
+                Err(e) => break Err(e),
+            };
+            previous = index;
+            self.max_index = self.max_index.max(index);
+            if x == 0.0 {
+                continue;
+            }
+            // Fits: index <= u32::MAX was checked, so index - 1 < u32::MAX.
+            let j = (index - 1) as u32;
+            match self.hash_mask {
+                Some(mask) => self.scratch.push(Hashed {
+                    index: j & mask,
+                    seq: self.scratch.len(),
+                    value: x,
+                    at: at(tok),
+                }),
+                None => {
+                    out.indices.push(j);
+                    out.values.push(x);
                 }
             }
+        };
+        let result = result.and_then(|()| match self.hash_mask {
+            Some(_) => fold_hashed(&mut self.scratch, out.indices, out.values),
+            None => Ok(()),
+        });
+        if let Err(e) = result {
+            out.indices.truncate(start);
+            out.values.truncate(start);
+            return Err(e);
         }
-        self.labels.push(label);
-        self.indptr.push(self.indices.len());
-        Ok(())
+        out.labels.push(label);
+        out.indptr.push(out.indices.len());
+        Ok(true)
     }
 
-    /// Parses one `INDEX:VALUE` token, stores it if the value is not 0, and returns the index.
+    /// Parses one `INDEX:VALUE` token into the 1-based index and the value.
     fn feature(
-        &mut self,
+        &self,
         tok: &[u8],
         previous: u64,
         at: &impl Fn(&[u8]) -> usize,
-    ) -> Result<u64, LineError> {
+    ) -> Result<(u64, f64), LineError> {
         let err = |pos: &[u8], kind| Err((at(pos), kind));
         let digits = tok.iter().take_while(|b| b.is_ascii_digit()).count();
         if digits == 0 {
@@ -133,58 +170,101 @@ impl Builder {
         if value.is_empty() {
             return err(tok, ParseErrorKind::MissingValue);
         }
-        let x = match number(value) {
-            Number::Finite(x, len) if len == value.len() => x,
-            Number::Finite(_, len) => return err(&value[len..], ParseErrorKind::TrailingGarbage),
-            Number::NonFinite => return err(value, ParseErrorKind::NonFiniteValue),
-            Number::Invalid => return err(value, ParseErrorKind::BadValue),
-        };
-        self.max_index = self.max_index.max(index);
-        if x != 0.0 {
-            // Fits: index <= u32::MAX was checked above.
-            self.indices.push((index - 1) as u32);
-            self.values.push(x);
+        match number(value) {
+            Number::Finite(x, len) if len == value.len() => Ok((index, x)),
+            Number::Finite(_, len) => err(&value[len..], ParseErrorKind::TrailingGarbage),
+            Number::NonFinite => err(value, ParseErrorKind::NonFiniteValue),
+            Number::Invalid => err(value, ParseErrorKind::BadValue),
         }
-        Ok(index)
     }
 }
 
-/// Reads LIBSVM text from `reader`, line by line into one reused buffer.
+/// Reads LIBSVM lines from a decoded input, a chunk at a time.
+pub(crate) struct LibsvmParser<R> {
+    lines: Lines<Decoded<R>>,
+    gzip: bool,
+    state: LineParser,
+    /// The dimension every row is read into (given, or $2^B$ with hashing).
+    fixed_dim: Option<usize>,
+}
+
+impl<R: BufRead> LibsvmParser<R> {
+    /// A parser of `input` with the dimension rules of `opts` (already checked: `fixed_dim` is
+    /// `opts.fixed_dim()`).
+    pub(crate) fn new(input: Decoded<R>, opts: &ReadOptions, fixed_dim: Option<usize>) -> Self {
+        let hash_mask = opts.hash_bits.map(|b| (1u32 << b) - 1);
+        Self {
+            gzip: input.is_gzip(),
+            lines: Lines::new(input),
+            state: LineParser {
+                max_index: 0,
+                dim_limit: if hash_mask.is_some() {
+                    None
+                } else {
+                    opts.dim.map(|d| d as u64)
+                },
+                hash_mask,
+                scratch: Vec::new(),
+            },
+            fixed_dim,
+        }
+    }
+
+    /// The dimension so far: the given one, $2^B$ with hashing, or the largest index seen.
+    pub(crate) fn dim(&self) -> usize {
+        self.fixed_dim
+            .unwrap_or(usize::try_from(self.state.max_index).unwrap_or(usize::MAX))
+    }
+
+    /// Bytes taken from the underlying reader.
+    pub(crate) fn consumed(&self) -> u64 {
+        self.lines.get_ref().consumed()
+    }
+
+    /// Appends up to `max_rows` rows to `out`; returns how many (0 at the end of the input).
+    pub(crate) fn read_rows(
+        &mut self,
+        source: &str,
+        out: &mut Csr<'_>,
+        max_rows: usize,
+    ) -> Result<usize, DataError> {
+        let mut rows = 0;
+        while rows < max_rows {
+            let line = self
+                .lines
+                .next_line()
+                .map_err(|e| io_error(source, self.gzip, e))?;
+            let Some((line_no, line)) = line else {
+                break;
+            };
+            let added = self
+                .state
+                .line(line, out)
+                .map_err(|(offset, kind)| DataError::Parse {
+                    file: source.to_string(),
+                    line: line_no,
+                    col: offset + 1,
+                    kind,
+                })?;
+            rows += usize::from(added);
+        }
+        Ok(rows)
+    }
+}
+
+/// Reads LIBSVM text from `reader` (plain or gzip), line by line into one reused buffer.
 ///
 /// `source` names the input in errors. Honours `opts.dim` (every index must be at most `dim`, and
-/// the result has exactly that dimension) and `opts.limit` (stop after that many examples);
-/// `opts.format` and `opts.csv` are ignored. Lines are read as bytes, so invalid UTF-8 is reported as
-/// a parse error at its column (or ignored inside a comment), never as a panic.
+/// the result has exactly that dimension), `opts.limit` (stop after that many examples) and
+/// `opts.hash_bits`; `opts.format` and `opts.csv` are ignored. Lines are read as bytes, so invalid
+/// UTF-8 is reported as a parse error at its column (or ignored inside a comment), never as a
+/// panic. The same parser reads chunk by chunk through [`RowStream`].
 pub fn read_libsvm<R: BufRead>(
     reader: R,
     source: &str,
     opts: &ReadOptions,
 ) -> Result<RawData, DataError> {
-    let mut b = Builder {
-        labels: Vec::new(),
-        indptr: vec![0],
-        indices: Vec::new(),
-        values: Vec::new(),
-        max_index: 0,
-        dim_limit: opts.dim.map(|d| d as u64),
-    };
-    let limit = opts.limit.unwrap_or(usize::MAX);
-    let mut lines = Lines::new(reader, source);
-    while b.labels.len() < limit {
-        let Some((line_no, line)) = lines.next_line()? else {
-            break;
-        };
-        b.line(line).map_err(|(offset, kind)| DataError::Parse {
-            file: source.to_string(),
-            line: line_no,
-            col: offset + 1,
-            kind,
-        })?;
-    }
-    let dim = opts.dim.unwrap_or(b.max_index as usize);
-    Ok(RawData::from_csr(
-        b.labels, dim, b.indptr, b.indices, b.values,
-    ))
+    RowStream::with_format(reader, source, crate::Format::Libsvm, opts)?.read_all()
 }
 
 #[cfg(test)]
@@ -217,15 +297,22 @@ mod tests {
 
     #[test]
     fn a_failed_line_leaves_no_partial_row() {
-        let mut b = Builder {
-            labels: vec![],
-            indptr: vec![0],
-            indices: vec![],
-            values: vec![],
+        let mut p = LineParser {
             max_index: 0,
             dim_limit: None,
+            hash_mask: None,
+            scratch: Vec::new(),
         };
-        assert!(b.line(b"1 1:1 2:x").is_err());
-        assert!(b.indices.is_empty() && b.labels.is_empty());
+        let (mut labels, mut indptr, mut indices, mut values) = (vec![], vec![0], vec![], vec![]);
+        let mut out = Csr {
+            labels: &mut labels,
+            indptr: &mut indptr,
+            indices: &mut indices,
+            values: &mut values,
+        };
+        assert!(p.line(b"1 1:1 2:x", &mut out).is_err());
+        p.hash_mask = Some(1);
+        assert!(p.line(b"1 1:1e308 3:1e308", &mut out).is_err());
+        assert!(indices.is_empty() && labels.is_empty() && indptr == [0]);
     }
 }

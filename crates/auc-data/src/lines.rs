@@ -1,39 +1,34 @@
-//! Reading text line by line into one reused buffer, for both readers.
+//! Reading text line by line into one reused buffer, for the LIBSVM reader.
 
-use std::io::BufRead;
-
-use crate::DataError;
+use std::io::{self, BufRead};
 
 /// Yields the lines of a reader as bytes, without their `\n` or `\r\n` ending, counting them
 /// from 1. One buffer is reused, so reading allocates only when a line outgrows it.
-pub(crate) struct Lines<'s, R> {
+pub(crate) struct Lines<R> {
     reader: R,
-    source: &'s str,
     buf: Vec<u8>,
     line_no: usize,
 }
 
-impl<'s, R: BufRead> Lines<'s, R> {
-    /// Lines of `reader`; `source` names it in I/O errors.
-    pub(crate) fn new(reader: R, source: &'s str) -> Self {
+impl<R: BufRead> Lines<R> {
+    /// Lines of `reader`.
+    pub(crate) fn new(reader: R) -> Self {
         Self {
             reader,
-            source,
             buf: Vec::with_capacity(1024),
             line_no: 0,
         }
     }
 
+    /// The reader.
+    pub(crate) fn get_ref(&self) -> &R {
+        &self.reader
+    }
+
     /// The next line and its 1-based number, or `None` at the end of the input.
-    pub(crate) fn next_line(&mut self) -> Result<Option<(usize, &[u8])>, DataError> {
+    pub(crate) fn next_line(&mut self) -> io::Result<Option<(usize, &[u8])>> {
         self.buf.clear();
-        let read = self
-            .reader
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| DataError::Io {
-                file: self.source.to_string(),
-                source: e,
-            })?;
+        let read = self.reader.read_until(b'\n', &mut self.buf)?;
         if read == 0 {
             return Ok(None);
         }
@@ -55,7 +50,7 @@ mod tests {
 
     #[test]
     fn endings_are_stripped_and_lines_counted() {
-        let mut l = Lines::new("a\r\nb\n\nc".as_bytes(), "t");
+        let mut l = Lines::new("a\r\nb\n\nc".as_bytes());
         let mut seen = Vec::new();
         while let Some((n, line)) = l.next_line().unwrap() {
             seen.push((n, line.to_vec()));

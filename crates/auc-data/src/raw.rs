@@ -1,16 +1,27 @@
 //! Data as read from a file, before its labels are mapped to [`Label`]: numeric labels plus features
-//! stored as CSR (LIBSVM) or dense rows (CSV).
+//! stored as CSR (LIBSVM) or dense rows (CSV), with the [`Reading`] that says how the file was read.
+//! Choosing the positive class ([`Positive`], [`PositiveChoice`]) and binarizing live here.
 
 use std::collections::HashMap;
+use std::fmt;
 
 use auc_core::{Dataset, Label, Row, SparseRow};
+use serde::{Deserialize, Serialize};
 
-use crate::DataError;
+use crate::{DataError, Reading};
 
 /// Density (stored non-zeros over $n p$) at or above which [`RawData::binarize`] builds a dense
 /// [`Dataset`] from sparse input. a9a (density about 0.11) stays sparse; heart (13 features, almost
 /// no zeros) becomes dense.
 pub const DENSE_DENSITY: f64 = 0.25;
+
+/// Bytes of `n` dense rows of `dim` features (8 bytes per value), saturating at `u64::MAX`: what a
+/// caller checks before asking for dense storage.
+pub fn dense_bytes(n: usize, dim: usize) -> u64 {
+    (n as u64)
+        .saturating_mul(dim as u64)
+        .saturating_mul(std::mem::size_of::<f64>() as u64)
+}
 
 #[derive(Clone, Debug, PartialEq)]
 enum Features {
@@ -26,7 +37,7 @@ enum Features {
 }
 
 /// Examples as read from a file: one numeric label per row (as written, e.g. `-1`, `0`, `2`) and
-/// finite features, stored as CSR or dense rows.
+/// finite features, stored as CSR or dense rows, plus how the file was read ([`RawData::reading`]).
 ///
 /// Sparse storage (the LIBSVM reader's) keeps only non-zero values: an explicit `3:0` in a file is
 /// dropped, though its index still counts towards the dimension. Labels are finite, and `-0` is
@@ -36,22 +47,94 @@ pub struct RawData {
     labels: Vec<f64>,
     dim: usize,
     features: Features,
+    reading: Reading,
 }
 
 /// Which file labels become the positive class when binarizing (SPEC section 1).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum Positive {
+    /// The default. A file whose label set is exactly {-1, +1} or {0, 1} takes +1 (or 1) as the
+    /// positive class whichever class is larger, as scikit-learn (`pos_label=1`), LIBSVM and Vowpal
+    /// Wabbit do; any other label set (multiclass, {1, 2}, {2, 4}, a single label, no rows) follows
+    /// [`Positive::Minority`].
+    #[default]
+    Auto,
     /// The class with the fewest examples is positive, ties broken by the smaller label value; every
-    /// other label is negative. With labels {0,1}, {1,2} or {-1,+1} this maps the minority to +1.
-    /// Data with a single label makes every row positive; binarize a test file with the training
-    /// file's choice ([`RawData::positive_labels`] and [`Positive::Labels`]) instead.
+    /// other label is negative. Data with a single label makes every row positive; binarize a test
+    /// file with the training file's choice ([`RawData::choose_positive`] and
+    /// [`Positive::Known`]) instead.
     Minority,
     /// Rows whose label is one of these are positive, all others negative. Every label listed must
     /// occur in the data.
     Labels(Vec<f64>),
     /// As [`Positive::Labels`], but the labels need not occur: for data binarized by a rule fixed
-    /// elsewhere (a saved model's positive class applied to a batch that may hold only negatives).
+    /// elsewhere (a saved model's positive class applied to a batch that may hold only negatives,
+    /// or one chunk of a stream).
     Known(Vec<f64>),
+}
+
+/// The two binary label sets whose positive class is the label 1 under [`Positive::Auto`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BinaryLabels {
+    /// Labels {-1, +1}.
+    MinusOnePlusOne,
+    /// Labels {0, 1}.
+    ZeroOne,
+}
+
+/// Why the labels of a [`PositiveChoice`] were taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PositiveRule {
+    /// The caller listed them ([`Positive::Labels`] or [`Positive::Known`]).
+    Given,
+    /// The file is binary with these labels, and 1 is positive ([`Positive::Auto`]).
+    BinaryPlusOne(BinaryLabels),
+    /// The class with the fewest examples ([`Positive::Minority`], or [`Positive::Auto`] on any
+    /// other label set).
+    Minority,
+}
+
+impl fmt::Display for PositiveRule {
+    /// `given`, `+1 of a {-1, +1} file`, `1 of a {0, 1} file` or `minority class`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PositiveRule::Given => "given",
+            PositiveRule::BinaryPlusOne(BinaryLabels::MinusOnePlusOne) => "+1 of a {-1, +1} file",
+            PositiveRule::BinaryPlusOne(BinaryLabels::ZeroOne) => "1 of a {0, 1} file",
+            PositiveRule::Minority => "minority class",
+        })
+    }
+}
+
+/// The positive class a [`Positive`] rule picked on some data, and why: what a command reports
+/// (`positive: 1 (+1 of a {-1, +1} file)`) and what a model stores, so that later data is binarized
+/// with [`Positive::Known`]`(labels)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PositiveChoice {
+    /// The labels mapped to [`Label::Pos`], sorted, without repeats. Empty only for
+    /// [`PositiveRule::Minority`] on data without rows, or an empty given list.
+    pub labels: Vec<f64>,
+    /// Which rule chose them.
+    pub rule: PositiveRule,
+}
+
+impl PositiveChoice {
+    /// The rule that binarizes other data (a test file, a later chunk) the same way.
+    pub fn known(&self) -> Positive {
+        Positive::Known(self.labels.clone())
+    }
+}
+
+/// Mutable views of a [`RawData`]'s feature arrays, for the readers.
+pub(crate) enum Parts<'a> {
+    /// CSR arrays.
+    Sparse {
+        indptr: &'a mut Vec<usize>,
+        indices: &'a mut Vec<u32>,
+        values: &'a mut Vec<f64>,
+    },
+    /// Row-major values.
+    Dense { values: &'a mut Vec<f64> },
 }
 
 /// `x` with `-0.0` replaced by `0.0`, so that labels compare by their bits.
@@ -79,6 +162,7 @@ impl RawData {
                 indices,
                 values,
             },
+            reading: Reading::Libsvm,
         }
     }
 
@@ -89,7 +173,96 @@ impl RawData {
             labels,
             dim,
             features: Features::Dense { values },
+            reading: Reading::Libsvm,
         }
+    }
+
+    /// The same data recorded as read by `reading`.
+    pub(crate) fn with_reading(mut self, reading: Reading) -> Self {
+        self.reading = reading;
+        self
+    }
+
+    /// Empties the rows, keeping the buffers' capacity, and sets the storage kind and reading.
+    pub(crate) fn reset(&mut self, sparse: bool, reading: &Reading) {
+        self.labels.clear();
+        match (&mut self.features, sparse) {
+            (
+                Features::Sparse {
+                    indptr,
+                    indices,
+                    values,
+                },
+                true,
+            ) => {
+                indptr.clear();
+                indptr.push(0);
+                indices.clear();
+                values.clear();
+            }
+            (Features::Dense { values }, false) => values.clear(),
+            (features, true) => {
+                *features = Features::Sparse {
+                    indptr: vec![0],
+                    indices: Vec::new(),
+                    values: Vec::new(),
+                }
+            }
+            (features, false) => *features = Features::Dense { values: Vec::new() },
+        }
+        if &self.reading != reading {
+            self.reading = reading.clone();
+        }
+    }
+
+    /// The arrays a reader appends rows to: labels, then the CSR arrays or the dense values.
+    pub(crate) fn parts_mut(&mut self) -> (&mut Vec<f64>, Parts<'_>) {
+        let parts = match &mut self.features {
+            Features::Sparse {
+                indptr,
+                indices,
+                values,
+            } => Parts::Sparse {
+                indptr,
+                indices,
+                values,
+            },
+            Features::Dense { values } => Parts::Dense { values },
+        };
+        (&mut self.labels, parts)
+    }
+
+    /// Sets the dimension the rows were read with (the readers keep every index below it).
+    pub(crate) fn set_dim(&mut self, dim: usize) {
+        self.dim = dim;
+    }
+
+    /// How the file was read: LIBSVM, or CSV with its resolved layout (label column, delimiter,
+    /// header names). Data built by [`RawData::concat`] keeps the first part's reading.
+    pub fn reading(&self) -> &Reading {
+        &self.reading
+    }
+
+    /// Bytes that dense storage of these rows would take, $8 n p$ (saturating): check it before
+    /// anything that makes the rows dense (min-max scaling of sparse data, a dense copy).
+    pub fn dense_bytes(&self) -> u64 {
+        dense_bytes(self.n(), self.dim)
+    }
+
+    /// Bytes the rows take now: labels plus CSR arrays or dense values (lengths, not capacities).
+    pub fn stored_bytes(&self) -> u64 {
+        let f = std::mem::size_of::<f64>() as u64;
+        let labels = self.labels.len() as u64 * f;
+        labels
+            + match &self.features {
+                Features::Sparse {
+                    indptr, indices, ..
+                } => {
+                    indptr.len() as u64 * std::mem::size_of::<usize>() as u64
+                        + indices.len() as u64 * (std::mem::size_of::<u32>() as u64 + f)
+                }
+                Features::Dense { values } => values.len() as u64 * f,
+            }
     }
 
     /// Number of examples $n$.
@@ -168,6 +341,7 @@ impl RawData {
     /// The result is dense when every part is dense, otherwise CSR (dense parts lose their zeros).
     /// No parts give empty sparse data of dimension 0.
     pub fn concat(parts: Vec<RawData>) -> RawData {
+        let reading = parts.first().map_or(Reading::Libsvm, |p| p.reading.clone());
         let dim = parts.iter().map(|p| p.dim).max().unwrap_or(0);
         let n: usize = parts.iter().map(|p| p.n()).sum();
         let mut labels = Vec::with_capacity(n);
@@ -190,7 +364,7 @@ impl RawData {
                     }
                 }
             }
-            return RawData::from_dense(labels, dim, out);
+            return RawData::from_dense(labels, dim, out).with_reading(reading);
         }
         let mut indptr = Vec::with_capacity(n + 1);
         indptr.push(0);
@@ -207,7 +381,7 @@ impl RawData {
                 indptr.push(indices.len());
             }
         }
-        RawData::from_csr(labels, dim, indptr, indices, values)
+        RawData::from_csr(labels, dim, indptr, indices, values).with_reading(reading)
     }
 
     /// Keeps the first `n` rows (all of them if there are fewer).
@@ -247,12 +421,20 @@ impl RawData {
     ///
     /// Widening adds zero features. A smaller dimension is accepted only when no non-zero feature
     /// lies at or beyond it (a file whose last columns hold only explicit zeros); otherwise the
-    /// result is [`DataError::DimTooSmall`].
+    /// result is [`DataError::DimTooSmall`]. Dense rows widened so far that their density falls
+    /// below [`DENSE_DENSITY`] are stored as CSR instead, so a large `dim` never allocates $n p$
+    /// values.
     pub fn with_dim(mut self, dim: usize) -> Result<RawData, DataError> {
         if dim < self.dim {
             let needed = self.needed_dim();
             if dim < needed {
                 return Err(DataError::DimTooSmall { dim, needed });
+            }
+        }
+        if dim > self.dim && matches!(self.features, Features::Dense { .. }) {
+            let cells = self.n() as f64 * dim as f64;
+            if cells > 0.0 && (self.nnz() as f64) < DENSE_DENSITY * cells {
+                self = self.into_csr();
             }
         }
         if let Features::Dense { values } = &mut self.features
@@ -271,21 +453,64 @@ impl RawData {
         Ok(self)
     }
 
-    /// The labels that [`RawData::binarize`] maps to [`Label::Pos`] under `positive`, sorted.
+    /// The same rows as CSR (zeros dropped); sparse data is returned as it is.
+    fn into_csr(self) -> RawData {
+        let Features::Dense { values } = &self.features else {
+            return self;
+        };
+        let mut indptr = Vec::with_capacity(self.n() + 1);
+        indptr.push(0);
+        let (mut indices, mut out) = (Vec::new(), Vec::new());
+        for row in values.chunks_exact(self.dim.max(1)).take(self.n()) {
+            for (j, &v) in row.iter().enumerate() {
+                if v != 0.0 {
+                    indices.push(j as u32);
+                    out.push(v);
+                }
+            }
+            indptr.push(indices.len());
+        }
+        indptr.resize(self.n() + 1, indices.len());
+        RawData::from_csr(self.labels, self.dim, indptr, indices, out).with_reading(self.reading)
+    }
+
+    /// The positive class `positive` picks on these rows, and the rule that picked it
+    /// (SPEC section 1).
     ///
-    /// [`Positive::Minority`] gives one label (none for empty data); [`Positive::Labels`] gives its
-    /// list, or [`DataError::NoSuchLabel`] for the first label that does not occur.
-    pub fn positive_labels(&self, positive: &Positive) -> Result<Vec<f64>, DataError> {
+    /// - [`Positive::Auto`]: labels exactly {-1, +1} or {0, 1} give `[1]` with
+    ///   [`PositiveRule::BinaryPlusOne`], whatever the class sizes; any other label set gives the
+    ///   minority class.
+    /// - [`Positive::Minority`]: the label with the fewest rows, ties to the smaller label (no label
+    ///   for data without rows), with [`PositiveRule::Minority`].
+    /// - [`Positive::Labels`]: its list, or [`DataError::NoSuchLabel`] for the first label that
+    ///   does not occur; [`Positive::Known`]: its list as it is. Both with [`PositiveRule::Given`].
+    ///
+    /// Labels are returned sorted, without repeats, with `-0` as `0`.
+    pub fn choose_positive(&self, positive: &Positive) -> Result<PositiveChoice, DataError> {
         let counts = self.label_counts();
-        let mut out = match positive {
-            Positive::Minority => counts
+        let minority = || PositiveChoice {
+            labels: counts
                 .iter()
                 // Fewest rows first; among equal counts the smaller label (counts are sorted by
                 // label, and `min_by_key` keeps the first minimum).
                 .min_by_key(|(_, c)| *c)
                 .map(|&(l, _)| vec![l])
                 .unwrap_or_default(),
-            Positive::Known(known) => known.iter().map(|&l| canonical(l)).collect(),
+            rule: PositiveRule::Minority,
+        };
+        let mut choice = match positive {
+            Positive::Auto => match binary_labels(&counts) {
+                Some(set) => PositiveChoice {
+                    labels: vec![1.0],
+                    rule: PositiveRule::BinaryPlusOne(set),
+                },
+                None => minority(),
+            },
+            Positive::Minority => minority(),
+            Positive::Known(known) => PositiveChoice {
+                labels: known.iter().map(|&l| canonical(l)).collect(),
+                rule: PositiveRule::Given,
+            },
             Positive::Labels(wanted) => {
                 let mut out = Vec::with_capacity(wanted.len());
                 for &w in wanted {
@@ -296,19 +521,39 @@ impl RawData {
                     }
                     out.push(w);
                 }
-                out
+                PositiveChoice {
+                    labels: out,
+                    rule: PositiveRule::Given,
+                }
             }
         };
-        out.sort_by(f64::total_cmp);
-        out.dedup_by(|a, b| a.to_bits() == b.to_bits());
-        Ok(out)
+        choice.labels.sort_by(f64::total_cmp);
+        choice.labels.dedup_by(|a, b| a.to_bits() == b.to_bits());
+        Ok(choice)
+    }
+
+    /// The labels that [`RawData::binarize`] maps to [`Label::Pos`] under `positive`, sorted: the
+    /// labels of [`RawData::choose_positive`].
+    pub fn positive_labels(&self, positive: &Positive) -> Result<Vec<f64>, DataError> {
+        Ok(self.choose_positive(positive)?.labels)
     }
 
     /// A [`Dataset`] with labels mapped to [`Label::Pos`] / [`Label::Neg`] by `positive`.
     ///
-    /// Storage: dense input stays dense; sparse input stays sparse when its density is below
-    /// [`DENSE_DENSITY`] (see [`RawData::is_sparse`]) and is expanded to dense rows otherwise.
+    /// Storage ([`Layout::ByDensity`]): dense input stays dense; sparse input stays sparse when its
+    /// density is below [`DENSE_DENSITY`] (see [`RawData::is_sparse`]) and is expanded to dense
+    /// rows otherwise, which then take at most $1 / 0.25 = 4$ times the values stored. A chunk of a
+    /// stream is binarized with the positive class chosen for the whole input
+    /// ([`Positive::Known`]) and, for rows identical to the whole input's, with its layout
+    /// ([`RawData::binarize_as`]).
     pub fn binarize(&self, positive: &Positive) -> Result<Dataset, DataError> {
+        self.binarize_as(positive, Layout::ByDensity)
+    }
+
+    /// As [`RawData::binarize`], with the storage `layout` asks for. [`Layout::Dense`] on sparse
+    /// input allocates $8 n p$ bytes ([`RawData::dense_bytes`]); [`Layout::Sparse`] on dense input
+    /// drops the zeros.
+    pub fn binarize_as(&self, positive: &Positive, layout: Layout) -> Result<Dataset, DataError> {
         let pos = self.positive_labels(positive)?;
         let labels: Vec<Label> = self
             .labels
@@ -321,6 +566,18 @@ impl RawData {
                 }
             })
             .collect();
+        let sparse_input = matches!(self.features, Features::Sparse { .. });
+        let want_sparse = match layout {
+            Layout::ByDensity => self.is_sparse(),
+            Layout::Sparse => true,
+            Layout::Dense => false,
+        };
+        if !sparse_input && want_sparse {
+            return self
+                .clone()
+                .into_csr()
+                .binarize_as(&Positive::Known(pos), layout);
+        }
         let data = match &self.features {
             Features::Dense { values } => Dataset::dense(self.dim, values.clone(), labels)?,
             Features::Sparse {
@@ -335,7 +592,7 @@ impl RawData {
                     values.clone(),
                     labels,
                 )?;
-                if self.is_sparse() {
+                if want_sparse {
                     sparse
                 } else {
                     sparse.to_dense()
@@ -343,6 +600,48 @@ impl RawData {
             }
         };
         Ok(data)
+    }
+}
+
+/// The storage [`RawData::binarize_as`] gives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Layout {
+    /// Dense input stays dense; sparse input stays CSR below [`DENSE_DENSITY`] and becomes dense
+    /// at or above it.
+    #[default]
+    ByDensity,
+    /// CSR (zeros of dense input dropped).
+    Sparse,
+    /// Dense rows.
+    Dense,
+}
+
+impl Layout {
+    /// What [`Layout::ByDensity`] gives for input that is stored sparse (`sparse_input`) and has
+    /// `density` (stored non-zeros over $n p$): the layout to give every chunk of a stream so its
+    /// rows have the form the whole input would get, with the density of a first pass
+    /// ([`crate::FeatureRanges::density`]).
+    pub fn for_input(sparse_input: bool, density: f64) -> Layout {
+        if sparse_input && density < DENSE_DENSITY {
+            Layout::Sparse
+        } else {
+            Layout::Dense
+        }
+    }
+}
+
+/// Which binary label set `counts` (sorted by label) is, if it is {-1, +1} or {0, 1}.
+fn binary_labels(counts: &[(f64, usize)]) -> Option<BinaryLabels> {
+    match counts {
+        [(a, _), (b, _)]
+            if a.to_bits() == (-1.0f64).to_bits() && b.to_bits() == 1.0f64.to_bits() =>
+        {
+            Some(BinaryLabels::MinusOnePlusOne)
+        }
+        [(a, _), (b, _)] if a.to_bits() == 0.0f64.to_bits() && b.to_bits() == 1.0f64.to_bits() => {
+            Some(BinaryLabels::ZeroOne)
+        }
+        _ => None,
     }
 }
 

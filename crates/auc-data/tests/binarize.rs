@@ -3,7 +3,10 @@
 
 use auc_core::Label::{self, Neg, Pos};
 use auc_core::Row;
-use auc_data::{DataError, Positive, RawData, ReadOptions, read_csv, read_libsvm};
+use auc_data::{
+    BinaryLabels, DataError, Positive, PositiveChoice, PositiveRule, RawData, ReadOptions,
+    read_csv, read_libsvm,
+};
 
 fn libsvm(text: &str) -> RawData {
     read_libsvm(text.as_bytes(), "t", &ReadOptions::default()).unwrap()
@@ -179,6 +182,7 @@ fn public_types_are_send_and_sync() {
     assert_send_sync::<RawData>();
     assert_send_sync::<DataError>();
     assert_send_sync::<Positive>();
+    assert_send_sync::<PositiveChoice>();
     assert_send_sync::<ReadOptions>();
     assert_send_sync::<auc_data::Synthetic>();
 }
@@ -192,4 +196,132 @@ fn known_labels_need_not_occur() {
         Positive::Known(vec![1.0]),
         &[Pos, Neg, Pos],
     );
+}
+
+/// The positive class and rule `Positive::Auto` picks on data with these labels.
+fn check_auto(file_labels: &[&str], positive: &[f64], rule: PositiveRule) {
+    let choice = labels(file_labels)
+        .choose_positive(&Positive::Auto)
+        .unwrap();
+    assert_eq!(
+        choice,
+        PositiveChoice {
+            labels: positive.to_vec(),
+            rule
+        },
+        "labels {file_labels:?}"
+    );
+}
+
+#[test]
+fn issue_11_item_1_plus_one_of_minus_one_plus_one_is_positive_even_as_the_majority() {
+    use PositiveRule::BinaryPlusOne;
+    let pm = BinaryPlusOne(BinaryLabels::MinusOnePlusOne);
+    // +1 is the minority, the majority, or tied: always positive.
+    check_auto(&["-1", "+1", "-1"], &[1.0], pm);
+    check_auto(&["1", "1", "1", "-1", "-1"], &[1.0], pm);
+    check_auto(&["1", "-1"], &[1.0], pm);
+    // Issue 11, item 1: three +1 and two -1 binarize to three positives.
+    check(
+        &["1", "1", "1", "-1", "-1"],
+        Positive::Auto,
+        &[Pos, Pos, Pos, Neg, Neg],
+    );
+}
+
+#[test]
+fn auto_takes_one_of_zero_one_even_as_the_majority() {
+    let zo = PositiveRule::BinaryPlusOne(BinaryLabels::ZeroOne);
+    check_auto(&["0", "1", "1"], &[1.0], zo);
+    check_auto(&["0", "1", "0"], &[1.0], zo);
+    // `-0` is `0` and `1.0` is `1`.
+    check_auto(&["-0", "1.0", "1e0"], &[1.0], zo);
+    check(&["1", "0", "1"], Positive::Auto, &[Pos, Neg, Pos]);
+}
+
+#[test]
+fn auto_uses_the_minority_for_any_other_label_set() {
+    let m = PositiveRule::Minority;
+    // {1, 2}, {2, 4}: the minority (ties to the smaller label).
+    check_auto(&["2", "1", "2"], &[1.0], m);
+    check_auto(&["2", "4", "4", "4"], &[2.0], m);
+    check_auto(&["4", "2"], &[2.0], m);
+    // Multiclass, even when it contains -1 and +1.
+    check_auto(&["-1", "1", "1", "0"], &[-1.0], m);
+    check_auto(&["7", "5", "3", "7"], &[3.0], m);
+    // One label: every row positive; no rows: no label.
+    check_auto(&["1", "1"], &[1.0], m);
+    check_auto(&["-1"], &[-1.0], m);
+    check_auto(&[], &[], m);
+}
+
+#[test]
+fn given_labels_report_the_given_rule() {
+    let d = labels(&["1", "2", "2"]);
+    let given = |p: Positive| d.choose_positive(&p).unwrap();
+    assert_eq!(
+        given(Positive::Labels(vec![2.0, 1.0, 2.0])),
+        PositiveChoice {
+            labels: vec![1.0, 2.0],
+            rule: PositiveRule::Given
+        }
+    );
+    assert_eq!(
+        given(Positive::Known(vec![9.0])),
+        PositiveChoice {
+            labels: vec![9.0],
+            rule: PositiveRule::Given
+        }
+    );
+    let minority = given(Positive::Minority);
+    assert_eq!(minority.rule, PositiveRule::Minority);
+    // The choice binarizes other data (a test file) the same way.
+    assert_eq!(minority.known(), Positive::Known(vec![1.0]));
+}
+
+#[test]
+fn rules_say_why_in_words() {
+    let shown: Vec<String> = [
+        PositiveRule::Given,
+        PositiveRule::BinaryPlusOne(BinaryLabels::MinusOnePlusOne),
+        PositiveRule::BinaryPlusOne(BinaryLabels::ZeroOne),
+        PositiveRule::Minority,
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    assert_eq!(
+        shown,
+        [
+            "given",
+            "+1 of a {-1, +1} file",
+            "1 of a {0, 1} file",
+            "minority class"
+        ]
+    );
+    assert_eq!(Positive::default(), Positive::Auto);
+}
+
+#[test]
+fn a_huge_index_stays_sparse_through_binarizing() {
+    // Index 4294967295 gives dimension 4294967295: storage stays CSR (a dense copy would need
+    // 34 GB), and a dense copy's size is reported before anyone makes it.
+    let d = libsvm(
+        "1 4294967295:1
+-1 1:2
+",
+    );
+    assert_eq!(d.dim(), 4_294_967_295);
+    assert!(d.is_sparse());
+    assert_eq!(d.dense_bytes(), 2 * 4_294_967_295 * 8);
+    let data = d.binarize(&Positive::Auto).unwrap();
+    assert!(data.is_sparse());
+    assert_eq!(data.class_counts(), (1, 1));
+    // Widening to it keeps CSR too, and so does widening dense CSV rows far.
+    let wide = d.with_dim(u32::MAX as usize).unwrap();
+    assert!(wide.binarize(&Positive::Auto).unwrap().is_sparse());
+    let csv = read_csv(&b"1,2\n0,3\n"[..], "c", &ReadOptions::default()).unwrap();
+    let wide = csv.with_dim(1 << 31).unwrap();
+    assert!(wide.is_sparse());
+    assert_eq!(wide.row(1).get(0).to_bits(), 3.0f64.to_bits());
 }

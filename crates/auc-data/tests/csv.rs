@@ -1,9 +1,11 @@
 //! The CSV reader: label column choice, delimiter, header detection, and its errors.
 
 use auc_core::Row;
+use std::io::Write;
+
 use auc_data::{
-    CsvOptions, DataError, Format, LabelColumn, ParseErrorKind as K, RawData, ReadOptions,
-    read_csv, read_path,
+    CsvOptions, CsvReading, DataError, Format, LabelColumn, Mismatch, ParseErrorKind as K, RawData,
+    ReadOptions, Reading, read_csv, read_path,
 };
 
 fn opts(label: LabelColumn, delimiter: u8, header: Option<bool>) -> ReadOptions {
@@ -245,6 +247,12 @@ fn read_path_picks_the_format_by_extension() {
     };
     // As CSV, the first line is a (non-numeric) header and the second has a bad label.
     let e = read_path(&svm, &forced).unwrap_err();
+    // Under a `.gz` suffix the name still decides, and the content is decompressed.
+    let gz = dir.path().join("d.tsv.gz");
+    std::fs::write(&gz, gzip(b"1\t2\t3\n")).unwrap();
+    let d = read_path(&gz, &o).unwrap();
+    assert_eq!((d.n(), d.dim()), (1, 2));
+    assert_eq!(d.reading().csv().map(|r| r.delimiter), Some(b'\t'));
     assert!(
         e.to_string()
             .starts_with(&format!("{}:2:1: ", svm.display())),
@@ -252,4 +260,230 @@ fn read_path_picks_the_format_by_extension() {
     );
     let missing = read_path(&dir.path().join("nope.libsvm"), &o).unwrap_err();
     assert!(matches!(missing, DataError::Io { .. }));
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// The resolved layout of reading `input` with `opts`.
+fn reading(input: &str, opts: &ReadOptions) -> CsvReading {
+    match read_csv(input.as_bytes(), "t.csv", opts).unwrap().reading() {
+        Reading::Csv(r) => r.clone(),
+        Reading::Libsvm => panic!("a CSV reading expected"),
+    }
+}
+
+#[test]
+fn issue_12_quoted_fields_and_quoted_headers() {
+    // Issue 12: a quoted header such as "y" is a header, and quoted numbers are numbers.
+    let text = "\"y\",\"a b\",\"c,d\"\r\n\"1\",\" 2.5 \",3\r\n0,\"4\",5\r\n";
+    let o = opts(LabelColumn::Name("y".into()), b',', None);
+    check(text, &o, &[1.0, 0.0], &[&[2.5, 3.0], &[4.0, 5.0]]);
+    let r = reading(text, &o);
+    assert_eq!(
+        r,
+        CsvReading {
+            delimiter: b',',
+            label_index: 0,
+            fields: 3,
+            header: Some(vec!["y".into(), "a b".into(), "c,d".into()]),
+        }
+    );
+    assert_eq!(r.label_name(), Some("y"));
+    assert_eq!(r.feature_names(), Some(vec!["a b", "c,d"]));
+}
+
+#[test]
+fn the_reading_records_label_column_delimiter_and_header() {
+    let o = opts(LabelColumn::Last, b';', None);
+    let r = reading("a;b;y\n1;2;1\n", &o);
+    assert_eq!((r.label_index, r.fields, r.delimiter), (2, 3, b';'));
+    assert_eq!(r.feature_names(), Some(vec!["a", "b"]));
+    // Read again with the options it gives, a file lines up exactly.
+    let again = ReadOptions {
+        csv: r.options(),
+        ..Default::default()
+    };
+    assert_eq!(reading("a;b;y\n3;4;0\n", &again), r);
+    let plain = reading("1,2,3\n", &ReadOptions::default());
+    assert!(!plain.has_header());
+    assert_eq!((plain.feature_names(), plain.label_name()), (None, None));
+    assert_eq!(plain.options().header, Some(false));
+    // A LIBSVM reading gives LIBSVM options; a CSV reading CSV options.
+    assert_eq!(Reading::Libsvm.options().format, Format::Libsvm);
+    assert_eq!(Reading::Csv(plain).options().format, Format::Csv);
+}
+
+#[test]
+fn issue_11_item_2_check_names_the_first_differing_column() {
+    let train = reading("age,sex,y\n1,2,1\n", &opts(LabelColumn::Last, b',', None));
+    let read = |text: &str| {
+        reading(
+            text,
+            &ReadOptions {
+                csv: train.options(),
+                ..Default::default()
+            },
+        )
+    };
+    assert!(train.check(&read("age,sex,y\n5,6,0\n"), "p.csv").is_ok());
+    let e = train
+        .check(&read("age,bmi,y\n5,6,0\n"), "p.csv")
+        .unwrap_err();
+    assert!(matches!(
+        &e,
+        DataError::Mismatch {
+            kind: Mismatch::ColumnName { column: 2, .. },
+            ..
+        }
+    ));
+    assert_eq!(
+        e.to_string(),
+        "p.csv: column 2 is named \"bmi\", expected \"sex\""
+    );
+    // Issue 11, item 2: a file whose label sits elsewhere, or that lost a column, is refused.
+    let e = train
+        .check(&read("y,age,sex\n1,5,6\n"), "p.csv")
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "p.csv: column 1 is named \"y\", expected \"age\""
+    );
+    let fewer = reading("age,y\n5,0\n", &opts(LabelColumn::Last, b',', None));
+    let e = train.check(&fewer, "p.csv").unwrap_err();
+    assert_eq!(e.to_string(), "p.csv: the file has 2 columns, expected 3");
+    // Read with the stored options, such a file already fails at its header.
+    let stored = ReadOptions {
+        csv: train.options(),
+        ..Default::default()
+    };
+    assert!(read_csv(&b"age,y\n5,0\n"[..], "p.csv", &stored).is_err());
+    // Read with its own detection, a headerless file or another delimiter is told apart.
+    let auto = reading("5,6,0\n", &opts(LabelColumn::Last, b',', None));
+    let e = train.check(&auto, "p.csv").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "p.csv: the file has no header line, expected one"
+    );
+    let tabs = reading(
+        "age\tsex\ty\n5\t6\t0\n",
+        &opts(LabelColumn::Last, b'\t', None),
+    );
+    let e = train.check(&tabs, "p.tsv").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "p.tsv: fields are separated by tab, expected ','"
+    );
+    let first = reading(
+        "y,age,sex\n1,5,6\n",
+        &opts(LabelColumn::Index(0), b',', None),
+    );
+    let e = train.check(&first, "p.csv").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "p.csv: the label is in column 1 (1-based), expected column 3"
+    );
+    // A file without records matches any layout.
+    assert!(train.check(&read(""), "empty.csv").is_ok());
+}
+
+#[test]
+fn crlf_bom_and_whitespace_only_lines() {
+    let text = "\u{feff}y,a\r\n  \r\n1,2\r\n\r\n0,3";
+    let d = read_csv(text.as_bytes(), "t.csv", &ReadOptions::default()).unwrap();
+    assert_eq!(d.raw_labels(), &[1.0, 0.0]);
+    let Reading::Csv(r) = d.reading() else {
+        panic!("CSV")
+    };
+    assert_eq!(r.header, Some(vec!["y".to_string(), "a".to_string()]));
+    // A numeric first line after a byte-order mark is data, not a header.
+    check("\u{feff}1,2\n", &ReadOptions::default(), &[1.0], &[&[2.0]]);
+}
+
+#[test]
+fn error_columns_count_quotes_and_point_at_the_field() {
+    // `"2"` then `x`: the bad field starts at byte 9 of line 2 (`0,"2" , x`).
+    check_err(
+        "1,2,3\n0,\"2\" , x\n",
+        &ReadOptions::default(),
+        2,
+        9,
+        K::BadValue,
+    );
+    // Inside quotes the column counts the opening quote: `"3x"` has x at byte 6.
+    check_err(
+        "1,2,3\n0,2,\"3x\"\n",
+        &ReadOptions::default(),
+        2,
+        7,
+        K::TrailingGarbage,
+    );
+    // A quoted header line that spans two lines: the record after it is on line 3.
+    check_err(
+        "\"y\nz\",a\n1,q\n",
+        &ReadOptions::default(),
+        3,
+        3,
+        K::BadValue,
+    );
+    // Blank lines before a bad record are counted.
+    check_err(
+        "1,2\n\n\n\n0,\n",
+        &ReadOptions::default(),
+        5,
+        3,
+        K::EmptyField,
+    );
+    // CRLF files count lines the same way.
+    check_err(
+        "1,2\r\n\r\n0,\r\n",
+        &ReadOptions::default(),
+        3,
+        3,
+        K::EmptyField,
+    );
+}
+
+#[test]
+fn hashing_folds_columns_and_stores_csr() {
+    // Four feature columns folded with 1 bit: columns 0 and 2 -> 0, 1 and 3 -> 1.
+    let o = ReadOptions {
+        hash_bits: Some(1),
+        ..Default::default()
+    };
+    let d = read_csv(&b"1,1,2,3,4\n0,1,0,-1,0\n"[..], "h.csv", &o).unwrap();
+    assert_eq!(d.dim(), 2);
+    assert!(matches!(d.row(0), Row::Sparse(_)));
+    assert_eq!((d.row(0).get(0), d.row(0).get(1)), (4.0, 6.0));
+    // 1 + (-1) = 0 is dropped.
+    assert_eq!(d.row(1).nnz(), 0);
+    // A dimension far above the column count stores CSR rather than padding every row.
+    let wide = ReadOptions {
+        dim: Some(1 << 30),
+        ..Default::default()
+    };
+    let d = read_csv(&b"1,5,0\n"[..], "w.csv", &wide).unwrap();
+    assert_eq!((d.dim(), d.nnz()), (1 << 30, 1));
+    assert!(matches!(d.row(0), Row::Sparse(_)));
+}
+
+#[test]
+fn gzip_csv_reads_like_plain_csv() {
+    let text = b"y,a\n1,2\n0,3\n";
+    let plain = read_csv(&text[..], "t.csv", &ReadOptions::default()).unwrap();
+    let packed = read_csv(&gzip(text)[..], "t.csv.gz", &ReadOptions::default()).unwrap();
+    assert_eq!(plain, packed);
+    let e = read_csv(
+        &gzip(b"y,a\n1,2\n0,x\n")[..],
+        "t.csv.gz",
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "t.csv.gz:3:3: feature value is not a number: expected a finite number"
+    );
 }

@@ -77,10 +77,19 @@ pub fn convergence_curve(
     Ok(out)
 }
 
+/// The points of a prequential run, and the checkpoints it could not report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Prequential {
+    /// The AUC of all scores so far at each reported checkpoint.
+    pub points: Vec<CurvePoint>,
+    /// Checkpoints skipped because only one class had been seen there (AUC is undefined).
+    pub skipped: usize,
+}
+
 /// Prequential (test-then-train) evaluation: each example of `stream` is scored by the current
 /// learner *before* the learner updates on it. After every `every` examples, and after the last,
-/// the AUC of all scores so far is recorded; points where only one class has been seen are
-/// skipped.
+/// the AUC of all scores so far is recorded; checkpoints where only one class has been seen are
+/// skipped and counted.
 ///
 /// Each point sorts the scores so far, so the cost is $O((n / \text{every})\, n \log n)$ on top
 /// of the updates. Errors if `every == 0` or a score is not finite.
@@ -88,11 +97,12 @@ pub fn prequential(
     learner: &mut dyn OnlineLearner,
     stream: &Dataset,
     every: usize,
-) -> Result<Vec<CurvePoint>, EvalError> {
+) -> Result<Prequential, EvalError> {
     check_every(every)?;
     let mut scores = Vec::with_capacity(stream.n());
     let labels = stream.labels();
     let mut out = Vec::with_capacity(stream.n() / every + 1);
+    let mut skipped = 0;
     for (t, (x, y)) in stream.iter().enumerate() {
         scores.push(learner.score(x));
         learner.update(x, y);
@@ -103,7 +113,7 @@ pub fn prequential(
                     updates: seen,
                     auc: a,
                 }),
-                Err(MetricError::SingleClass { .. }) => {}
+                Err(MetricError::SingleClass { .. }) => skipped += 1,
                 Err(source) => {
                     return Err(EvalError::Metric {
                         context: format!("stream after {seen} example(s)"),
@@ -113,13 +123,18 @@ pub fn prequential(
             }
         }
     }
-    Ok(out)
+    Ok(Prequential {
+        points: out,
+        skipped,
+    })
 }
 
 /// Seed-path tag: the split of a convergence-curve run (when no test set is given).
 const TAG_CURVE_SPLIT: u64 = 11;
 /// Seed-path tag: the order in which a convergence-curve run feeds its training part.
 const TAG_CURVE_ORDER: u64 = 12;
+/// Seed of the learner's own random choices in a convergence curve.
+const TAG_CURVE_FIT: u64 = 13;
 
 /// A convergence curve the way the protocol prepares data: the test part is `test` when given,
 /// else the first of `cfg.folds` stratified folds of `data` (seeded); the training part is fed in
@@ -161,7 +176,10 @@ pub fn convergence_protocol(
     let order = permuted(train_idx, derive_seed(cfg.seed, &[TAG_CURVE_ORDER]));
     let prepared = prepare(data, &order, test_src, &test_idx, cfg);
     let mut learner = fit
-        .online(prepared.train.dim())
+        .online(
+            prepared.train.dim(),
+            derive_seed(cfg.seed, &[TAG_CURVE_FIT]),
+        )
         .ok_or(EvalError::NotOnline)?
         .map_err(EvalError::Param)?;
     convergence_curve(learner.as_mut(), &prepared.train, &prepared.eval, every)
@@ -216,21 +234,14 @@ mod tests {
         // {2, 4} vs neg {0, 0} -> 1.
         let s = Dataset::dense(1, vec![0.0, 1.0, 0.0, 1.0], vec![Neg, Pos, Neg, Pos]).unwrap();
         let c = prequential(&mut Counter(1.0), &s, 1).unwrap();
-        let at: Vec<usize> = c.iter().map(|p| p.updates).collect();
+        let at: Vec<usize> = c.points.iter().map(|p| p.updates).collect();
         assert_eq!(at, vec![2, 3, 4]);
+        // The checkpoint after the first example had one class only.
+        assert_eq!(c.skipped, 1);
         assert!(matches!(
             prequential(&mut Counter(1.0), &s, 0),
             Err(EvalError::Config { name: "every", .. })
         ));
-    }
-
-    struct CounterParams;
-
-    impl auc_core::OnlineParams for CounterParams {
-        type Learner = Counter;
-        fn build(&self, _dim: usize) -> Result<Counter, auc_core::ParamError> {
-            Ok(Counter(0.0))
-        }
     }
 
     #[test]
@@ -253,7 +264,7 @@ mod tests {
             folds: 5,
             ..CvConfig::default()
         };
-        let fit = auc_core::Streaming(CounterParams);
+        let fit = auc_core::testing::OnlineFit(|_, _| Ok(Counter(0.0)));
         let c = convergence_protocol(&data, None, &fit, &cfg, 10).unwrap();
         // 4/5 of 50 rows train: points at 10, 20, 30, 40.
         assert_eq!(

@@ -3,7 +3,7 @@
 //!
 //! For each of $R$ repetitions of a stratified $K$-fold split of the data (outer split):
 //!
-//! 1. Scaling (if [`CvConfig::scale`]) is fitted on the outer training part only and applied to
+//! 1. Scaling ([`CvConfig::scaling`]) is fitted on the outer training part only and applied to
 //!    both parts; then rows are divided by their norm if [`CvConfig::unit_norm`] (SPEC section 1).
 //! 2. If there is more than one candidate parameter set, an inner stratified
 //!    [`CvConfig::inner_folds`]-fold CV on the outer training part scores each candidate by its
@@ -47,7 +47,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use auc_core::{Dataset, DynFit, FitError, Label, ParamError, ParamMap};
-use auc_data::{MinMaxScaler, unit_norm};
+use auc_data::{Scaler, Scaling, unit_norm};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -69,6 +69,8 @@ const TAG_OUTER_ORDER: u64 = 5;
 const TAG_OUTER_FIT: u64 = 6;
 /// Seed-path tag: the sample kept from an outer training part over [`CvConfig::max_train`].
 const TAG_SUBSAMPLE: u64 = 7;
+/// Folds of [`tune`].
+const TAG_TUNE_FOLDS: u64 = 8;
 
 /// Why an evaluation could not produce its records.
 #[derive(Clone, Debug, PartialEq)]
@@ -198,8 +200,9 @@ pub struct CvConfig {
     pub inner_folds: usize,
     /// Base seed of every random choice.
     pub seed: u64,
-    /// Min-max scale to $[-1, 1]$, fitted on each training part (SPEC section 1).
-    pub scale: bool,
+    /// Feature scaling, fitted on each training part only (SPEC section 1); `Auto` resolves on
+    /// each part by its density.
+    pub scaling: Scaling,
     /// Divide every row by its Euclidean norm (after scaling).
     pub unit_norm: bool,
     /// Cap on an outer training part: a larger part is replaced by a seeded uniform sample of
@@ -215,7 +218,7 @@ impl Default for CvConfig {
             repeats: 4,
             inner_folds: 5,
             seed: 0,
-            scale: true,
+            scaling: Scaling::MinMax,
             unit_norm: false,
             max_train: None,
         }
@@ -273,7 +276,8 @@ pub struct RunRecord {
     pub params: ParamMap,
     /// Mean inner validation AUC of the chosen parameters; `None` when there was no choice.
     pub inner_auc: Option<f64>,
-    /// Wall-clock seconds of the final fit only.
+    /// Wall-clock seconds of the final fit (with the scoring of the test part, which a
+    /// transductive fit does in the same step).
     pub train_seconds: f64,
     /// Seconds spent in this split's inner CV, summed over its fit-and-score jobs (0 without
     /// inner CV). With several threads this is compute time, not elapsed time.
@@ -284,6 +288,12 @@ pub struct RunRecord {
     pub n_train: usize,
     /// Test examples.
     pub n_test: usize,
+    /// Whether the final fit left the region its theory allows ([`auc_core::Scorer::divergence`]):
+    /// its scores are not to be trusted.
+    pub diverged: bool,
+    /// What the divergence was and which parameter to change, when it diverged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub divergence: Option<String>,
 }
 
 /// Mean and spread of a list of [`RunRecord`]s.
@@ -305,6 +315,8 @@ pub struct Summary {
     pub grid_points: usize,
     /// Total compute seconds: every final fit plus every inner-CV job.
     pub total_seconds: f64,
+    /// Runs whose final fit diverged.
+    pub diverged_runs: usize,
 }
 
 /// Mean and sample standard deviation; `(0, 0)` for no values, std 0 for one value.
@@ -338,6 +350,7 @@ pub fn summarize(records: &[RunRecord]) -> Summary {
             .iter()
             .map(|r| r.train_seconds + r.search_seconds)
             .sum(),
+        diverged_runs: records.iter().filter(|r| r.diverged).count(),
     }
 }
 
@@ -411,6 +424,77 @@ pub fn holdout(
     run_protocol(&train, &test, splits, algo, cfg, progress)
 }
 
+/// What [`tune`] chose.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tuned {
+    /// The chosen parameters (the full set, base included).
+    pub params: ParamMap,
+    /// Their mean validation AUC over the folds; `None` when there was nothing to choose.
+    pub mean_auc: Option<f64>,
+    /// Number of candidate parameter sets.
+    pub grid_points: usize,
+    /// Compute seconds of the search, summed over its fit-and-score jobs.
+    pub seconds: f64,
+}
+
+/// The inner search of the protocol on all of `data`: stratified `cfg.inner_folds`-fold CV of
+/// every candidate (each training part fed in a seeded order, scaled on itself, as in
+/// [`nested_cv`]) and the candidate with the best mean validation AUC (ties: the first in grid
+/// order). What `auc train --tune` runs before fitting the model it saves.
+///
+/// Errors as [`nested_cv`]; a class with fewer than `cfg.inner_folds` rows cannot be split.
+pub fn tune(
+    data: &Dataset,
+    algo: &Algo<'_>,
+    cfg: &CvConfig,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Tuned, EvalError> {
+    let candidates = algo.candidates();
+    let fits = candidates
+        .iter()
+        .map(|p| check_candidate(algo, p, data.dim()))
+        .collect::<Result<Vec<_>, _>>()?;
+    if candidates.len() == 1 {
+        return Ok(Tuned {
+            params: candidates[0].clone(),
+            mean_auc: None,
+            grid_points: 1,
+            seconds: 0.0,
+        });
+    }
+    if cfg.inner_folds < 2 {
+        return Err(EvalError::FoldCount { k: cfg.inner_folds });
+    }
+    let inner = stratified_kfold(
+        data.labels(),
+        cfg.inner_folds,
+        derive_seed(cfg.seed, &[TAG_TUNE_FOLDS]),
+    )?;
+    let plan = OuterPlan {
+        split: Split {
+            repeat: 0,
+            fold: 0,
+            train: (0..data.n()).collect(),
+            test: Vec::new(),
+        },
+        inner,
+    };
+    progress(Progress::Total((cfg.inner_folds * candidates.len()) as u64));
+    let (choice, seconds) = inner_search(data, &[plan], &fits, &candidates, cfg, progress)?
+        .pop()
+        .expect("one plan gives one choice");
+    match choice {
+        Choice::Best { index, mean_auc } => Ok(Tuned {
+            params: candidates[index].clone(),
+            mean_auc: Some(mean_auc),
+            grid_points: candidates.len(),
+            seconds,
+        }),
+        Choice::Only => unreachable!("more than one candidate"),
+        Choice::NoneUsable => Err(EvalError::NoUsableParams { repeat: 0, fold: 0 }),
+    }
+}
+
 /// A training part ready to fit (selected in a seeded order, scaled) and its evaluation part.
 pub(crate) struct Prepared {
     pub(crate) train: Dataset,
@@ -428,9 +512,9 @@ pub(crate) fn prepare(
 ) -> Prepared {
     let mut train = train_src.select(train_idx);
     let mut eval = eval_src.select(eval_idx);
-    if cfg.scale {
+    if cfg.scaling != Scaling::None {
         // SPEC section 1: fitted on the training part only, applied to both, never clipped.
-        let scaler = MinMaxScaler::fit(&train);
+        let scaler = Scaler::fit(cfg.scaling, &train);
         train = scaler.transform(&train);
         eval = scaler.transform(&eval);
     }
@@ -600,7 +684,7 @@ fn check_candidate(
     dim: usize,
 ) -> Result<Box<dyn DynFit>, EvalError> {
     let fit = (algo.make)(params).map_err(EvalError::Param)?;
-    if let Some(Err(e)) = fit.online(dim) {
+    if let Some(Err(e)) = fit.online(dim, 0) {
         return Err(EvalError::Fit {
             params: params.clone(),
             source: FitError::Param(e),
@@ -758,13 +842,13 @@ fn validation_auc(
     split: &Split,
     j: usize,
 ) -> Result<Option<f64>, EvalError> {
-    let model = fit
+    let fitted = fit
         .fit_transductive(&data.train, &data.eval, seed)
         .map_err(|source| EvalError::Fit {
             params: ParamMap::new(),
             source,
         })?;
-    match auc(&model.score_all(&data.eval), data.eval.labels()) {
+    match auc(&fitted.scores, data.eval.labels()) {
         Ok(a) => Ok(Some(a)),
         Err(MetricError::NonFinite { .. }) => Ok(None),
         Err(source) => Err(EvalError::Metric {
@@ -794,7 +878,7 @@ fn final_fit(
     );
     let data = prepare(train_src, &order, test_src, &split.test, cfg);
     let start = Instant::now();
-    let model = fit
+    let fitted = fit
         .fit_transductive(
             &data.train,
             &data.eval,
@@ -805,7 +889,8 @@ fn final_fit(
             source,
         })?;
     let train_seconds = start.elapsed().as_secs_f64();
-    let scores = model.score_all(&data.eval);
+    let divergence = fitted.model.divergence().map(|d| d.to_string());
+    let scores = fitted.scores;
     let metric_err = |source| EvalError::Metric {
         context: format!("test part of repeat {}, fold {}", split.repeat, split.fold),
         source,
@@ -825,6 +910,8 @@ fn final_fit(
         grid_points: 0,
         n_train: data.train.n(),
         n_test: data.eval.n(),
+        diverged: divergence.is_some(),
+        divergence,
     })
 }
 
@@ -845,6 +932,8 @@ mod tests {
             search_seconds: 2.0,
             grid_points: 3,
             n_train: 4,
+            diverged: false,
+            divergence: None,
             n_test: 2,
         }
     }

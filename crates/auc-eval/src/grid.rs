@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `2^a..2^b` | $2^a, 2^{a+1}, \dots, 2^b$ (integers $a \le b$, may be negative) |
 //! | `2^a..2^b:s` | $2^a, 2^{a+s}, \dots$ up to $2^b$ (integer step $s \ge 1$) |
-//! | `v1,v2,...` | the listed finite numbers (`0.5`, `1e-3`, `2^-3`), at least one, no repeats |
+//! | `v1,v2,...` | the listed finite numbers (`0.5`, `1e-3`, `2^-3`) or words (`fifo`, `true`), at least one, no repeats |
 //!
 //! and `NAME` is lower case, `[a-z][a-z0-9_]*`, like every parameter name in
 //! [`auc_core::ParamSpec`]. The papers' grid $2^{[-10..10]}$ for $\eta$ is `eta=2^-10..2^10`.
@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use auc_core::ParamMap;
+use auc_core::{ParamMap, ParamValue};
 
 /// Largest absolute power-of-two exponent accepted: $2^{\pm 1000}$ is still a normal `f64`.
 const MAX_EXPONENT: i32 = 1000;
@@ -35,7 +35,7 @@ pub struct GridAxis {
     /// The parameter's name.
     pub name: String,
     /// The values, in the order they are tried.
-    pub values: Vec<f64>,
+    pub values: Vec<ParamValue>,
 }
 
 /// Why a grid argument could not be parsed or expanded.
@@ -88,8 +88,8 @@ pub enum GridError {
     RepeatedValue {
         /// The argument as given.
         input: String,
-        /// The value.
-        value: f64,
+        /// The value as printed.
+        value: String,
     },
     /// Two axes have the same name.
     RepeatedName {
@@ -118,7 +118,10 @@ impl fmt::Display for GridError {
                  a-z, 0-9 and _"
             ),
             GridError::BadNumber { input, token } => {
-                write!(f, "grid `{input}`: `{token}` is not a finite number")
+                write!(
+                    f,
+                    "grid `{input}`: `{token}` is neither a finite number nor a lower-case word"
+                )
             }
             GridError::BadExponent { input, token } => write!(
                 f,
@@ -170,6 +173,35 @@ fn exponent(input: &str, token: &str) -> Result<i32, GridError> {
 }
 
 /// Parses one list item: a finite number, or `2^k` for an integer `k`.
+/// Whether two grid values are the same point (numbers by their bits, `0` and `-0` alike).
+fn same(a: &ParamValue, b: &ParamValue) -> bool {
+    match (a, b) {
+        (ParamValue::Num(x), ParamValue::Num(y)) => {
+            x.to_bits() == y.to_bits() || (*x == 0.0 && *y == 0.0)
+        }
+        _ => a == b,
+    }
+}
+
+/// A list item: a number as [`number`] reads it, else a lower-case word (a choice such as
+/// `fifo`, or `true`/`false`).
+fn value(input: &str, token: &str) -> Result<ParamValue, GridError> {
+    match number(input, token) {
+        Ok(v) => Ok(ParamValue::Num(v)),
+        Err(e) => {
+            let t = token.trim();
+            let non_finite_number = t.parse::<f64>().is_ok();
+            if !non_finite_number
+                && (valid_name(t) || (t.contains('-') && valid_name(&t.replace('-', "_"))))
+            {
+                Ok(ParamValue::from_text(t))
+            } else {
+                Err(e)
+            }
+        }
+    }
+}
+
 fn number(input: &str, token: &str) -> Result<f64, GridError> {
     let t = token.trim();
     if let Some(e) = t.strip_prefix("2^") {
@@ -241,20 +273,20 @@ pub fn parse_grid_arg(s: &str) -> Result<GridAxis, GridError> {
     }
     let values = if spec.contains("..") {
         power_range(s, spec)?
+            .into_iter()
+            .map(ParamValue::Num)
+            .collect()
     } else {
         let values = spec
             .split(',')
-            .map(|t| number(s, t))
-            .collect::<Result<Vec<f64>, _>>()?;
+            .map(|t| value(s, t))
+            .collect::<Result<Vec<ParamValue>, _>>()?;
         for (i, v) in values.iter().enumerate() {
             // Exact repeats only: 0.1 and 0.1000001 are different grid points.
-            if values[..i]
-                .iter()
-                .any(|u| u.to_bits() == v.to_bits() || (*u == 0.0 && *v == 0.0))
-            {
+            if values[..i].iter().any(|u| same(u, v)) {
                 return Err(GridError::RepeatedValue {
                     input: s.to_owned(),
-                    value: *v,
+                    value: v.to_string(),
                 });
             }
         }
@@ -289,9 +321,9 @@ pub fn expand(axes: &[GridAxis]) -> Result<Vec<ParamMap>, GridError> {
     for axis in axes {
         let mut next = Vec::with_capacity(out.len() * axis.values.len());
         for base in &out {
-            for &v in &axis.values {
+            for v in &axis.values {
                 let mut m = base.clone();
-                m.set(axis.name.clone(), v);
+                m.set(axis.name.clone(), v.clone());
                 next.push(m);
             }
         }
@@ -320,9 +352,9 @@ mod tests {
         let axis = parse_grid_arg("c=2^-1000..2^1000:999").unwrap();
         assert_eq!(
             axis.values,
-            vec![2f64.powi(-1000), 2f64.powi(-1), 2f64.powi(998)]
+            [2f64.powi(-1000), 2f64.powi(-1), 2f64.powi(998)].map(ParamValue::Num)
         );
         let axis = parse_grid_arg("c=2^0..2^0:9223372036854775807").unwrap();
-        assert_eq!(axis.values, vec![1.0]);
+        assert_eq!(axis.values, [ParamValue::Num(1.0)]);
     }
 }

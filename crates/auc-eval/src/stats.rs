@@ -23,7 +23,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use statrs::distribution::{Continuous, ContinuousCDF, FisherSnedecor, Normal};
+use statrs::distribution::{ChiSquared, Continuous, ContinuousCDF, FisherSnedecor, Normal};
 
 /// Why a test statistic could not be computed.
 #[derive(Clone, Debug, PartialEq)]
@@ -238,6 +238,68 @@ pub struct Friedman {
     pub alpha: f64,
     /// `ff > critical_value`: the methods do not all perform equally at level $\alpha$.
     pub rejected: bool,
+    /// $P(\chi^2 > \chi^2_F)$ for $\chi^2$ with $k - 1$ degrees of freedom.
+    pub chi2_p_value: f64,
+    /// The $1-\alpha$ quantile of $\chi^2_{k-1}$.
+    pub chi2_critical_value: f64,
+}
+
+/// Fewest observations for which [`Friedman::decision`] uses the Iman-Davenport F
+/// approximation; below it the chi-square test is reported.
+pub const MIN_OBSERVATIONS_FOR_F: usize = 5;
+
+/// The test a [`Friedman`] result settles on: which statistic, its p-value and the verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FriedmanDecision {
+    /// `Iman-Davenport F` or `chi-square`.
+    pub name: &'static str,
+    /// The statistic ($F_F$ or $\chi^2_F$).
+    pub statistic: f64,
+    /// Its p-value.
+    pub p_value: f64,
+    /// The critical value at level $\alpha$.
+    pub critical_value: f64,
+    /// Whether equal performance is rejected at level $\alpha$.
+    pub rejected: bool,
+    /// Why the chi-square test was used, when it was.
+    pub note: Option<&'static str>,
+}
+
+impl Friedman {
+    /// The Iman-Davenport F test when it applies, else the chi-square test: $F_F$ is infinite
+    /// when every observation ranks the methods alike ($\chi^2_F$ at its maximum $N(k-1)$), and
+    /// its approximation is poor with fewer than [`MIN_OBSERVATIONS_FOR_F`] observations. Then
+    /// the Friedman statistic itself is compared with $\chi^2_{k-1}$, so a verdict never rests on
+    /// an infinite statistic.
+    pub fn decision(&self) -> FriedmanDecision {
+        let note = if !self.ff.is_finite() {
+            Some(
+                "every observation ranks the methods alike, so F_F is infinite and the F approximation does not apply",
+            )
+        } else if self.n < MIN_OBSERVATIONS_FOR_F {
+            Some("too few observations for the F approximation")
+        } else {
+            None
+        };
+        match note {
+            None => FriedmanDecision {
+                name: "Iman-Davenport F",
+                statistic: self.ff,
+                p_value: self.p_value,
+                critical_value: self.critical_value,
+                rejected: self.rejected,
+                note: None,
+            },
+            Some(_) => FriedmanDecision {
+                name: "chi-square",
+                statistic: self.chi2,
+                p_value: self.chi2_p_value,
+                critical_value: self.chi2_critical_value,
+                rejected: self.chi2 > self.chi2_critical_value,
+                note,
+            },
+        }
+    }
 }
 
 /// How far the sum of average ranks may stray from $k(k+1)/2$, per method: ranks printed to two
@@ -303,7 +365,10 @@ pub fn friedman_from_ranks(
     let f = FisherSnedecor::new(df1, df2).expect("k >= 2 and N >= 2 make both df >= 1");
     let p_value = if ff.is_finite() { f.sf(ff) } else { 0.0 };
     let critical_value = f.inverse_cdf(1.0 - alpha);
+    let c = ChiSquared::new(df1).expect("k >= 2 makes df >= 1");
     Ok(Friedman {
+        chi2_p_value: c.sf(chi2),
+        chi2_critical_value: c.inverse_cdf(1.0 - alpha),
         k,
         n,
         chi2,

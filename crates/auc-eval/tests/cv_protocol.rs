@@ -5,9 +5,10 @@
 use std::sync::{Arc, Mutex};
 
 use auc_core::Label::{Neg, Pos};
+use auc_core::testing::OnlineFit;
 use auc_core::{
-    BoxedModel, Dataset, DynFit, FitError, Label, OnlineLearner, OnlineParams, ParamError,
-    ParamMap, ParamSpec, Row, Scorer, Streaming, check,
+    BoxedModel, Dataset, DynFit, FitError, Label, OnlineLearner, ParamError, ParamMap, Row, Scorer,
+    check,
 };
 use auc_eval::EvalError;
 use auc_eval::curve::{convergence_curve, prequential};
@@ -44,28 +45,16 @@ fn two_gaussians(n_pos: usize, n_neg: usize, seed: u64) -> Dataset {
     Dataset::dense(2, values, labels).unwrap()
 }
 
-const SPECS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "eta",
-        default: Some(0.5),
-        help: "rate of the running class means",
-    },
-    ParamSpec {
-        name: "sign",
-        default: Some(1.0),
-        help: "+1 scores by the mean gap, -1 against it",
-    },
-    ParamSpec {
-        name: "gain",
-        default: Some(1.0),
-        help: "multiplies every score",
-    },
-    ParamSpec {
-        name: "blowup",
-        default: Some(0.0),
-        help: "1 makes every score +inf",
-    },
-];
+/// The parameters [`make_drift`] knows, with their defaults.
+const KNOWN: &[(&str, f64)] = &[("eta", 0.5), ("sign", 1.0), ("gain", 1.0), ("blowup", 0.0)];
+
+/// The value of `name` in `m`, else its default in [`KNOWN`].
+fn value(m: &ParamMap, name: &str) -> f64 {
+    m.get(name)
+        .and_then(|v| v.as_f64())
+        .or_else(|| KNOWN.iter().find(|k| k.0 == name).map(|k| k.1))
+        .expect("a known name")
+}
 
 /// Parameters of [`Drift`].
 #[derive(Clone, Debug)]
@@ -101,9 +90,7 @@ impl OnlineLearner for Drift {
     }
 }
 
-impl OnlineParams for DriftParams {
-    type Learner = Drift;
-
+impl DriftParams {
     fn build(&self, dim: usize) -> Result<Drift, ParamError> {
         check::positive("eta", self.eta)?;
         check::positive("gain", self.gain)?;
@@ -117,8 +104,14 @@ impl OnlineParams for DriftParams {
 /// The factory handed to the protocol: rejects unknown names and a sign other than +-1 here;
 /// `eta` and `gain` are checked when the learner is built.
 fn make_drift(m: &ParamMap) -> Result<Box<dyn DynFit>, ParamError> {
-    m.check_names(SPECS)?;
-    let sign = m.value(&SPECS[1])?;
+    if let Some((name, _)) = m.iter().find(|(k, _)| !KNOWN.iter().any(|n| n.0 == *k)) {
+        return Err(ParamError::Unknown {
+            name: name.to_owned(),
+            known: "eta, sign, gain, blowup".to_owned(),
+            suggestion: None,
+        });
+    }
+    let sign = value(m, "sign");
     if ![1.0, -1.0].contains(&sign) {
         return Err(ParamError::OutOfRange {
             name: "sign",
@@ -126,12 +119,13 @@ fn make_drift(m: &ParamMap) -> Result<Box<dyn DynFit>, ParamError> {
             allowed: "-1 or 1",
         });
     }
-    Ok(Box::new(Streaming(DriftParams {
-        eta: m.value(&SPECS[0])?,
+    let p = DriftParams {
+        eta: value(m, "eta"),
         sign,
-        gain: m.value(&SPECS[2])?,
-        blowup: m.value(&SPECS[3])? > 0.5,
-    })))
+        gain: value(m, "gain"),
+        blowup: value(m, "blowup") > 0.5,
+    };
+    Ok(Box::new(OnlineFit(move |dim, _seed| p.build(dim))))
 }
 
 /// What one fit saw.
@@ -212,7 +206,11 @@ impl DynFit for Recorder {
         }))
     }
 
-    fn online(&self, _dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+    fn online(
+        &self,
+        _dim: usize,
+        _seed: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
         None
     }
 }
@@ -222,7 +220,7 @@ fn grid(axes: &[(&str, &[f64])]) -> Vec<ParamMap> {
         .iter()
         .map(|(n, v)| auc_eval::grid::GridAxis {
             name: (*n).to_owned(),
-            values: v.to_vec(),
+            values: v.iter().map(|&x| x.into()).collect(),
         })
         .collect();
     auc_eval::grid::expand(&parsed).unwrap()
@@ -441,7 +439,7 @@ fn nested_cv_gives_one_record_per_split_with_params_from_the_grid() {
         assert_eq!(r.n_train + r.n_test, 60);
         assert!(g.contains(&r.params), "{} is not a grid point", r.params);
         // The anti-correlated sign is never chosen; the good one separates the classes.
-        assert_eq!(r.params.get("sign"), Some(1.0));
+        assert_eq!(r.params.get("sign").and_then(|v| v.as_f64()), Some(1.0));
         assert!(r.inner_auc.unwrap() > 0.7, "inner {:?}", r.inner_auc);
         assert!(r.auc > 0.7 && r.ap > 0.5, "auc {} ap {}", r.auc, r.ap);
         assert_eq!(r.grid_points, 4);
@@ -502,7 +500,10 @@ fn candidates_with_non_finite_validation_scores_are_never_chosen() {
         make: &make_drift,
     };
     let rs = nested_cv(&data, &algo, &small_cfg(), &quiet).unwrap();
-    assert!(rs.iter().all(|r| r.params.get("blowup") == Some(0.0)));
+    assert!(
+        rs.iter()
+            .all(|r| r.params.get("blowup").and_then(|v| v.as_f64()) == Some(0.0))
+    );
     // If every candidate blows up there is nothing to choose.
     let algo = Algo {
         base: [("blowup", 1.0)].into_iter().collect(),
@@ -546,7 +547,10 @@ fn without_a_grid_no_inner_cv_runs() {
             rs.iter()
                 .all(|r| r.inner_auc.is_none() && r.grid_points == 1)
         );
-        assert!(rs.iter().all(|r| r.params.get("gain") == Some(2.0)));
+        assert!(
+            rs.iter()
+                .all(|r| r.params.get("gain").and_then(|v| v.as_f64()) == Some(2.0))
+        );
     }
 }
 
@@ -565,7 +569,7 @@ fn scaling_is_fitted_on_each_training_part_only() {
 
     let log = Arc::new(Log::default());
     let make = |m: &ParamMap| -> Result<Box<dyn DynFit>, ParamError> {
-        let fail = m.get("fail") == Some(1.0);
+        let fail = m.get("fail").and_then(|v| v.as_f64()) == Some(1.0);
         Ok(Box::new(Recorder {
             log: Arc::clone(&log),
             fail,
@@ -646,7 +650,7 @@ fn scaling_is_fitted_on_each_training_part_only() {
         &data,
         &algo3,
         &CvConfig {
-            scale: false,
+            scaling: auc_data::Scaling::None,
             ..cfg
         },
         &quiet,
@@ -783,7 +787,7 @@ fn holdout_runs_repeats_on_a_fixed_test_set() {
             (r.run, r.repeat, r.fold, r.n_train, r.n_test),
             (i, i, 0, 45, 20)
         );
-        assert_eq!(r.params.get("sign"), Some(1.0));
+        assert_eq!(r.params.get("sign").and_then(|v| v.as_f64()), Some(1.0));
         assert!(r.auc > 0.7);
     }
     let again = rayon::ThreadPoolBuilder::new()
@@ -851,8 +855,10 @@ fn curves_track_a_learner_along_the_stream() {
     let stream = train.select(&order);
     let p = prequential(&mut params.build(2).unwrap(), &stream, 10).unwrap();
     // The stream holds negatives first: no AUC until a positive arrives after 20 examples.
-    let at: Vec<usize> = p.iter().map(|q| q.updates).collect();
+    let at: Vec<usize> = p.points.iter().map(|q| q.updates).collect();
     assert_eq!(at, vec![30, 40]);
+    // Checkpoints 10 and 20 saw negatives only.
+    assert_eq!(p.skipped, 2);
     assert!(matches!(
         convergence_curve(&mut params.build(2).unwrap(), &train, &test, 0),
         Err(EvalError::Config {

@@ -320,3 +320,40 @@ fn public_types_are_send_and_sync() {
     assert_send_sync::<Friedman>();
     assert_send_sync::<StatsError>();
 }
+
+/// Two data sets that rank three methods alike: F_F is infinite, so the chi-square test is
+/// reported (chi2 = N(k-1) = 4 on 2 df, p = e^-2 = 0.135): not rejected, as the Nemenyi test
+/// agrees, instead of "rejected with p = 0".
+#[test]
+fn degenerate_ranks_fall_back_to_the_chi_square_test() {
+    let scores = vec![vec![0.9, 0.8, 0.7], vec![0.95, 0.85, 0.75]];
+    let f = auc_eval::stats::friedman(&scores, 0.05).unwrap();
+    assert!(f.ff.is_infinite());
+    let d = f.decision();
+    assert_eq!(d.name, "chi-square");
+    assert!((d.statistic - 4.0).abs() < 1e-12);
+    assert!((d.p_value - (-2.0f64).exp()).abs() < 1e-9, "{}", d.p_value);
+    assert!(!d.rejected);
+    assert!(d.note.unwrap().contains("infinite"));
+}
+
+/// With enough data sets and a finite F_F, the Iman-Davenport test decides.
+#[test]
+fn the_f_test_decides_when_it_applies() {
+    let scores: Vec<Vec<f64>> = (0..8)
+        .map(|i| {
+            let e = f64::from(i) * 0.001;
+            if i % 3 == 0 {
+                vec![0.8 + e, 0.9, 0.7]
+            } else {
+                vec![0.9 + e, 0.8, 0.7]
+            }
+        })
+        .collect();
+    let f = auc_eval::stats::friedman(&scores, 0.05).unwrap();
+    assert!(f.ff.is_finite());
+    let d = f.decision();
+    assert_eq!(d.name, "Iman-Davenport F");
+    assert!(d.note.is_none());
+    assert_eq!(d.rejected, f.rejected);
+}

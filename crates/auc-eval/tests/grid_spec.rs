@@ -9,7 +9,11 @@ use auc_eval::grid::{GridAxis, GridError, MAX_GRID_POINTS, expand, parse_grid_ar
 fn check(arg: &str, name: &str, expected: &[f64]) {
     let axis = parse_grid_arg(arg).unwrap_or_else(|e| panic!("{arg}: {e}"));
     assert_eq!(axis.name, name, "{arg}");
-    let got: Vec<u64> = axis.values.iter().map(|v| v.to_bits()).collect();
+    let got: Vec<u64> = axis
+        .values
+        .iter()
+        .map(|v| v.as_f64().expect("a number").to_bits())
+        .collect();
     let want: Vec<u64> = expected.iter().map(|v| v.to_bits()).collect();
     assert_eq!(got, want, "{arg}: got {:?}", axis.values);
 }
@@ -80,10 +84,19 @@ fn malformed_arguments_say_what_is_wrong_and_quote_the_input() {
     check_err("1eta=1", &["name `1eta`"]);
     check_err("=1", &["name ``"]);
     check_err("et-a=1", &["name `et-a`"]);
-    check_err("eta=abc", &["`eta=abc`", "`abc` is not a finite number"]);
-    check_err("eta=", &["`` is not a finite number"]);
-    check_err("eta=1,,2", &["`` is not a finite number"]);
-    check_err("eta=nan", &["`nan` is not a finite number"]);
+    check_err(
+        "eta=1x",
+        &[
+            "`eta=1x`",
+            "`1x` is neither a finite number nor a lower-case word",
+        ],
+    );
+    check_err(
+        "eta=",
+        &["`` is neither a finite number nor a lower-case word"],
+    );
+    check_err("eta=1,,2", &["`` is neither a finite number"]);
+    check_err("eta=nan", &["`nan` is neither a finite number"]);
     check_err("eta=inf", &["`inf`"]);
     check_err("eta=1e400", &["`1e400`"]);
     check_err("eta=0.5,1,0.5", &["value 0.5 is listed twice"]);
@@ -115,11 +128,11 @@ fn expand_varies_the_first_axis_slowest() {
     let axes = [
         GridAxis {
             name: "eta".into(),
-            values: vec![1.0, 2.0],
+            values: vec![1.0.into(), 2.0.into()],
         },
         GridAxis {
             name: "lambda".into(),
-            values: vec![0.1, 0.2, 0.3],
+            values: vec![0.1.into(), 0.2.into(), 0.3.into()],
         },
     ];
     let got: Vec<String> = expand(&axes)
@@ -166,7 +179,7 @@ fn expand_edge_cases() {
     assert_eq!(e.to_string(), "grid parameter `c` is given twice");
     let wide = GridAxis {
         name: "a".into(),
-        values: vec![0.0; 10_000],
+        values: vec![0.0.into(); 10_000],
     };
     let mut deep = wide.clone();
     deep.name = "b".into();
@@ -181,4 +194,18 @@ fn public_types_are_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<GridAxis>();
     check::<GridError>();
+}
+
+#[test]
+fn lists_take_words_for_choices_and_booleans() {
+    let axis = parse_grid_arg("removal=fifo,reservoir").unwrap();
+    assert_eq!(axis.values, vec!["fifo".into(), "reservoir".into()]);
+    let b = parse_grid_arg("transductive=true,false").unwrap();
+    assert_eq!(b.values, vec![true.into(), false.into()]);
+    assert!(parse_grid_arg("removal=fifo,fifo").is_err());
+    let e = parse_grid_arg("c=1,x y").unwrap_err().to_string();
+    assert!(
+        e.contains("neither a finite number nor a lower-case word"),
+        "{e}"
+    );
 }

@@ -6,6 +6,7 @@ use std::sync::Mutex;
 use auc_core::Label::{Neg, Pos};
 use auc_core::{
     BoxedModel, Dataset, DynFit, FitError, OnlineLearner, ParamError, ParamMap, Row, Scorer,
+    Transductive,
 };
 use auc_eval::cv::{Algo, CvConfig, nested_cv};
 
@@ -32,12 +33,18 @@ impl DynFit for Recorder {
         train: &Dataset,
         unlabeled: &Dataset,
         _seed: u64,
-    ) -> Result<BoxedModel, FitError> {
+    ) -> Result<Transductive, FitError> {
         self.seen.lock().unwrap().push((train.n(), unlabeled.n()));
-        Ok(Box::new(FirstFeature))
+        let model: BoxedModel = Box::new(FirstFeature);
+        let scores = model.score_all(unlabeled);
+        Ok(Transductive { model, scores })
     }
 
-    fn online(&self, _dim: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+    fn online(
+        &self,
+        _dim: usize,
+        _seed: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
         None
     }
 }
@@ -59,7 +66,7 @@ fn every_fit_sees_the_part_it_scores() {
         repeats: 1,
         inner_folds: 2,
         seed: 3,
-        scale: true,
+        scaling: auc_data::Scaling::MinMax,
         unit_norm: false,
         max_train: None,
     };
@@ -94,10 +101,14 @@ impl DynFit for Shared {
     fn fit_dyn(&self, t: &Dataset, s: u64) -> Result<BoxedModel, FitError> {
         self.0.fit_dyn(t, s)
     }
-    fn fit_transductive(&self, t: &Dataset, u: &Dataset, s: u64) -> Result<BoxedModel, FitError> {
+    fn fit_transductive(&self, t: &Dataset, u: &Dataset, s: u64) -> Result<Transductive, FitError> {
         self.0.fit_transductive(t, u, s)
     }
-    fn online(&self, d: usize) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
-        self.0.online(d)
+    fn online(
+        &self,
+        d: usize,
+        s: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+        self.0.online(d, s)
     }
 }

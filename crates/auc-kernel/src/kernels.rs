@@ -152,6 +152,29 @@ impl Kernel for AnyKernel {
     }
 }
 
+impl AnyKernel {
+    /// Checks a decoded kernel: its parameters in range, derived values consistent.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        match self {
+            AnyKernel::Gaussian(g) => {
+                let fresh = Gaussian::new(g.sigma)?;
+                if fresh.inv_sigma_sq.to_bits() != g.inv_sigma_sq.to_bits() {
+                    return Err(ParamError::OutOfRange {
+                        name: "sigma",
+                        value: g.sigma,
+                        allowed: "consistent with its stored 1/sigma^2",
+                    });
+                }
+                Ok(())
+            }
+            AnyKernel::Linear(_) => Ok(()),
+            AnyKernel::Polynomial(p) => {
+                Polynomial::new(f64::from(p.degree), p.gamma, p.coef0).map(|_| ())
+            }
+        }
+    }
+}
+
 impl From<Gaussian> for AnyKernel {
     fn from(k: Gaussian) -> Self {
         AnyKernel::Gaussian(k)

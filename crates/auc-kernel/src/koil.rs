@@ -21,15 +21,17 @@
 //! The threshold $b$ KOIL also learns for classification is left out: it does not change AUC.
 
 use auc_core::{
-    Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, Scorer, check,
+    Divergence, Family, Label, OnlineLearner, OnlineParams, ParamError, ParamSpec, Params, Range,
+    Row, SavedState, Scorer, StateError, check,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::okauc::{SHARED, buffer_params, checked_support, gaussian};
+use crate::okauc::{BUDGET, SIGMA, check_budget, gaussian, rejected_steps};
 use crate::{AnyKernel, Compensation, Removal, Support};
 
 /// Parameters of [`Koil`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct KoilParams {
     /// Step size $\eta \in (0, 1]$; weights shrink by $(1-\eta)$ each step.
     pub eta: f64,
@@ -37,77 +39,77 @@ pub struct KoilParams {
     pub c: f64,
     /// Neighbourhood size $k \ge 1$ (10 in [OAUC sec. 6.3], after \[KOIL18\]).
     pub k: usize,
-    /// The kernel (Gaussian in [OAUC sec. 6.3]).
-    pub kernel: AnyKernel,
+    /// Gaussian width $\sigma$ [OAUC sec. 6.3] (another kernel: [`KoilParams::build_with`]).
+    pub sigma: f64,
     /// Buffer budget per class.
     pub budget: usize,
     /// FIFO++ or RS++.
     pub removal: Removal,
 }
 
-const PARAMS: [ParamSpec; 6] = [
-    ParamSpec {
-        name: "eta",
-        default: None,
-        help: "step size eta in (0, 1]; weights shrink by (1 - eta) each step [KOIL18]",
-    },
-    ParamSpec {
-        name: "c",
-        default: Some(1.0),
-        help: "loss weight C > 0 of the localized hinge loss [KOIL18]",
-    },
-    ParamSpec {
-        name: "k",
-        default: Some(10.0),
-        help: "number of nearest violating opposite support vectors, an integer >= 1; 10 in [OAUC sec. 6.3]",
-    },
-    SHARED[0],
-    SHARED[1],
-    ParamSpec {
-        name: "removal",
-        default: Some(0.0),
-        help: "0 = FIFO++ (default), 1 = RS++ (reservoir); the evicted weight goes to the most similar remaining row [KOIL18]",
-    },
-];
-
-impl KoilParams {
-    /// The parameters the command line and grids may set: `eta` and `sigma` (required), `c` (1),
-    /// `k` (10), `budget` (100) and `removal` (0, FIFO++).
-    pub const PARAMS: &'static [ParamSpec] = &PARAMS;
-
-    /// Reads and checks the parameters from a map (Gaussian kernel), rejecting unknown names.
-    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
-        map.check_names(Self::PARAMS)?;
-        let (budget, removal) = buffer_params(map)?;
-        let k = check::integer_at_least("k", map.value(&PARAMS[2])?, 1, "an integer >= 1")?;
-        Ok(Self {
-            eta: map.value(&PARAMS[0])?,
-            c: map.value(&PARAMS[1])?,
-            k: usize::try_from(k).unwrap_or(usize::MAX),
-            kernel: gaussian(map)?,
-            budget,
-            removal,
-        })
+impl Default for KoilParams {
+    /// $\eta = 2^{-6}$, $C = 2^8$ and $\sigma = 2$, values the nested CV of
+    /// `docs/results/kernel.md` chose most often (`docs/results/defaults.md`); $k = 10$ and
+    /// budget 100 as in [OAUC sec. 6.3]; FIFO++.
+    fn default() -> Self {
+        Self {
+            eta: 0.015625,
+            c: 256.0,
+            k: 10,
+            sigma: 2.0,
+            budget: 100,
+            removal: Removal::Fifo,
+        }
     }
 }
 
-impl OnlineParams for KoilParams {
-    type Learner = Koil;
+/// $\eta \in (0, 1]$.
+const ETA_RANGE: &str = "in (0, 1]";
 
-    fn build(&self, dim: usize) -> Result<Koil, ParamError> {
-        self.build_seeded(dim, 0)
-    }
+impl Params for KoilParams {
+    const NAME: &'static str = "koil";
+    const TITLE: &'static str = "KOIL";
+    const ABOUT: &'static str = "KOIL [KOIL18]: localized kernel hinge against the k nearest violating opposite support vectors, FIFO++/RS++ buffers";
+    const FAMILY: Family = Family::Kernel;
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec::real(
+            "eta",
+            Range::Positive,
+            "step size eta in (0, 1]; weights shrink by (1 - eta) each step [KOIL18]",
+        ),
+        ParamSpec::real(
+            "c",
+            Range::Positive,
+            "loss weight C > 0 of the localized hinge loss [KOIL18]",
+        ),
+        ParamSpec::integer(
+            "k",
+            1,
+            "number of nearest violating opposite support vectors; 10 in [OAUC sec. 6.3]",
+        ),
+        SIGMA,
+        BUDGET,
+        ParamSpec::choice(
+            "removal",
+            &["fifo", "reservoir"],
+            "fifo = FIFO++, reservoir = RS++; the evicted weight goes to the most similar remaining row [KOIL18]",
+        ),
+    ];
+    const GRID: &'static [&'static str] =
+        &["eta=2^-10..2^-6:2", "c=2^2..2^8:3", "sigma=2^-3..2^5:2"];
+    const PAPER_GRID: &'static [&'static str] =
+        &["eta=2^-10..2^0", "c=2^-10..2^10", "sigma=2^-10..2^10"];
 
-    fn build_seeded(&self, _dim: usize, seed: u64) -> Result<Koil, ParamError> {
-        let eta = check::positive("eta", self.eta)?;
-        if eta > 1.0 {
+    fn check(&self) -> Result<(), ParamError> {
+        Self::SPECS[0].check_real(self.eta)?;
+        if self.eta > 1.0 {
             return Err(ParamError::OutOfRange {
                 name: "eta",
-                value: eta,
-                allowed: "in (0, 1]",
+                value: self.eta,
+                allowed: ETA_RANGE,
             });
         }
-        let c = check::positive("c", self.c)?;
+        Self::SPECS[1].check_real(self.c)?;
         if self.k == 0 {
             return Err(ParamError::OutOfRange {
                 name: "k",
@@ -115,20 +117,44 @@ impl OnlineParams for KoilParams {
                 allowed: "an integer >= 1",
             });
         }
+        SIGMA.check_real(self.sigma)?;
+        check_budget(self.budget)
+    }
+}
+
+impl KoilParams {
+    /// As [`OnlineParams::build`] with another kernel than the Gaussian of width `sigma`
+    /// (which is then ignored).
+    pub fn build_with(&self, kernel: AnyKernel, dim: usize, seed: u64) -> Result<Koil, ParamError> {
+        self.check()?;
+        kernel.validate()?;
         Ok(Koil {
-            eta,
-            c,
+            eta: self.eta,
+            c: self.c,
             k: self.k,
-            support: checked_support(
-                self.kernel,
+            support: Support::new(
+                kernel,
+                dim,
                 self.budget,
                 self.removal,
                 Compensation::Nearest,
                 seed,
-            )?,
+            ),
             t: 0,
             near: Vec::new(),
         })
+    }
+}
+
+impl OnlineParams for KoilParams {
+    type Learner = Koil;
+
+    fn build(&self, dim: usize, seed: u64) -> Result<Koil, ParamError> {
+        self.build_with(gaussian(self.sigma)?, dim, seed)
+    }
+
+    fn state_bytes(&self, dim: usize) -> u64 {
+        Support::bytes(self.budget, dim)
     }
 }
 
@@ -153,7 +179,7 @@ impl PartialEq for Koil {
 }
 
 impl Koil {
-    /// The support buffers, weights and caches.
+    /// The support buffers, weights and caches (as [`crate::KernelLearner::support`]).
     pub fn support(&self) -> &Support {
         &self.support
     }
@@ -167,6 +193,29 @@ impl Koil {
 impl Scorer for Koil {
     fn score(&self, x: Row<'_>) -> f64 {
         self.support.score(x)
+    }
+
+    fn divergence(&self) -> Option<Divergence> {
+        rejected_steps(
+            &self.support,
+            format!(
+                "lower eta or c (now eta {}, c {})",
+                auc_core::shortest(self.eta),
+                auc_core::shortest(self.c)
+            ),
+        )
+    }
+}
+
+impl SavedState for Koil {
+    const STATE_VERSION: u32 = 1;
+
+    fn validate(&self) -> Result<(), StateError> {
+        check::state(
+            self.eta > 0.0 && self.eta <= 1.0 && self.c > 0.0 && self.c.is_finite() && self.k >= 1,
+            || "KOIL's eta, c or k is out of range".to_owned(),
+        )?;
+        self.support.validate()
     }
 }
 

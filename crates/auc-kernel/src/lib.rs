@@ -54,4 +54,29 @@ mod support;
 pub use kernels::{AnyKernel, Cached, Gaussian, Kernel, LinearKernel, Polynomial};
 pub use koil::{Koil, KoilParams};
 pub use okauc::{OkaucM, OkaucMParams, OkaucS, OkaucSParams};
-pub use support::{Compensation, MAX_WEIGHT, Removal, Support};
+pub use support::{Compensation, MAX_BUDGET, MAX_WEIGHT, Removal, Support};
+
+/// A budgeted kernel learner: its model is the expansion $f = \sum_s \alpha_s k(x_s, \cdot)$
+/// over its support buffers.
+pub trait KernelLearner {
+    /// The support buffers, weights and caches.
+    fn support(&self) -> &Support;
+}
+
+impl KernelLearner for OkaucM {
+    fn support(&self) -> &Support {
+        OkaucM::support(self)
+    }
+}
+
+impl KernelLearner for OkaucS {
+    fn support(&self) -> &Support {
+        OkaucS::support(self)
+    }
+}
+
+impl KernelLearner for Koil {
+    fn support(&self) -> &Support {
+        Koil::support(self)
+    }
+}

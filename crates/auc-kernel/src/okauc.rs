@@ -31,79 +31,63 @@
 //!   still enters its buffer with weight 0.
 
 use auc_core::{
-    Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, Scorer, check,
+    Divergence, Family, Label, OnlineLearner, OnlineParams, ParamError, ParamSpec, Params, Range,
+    Row, SavedState, Scorer, StateError, check,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::{AnyKernel, Compensation, Gaussian, Removal, Support};
+use crate::{AnyKernel, Compensation, Gaussian, MAX_BUDGET, Removal, Support};
 
-const LAMBDA: ParamSpec = ParamSpec {
-    name: "lambda",
-    default: None,
-    help: "regularization lambda > 0 of lambda/2 ||f||^2 [OAUC eq. 21]; tuned in 2^[-10..10] [OAUC sec. 6.3]",
-};
-const ETA: ParamSpec = ParamSpec {
-    name: "eta",
-    default: None,
-    help: "constant step size eta > 0 [OAUC eq. 27]; tuned in 2^[-10..10] [OAUC sec. 6.3]",
-};
-const SIGMA: ParamSpec = ParamSpec {
-    name: "sigma",
-    default: None,
-    help: "Gaussian width sigma > 0, k = exp(-||x-z||^2/sigma^2) [OAUC sec. 6.3]; tuned in 2^[-10..10]",
-};
-const BUDGET: ParamSpec = ParamSpec {
-    name: "budget",
-    default: Some(100.0),
-    help: "support buffer size per class, an integer >= 1; 100 + 100 in [OAUC sec. 6.3]",
-};
-const REMOVAL: ParamSpec = ParamSpec {
-    name: "removal",
-    default: Some(0.0),
-    help: "0 = FIFO [OAUC alg. 4] (default), 1 = reservoir sampling; the evicted weight is projected onto the best remaining row [OAUC eq. 28]",
-};
+pub(crate) const LAMBDA: ParamSpec = ParamSpec::real(
+    "lambda",
+    Range::Positive,
+    "regularization lambda > 0 of lambda/2 ||f||^2 [OAUC eq. 21]; tuned in 2^[-10..10] [OAUC sec. 6.3]",
+);
+pub(crate) const SIGMA: ParamSpec = ParamSpec::real(
+    "sigma",
+    Range::Positive,
+    "Gaussian width sigma > 0, k = exp(-||x-z||^2/sigma^2) [OAUC sec. 6.3]; tuned in 2^[-10..10]",
+);
+pub(crate) const BUDGET: ParamSpec = ParamSpec::integer(
+    "budget",
+    1,
+    "support buffer size per class (at most 100000); 100 + 100 in [OAUC sec. 6.3]",
+);
+pub(crate) const REMOVAL: ParamSpec = ParamSpec::choice(
+    "removal",
+    &["fifo", "reservoir"],
+    "which row a full buffer evicts: fifo [OAUC alg. 4] or reservoir sampling; the evicted weight is projected onto the best remaining row [OAUC eq. 28]",
+);
 
-/// Reads `budget` and `removal` from a map, checked.
-pub(crate) fn buffer_params(map: &ParamMap) -> Result<(usize, Removal), ParamError> {
-    let budget = check_budget(map.value(&BUDGET)?)?;
-    let code = map.value(&REMOVAL)?;
-    let removal = Removal::from_code(code).ok_or(ParamError::OutOfRange {
-        name: "removal",
-        value: code,
-        allowed: "0 (FIFO) or 1 (reservoir)",
-    })?;
-    Ok((budget, removal))
-}
-
-pub(crate) fn check_budget(budget: f64) -> Result<usize, ParamError> {
-    let b = check::integer_at_least("budget", budget, 1, "an integer in 1..=100000")?;
-    usize::try_from(b)
-        .ok()
-        .filter(|&b| b <= 100_000)
-        .ok_or(ParamError::OutOfRange {
+/// Checks the budget.
+pub(crate) fn check_budget(budget: usize) -> Result<(), ParamError> {
+    if (1..=MAX_BUDGET).contains(&budget) {
+        Ok(())
+    } else {
+        Err(ParamError::OutOfRange {
             name: "budget",
-            value: budget,
+            value: budget as f64,
             allowed: "an integer in 1..=100000",
         })
+    }
 }
 
-/// Empty buffers for a learner, the budget checked as the parameter maps check it.
-pub(crate) fn checked_support(
-    kernel: AnyKernel,
-    budget: usize,
-    removal: Removal,
-    compensation: Compensation,
-    seed: u64,
-) -> Result<Support, ParamError> {
-    let budget = check_budget(budget as f64)?;
-    Ok(Support::new(kernel, budget, removal, compensation, seed))
+/// The Gaussian kernel of width `sigma`, checked.
+pub(crate) fn gaussian(sigma: f64) -> Result<AnyKernel, ParamError> {
+    SIGMA.check_real(sigma)?;
+    Ok(Gaussian::new(sigma)?.into())
 }
 
-pub(crate) fn gaussian(map: &ParamMap) -> Result<AnyKernel, ParamError> {
-    Ok(Gaussian::new(map.value(&SIGMA)?)?.into())
+/// The divergence report of a kernel learner whose steps were rejected.
+pub(crate) fn rejected_steps(support: &Support, advice: String) -> Option<Divergence> {
+    let n = support.rejected();
+    (n > 0).then(|| Divergence {
+        what: format!(
+            "{n} step(s) were rejected: a weight or f-value would have been non-finite or beyond 2^200"
+        ),
+        advice,
+    })
 }
-
-pub(crate) const SHARED: [ParamSpec; 3] = [SIGMA, BUDGET, REMOVAL];
 
 /// Which closed-form weight update a learner takes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -128,19 +112,33 @@ impl Core {
     /// \[OAUC eq. 28\].
     fn new(
         kernel: AnyKernel,
-        budget: usize,
-        removal: Removal,
+        dim: usize,
+        buffers: (usize, Removal),
         seed: u64,
         lambda: f64,
         surrogate: Surrogate,
     ) -> Result<Self, ParamError> {
-        let support = checked_support(kernel, budget, removal, Compensation::Projection, seed)?;
+        check_budget(buffers.0)?;
+        let support = Support::new(
+            kernel,
+            dim,
+            buffers.0,
+            buffers.1,
+            Compensation::Projection,
+            seed,
+        );
         Ok(Self {
             support,
             lambda,
             surrogate,
             t: 0,
         })
+    }
+
+    /// Checks a decoded core.
+    fn validate(&self) -> Result<(), StateError> {
+        self.support.validate()?;
+        check::finite("lambda", &[self.lambda])
     }
 
     fn step(&mut self, x: Row<'_>, y: Label, eta: f64) {
@@ -192,65 +190,159 @@ impl Core {
 
 /// Parameters of [`OkaucM`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct OkaucMParams {
     /// Regularization $\lambda > 0$; the step is $\eta_t = 1/(\lambda t)$ [OAUC Lemma 7].
     pub lambda: f64,
-    /// The kernel (Gaussian in [OAUC sec. 6.3]).
-    pub kernel: AnyKernel,
+    /// Gaussian width $\sigma$ [OAUC sec. 6.3] (another kernel: [`OkaucMParams::build_with`]).
+    pub sigma: f64,
     /// Buffer budget $B$ per class.
     pub budget: usize,
     /// Which row leaves a full buffer.
     pub removal: Removal,
 }
 
+impl Default for OkaucMParams {
+    /// $\lambda = 2^{-10}$ and $\sigma = 2$, the values the nested CV of
+    /// `docs/results/kernel.md` chose most often (`docs/results/defaults.md`); the papers'
+    /// budget of 100 per class and FIFO removal [OAUC sec. 6.3, alg. 4].
+    fn default() -> Self {
+        Self {
+            lambda: 0.0009765625,
+            sigma: 2.0,
+            budget: 100,
+            removal: Removal::Fifo,
+        }
+    }
+}
+
 /// Parameters of [`OkaucS`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct OkaucSParams {
     /// Constant step size $\eta > 0$.
     pub eta: f64,
     /// Regularization $\lambda \ge 0$.
     pub lambda: f64,
-    /// The kernel (Gaussian in [OAUC sec. 6.3]).
-    pub kernel: AnyKernel,
+    /// Gaussian width $\sigma$ [OAUC sec. 6.3] (another kernel: [`OkaucSParams::build_with`]).
+    pub sigma: f64,
     /// Buffer budget $B$ per class.
     pub budget: usize,
     /// Which row leaves a full buffer.
     pub removal: Removal,
 }
 
-impl OkaucMParams {
-    /// The parameters the command line and grids may set: `lambda` and `sigma` (required),
-    /// `budget` (100) and `removal` (0, FIFO).
-    pub const PARAMS: &'static [ParamSpec] = &[LAMBDA, SIGMA, BUDGET, REMOVAL];
+impl Default for OkaucSParams {
+    /// $\eta = 2^{-2}$, $\lambda = 2^{-4}$ and $\sigma = 2$, the values the nested CV of
+    /// `docs/results/kernel.md` chose most often (`docs/results/defaults.md`); budget 100, FIFO.
+    fn default() -> Self {
+        Self {
+            eta: 0.25,
+            lambda: 0.0625,
+            sigma: 2.0,
+            budget: 100,
+            removal: Removal::Fifo,
+        }
+    }
+}
 
-    /// Reads and checks the parameters from a map (Gaussian kernel), rejecting unknown names.
-    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
-        map.check_names(Self::PARAMS)?;
-        let (budget, removal) = buffer_params(map)?;
-        Ok(Self {
-            lambda: map.value(&LAMBDA)?,
-            kernel: gaussian(map)?,
-            budget,
-            removal,
+impl Params for OkaucMParams {
+    const NAME: &'static str = "okauc-m";
+    const TITLE: &'static str = "OKAUC-M";
+    const ABOUT: &'static str = "OKAUC-M [OAUC algs. 2-4, eq. 26]: kernel OGD on psi_M over budgeted FIFO buffers, eta_t = 1/(lambda t)";
+    const FAMILY: Family = Family::Kernel;
+    const SPECS: &'static [ParamSpec] = &[LAMBDA, SIGMA, BUDGET, REMOVAL];
+    const GRID: &'static [&'static str] = &["lambda=2^-10..2^-2:4", "sigma=2^-3..2^5"];
+    const PAPER_GRID: &'static [&'static str] = &["lambda=2^-10..2^10", "sigma=2^-10..2^10"];
+
+    fn check(&self) -> Result<(), ParamError> {
+        LAMBDA.check_real(self.lambda)?;
+        SIGMA.check_real(self.sigma)?;
+        check_budget(self.budget)
+    }
+}
+
+impl Params for OkaucSParams {
+    const NAME: &'static str = "okauc-s";
+    const TITLE: &'static str = "OKAUC-S";
+    const ABOUT: &'static str = "OKAUC-S [OAUC algs. 2-4, eq. 27]: kernel OGD on psi_S/2 over budgeted FIFO buffers, constant eta";
+    const FAMILY: Family = Family::Kernel;
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec::real(
+            "eta",
+            Range::Positive,
+            "constant step size eta > 0 [OAUC eq. 27]; tuned in 2^[-10..10] [OAUC sec. 6.3]",
+        ),
+        ParamSpec::real(
+            "lambda",
+            Range::NonNegative,
+            "regularization lambda >= 0 of lambda/2 ||f||^2 [OAUC eq. 21]; tuned in 2^[-10..10] [OAUC sec. 6.3]",
+        ),
+        SIGMA,
+        BUDGET,
+        REMOVAL,
+    ];
+    const GRID: &'static [&'static str] = &[
+        "eta=2^-5..2^1:3",
+        "lambda=2^-10..2^-4:6",
+        "sigma=2^-3..2^5:2",
+    ];
+    const PAPER_GRID: &'static [&'static str] =
+        &["eta=2^-10..2^10", "lambda=2^-10..2^10", "sigma=2^-10..2^10"];
+
+    fn check(&self) -> Result<(), ParamError> {
+        Self::SPECS[0].check_real(self.eta)?;
+        Self::SPECS[1].check_real(self.lambda)?;
+        SIGMA.check_real(self.sigma)?;
+        check_budget(self.budget)
+    }
+}
+
+impl OkaucMParams {
+    /// As [`OnlineParams::build`] with another kernel than the Gaussian of width `sigma`
+    /// (which is then ignored).
+    pub fn build_with(
+        &self,
+        kernel: AnyKernel,
+        dim: usize,
+        seed: u64,
+    ) -> Result<OkaucM, ParamError> {
+        self.check()?;
+        kernel.validate()?;
+        Ok(OkaucM {
+            core: Core::new(
+                kernel,
+                dim,
+                (self.budget, self.removal),
+                seed,
+                self.lambda,
+                Surrogate::Moment,
+            )?,
         })
     }
 }
 
 impl OkaucSParams {
-    /// The parameters the command line and grids may set: `eta`, `lambda` and `sigma`
-    /// (required), `budget` (100) and `removal` (0, FIFO).
-    pub const PARAMS: &'static [ParamSpec] = &[ETA, LAMBDA, SIGMA, BUDGET, REMOVAL];
-
-    /// Reads and checks the parameters from a map (Gaussian kernel), rejecting unknown names.
-    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
-        map.check_names(Self::PARAMS)?;
-        let (budget, removal) = buffer_params(map)?;
-        Ok(Self {
-            eta: map.value(&ETA)?,
-            lambda: map.value(&LAMBDA)?,
-            kernel: gaussian(map)?,
-            budget,
-            removal,
+    /// As [`OnlineParams::build`] with another kernel than the Gaussian of width `sigma`
+    /// (which is then ignored).
+    pub fn build_with(
+        &self,
+        kernel: AnyKernel,
+        dim: usize,
+        seed: u64,
+    ) -> Result<OkaucS, ParamError> {
+        self.check()?;
+        kernel.validate()?;
+        Ok(OkaucS {
+            eta: self.eta,
+            core: Core::new(
+                kernel,
+                dim,
+                (self.budget, self.removal),
+                seed,
+                self.lambda,
+                Surrogate::HalfSquare,
+            )?,
         })
     }
 }
@@ -258,46 +350,24 @@ impl OkaucSParams {
 impl OnlineParams for OkaucMParams {
     type Learner = OkaucM;
 
-    fn build(&self, dim: usize) -> Result<OkaucM, ParamError> {
-        self.build_seeded(dim, 0)
+    fn build(&self, dim: usize, seed: u64) -> Result<OkaucM, ParamError> {
+        self.build_with(gaussian(self.sigma)?, dim, seed)
     }
 
-    fn build_seeded(&self, _dim: usize, seed: u64) -> Result<OkaucM, ParamError> {
-        let lambda = check::positive("lambda", self.lambda)?; // eta_t = 1/(lambda t)
-        Ok(OkaucM {
-            core: Core::new(
-                self.kernel,
-                self.budget,
-                self.removal,
-                seed,
-                lambda,
-                Surrogate::Moment,
-            )?,
-        })
+    fn state_bytes(&self, dim: usize) -> u64 {
+        Support::bytes(self.budget, dim)
     }
 }
 
 impl OnlineParams for OkaucSParams {
     type Learner = OkaucS;
 
-    fn build(&self, dim: usize) -> Result<OkaucS, ParamError> {
-        self.build_seeded(dim, 0)
+    fn build(&self, dim: usize, seed: u64) -> Result<OkaucS, ParamError> {
+        self.build_with(gaussian(self.sigma)?, dim, seed)
     }
 
-    fn build_seeded(&self, _dim: usize, seed: u64) -> Result<OkaucS, ParamError> {
-        let eta = check::positive("eta", self.eta)?;
-        let lambda = check::non_negative("lambda", self.lambda)?;
-        Ok(OkaucS {
-            eta,
-            core: Core::new(
-                self.kernel,
-                self.budget,
-                self.removal,
-                seed,
-                lambda,
-                Surrogate::HalfSquare,
-            )?,
-        })
+    fn state_bytes(&self, dim: usize) -> u64 {
+        Support::bytes(self.budget, dim)
     }
 }
 
@@ -317,7 +387,7 @@ pub struct OkaucS {
 }
 
 impl OkaucM {
-    /// The support buffers, weights and caches.
+    /// The support buffers, weights and caches (as [`crate::KernelLearner::support`]).
     pub fn support(&self) -> &Support {
         &self.core.support
     }
@@ -329,7 +399,7 @@ impl OkaucM {
 }
 
 impl OkaucS {
-    /// The support buffers, weights and caches.
+    /// The support buffers, weights and caches (as [`crate::KernelLearner::support`]).
     pub fn support(&self) -> &Support {
         &self.core.support
     }
@@ -344,11 +414,55 @@ impl Scorer for OkaucM {
     fn score(&self, x: Row<'_>) -> f64 {
         self.core.support.score(x)
     }
+
+    fn divergence(&self) -> Option<Divergence> {
+        rejected_steps(
+            &self.core.support,
+            format!(
+                "raise lambda (now {})",
+                auc_core::shortest(self.core.lambda)
+            ),
+        )
+    }
 }
 
 impl Scorer for OkaucS {
     fn score(&self, x: Row<'_>) -> f64 {
         self.core.support.score(x)
+    }
+
+    fn divergence(&self) -> Option<Divergence> {
+        rejected_steps(
+            &self.core.support,
+            format!("lower eta (now {})", auc_core::shortest(self.eta)),
+        )
+    }
+}
+
+impl SavedState for OkaucM {
+    const STATE_VERSION: u32 = 1;
+
+    fn validate(&self) -> Result<(), StateError> {
+        check::state(self.core.lambda > 0.0, || "lambda must be > 0".to_owned())?;
+        check::state(matches!(self.core.surrogate, Surrogate::Moment), || {
+            "an OKAUC-S state in an OKAUC-M model".to_owned()
+        })?;
+        self.core.validate()
+    }
+}
+
+impl SavedState for OkaucS {
+    const STATE_VERSION: u32 = 1;
+
+    fn validate(&self) -> Result<(), StateError> {
+        check::state(self.eta > 0.0 && self.eta.is_finite(), || {
+            "eta must be finite and > 0".to_owned()
+        })?;
+        check::state(self.core.lambda >= 0.0, || "lambda must be >= 0".to_owned())?;
+        check::state(matches!(self.core.surrogate, Surrogate::HalfSquare), || {
+            "an OKAUC-M state in an OKAUC-S model".to_owned()
+        })?;
+        self.core.validate()
     }
 }
 

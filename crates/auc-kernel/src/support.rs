@@ -29,9 +29,9 @@
 //! Every scratch vector is allocated once, so a step allocates nothing (the rows themselves
 //! reuse their storage when a slot is overwritten).
 
-use auc_core::{Label, Row, RowBuf};
+use auc_core::{Label, Row, RowBuf, StateError, check};
 use rand::{Rng, SeedableRng};
-use rand_xorshift::XorShiftRng;
+use rand_xoshiro::SplitMix64;
 use serde::{Deserialize, Serialize};
 
 use crate::{AnyKernel, Kernel};
@@ -40,8 +40,13 @@ use crate::{AnyKernel, Kernel};
 /// rejected, so scores stay finite whatever the step size.
 pub const MAX_WEIGHT: f64 = 1.606_938_044_258_990_3e60;
 
-/// Which buffered row leaves a full buffer.
+/// The largest budget per class: the kernel block holds $(2B+1)^2$ values (80 GB at this size,
+/// so the memory check refuses long before).
+pub const MAX_BUDGET: usize = 100_000;
+
+/// Which buffered row leaves a full buffer (`fifo` or `reservoir` on the command line).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Removal {
     /// The oldest row [OAUC alg. 4; KOIL18 FIFO++].
     #[default]
@@ -50,18 +55,6 @@ pub enum Removal {
     /// probability $B/n$, in place of a uniformly chosen row; otherwise it is not stored
     /// (and its weight is compensated like an evicted row's) \[KOIL18 RS++\].
     Reservoir,
-}
-
-impl Removal {
-    /// From the numeric code the parameter maps use: 0 is FIFO, 1 is reservoir.
-    pub fn from_code(code: f64) -> Option<Self> {
-        // Codes are exact small integers: compare them as such.
-        match (code.fract() == 0.0).then_some(code as i64) {
-            Some(0) => Some(Removal::Fifo),
-            Some(1) => Some(Removal::Reservoir),
-            _ => None,
-        }
-    }
 }
 
 /// How the weight $\alpha_j$ of an evicted row $x_j$ moves onto a remaining row $x_r$ of its class.
@@ -99,6 +92,8 @@ impl PartialEq for Scratch {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Support {
     kernel: AnyKernel,
+    /// The dimension of the rows.
+    dim: usize,
     budget: usize,
     removal: Removal,
     compensation: Compensation,
@@ -111,15 +106,18 @@ pub struct Support {
     len: [usize; 2],
     oldest: [usize; 2],
     seen: [u64; 2],
-    rng: XorShiftRng,
+    /// Steps rejected as non-finite or beyond [`MAX_WEIGHT`].
+    rejected: u64,
+    rng: SplitMix64,
     #[serde(skip)]
     scratch: Scratch,
 }
 
 impl Support {
-    /// Empty buffers of `budget` rows per class (`budget >= 1`).
+    /// Empty buffers of `budget` rows per class (`budget >= 1`) of `dim` features.
     pub fn new(
         kernel: AnyKernel,
+        dim: usize,
         budget: usize,
         removal: Removal,
         compensation: Compensation,
@@ -128,6 +126,7 @@ impl Support {
         let n = 2 * budget + 1;
         Self {
             kernel,
+            dim,
             budget,
             removal,
             compensation,
@@ -139,14 +138,89 @@ impl Support {
             len: [0; 2],
             oldest: [0; 2],
             seen: [0; 2],
-            rng: XorShiftRng::seed_from_u64(seed),
+            rejected: 0,
+            rng: SplitMix64::seed_from_u64(seed),
             scratch: Scratch::default(),
         }
+    }
+
+    /// Bytes of buffers of `budget` rows per class of `dim` dense features: the rows, the
+    /// $(2B+1)^2$ kernel block and the per-slot vectors (with scratch).
+    pub fn bytes(budget: usize, dim: usize) -> u64 {
+        let n = 2 * budget as u64 + 1;
+        8 * (n * dim as u64 + n * n + 8 * n)
+    }
+
+    /// Steps rejected as non-finite or beyond [`MAX_WEIGHT`] so far.
+    pub fn rejected(&self) -> u64 {
+        self.rejected
+    }
+
+    /// Checks a decoded state: array sizes agree with the budget, counters are in range, every
+    /// stored row has `dim` features, every value is finite and within [`MAX_WEIGHT`].
+    pub fn validate(&self) -> Result<(), StateError> {
+        self.kernel.validate()?;
+        check::state((1..=MAX_BUDGET).contains(&self.budget), || {
+            format!("budget {} is outside 1..={MAX_BUDGET}", self.budget)
+        })?;
+        let n = 2 * self.budget + 1;
+        check::len("rows", self.rows.len(), n)?;
+        check::len("norm_sq", self.norm_sq.len(), n)?;
+        check::len("alpha", self.alpha.len(), n)?;
+        check::len("f", self.f.len(), n)?;
+        check::len("gram", self.gram.len(), n * n)?;
+        for c in 0..2 {
+            check::state(self.len[c] <= self.budget, || {
+                format!(
+                    "buffer {c} holds {} rows, the budget is {}",
+                    self.len[c], self.budget
+                )
+            })?;
+            check::state(self.oldest[c] < self.budget, || {
+                format!(
+                    "buffer {c}'s oldest slot {} is past the budget",
+                    self.oldest[c]
+                )
+            })?;
+            check::state(self.len[c] as u64 <= self.seen[c], || {
+                format!(
+                    "buffer {c} holds {} rows of {} seen",
+                    self.len[c], self.seen[c]
+                )
+            })?;
+        }
+        for (name, v) in [
+            ("norm_sq", &self.norm_sq),
+            ("alpha", &self.alpha),
+            ("f", &self.f),
+            ("gram", &self.gram),
+        ] {
+            check::finite(name, v)?;
+        }
+        check::state(
+            self.alpha
+                .iter()
+                .chain(&self.f)
+                .all(|v| v.abs() <= MAX_WEIGHT),
+            || "a weight or f-value is beyond the cap 2^200".to_owned(),
+        )?;
+        for row in &self.rows {
+            if !matches!(row, RowBuf::Dense(v) if v.is_empty()) {
+                row.check(self.dim)
+                    .map_err(|e| StateError::new(format!("a buffered row: {e}")))?;
+            }
+        }
+        Ok(())
     }
 
     /// The kernel.
     pub fn kernel(&self) -> &AnyKernel {
         &self.kernel
+    }
+
+    /// The dimension of the rows.
+    pub fn dim(&self) -> usize {
+        self.dim
     }
 
     /// The budget $B$ per class.
@@ -353,6 +427,7 @@ impl Support {
                 self.alpha[r.clone()].copy_from_slice(&alpha_backup[r.clone()]);
                 self.f[r.clone()].copy_from_slice(&f_backup[r]);
             }
+            self.rejected += 1;
             None
         }
     }

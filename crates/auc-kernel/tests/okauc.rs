@@ -111,8 +111,8 @@ proptest! {
         lambda in 0.05f64..2.0,
         sigma in 0.5f64..3.0,
     ) {
-        let mut l = OkaucMParams { lambda, kernel: gauss(sigma), budget: 1000, removal: Removal::Fifo }
-            .build(3)
+        let mut l = OkaucMParams { lambda, sigma: 1.0, budget: 1000, removal: Removal::Fifo }
+            .build_with(gauss(sigma), 3, 0)
             .unwrap();
         for (t, (x, pos)) in data.iter().enumerate() {
             let eta = 1.0 / (lambda * (t + 1) as f64);
@@ -129,8 +129,8 @@ proptest! {
         lambda in 0.0f64..1.0,
         sigma in 0.5f64..3.0,
     ) {
-        let mut l = OkaucSParams { eta, lambda, kernel: gauss(sigma), budget: 1000, removal: Removal::Fifo }
-            .build(3)
+        let mut l = OkaucSParams { eta, lambda, sigma: 1.0, budget: 1000, removal: Removal::Fifo }
+            .build_with(gauss(sigma), 3, 0)
             .unwrap();
         for (x, pos) in &data {
             check_functional_gradient(&l, OkaucS::support, x, label(*pos), eta, lambda, false, &probes)?;
@@ -146,8 +146,8 @@ proptest! {
         lambda in 0.01f64..4.0,
         sigma in 0.1f64..4.0,
     ) {
-        let mut l = OkaucMParams { lambda, kernel: gauss(sigma), budget: 200, removal: Removal::Fifo }
-            .build(2)
+        let mut l = OkaucMParams { lambda, sigma: 1.0, budget: 200, removal: Removal::Fifo }
+            .build_with(gauss(sigma), 2, 0)
             .unwrap();
         let bound = (2f64.sqrt() + 0.5) / lambda;
         for (x, pos) in &data {
@@ -168,9 +168,9 @@ proptest! {
     ) {
         let removal = if reservoir { Removal::Reservoir } else { Removal::Fifo };
         let kernel = gauss(0.9);
-        let mut m = OkaucMParams { lambda: 0.1, kernel, budget, removal }.build_seeded(3, seed).unwrap();
-        let mut s = OkaucSParams { eta: 0.05, lambda: 0.1, kernel, budget, removal }.build_seeded(3, seed).unwrap();
-        let mut ko = KoilParams { eta: 0.1, c: 1.0, k: 3, kernel, budget, removal }.build_seeded(3, seed).unwrap();
+        let mut m = OkaucMParams { lambda: 0.1, sigma: 1.0, budget, removal }.build_with(kernel, 3, seed).unwrap();
+        let mut s = OkaucSParams { eta: 0.05, lambda: 0.1, sigma: 1.0, budget, removal }.build_with(kernel, 3, seed).unwrap();
+        let mut ko = KoilParams { eta: 0.1, c: 1.0, k: 3, sigma: 1.0, budget, removal }.build_with(kernel, 3, seed).unwrap();
         for (x, pos) in &data {
             m.update(Row::Dense(x), label(*pos));
             s.update(Row::Dense(x), label(*pos));
@@ -206,11 +206,11 @@ fn eviction_moves_the_weight_to_the_best_projection() {
     ];
     let mut l = OkaucMParams {
         lambda: 0.3,
-        kernel,
+        sigma: 1.0,
         budget,
         removal: Removal::Fifo,
     }
-    .build(2)
+    .build_with(kernel, 2, 0)
     .unwrap();
     // One negative so that positives have a comparison set.
     l.update(Row::Dense(&[0.3, 0.3]), Label::Neg);
@@ -222,11 +222,11 @@ fn eviction_moves_the_weight_to_the_best_projection() {
     // Replay the step without eviction (infinite budget) to get f' of [OAUC sec. 5.3].
     let mut unlimited = OkaucMParams {
         lambda: 0.3,
-        kernel,
+        sigma: 1.0,
         budget: 100,
         removal: Removal::Fifo,
     }
-    .build(2)
+    .build_with(kernel, 2, 0)
     .unwrap();
     unlimited.update(Row::Dense(&[0.3, 0.3]), Label::Neg);
     for x in &xs[..budget] {
@@ -290,11 +290,11 @@ fn sparse_and_dense_rows_give_the_same_model() {
         .collect();
     let params = OkaucMParams {
         lambda: 0.1,
-        kernel: gauss(1.0),
+        sigma: 1.0,
         budget: 8,
         removal: Removal::Fifo,
     };
-    let (mut a, mut b) = (params.build(4).unwrap(), params.build(4).unwrap());
+    let (mut a, mut b) = (params.build(4, 0).unwrap(), params.build(4, 0).unwrap());
     for ((x, y), (s, _)) in dense.iter().zip(&sparse) {
         a.update(Row::Dense(x), *y);
         b.update(Row::Sparse(s.view()), *y);
@@ -322,30 +322,30 @@ fn a_saved_learner_resumes_bit_for_bit() {
     let kernel = gauss(0.7);
     let mut m = OkaucMParams {
         lambda: 0.1,
-        kernel,
+        sigma: 1.0,
         budget: 10,
         removal: Removal::Reservoir,
     }
-    .build_seeded(2, 9)
+    .build_with(kernel, 2, 9)
     .unwrap();
     let mut s = OkaucSParams {
         eta: 0.1,
         lambda: 0.01,
-        kernel,
+        sigma: 1.0,
         budget: 10,
         removal: Removal::Fifo,
     }
-    .build(2)
+    .build_with(kernel, 2, 0)
     .unwrap();
     let mut ko = KoilParams {
         eta: 0.2,
         c: 1.0,
         k: 4,
-        kernel,
+        sigma: 1.0,
         budget: 10,
         removal: Removal::Reservoir,
     }
-    .build_seeded(2, 9)
+    .build_with(kernel, 2, 9)
     .unwrap();
     for (x, y) in &rows[..150] {
         m.update(Row::Dense(x), *y);
@@ -396,22 +396,22 @@ fn extreme_inputs_never_give_nan() {
             Box::new(
                 OkaucMParams {
                     lambda: 1e-3,
-                    kernel,
+                    sigma: 1.0,
                     budget: 2,
                     removal: Removal::Fifo,
                 }
-                .build(3)
+                .build_with(kernel, 3, 0)
                 .unwrap(),
             ),
             Box::new(
                 OkaucSParams {
                     eta: 1024.0,
                     lambda: 0.0,
-                    kernel,
+                    sigma: 1.0,
                     budget: 2,
                     removal: Removal::Reservoir,
                 }
-                .build(3)
+                .build_with(kernel, 3, 0)
                 .unwrap(),
             ),
             Box::new(
@@ -419,11 +419,11 @@ fn extreme_inputs_never_give_nan() {
                     eta: 1.0,
                     c: 1024.0,
                     k: 1,
-                    kernel,
+                    sigma: 1.0,
                     budget: 2,
                     removal: Removal::Fifo,
                 }
-                .build(3)
+                .build_with(kernel, 3, 0)
                 .unwrap(),
             ),
         ];
@@ -446,11 +446,11 @@ fn bad_parameters_are_errors() {
     let m = |lambda, budget| {
         OkaucMParams {
             lambda,
-            kernel,
+            sigma: 1.0,
             budget,
             removal: Removal::Fifo,
         }
-        .build(2)
+        .build_with(kernel, 2, 0)
         .is_err()
     };
     assert!(m(0.0, 10) && m(f64::NAN, 10) && m(1.0, 0));
@@ -458,11 +458,11 @@ fn bad_parameters_are_errors() {
         OkaucSParams {
             eta,
             lambda,
-            kernel,
+            sigma: 1.0,
             budget: 5,
             removal: Removal::Fifo,
         }
-        .build(2)
+        .build_with(kernel, 2, 0)
         .is_err()
     };
     assert!(s(0.0, 1.0) && s(1.0, -1.0) && !s(1.0, 0.0));
@@ -471,22 +471,26 @@ fn bad_parameters_are_errors() {
             eta,
             c,
             k,
-            kernel,
+            sigma: 1.0,
             budget: 5,
             removal: Removal::Fifo,
         }
-        .build(2)
+        .build_with(kernel, 2, 0)
         .is_err()
     };
     assert!(ko(1.5, 1.0, 3) && ko(0.5, 0.0, 3) && ko(0.5, 1.0, 0) && !ko(1.0, 1.0, 1));
-    let map = |pairs: &[(&str, f64)]| pairs.iter().copied().collect::<auc_core::ParamMap>();
+    // Read from JSON: defaults fill the rest, names and kinds are checked.
+    let json = |t: &str| serde_json::from_str::<OkaucMParams>(t);
+    assert!(json(r#"{"removal": "lifo"}"#).is_err());
+    assert!(json(r#"{"budget": 2.5}"#).is_err());
+    assert!(json(r#"{"sigma": 0.0}"#).unwrap().build(2, 0).is_err());
+    let ko: KoilParams = serde_json::from_str(r#"{"eta": 0.5, "removal": "reservoir"}"#).unwrap();
+    assert_eq!(ko.removal, Removal::Reservoir);
+    assert_eq!(ko.k, 10);
     assert!(
-        OkaucMParams::from_map(&map(&[("lambda", 1.0), ("sigma", 1.0), ("removal", 2.0)])).is_err()
+        serde_json::from_str::<KoilParams>(r#"{"k": 0}"#)
+            .unwrap()
+            .build(2, 0)
+            .is_err()
     );
-    assert!(OkaucMParams::from_map(&map(&[("lambda", 1.0), ("sigma", 0.0)])).is_err());
-    assert!(
-        OkaucMParams::from_map(&map(&[("lambda", 1.0), ("sigma", 1.0), ("budget", 2.5)])).is_err()
-    );
-    assert!(KoilParams::from_map(&map(&[("eta", 0.5), ("sigma", 1.0), ("k", 0.0)])).is_err());
-    assert!(KoilParams::from_map(&map(&[("eta", 0.5), ("sigma", 1.0), ("removal", 1.0)])).is_ok());
 }

@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use auc_core::{Label, OnlineLearner, OnlineParams, Row};
+use auc_core::{Label, OnlineLearner, Row};
 use auc_kernel::{
     AnyKernel, Gaussian, Kernel, KoilParams, OkaucMParams, OkaucSParams, Polynomial, Removal,
 };
@@ -203,11 +203,11 @@ fn okauc_m_matches_the_direct_computation_through_fifo_evictions() {
     for (budget, sigma) in [(5, 0.7), (12, 2.0), (400, 1.0)] {
         let params = OkaucMParams {
             lambda: 0.05,
-            kernel: gauss(sigma),
+            sigma: 1.0,
             budget,
             removal: Removal::Fifo,
         };
-        let mut l = params.build(3).unwrap();
+        let mut l = params.build_with(gauss(sigma), 3, 0).unwrap();
         let mut r = direct(gauss(sigma), budget, Rule::M, 0.05, 0.0, 0.0);
         assert_same(&mut l, &mut r, &data);
     }
@@ -221,11 +221,11 @@ fn okauc_s_matches_the_direct_computation_with_a_polynomial_kernel() {
         let params = OkaucSParams {
             eta,
             lambda,
-            kernel,
+            sigma: 1.0,
             budget,
             removal: Removal::Fifo,
         };
-        let mut l = params.build(3).unwrap();
+        let mut l = params.build_with(kernel, 3, 0).unwrap();
         let mut r = direct(kernel, budget, Rule::S, lambda, eta, 0.0);
         assert_same(&mut l, &mut r, &data);
     }
@@ -239,11 +239,11 @@ fn koil_matches_the_direct_computation_through_fifo_plus_plus() {
             eta,
             c,
             k,
-            kernel: gauss(0.8),
+            sigma: 1.0,
             budget,
             removal: Removal::Fifo,
         };
-        let mut l = params.build(3).unwrap();
+        let mut l = params.build_with(gauss(0.8), 3, 0).unwrap();
         let mut r = direct(gauss(0.8), budget, Rule::Koil { k }, 0.0, eta, c);
         assert_same(&mut l, &mut r, &data);
     }

@@ -4,33 +4,13 @@
 //! running mean $\bar w_t = \frac1t \sum_{s \le t} w_s$ of the iterates is far steadier. The
 //! papers' algorithms score with the last iterate, so averaging is an option, off by default.
 
-use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, Row, Scorer};
+use auc_core::{Divergence, Label, OnlineLearner, Row, SavedState, Scorer, StateError, check};
 use serde::{Deserialize, Serialize};
 
 /// A linear scorer $f(x) = w^\top x$ whose weights can be read.
 pub trait Linear {
     /// The weight vector $w$ the learner scores with.
     fn weights(&self) -> &[f64];
-}
-
-/// Parameters that build an [`Averaged`] version of another linear learner.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AveragedParams<P>(pub P);
-
-impl<P> OnlineParams for AveragedParams<P>
-where
-    P: OnlineParams,
-    P::Learner: Linear,
-{
-    type Learner = Averaged<P::Learner>;
-
-    fn build(&self, dim: usize) -> Result<Self::Learner, ParamError> {
-        Ok(Averaged::new(self.0.build(dim)?))
-    }
-
-    fn build_seeded(&self, dim: usize, seed: u64) -> Result<Self::Learner, ParamError> {
-        Ok(Averaged::new(self.0.build_seeded(dim, seed)?))
-    }
 }
 
 /// A learner that updates like `L` and scores with the mean of `L`'s iterates after each update,
@@ -62,9 +42,24 @@ impl<L: Linear> Linear for Averaged<L> {
     }
 }
 
-impl<L: Linear> Scorer for Averaged<L> {
+impl<L: Linear + Scorer> Scorer for Averaged<L> {
     fn score(&self, x: Row<'_>) -> f64 {
         x.dot(&self.mean)
+    }
+
+    /// The wrapped learner's: a diverged last iterate makes the average meaningless too.
+    fn divergence(&self) -> Option<Divergence> {
+        self.inner.divergence()
+    }
+}
+
+impl<L: Linear + SavedState> SavedState for Averaged<L> {
+    const STATE_VERSION: u32 = L::STATE_VERSION;
+
+    fn validate(&self) -> Result<(), StateError> {
+        self.inner.validate()?;
+        check::len("mean", self.mean.len(), self.inner.weights().len())?;
+        check::finite("mean", &self.mean)
     }
 }
 
@@ -85,12 +80,13 @@ mod tests {
     use super::*;
     use crate::PerceptronParams;
     use auc_core::Label::{Neg, Pos};
+    use auc_core::OnlineParams;
 
     #[test]
     fn the_average_is_the_mean_of_the_iterates() {
         // Perceptron iterates: (1, 0) after (1, 0)+; (1, -1) after (0, 1)-; unchanged after (2, -1)+.
         // Mean of (1, 0), (1, -1), (1, -1) = (1, -2/3).
-        let mut a = AveragedParams(PerceptronParams {}).build(2).unwrap();
+        let mut a = Averaged::new(PerceptronParams {}.build(2, 0).unwrap());
         for (x, y) in [([1.0, 0.0], Pos), ([0.0, 1.0], Neg), ([2.0, -1.0], Pos)] {
             a.update(Row::Dense(&x), y);
         }

@@ -41,10 +41,9 @@ mod average;
 mod baselines;
 mod moment;
 mod oam;
-pub mod rng;
 mod solam;
 
-pub use average::{Averaged, AveragedParams, Linear};
+pub use average::{Averaged, Linear};
 pub use baselines::{PaI, PaIParams, Perceptron, PerceptronParams};
 pub use moment::{
     AdaOam, AdaOamParams, AdmOam, AdmOamParams, MAX_NORM, OaucM, OaucMParams, OaucMc, OaucMcParams,
@@ -52,3 +51,124 @@ pub use moment::{
 };
 pub use oam::{OamGra, OamGraParams, OamSeq, OamSeqParams};
 pub use solam::{Solam, SolamParams};
+
+use auc_core::{Divergence, Row};
+
+/// $w \leftarrow w + a x$ with every result clamped to the finite range: features near
+/// $10^{308}$ without scaling would otherwise overflow $w$ to $\pm\infty$ and then NaN. A
+/// clamped coordinate stays at $\pm$`f64::MAX`, which [`linear_divergence`] reports. The clamp
+/// is two compares per touched coordinate, so the common case costs nothing measurable.
+#[inline]
+pub(crate) fn saturating_axpy(x: Row<'_>, a: f64, w: &mut [f64]) {
+    let clamp = |v: f64| v.clamp(-f64::MAX, f64::MAX);
+    match x {
+        Row::Dense(v) => {
+            for (wj, &xj) in w.iter_mut().zip(v) {
+                *wj = clamp(*wj + a * xj);
+            }
+        }
+        Row::Sparse(s) => {
+            for (&j, &v) in s.indices().iter().zip(s.values()) {
+                let wj = &mut w[j as usize];
+                *wj = clamp(*wj + a * v);
+            }
+        }
+    }
+}
+
+/// A bound on $\lVert w \rVert$ that a healthy run stays within, for [`linear_divergence`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NormBound {
+    /// The bound's value.
+    pub(crate) value: f64,
+    /// Where it comes from, e.g. `2/sqrt(lambda)`.
+    pub(crate) what: &'static str,
+    /// The advice when it is exceeded, e.g. `lower eta (now 0.25)`.
+    pub(crate) advice: &'static str,
+    /// The value of the parameter the advice names.
+    pub(crate) now: f64,
+}
+
+/// Whether a linear learner's run diverged: a weight saturated at the largest float (see
+/// [`saturating_axpy`]), `rejected` steps were refused as non-finite, $w$ reached the safety cap
+/// [`MAX_NORM`], or $\lVert w \rVert$ exceeds `bound`.
+pub(crate) fn linear_divergence(
+    w: &[f64],
+    bound: Option<NormBound>,
+    rejected: u64,
+) -> Option<Divergence> {
+    if w.iter().any(|v| v.abs() >= f64::MAX) {
+        return Some(Divergence {
+            what: "a weight overflowed to the largest float".to_owned(),
+            advice: "the features are too large for this learner unscaled: use --scale (or lower the step)".to_owned(),
+        });
+    }
+    let norm = w.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if rejected > 0 || norm >= 0.999 * MAX_NORM {
+        return Some(Divergence {
+            what: format!(
+                "the iterate diverged: {rejected} step(s) were refused as non-finite and ||w|| = {} (safety cap 2^200)",
+                auc_core::shortest(norm)
+            ),
+            advice: match bound {
+                Some(b) => format!("{} (now {})", b.advice, auc_core::shortest(b.now)),
+                None => "scale the features (--scale) or lower the step".to_owned(),
+            },
+        });
+    }
+    let b = bound?;
+    (norm > b.value).then(|| Divergence {
+        what: format!(
+            "||w|| = {} is past {} = {}, which the objective's minimizer obeys",
+            auc_core::shortest(norm),
+            b.what,
+            auc_core::shortest(b.value)
+        ),
+        advice: format!("{} (now {})", b.advice, auc_core::shortest(b.now)),
+    })
+}
+
+/// Checks a decoded buffered row: within `dim` features, finite values, sorted indices.
+pub(crate) fn check_row(row: &auc_core::RowBuf, dim: usize) -> Result<(), auc_core::StateError> {
+    row.check(dim)
+        .map_err(|e| auc_core::StateError::new(format!("a buffered row: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use auc_core::SparseVec;
+
+    #[test]
+    fn saturating_steps_clamp_and_are_reported() {
+        let mut w = vec![1e308, -1.0, 0.5];
+        saturating_axpy(Row::Dense(&[1e308, 1.0, 0.0]), 1.0, &mut w);
+        assert_eq!(w[0].to_bits(), f64::MAX.to_bits());
+        assert_eq!(w[1].to_bits(), 0.0f64.to_bits());
+        let sparse = SparseVec::from_pairs([(0, -1e308), (2, 2.0)]).unwrap();
+        saturating_axpy(Row::Sparse(sparse.view()), 4.0, &mut w);
+        assert!(w.iter().all(|v| v.is_finite()));
+        let d = linear_divergence(&w, None, 0).unwrap();
+        assert!(d.to_string().contains("--scale"), "{d}");
+        assert!(linear_divergence(&[3.0, 4.0], None, 0).is_none());
+    }
+
+    #[test]
+    fn norm_bounds_and_rejections_name_the_parameter() {
+        let bound = NormBound {
+            value: 4.0,
+            what: "2/sqrt(lambda)",
+            advice: "lower eta",
+            now: 0.25,
+        };
+        assert!(linear_divergence(&[3.0, 0.0], Some(bound), 0).is_none());
+        let d = linear_divergence(&[3.0, 4.0], Some(bound), 0).unwrap();
+        assert_eq!(
+            d.to_string(),
+            "||w|| = 5 is past 2/sqrt(lambda) = 4, which the objective's minimizer obeys: lower eta (now 0.25)"
+        );
+        let d = linear_divergence(&[0.0, 0.0], Some(bound), 2).unwrap();
+        assert!(d.to_string().contains("2 step(s) were refused"), "{d}");
+        assert!(d.to_string().ends_with("lower eta (now 0.25)"), "{d}");
+    }
+}

@@ -50,16 +50,26 @@
 //!   advance. So a NaN met inside a step (say $w^\top \Sigma w$ overflowing on features near
 //!   $10^{150}$) is never stored and never reaches a score.
 //!
-//! The test `huge_steps_stay_finite_and_bounded` pins both.
+//! The test `huge_steps_stay_finite_and_bounded` pins both. Either event is counted, and a
+//! run that met one, or whose constant-step iterate left twice the ball that holds the
+//! objective's minimizer, reports itself through `Scorer::divergence` (the command line warns
+//! and names the parameter to change).
+//!
+//! # Defaults
+//!
+//! Every parameter has a default: the papers recommend none, so each is the value the nested
+//! CV of `docs/results/linear.md` chose most often across the shared data sets, checked in
+//! `docs/results/defaults.md`.
 
 use auc_core::{
-    Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, Scorer, check,
+    Divergence, Family, Label, OnlineLearner, OnlineParams, ParamError, ParamSpec, Params, Range,
+    Row, SavedState, Scorer, StateError, check,
 };
 use auc_stats::Moments;
 use auc_surrogate::psi_m;
 use serde::{Deserialize, Serialize};
 
-use crate::Linear;
+use crate::{Linear, NormBound, linear_divergence};
 
 /// The largest norm an iterate may reach, $2^{200} \approx 1.6 \cdot 10^{60}$: see the module's
 /// Deviation paragraph.
@@ -136,6 +146,8 @@ struct Core {
     moments: Moments,
     w: Vec<f64>,
     t: u64,
+    /// Steps refused because the new iterate or the gradient was not finite.
+    rejected: u64,
     #[serde(skip)]
     scratch: Scratch,
 }
@@ -155,8 +167,33 @@ impl Core {
             moments: Moments::new(dim),
             w: vec![0.0; dim],
             t: 0,
+            rejected: 0,
             scratch,
         }
+    }
+
+    /// Checks a decoded core: dimensions agree, $w$ finite, $t$ counts every example.
+    fn validate(&self) -> Result<(), StateError> {
+        check::len("w", self.w.len(), self.moments.dim())?;
+        check::finite("w", &self.w)?;
+        let n = self
+            .moments
+            .pos
+            .count()
+            .saturating_add(self.moments.neg.count());
+        check::state(n == self.t, || {
+            format!("t = {} but the class moments hold {n} examples", self.t)
+        })?;
+        check::state(self.rejected <= self.t, || {
+            format!("{} rejected steps of {}", self.rejected, self.t)
+        })
+    }
+
+    /// Bytes of the state for `dim` features: two packed covariance triangles and means, $w$
+    /// and four scratch vectors.
+    fn bytes(dim: usize) -> u64 {
+        let p = dim as u64;
+        8 * (p * (p + 1) + 2 * p + 5 * p + 4 * p)
     }
 
     /// Steps 1 and 3 of the module docs: counts the example, adds it to its own class, and leaves
@@ -231,7 +268,9 @@ impl Core {
                 *next = w - eta * (lambda * w + c.a * d + c.b * sw);
             }
         }
-        commit(&mut self.w, &mut s.next, MAX_NORM);
+        if !commit(&mut self.w, &mut s.next, MAX_NORM) {
+            self.rejected += 1;
+        }
     }
 
     /// Writes $\nabla L_t(w)$ into the scratch gradient; returns whether all of it is finite
@@ -245,7 +284,11 @@ impl Core {
             s.g[j] = g;
             sq += g * g;
         }
-        sq.is_finite()
+        let ok = sq.is_finite();
+        if !ok {
+            self.rejected += 1;
+        }
+        ok
     }
 }
 
@@ -371,8 +414,40 @@ macro_rules! moment_learner_common {
             fn score(&self, x: Row<'_>) -> f64 {
                 x.dot(&self.core.w)
             }
+
+            fn divergence(&self) -> Option<Divergence> {
+                linear_divergence(&self.core.w, Some(self.bound()), self.core.rejected)
+            }
+        }
+
+        impl SavedState for $ty {
+            const STATE_VERSION: u32 = 1;
+
+            fn validate(&self) -> Result<(), StateError> {
+                self.params().check()?;
+                self.core.validate()?;
+                self.validate_extra()
+            }
         }
     };
+}
+
+/// The bound a constant-step OGD iterate stays within when it converges: twice the radius
+/// $\sqrt{2\Psi(0)/\lambda}$ of the ball that holds the minimizer of
+/// $\frac\lambda2\lVert w\rVert^2 + \Psi$ (since $\frac\lambda2\lVert w^*\rVert^2 \le
+/// L(w^*) \le L(0) = \Psi(0)$), with $\Psi(0) = \frac12$ for $\psi_S/2$ and 1 for $\psi_M$.
+/// Infinite for $\lambda = 0$.
+fn step_bound(lambda: f64, psi0: f64, what: &'static str, eta: f64) -> NormBound {
+    NormBound {
+        value: if lambda > 0.0 {
+            2.0 * (2.0 * psi0 / lambda).sqrt()
+        } else {
+            f64::INFINITY
+        },
+        what,
+        advice: "lower eta",
+        now: eta,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,37 +455,49 @@ macro_rules! moment_learner_common {
 
 /// Parameters of [`OaucM`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct OaucMParams {
     /// Regularization $\lambda > 0$; the step is $\eta_t = 1/(\lambda t)$ [OAUC Thm 6].
     pub lambda: f64,
 }
 
-impl OaucMParams {
-    /// The parameters the command line and grids may set.
-    pub const PARAMS: &'static [ParamSpec] = &[ParamSpec {
-        name: "lambda",
-        default: None,
-        help: "regularization lambda > 0; the step is 1/(lambda t) [OAUC Thm 6]",
-    }];
+impl Default for OaucMParams {
+    /// $\lambda = 2^{-5}$ (module docs, Defaults).
+    fn default() -> Self {
+        Self { lambda: 0.03125 }
+    }
+}
 
-    /// Reads the parameters from a name -> value map, rejecting unknown names.
-    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
-        map.check_names(Self::PARAMS)?;
-        Ok(Self {
-            lambda: map.value(&Self::PARAMS[0])?,
-        })
+impl Params for OaucMParams {
+    const NAME: &'static str = "oauc-m";
+    const TITLE: &'static str = "OAUC-M";
+    const ABOUT: &'static str = "OAUC-M [OAUC alg. 1, eq. 14]: OGD on the second-order hinge surrogate psi_M, eta_t = 1/(lambda t)";
+    const FAMILY: Family = Family::Linear;
+    const SPECS: &'static [ParamSpec] = &[ParamSpec::real(
+        "lambda",
+        Range::Positive,
+        "regularization lambda > 0; the step is 1/(lambda t) [OAUC Thm 6]",
+    )];
+    const GRID: &'static [&'static str] = &["lambda=2^-10..2^10"];
+
+    fn check(&self) -> Result<(), ParamError> {
+        Self::SPECS[0].check_real(self.lambda).map(|_| ())
     }
 }
 
 impl OnlineParams for OaucMParams {
     type Learner = OaucM;
 
-    fn build(&self, dim: usize) -> Result<OaucM, ParamError> {
-        let lambda = check::positive("lambda", self.lambda)?; // [OAUC Thm 6]: lambda > 0
+    fn build(&self, dim: usize, _seed: u64) -> Result<OaucM, ParamError> {
+        self.check()?;
         Ok(OaucM {
-            lambda,
+            lambda: self.lambda,
             core: Core::new(dim),
         })
+    }
+
+    fn state_bytes(&self, dim: usize) -> u64 {
+        Core::bytes(dim)
     }
 }
 
@@ -429,6 +516,29 @@ pub struct OaucM {
 
 moment_learner_common!(OaucM, Loss::Moment);
 
+impl OaucM {
+    fn params(&self) -> OaucMParams {
+        OaucMParams {
+            lambda: self.lambda,
+        }
+    }
+
+    /// The step $1/(\lambda t)$ is the theory's, so only the safety cap can trip: a tiny
+    /// $\lambda$ makes the first steps huge.
+    fn bound(&self) -> NormBound {
+        NormBound {
+            value: f64::INFINITY,
+            what: "",
+            advice: "raise lambda",
+            now: self.lambda,
+        }
+    }
+
+    fn validate_extra(&self) -> Result<(), StateError> {
+        Ok(())
+    }
+}
+
 impl OnlineLearner for OaucM {
     fn update(&mut self, x: Row<'_>, y: Label) {
         let c = self.core.prepare(x, y, Loss::Moment);
@@ -442,6 +552,7 @@ impl OnlineLearner for OaucM {
 
 /// Parameters of [`OaucMc`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct OaucMcParams {
     /// Constant step $\eta > 0$ [OAUC eq. 12].
     pub eta: f64,
@@ -449,40 +560,64 @@ pub struct OaucMcParams {
     pub lambda: f64,
 }
 
-impl OaucMcParams {
-    /// The parameters the command line and grids may set.
-    pub const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "eta",
-            default: None,
-            help: "constant step eta > 0 [OAUC eq. 12]; the paper picks it from 2^[-10..10]",
-        },
-        ParamSpec {
-            name: "lambda",
-            default: None,
-            help: "regularization lambda >= 0 [OAUC alg. 1]; the paper picks it from 2^[-10..10]",
-        },
-    ];
+impl Default for OaucMcParams {
+    /// $\eta = 2^{-6}$, $\lambda = 2^{-10}$ (module docs, Defaults).
+    fn default() -> Self {
+        Self {
+            eta: 0.015625,
+            lambda: 0.0009765625,
+        }
+    }
+}
 
-    /// Reads the parameters from a name -> value map, rejecting unknown names.
-    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
-        map.check_names(Self::PARAMS)?;
-        Ok(Self {
-            eta: map.value(&Self::PARAMS[0])?,
-            lambda: map.value(&Self::PARAMS[1])?,
-        })
+/// The grid of OAUC-M_c and OPAUC: every second power of the papers' range.
+const OAUC_GRID: &[&str] = &["eta=2^-10..2^10:2", "lambda=2^-10..2^10:2"];
+/// The papers' grid of OAUC-M_c and OPAUC [OAUC sec. 6.3].
+const OAUC_PAPER_GRID: &[&str] = &["eta=2^-10..2^10", "lambda=2^-10..2^10"];
+
+impl Params for OaucMcParams {
+    const NAME: &'static str = "oauc-mc";
+    const ALIASES: &'static [&'static str] = &["oauc-m-c"];
+    const TITLE: &'static str = "OAUC-M_c";
+    const ABOUT: &'static str =
+        "OAUC-M_c [OAUC alg. 1, eq. 14]: OGD on psi_M with a constant step eta";
+    const FAMILY: Family = Family::Linear;
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec::real(
+            "eta",
+            Range::Positive,
+            "constant step eta > 0 [OAUC eq. 12]; the paper picks it from 2^[-10..10]",
+        ),
+        ParamSpec::real(
+            "lambda",
+            Range::NonNegative,
+            "regularization lambda >= 0 [OAUC alg. 1]; the paper picks it from 2^[-10..10]",
+        ),
+    ];
+    const GRID: &'static [&'static str] = OAUC_GRID;
+    const PAPER_GRID: &'static [&'static str] = OAUC_PAPER_GRID;
+
+    fn check(&self) -> Result<(), ParamError> {
+        Self::SPECS[0].check_real(self.eta)?;
+        Self::SPECS[1].check_real(self.lambda)?;
+        Ok(())
     }
 }
 
 impl OnlineParams for OaucMcParams {
     type Learner = OaucMc;
 
-    fn build(&self, dim: usize) -> Result<OaucMc, ParamError> {
+    fn build(&self, dim: usize, _seed: u64) -> Result<OaucMc, ParamError> {
+        self.check()?;
         Ok(OaucMc {
-            eta: check::positive("eta", self.eta)?,
-            lambda: check::non_negative("lambda", self.lambda)?,
+            eta: self.eta,
+            lambda: self.lambda,
             core: Core::new(dim),
         })
+    }
+
+    fn state_bytes(&self, dim: usize) -> u64 {
+        Core::bytes(dim)
     }
 }
 
@@ -497,6 +632,23 @@ pub struct OaucMc {
 
 moment_learner_common!(OaucMc, Loss::Moment);
 
+impl OaucMc {
+    fn params(&self) -> OaucMcParams {
+        OaucMcParams {
+            eta: self.eta,
+            lambda: self.lambda,
+        }
+    }
+
+    fn bound(&self) -> NormBound {
+        step_bound(self.lambda, 1.0, "2 sqrt(2/lambda)", self.eta)
+    }
+
+    fn validate_extra(&self) -> Result<(), StateError> {
+        Ok(())
+    }
+}
+
 impl OnlineLearner for OaucMc {
     fn update(&mut self, x: Row<'_>, y: Label) {
         let c = self.core.prepare(x, y, Loss::Moment);
@@ -509,6 +661,7 @@ impl OnlineLearner for OaucMc {
 
 /// Parameters of [`Opauc`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct OpaucParams {
     /// Constant step $\eta > 0$ \[OPAUC16\].
     pub eta: f64,
@@ -516,40 +669,58 @@ pub struct OpaucParams {
     pub lambda: f64,
 }
 
-impl OpaucParams {
-    /// The parameters the command line and grids may set.
-    pub const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "eta",
-            default: None,
-            help: "constant step eta > 0 [OPAUC16]; the papers pick it from 2^[-10..10] (OAUC) or 2^[-10..3] (ADM)",
-        },
-        ParamSpec {
-            name: "lambda",
-            default: None,
-            help: "regularization lambda >= 0 [OPAUC16]; picked from the same grids as eta",
-        },
-    ];
+impl Default for OpaucParams {
+    /// $\eta = 2^{-6}$, $\lambda = 2^{-10}$ (module docs, Defaults).
+    fn default() -> Self {
+        Self {
+            eta: 0.015625,
+            lambda: 0.0009765625,
+        }
+    }
+}
 
-    /// Reads the parameters from a name -> value map, rejecting unknown names.
-    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
-        map.check_names(Self::PARAMS)?;
-        Ok(Self {
-            eta: map.value(&Self::PARAMS[0])?,
-            lambda: map.value(&Self::PARAMS[1])?,
-        })
+impl Params for OpaucParams {
+    const NAME: &'static str = "opauc";
+    const ALIASES: &'static [&'static str] = &["oauc-s"];
+    const TITLE: &'static str = "OPAUC (OAUC-S)";
+    const ABOUT: &'static str = "OPAUC = OAUC-S [OAUC eq. 13; OPAUC16]: OGD on the square surrogate psi_S/2 from class moments";
+    const FAMILY: Family = Family::Linear;
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec::real(
+            "eta",
+            Range::Positive,
+            "constant step eta > 0 [OPAUC16]; the papers pick it from 2^[-10..10] (OAUC) or 2^[-10..3] (ADM)",
+        ),
+        ParamSpec::real(
+            "lambda",
+            Range::NonNegative,
+            "regularization lambda >= 0 [OPAUC16]; picked from the same grids as eta",
+        ),
+    ];
+    const GRID: &'static [&'static str] = OAUC_GRID;
+    const PAPER_GRID: &'static [&'static str] = OAUC_PAPER_GRID;
+
+    fn check(&self) -> Result<(), ParamError> {
+        Self::SPECS[0].check_real(self.eta)?;
+        Self::SPECS[1].check_real(self.lambda)?;
+        Ok(())
     }
 }
 
 impl OnlineParams for OpaucParams {
     type Learner = Opauc;
 
-    fn build(&self, dim: usize) -> Result<Opauc, ParamError> {
+    fn build(&self, dim: usize, _seed: u64) -> Result<Opauc, ParamError> {
+        self.check()?;
         Ok(Opauc {
-            eta: check::positive("eta", self.eta)?,
-            lambda: check::non_negative("lambda", self.lambda)?,
+            eta: self.eta,
+            lambda: self.lambda,
             core: Core::new(dim),
         })
+    }
+
+    fn state_bytes(&self, dim: usize) -> u64 {
+        Core::bytes(dim)
     }
 }
 
@@ -569,6 +740,23 @@ pub struct Opauc {
 
 moment_learner_common!(Opauc, Loss::HalfSquare);
 
+impl Opauc {
+    fn params(&self) -> OpaucParams {
+        OpaucParams {
+            eta: self.eta,
+            lambda: self.lambda,
+        }
+    }
+
+    fn bound(&self) -> NormBound {
+        step_bound(self.lambda, 0.5, "2/sqrt(lambda)", self.eta)
+    }
+
+    fn validate_extra(&self) -> Result<(), StateError> {
+        Ok(())
+    }
+}
+
 impl OnlineLearner for Opauc {
     fn update(&mut self, x: Row<'_>, y: Label) {
         let c = self.core.prepare(x, y, Loss::HalfSquare);
@@ -581,6 +769,7 @@ impl OnlineLearner for Opauc {
 
 /// Parameters of [`AdaOam`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct AdaOamParams {
     /// Base step $\eta > 0$ [ADM sec. 3]; the ADM grid is $2^{[-10..3]}$ (SPEC section 8).
     pub eta: f64,
@@ -590,50 +779,73 @@ pub struct AdaOamParams {
     pub epsilon: f64,
 }
 
-impl AdaOamParams {
-    /// The parameters the command line and grids may set. The papers recommend no values.
-    pub const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "eta",
-            default: None,
-            help: "base step eta > 0 [ADM sec. 3]; ADM picks it from 2^[-10..3]",
-        },
-        ParamSpec {
-            name: "lambda",
-            default: None,
-            help: "regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM sec. 3]; ADM picks it from 2^[-10..3]",
-        },
-        ParamSpec {
-            name: "epsilon",
-            default: None,
-            help: "epsilon > 0 added to sqrt(sum of squared gradients) [ADM sec. 3]",
-        },
-    ];
+impl Default for AdaOamParams {
+    /// $\eta = 2^{-2}$, $\lambda = 2^{-10}$ (module docs, Defaults) and $\epsilon = 10^{-8}$,
+    /// Adagrad's customary smoothing (ADM gives none).
+    fn default() -> Self {
+        Self {
+            eta: 0.25,
+            lambda: 0.0009765625,
+            epsilon: 1e-8,
+        }
+    }
+}
 
-    /// Reads the parameters from a name -> value map, rejecting unknown names.
-    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
-        map.check_names(Self::PARAMS)?;
-        Ok(Self {
-            eta: map.value(&Self::PARAMS[0])?,
-            lambda: map.value(&Self::PARAMS[1])?,
-            epsilon: map.value(&Self::PARAMS[2])?,
-        })
+/// ADM's grid, every second power of its range [ADM, experimental setup].
+const ADM_GRID: &[&str] = &["eta=2^-10..2^2:2", "lambda=2^-10..2^2:2"];
+/// ADM's full grid [ADM, experimental setup].
+const ADM_PAPER_GRID: &[&str] = &["eta=2^-10..2^3", "lambda=2^-10..2^3"];
+
+impl Params for AdaOamParams {
+    const NAME: &'static str = "adaoam";
+    const TITLE: &'static str = "AdaOAM";
+    const ABOUT: &'static str = "AdaOAM [ADM]: diagonal Adagrad steps on the OPAUC gradient, projected on ||w|| <= 1/sqrt(lambda)";
+    const FAMILY: Family = Family::Linear;
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec::real(
+            "eta",
+            Range::Positive,
+            "base step eta > 0 [ADM sec. 3]; ADM picks it from 2^[-10..3]",
+        ),
+        ParamSpec::real(
+            "lambda",
+            Range::Positive,
+            "regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM sec. 3]; ADM picks it from 2^[-10..3]",
+        ),
+        ParamSpec::real(
+            "epsilon",
+            Range::Positive,
+            "epsilon > 0 added to sqrt(sum of squared gradients) [ADM sec. 3]",
+        ),
+    ];
+    const GRID: &'static [&'static str] = ADM_GRID;
+    const PAPER_GRID: &'static [&'static str] = ADM_PAPER_GRID;
+
+    fn check(&self) -> Result<(), ParamError> {
+        Self::SPECS[0].check_real(self.eta)?;
+        Self::SPECS[1].check_real(self.lambda)?;
+        Self::SPECS[2].check_real(self.epsilon)?;
+        Ok(())
     }
 }
 
 impl OnlineParams for AdaOamParams {
     type Learner = AdaOam;
 
-    fn build(&self, dim: usize) -> Result<AdaOam, ParamError> {
-        let lambda = check::positive("lambda", self.lambda)?;
+    fn build(&self, dim: usize, _seed: u64) -> Result<AdaOam, ParamError> {
+        self.check()?;
         Ok(AdaOam {
-            eta: check::positive("eta", self.eta)?,
-            lambda,
-            epsilon: check::positive("epsilon", self.epsilon)?,
-            radius: radius(lambda),
+            eta: self.eta,
+            lambda: self.lambda,
+            epsilon: self.epsilon,
+            radius: radius(self.lambda),
             sum_sq: vec![0.0; dim],
             core: Core::new(dim),
         })
+    }
+
+    fn state_bytes(&self, dim: usize) -> u64 {
+        Core::bytes(dim) + 8 * dim as u64
     }
 }
 
@@ -662,6 +874,35 @@ pub struct AdaOam {
 
 moment_learner_common!(AdaOam, Loss::HalfSquare);
 
+impl AdaOam {
+    fn params(&self) -> AdaOamParams {
+        AdaOamParams {
+            eta: self.eta,
+            lambda: self.lambda,
+            epsilon: self.epsilon,
+        }
+    }
+
+    /// Projected on the ball, so only the safety checks can trip.
+    fn bound(&self) -> NormBound {
+        NormBound {
+            value: f64::INFINITY,
+            what: "",
+            advice: "lower eta",
+            now: self.eta,
+        }
+    }
+
+    fn validate_extra(&self) -> Result<(), StateError> {
+        check::len("sum_sq", self.sum_sq.len(), self.core.w.len())?;
+        check::finite("sum_sq", &self.sum_sq)?;
+        check::state(
+            self.radius.to_bits() == radius(self.lambda).to_bits(),
+            || "the projection radius does not match lambda".to_owned(),
+        )
+    }
+}
+
 impl OnlineLearner for AdaOam {
     fn update(&mut self, x: Row<'_>, y: Label) {
         let c = self.core.prepare(x, y, Loss::HalfSquare);
@@ -688,6 +929,7 @@ impl OnlineLearner for AdaOam {
 
 /// Parameters of [`AdmOam`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct AdmOamParams {
     /// Base step $\eta > 0$ [ADM alg. 1]; the ADM grid is $2^{[-10..3]}$.
     pub eta: f64,
@@ -703,68 +945,96 @@ pub struct AdmOamParams {
     pub epsilon: f64,
 }
 
-impl AdmOamParams {
-    /// The parameters the command line and grids may set. ADM tunes $\eta$, $\lambda$, $\beta_1$,
-    /// $\beta_2$ by grid and recommends no values, so none has a default.
-    pub const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "eta",
-            default: None,
-            help: "base step eta > 0 [ADM alg. 1]; ADM picks it from 2^[-10..3]",
-        },
-        ParamSpec {
-            name: "lambda",
-            default: None,
-            help: "regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM alg. 1]; ADM picks it from 2^[-10..3]",
-        },
-        ParamSpec {
-            name: "beta1",
-            default: None,
-            help: "first-moment decay beta1 in [0, 1) [ADM alg. 1]; ADM picks it from 0.1..0.9",
-        },
-        ParamSpec {
-            name: "beta2",
-            default: None,
-            help: "second-moment decay beta2 in [0, 1) [ADM alg. 1]; ADM picks it from 0.099..0.999",
-        },
-        ParamSpec {
-            name: "epsilon",
-            default: None,
-            help: "epsilon > 0 added to sqrt(v_hat) [ADM alg. 1]",
-        },
+impl Default for AdmOamParams {
+    /// $\eta = 2^{-10}$, $\lambda = 2^{-10}$, $\beta_1 = 0.9$, $\beta_2 = 0.9$ (module docs,
+    /// Defaults) and Adam's customary $\epsilon = 10^{-8}$ (ADM gives none).
+    fn default() -> Self {
+        Self {
+            eta: 0.0009765625,
+            lambda: 0.0009765625,
+            beta1: 0.9,
+            beta2: 0.9,
+            epsilon: 1e-8,
+        }
+    }
+}
+
+impl Params for AdmOamParams {
+    const NAME: &'static str = "admoam";
+    const TITLE: &'static str = "AdmOAM";
+    const ABOUT: &'static str = "AdmOAM [ADM alg. 1]: Adam steps (bias-corrected) on the OPAUC gradient, projected on ||w|| <= 1/sqrt(lambda)";
+    const FAMILY: Family = Family::Linear;
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec::real(
+            "eta",
+            Range::Positive,
+            "base step eta > 0 [ADM alg. 1]; ADM picks it from 2^[-10..3]",
+        ),
+        ParamSpec::real(
+            "lambda",
+            Range::Positive,
+            "regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM alg. 1]; ADM picks it from 2^[-10..3]",
+        ),
+        ParamSpec::real(
+            "beta1",
+            Range::UnitHalfOpen,
+            "first-moment decay beta1 in [0, 1) [ADM alg. 1]; ADM picks it from 0.1..0.9",
+        ),
+        ParamSpec::real(
+            "beta2",
+            Range::UnitHalfOpen,
+            "second-moment decay beta2 in [0, 1) [ADM alg. 1]; ADM picks it from 0.099..0.999",
+        ),
+        ParamSpec::real(
+            "epsilon",
+            Range::Positive,
+            "epsilon > 0 added to sqrt(v_hat) [ADM alg. 1]",
+        ),
+    ];
+    const GRID: &'static [&'static str] = &[
+        "eta=2^-10..2^2:2",
+        "lambda=2^-10..2^2:2",
+        "beta1=0.5,0.9",
+        "beta2=0.9,0.999",
+    ];
+    const PAPER_GRID: &'static [&'static str] = &[
+        "eta=2^-10..2^3",
+        "lambda=2^-10..2^3",
+        "beta1=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9",
+        "beta2=0.099,0.199,0.299,0.399,0.499,0.599,0.699,0.799,0.899,0.999",
     ];
 
-    /// Reads the parameters from a name -> value map, rejecting unknown names.
-    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
-        map.check_names(Self::PARAMS)?;
-        Ok(Self {
-            eta: map.value(&Self::PARAMS[0])?,
-            lambda: map.value(&Self::PARAMS[1])?,
-            beta1: map.value(&Self::PARAMS[2])?,
-            beta2: map.value(&Self::PARAMS[3])?,
-            epsilon: map.value(&Self::PARAMS[4])?,
-        })
+    fn check(&self) -> Result<(), ParamError> {
+        let values = [self.eta, self.lambda, self.beta1, self.beta2, self.epsilon];
+        for (spec, v) in Self::SPECS.iter().zip(values) {
+            spec.check_real(v)?;
+        }
+        Ok(())
     }
 }
 
 impl OnlineParams for AdmOamParams {
     type Learner = AdmOam;
 
-    fn build(&self, dim: usize) -> Result<AdmOam, ParamError> {
-        let lambda = check::positive("lambda", self.lambda)?;
+    fn build(&self, dim: usize, _seed: u64) -> Result<AdmOam, ParamError> {
+        self.check()?;
         Ok(AdmOam {
-            eta: check::positive("eta", self.eta)?,
-            lambda,
-            beta1: check::unit_half_open("beta1", self.beta1)?,
-            beta2: check::unit_half_open("beta2", self.beta2)?,
-            epsilon: check::positive("epsilon", self.epsilon)?,
-            radius: radius(lambda),
+            eta: self.eta,
+            lambda: self.lambda,
+            beta1: self.beta1,
+            beta2: self.beta2,
+            epsilon: self.epsilon,
+            radius: radius(self.lambda),
             first: vec![0.0; dim],
             second: vec![0.0; dim],
             beta1_t: 1.0,
             beta2_t: 1.0,
             core: Core::new(dim),
         })
+    }
+
+    fn state_bytes(&self, dim: usize) -> u64 {
+        Core::bytes(dim) + 16 * dim as u64
     }
 }
 
@@ -795,6 +1065,44 @@ pub struct AdmOam {
 }
 
 moment_learner_common!(AdmOam, Loss::HalfSquare);
+
+impl AdmOam {
+    fn params(&self) -> AdmOamParams {
+        AdmOamParams {
+            eta: self.eta,
+            lambda: self.lambda,
+            beta1: self.beta1,
+            beta2: self.beta2,
+            epsilon: self.epsilon,
+        }
+    }
+
+    /// Projected on the ball, so only the safety checks can trip.
+    fn bound(&self) -> NormBound {
+        NormBound {
+            value: f64::INFINITY,
+            what: "",
+            advice: "lower eta",
+            now: self.eta,
+        }
+    }
+
+    fn validate_extra(&self) -> Result<(), StateError> {
+        let p = self.core.w.len();
+        check::len("first", self.first.len(), p)?;
+        check::len("second", self.second.len(), p)?;
+        check::finite("first", &self.first)?;
+        check::finite("second", &self.second)?;
+        check::state(
+            (0.0..=1.0).contains(&self.beta1_t) && (0.0..=1.0).contains(&self.beta2_t),
+            || "the decay powers beta^t are outside [0, 1]".to_owned(),
+        )?;
+        check::state(
+            self.radius.to_bits() == radius(self.lambda).to_bits(),
+            || "the projection radius does not match lambda".to_owned(),
+        )
+    }
+}
 
 impl OnlineLearner for AdmOam {
     fn update(&mut self, x: Row<'_>, y: Label) {

@@ -48,109 +48,158 @@
 //! 1 the framework, 2 the reservoir update, 3 sequential and 4 gradient classifier updates.
 
 use auc_core::{
-    Label, OnlineLearner, OnlineParams, ParamError, ParamMap, ParamSpec, Row, RowBuf, Scorer,
-    SparseRow, check,
+    Divergence, Family, Label, OnlineLearner, OnlineParams, ParamError, ParamSpec, Params, Range,
+    Row, RowBuf, SavedState, Scorer, SparseRow, StateError, check,
 };
+use rand::Rng;
+use rand_xoshiro::SplitMix64;
+use rand_xoshiro::rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
-use crate::Linear;
-use crate::rng::SplitMix64;
+use crate::{Linear, linear_divergence};
 
-/// The parameters shared by both variants, as the command line and grids name them.
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "c",
-        default: None,
-        help: "penalty C > 0 on the pairwise hinge losses [OAM11]; no recommended value, tuned in 2^[-10..10] [ADM, experimental setup]",
-    },
-    ParamSpec {
-        name: "budget",
-        default: Some(100.0),
-        help: "reservoir buffer size per class, an integer >= 1; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup]",
-    },
+/// The parameters shared by both variants.
+const SPECS: &[ParamSpec] = &[
+    ParamSpec::real(
+        "c",
+        Range::Positive,
+        "penalty C > 0 on the pairwise hinge losses [OAM11]; tuned in 2^[-10..10] [ADM, experimental setup]",
+    ),
+    ParamSpec::integer(
+        "budget",
+        1,
+        "reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup]",
+    ),
 ];
 
-/// Reads `(c, budget)` from a map, rejecting unknown names; values are checked at build time.
-fn read_map(map: &ParamMap) -> Result<(f64, f64), ParamError> {
-    map.check_names(PARAMS)?;
-    Ok((map.value(&PARAMS[0])?, map.value(&PARAMS[1])?))
+/// The grids of both variants: every second power of 2 of the papers' range of $C$.
+const GRID: &[&str] = &["c=2^-10..2^10:2"];
+/// [ADM, experimental setup]: $C \in 2^{[-10..10]}$.
+const PAPER_GRID: &[&str] = &["c=2^-10..2^10"];
+
+/// The largest budget accepted: the buffers hold `2 budget` rows.
+const MAX_BUDGET: usize = 1_000_000;
+
+/// Checks `(c, budget)`.
+fn check_params(c: f64, budget: usize) -> Result<(), ParamError> {
+    SPECS[0].check_real(c)?;
+    if !(1..=MAX_BUDGET).contains(&budget) {
+        return Err(ParamError::OutOfRange {
+            name: "budget",
+            value: budget as f64,
+            allowed: "an integer in 1..=1000000",
+        });
+    }
+    Ok(())
 }
 
 /// Parameters of [`OamSeq`], OAM with sequential updating [OAM11, alg. 3].
-///
-/// There is no `Default`: \[OAM11\] tunes $C$ per data set and recommends no value.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct OamSeqParams {
     /// Penalty $C > 0$ on the pairwise hinge losses [OAM11, alg. 1]; the papers tune it in
     /// $2^{[-10, 10]}$ [ADM, experimental setup].
     pub c: f64,
-    /// Buffer size per class, an integer $\ge 1$ held as `f64` (as every grid value is); 100 in
-    /// [OAUC sec. 6.3] and [ADM, experimental setup], both following \[OAM11\]'s recommendation.
-    pub budget: f64,
+    /// Buffer size per class; 100 in [OAUC sec. 6.3] and [ADM, experimental setup], both
+    /// following \[OAM11\]'s recommendation.
+    pub budget: usize,
+}
+
+impl Default for OamSeqParams {
+    /// $C = 2^{-10}$, the value the nested CV of `docs/results/linear.md` chose on 13 of 19 data
+    /// sets (`docs/results/defaults.md`), and the papers' budget of 100.
+    fn default() -> Self {
+        Self {
+            c: 0.0009765625,
+            budget: 100,
+        }
+    }
 }
 
 /// Parameters of [`OamGra`], OAM with gradient updating [OAM11, alg. 4].
-///
-/// There is no `Default`: \[OAM11\] tunes $C$ per data set and recommends no value.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct OamGraParams {
     /// Penalty $C > 0$, as in [`OamSeqParams::c`].
     pub c: f64,
     /// Buffer size per class, as in [`OamSeqParams::budget`].
-    pub budget: f64,
+    pub budget: usize,
 }
 
-impl OamSeqParams {
-    /// The parameters the command line and grids may set: `c` (required) and `budget`
-    /// (default 100).
-    pub const PARAMS: &'static [ParamSpec] = PARAMS;
-
-    /// Reads the parameters from a name -> value map (defaults for missing names), rejecting
-    /// unknown names. Values are checked when the learner is built.
-    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
-        let (c, budget) = read_map(map)?;
-        Ok(Self { c, budget })
+impl Default for OamGraParams {
+    /// $C = 2^{-10}$, chosen by the nested CV of `docs/results/linear.md` on 16 of 19 data sets
+    /// (`docs/results/defaults.md`), and the papers' budget of 100.
+    fn default() -> Self {
+        Self {
+            c: 0.0009765625,
+            budget: 100,
+        }
     }
 }
 
-impl OamGraParams {
-    /// The parameters the command line and grids may set: `c` (required) and `budget`
-    /// (default 100).
-    pub const PARAMS: &'static [ParamSpec] = PARAMS;
+impl Params for OamSeqParams {
+    const NAME: &'static str = "oam-seq";
+    const TITLE: &'static str = "OAM-seq";
+    const ABOUT: &'static str = "OAM-seq [OAM11]: per-class reservoir buffers, a PA-style step per buffered opposite example";
+    const FAMILY: Family = Family::Linear;
+    const SPECS: &'static [ParamSpec] = SPECS;
+    const GRID: &'static [&'static str] = GRID;
+    const PAPER_GRID: &'static [&'static str] = PAPER_GRID;
 
-    /// Reads the parameters from a name -> value map (defaults for missing names), rejecting
-    /// unknown names. Values are checked when the learner is built.
-    pub fn from_map(map: &ParamMap) -> Result<Self, ParamError> {
-        let (c, budget) = read_map(map)?;
-        Ok(Self { c, budget })
+    fn check(&self) -> Result<(), ParamError> {
+        check_params(self.c, self.budget)
     }
+}
+
+impl Params for OamGraParams {
+    const NAME: &'static str = "oam-gra";
+    const TITLE: &'static str = "OAM-gra";
+    const ABOUT: &'static str =
+        "OAM-gra [OAM11]: per-class reservoir buffers, one gradient step over all violated pairs";
+    const FAMILY: Family = Family::Linear;
+    const SPECS: &'static [ParamSpec] = SPECS;
+    const GRID: &'static [&'static str] = GRID;
+    const PAPER_GRID: &'static [&'static str] = PAPER_GRID;
+
+    fn check(&self) -> Result<(), ParamError> {
+        check_params(self.c, self.budget)
+    }
+}
+
+/// Bytes of the state for `dim` features: $w$ and two full buffers of dense rows (an upper
+/// bound: sparse rows are stored sparse).
+fn state_bytes(budget: usize, dim: usize) -> u64 {
+    8 * dim as u64 * (1 + 2 * budget as u64)
 }
 
 impl OnlineParams for OamSeqParams {
     type Learner = OamSeq;
 
-    fn build(&self, dim: usize) -> Result<OamSeq, ParamError> {
-        self.build_seeded(dim, 0)
+    fn build(&self, dim: usize, seed: u64) -> Result<OamSeq, ParamError> {
+        self.check()?;
+        Ok(OamSeq {
+            core: Core::new(self.c, self.budget, dim, seed),
+        })
     }
 
-    fn build_seeded(&self, dim: usize, seed: u64) -> Result<OamSeq, ParamError> {
-        Ok(OamSeq {
-            core: Core::checked(self.c, self.budget, dim, seed)?,
-        })
+    fn state_bytes(&self, dim: usize) -> u64 {
+        state_bytes(self.budget, dim)
     }
 }
 
 impl OnlineParams for OamGraParams {
     type Learner = OamGra;
 
-    fn build(&self, dim: usize) -> Result<OamGra, ParamError> {
-        self.build_seeded(dim, 0)
+    fn build(&self, dim: usize, seed: u64) -> Result<OamGra, ParamError> {
+        self.check()?;
+        Ok(OamGra {
+            core: Core::new(self.c, self.budget, dim, seed),
+            violated: Vec::new(),
+        })
     }
 
-    fn build_seeded(&self, dim: usize, seed: u64) -> Result<OamGra, ParamError> {
-        Ok(OamGra {
-            core: Core::checked(self.c, self.budget, dim, seed)?,
-        })
+    fn state_bytes(&self, dim: usize) -> u64 {
+        state_bytes(self.budget, dim)
     }
 }
 
@@ -218,6 +267,12 @@ fn dense_minus_sparse(d: &[f64], s: SparseRow<'_>, sign: f64, f: &mut impl FnMut
     );
 }
 
+/// `v` clamped to the finite range (see [`crate::saturating_axpy`]).
+#[inline(always)]
+fn saturate(v: f64) -> f64 {
+    v.clamp(-f64::MAX, f64::MAX)
+}
+
 /// $(w^\top (a - b), \lVert a - b \rVert^2)$ in one walk over both rows.
 fn diff_dot_and_norm_sq(w: &[f64], a: Row<'_>, b: Row<'_>) -> (f64, f64) {
     let (mut wd, mut dd) = (0.0, 0.0);
@@ -242,17 +297,43 @@ struct Core {
 }
 
 impl Core {
-    fn checked(c: f64, budget: f64, dim: usize, seed: u64) -> Result<Self, ParamError> {
-        let c = check::positive("c", c)?;
-        let budget = check::integer_at_least("budget", budget, 1, "an integer >= 1")?;
-        Ok(Self {
+    fn new(c: f64, budget: usize, dim: usize, seed: u64) -> Self {
+        Self {
             c,
-            budget,
+            budget: budget as u64,
             w: vec![0.0; dim],
             buffers: [Vec::new(), Vec::new()],
             seen: [0, 0],
-            rng: SplitMix64::new(seed),
-        })
+            rng: SplitMix64::seed_from_u64(seed),
+        }
+    }
+
+    /// Checks a decoded state: parameters, buffer sizes and row dimensions, finite values.
+    fn validate(&self) -> Result<(), StateError> {
+        let budget = usize::try_from(self.budget).unwrap_or(usize::MAX);
+        check_params(self.c, budget)?;
+        check::finite("w", &self.w)?;
+        let p = self.w.len();
+        for (k, buf) in self.buffers.iter().enumerate() {
+            check::state(buf.len() as u64 <= self.budget, || {
+                format!(
+                    "buffer {k} holds {} rows, the budget is {}",
+                    buf.len(),
+                    self.budget
+                )
+            })?;
+            check::state(buf.len() as u64 <= self.seen[k], || {
+                format!(
+                    "buffer {k} holds {} rows but {} were seen",
+                    buf.len(),
+                    self.seen[k]
+                )
+            })?;
+            for row in buf {
+                crate::check_row(row, p)?;
+            }
+        }
+        Ok(())
     }
 
     /// $C_t = C \max(1, N^{\bar y}_t / N^{\bar y})$ for an example of class `y` [OAM11, alg. 1].
@@ -269,7 +350,7 @@ impl Core {
         if (buf.len() as u64) < self.budget {
             buf.push(RowBuf::from_row(x));
         } else {
-            let slot = self.rng.below(self.seen[k]);
+            let slot = self.rng.random_range(0..self.seen[k]);
             if slot < self.budget {
                 buf[slot as usize].assign(x);
             }
@@ -301,6 +382,18 @@ macro_rules! common_impls {
         impl Scorer for $ty {
             fn score(&self, x: Row<'_>) -> f64 {
                 x.dot(&self.core.w)
+            }
+
+            fn divergence(&self) -> Option<Divergence> {
+                linear_divergence(&self.core.w, None, 0)
+            }
+        }
+
+        impl SavedState for $ty {
+            const STATE_VERSION: u32 = 1;
+
+            fn validate(&self) -> Result<(), StateError> {
+                self.core.validate()
             }
         }
     };
@@ -342,7 +435,7 @@ impl OnlineLearner for OamSeq {
                 let tau = (0.5 * c_t).min(hinge / dd); // [OAM11, alg. 3]
                 let step = tau * yv;
                 let w = &mut core.w;
-                for_each_diff(x, xi, |j, d| w[j] += step * d);
+                for_each_diff(x, xi, |j, d| w[j] = saturate(w[j] + step * d));
             }
         }
         core.insert(x, y);
@@ -362,9 +455,18 @@ impl OnlineLearner for OamSeq {
 /// $\frac{C_t}{2}\sum_i \ell_i$ with unit step). At a margin of exactly 1 the hinge is not
 /// differentiable; we take the zero subgradient there (only margins $< 1$ count), a choice
 /// \[OAM11\] does not fix and which changes nothing off a set of measure zero.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OamGra {
     core: Core,
+    /// Scratch: the violated pairs of a step (never serialized).
+    #[serde(skip)]
+    violated: Vec<usize>,
+}
+
+impl PartialEq for OamGra {
+    fn eq(&self, other: &Self) -> bool {
+        self.core == other.core
+    }
 }
 
 common_impls!(OamGra);
@@ -376,19 +478,23 @@ impl OnlineLearner for OamGra {
         let yv = y.sign();
         let opposite = &core.buffers[y.opposite().index()];
         // All margins at w_t first [OAM11, alg. 4], then one step.
-        let violated: Vec<usize> = opposite
-            .iter()
-            .enumerate()
-            .filter(|(_, xi)| {
-                let (wd, _) = diff_dot_and_norm_sq(&core.w, x, xi.as_row());
-                1.0 - yv * wd > 0.0
-            })
-            .map(|(i, _)| i)
-            .collect();
+        self.violated.clear();
+        self.violated.extend(
+            opposite
+                .iter()
+                .enumerate()
+                .filter(|(_, xi)| {
+                    let (wd, _) = diff_dot_and_norm_sq(&core.w, x, xi.as_row());
+                    1.0 - yv * wd > 0.0
+                })
+                .map(|(i, _)| i),
+        );
         let step = 0.5 * c_t * yv;
-        for &i in &violated {
+        for &i in &self.violated {
             let w = &mut core.w;
-            for_each_diff(x, opposite[i].as_row(), |j, d| w[j] += step * d);
+            for_each_diff(x, opposite[i].as_row(), |j, d| {
+                w[j] = saturate(w[j] + step * d)
+            });
         }
         core.insert(x, y);
     }
@@ -401,12 +507,12 @@ mod tests {
     use auc_core::Label::{Neg, Pos};
     use auc_core::SparseVec;
 
-    fn seq(c: f64, budget: f64) -> OamSeq {
-        OamSeqParams { c, budget }.build(2).unwrap()
+    fn seq(c: f64, budget: usize) -> OamSeq {
+        OamSeqParams { c, budget }.build(2, 0).unwrap()
     }
 
-    fn gra(c: f64, budget: f64) -> OamGra {
-        OamGraParams { c, budget }.build(2).unwrap()
+    fn gra(c: f64, budget: usize) -> OamGra {
+        OamGraParams { c, budget }.build(2, 0).unwrap()
     }
 
     #[test]
@@ -437,7 +543,7 @@ mod tests {
     #[test]
     fn c_t_grows_once_the_opposite_class_overflows_its_buffer() {
         // budget 2, C = 1: after 3 negatives, a positive sees C_t = 1 * max(1, 3/2) = 1.5.
-        let mut l = seq(1.0, 2.0);
+        let mut l = seq(1.0, 2);
         for _ in 0..3 {
             l.update(Row::Dense(&[0.0, 1.0]), Neg);
         }
@@ -452,8 +558,8 @@ mod tests {
         // (1, 0)+ : opposite buffer empty, no step; B+ = {(1, 0)}.
         // (0, 1)- : d = x_t - x_i = (-1, 1), y = -1, w = 0: hinge 1, ||d||^2 = 2,
         //   tau = min(C/2, 1/2). With C = 2: tau = 1/2, w = 1/2 * (-1) * (-1, 1) = (0.5, -0.5).
-        let mut s = seq(2.0, 10.0);
-        let mut g = gra(2.0, 10.0);
+        let mut s = seq(2.0, 10);
+        let mut g = gra(2.0, 10);
         for (x, y) in [([1.0, 0.0], Pos), ([0.0, 1.0], Neg)] {
             s.update(Row::Dense(&x), y);
             g.update(Row::Dense(&x), y);
@@ -462,8 +568,8 @@ mod tests {
         // Gradient: step C/2 = 1 on the violated pair: w = 1 * (-1) * (-1, 1) = (1, -1).
         assert_eq!(g.weights(), &[1.0, -1.0]);
         // With C = 0.5 the sequential tau is capped at C/2 = 0.25 = the gradient step.
-        let mut s = seq(0.5, 10.0);
-        let mut g = gra(0.5, 10.0);
+        let mut s = seq(0.5, 10);
+        let mut g = gra(0.5, 10);
         for (x, y) in [([1.0, 0.0], Pos), ([0.0, 1.0], Neg)] {
             s.update(Row::Dense(&x), y);
             g.update(Row::Dense(&x), y);
@@ -474,8 +580,8 @@ mod tests {
 
     #[test]
     fn identical_rows_are_skipped_without_nan() {
-        let mut s = seq(1.0, 4.0);
-        let mut g = gra(1.0, 4.0);
+        let mut s = seq(1.0, 4);
+        let mut g = gra(1.0, 4);
         for y in [Pos, Neg, Pos, Neg] {
             s.update(Row::Dense(&[3.0, -1.0]), y);
             g.update(Row::Dense(&[3.0, -1.0]), y);

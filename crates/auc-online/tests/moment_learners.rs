@@ -4,10 +4,11 @@
 use auc_core::Label::{self, Neg, Pos};
 use auc_core::testing::tol;
 use auc_core::{OnlineLearner, OnlineParams, Row, Scorer, SparseVec};
-use auc_online::rng::SplitMix64;
 use auc_online::{
     AdaOamParams, AdmOamParams, Linear, MAX_NORM, OaucMParams, OaucMcParams, OpaucParams,
 };
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use serde::{Serialize, de::DeserializeOwned};
 
 type Stream = Vec<(Vec<f64>, Label)>;
@@ -43,10 +44,10 @@ fn assert_close_vec(got: &[f64], want: &[f64], what: &str) {
 /// A stream of `n` Gaussian examples in dimension `p`: positives (probability `pos`) have mean
 /// `+shift` in every coordinate, negatives `-shift`, both unit variance.
 fn gaussian_stream(seed: u64, n: usize, p: usize, pos: f64, shift: f64) -> Stream {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = StdRng::seed_from_u64(seed);
     let mut normal = move || {
         // Box-Muller; 1 - u is in (0, 1].
-        let (u, v) = (1.0 - rng.next_f64(), rng.next_f64());
+        let (u, v) = (1.0 - rng.random::<f64>(), rng.random::<f64>());
         (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
     };
     (0..n)
@@ -108,7 +109,7 @@ fn opauc_first_steps_by_hand() {
         eta: 0.5,
         lambda: 0.5,
     }
-    .build(2)
+    .build(2, 0)
     .unwrap();
     let got = trace(&mut l, &hand_stream());
     assert_eq!(
@@ -137,7 +138,7 @@ fn oauc_m_first_steps_by_hand() {
     //   S w = (1/12, 0), s2 = 1/36, b = -0.5, sqrt(A) = sqrt(1/4 + 1/36) = sqrt(10)/6,
     //   b/sqrt(A) = -3/sqrt(10). y d_mu = (1 - 3/sqrt 10)/2 =: a, 2 d_s2 = 1/(2 sqrt A) = 3/sqrt 10.
     //   grad = (1/3 - 1.5 a + (3/sqrt 10)/12, -1/3 + 3 a); eta_4 = 1/4.
-    let mut l = OaucMParams { lambda: 1.0 }.build(2).unwrap();
+    let mut l = OaucMParams { lambda: 1.0 }.build(2, 0).unwrap();
     let got = trace(&mut l, &hand_stream());
     assert_eq!(got[0], [0.0, 0.0]);
     assert_eq!(got[1], [0.5, -0.5]);
@@ -158,7 +159,7 @@ fn oauc_mc_first_steps_by_hand() {
         eta: 0.25,
         lambda: 0.0,
     }
-    .build(2)
+    .build(2, 0)
     .unwrap();
     let got = trace(&mut l, &hand_stream()[..3]);
     assert_eq!(got, [vec![0.0, 0.0], vec![0.25, -0.25], vec![0.75, -0.5]]);
@@ -177,7 +178,7 @@ fn ada_oam_first_steps_by_hand() {
         lambda: 0.25,
         epsilon: 1.0,
     }
-    .build(2)
+    .build(2, 0)
     .unwrap();
     let got = trace(&mut l, &hand_stream()[..3]);
     assert_eq!(got[..2], [vec![0.0, 0.0], vec![0.25, -0.25]]);
@@ -206,7 +207,7 @@ fn adm_oam_first_steps_by_hand() {
         beta2: 0.75,
         epsilon: 1.0,
     }
-    .build(2)
+    .build(2, 0)
     .unwrap();
     let got = trace(&mut l, &hand_stream()[..3]);
     assert_eq!(got[0], [0.0, 0.0]);
@@ -230,7 +231,7 @@ fn opauc_loss_and_gradient_equal_the_pairwise_square_loss() {
     // OPAUC descends lambda/2 ||w||^2 + (1/n) sum_i (1 - y w.(x - x_i))^2 / 2 [OAUC eq. 1, 13].
     let (eta, lambda) = (0.3, 0.1);
     let stream = gaussian_stream(7, 60, 3, 0.3, 0.5);
-    let mut l = OpaucParams { eta, lambda }.build(3).unwrap();
+    let mut l = OpaucParams { eta, lambda }.build(3, 0).unwrap();
     let mut seen: Stream = Vec::new();
     let mut grad = [0.0; 3];
     for (x, y) in &stream {
@@ -278,7 +279,7 @@ fn oauc_m_surrogate_bounds_the_pairwise_hinge_along_a_stream() {
     // [OAUC Theorem 1]: (1/n) sum_i max(0, 1 - y w.(x - x_i)) <= psi_M(mu, w' S w) at every w.
     let lambda = 0.05;
     let stream = gaussian_stream(11, 80, 4, 0.25, 0.3);
-    let mut l = OaucMParams { lambda }.build(4).unwrap();
+    let mut l = OaucMParams { lambda }.build(4, 0).unwrap();
     let mut seen: Stream = Vec::new();
     let mut grad = [0.0; 4];
     let mut checked = 0;
@@ -372,8 +373,8 @@ where
 {
     let stream = gaussian_stream(3, 300, p, 0.2, 0.4);
     for k in [0, 1, 2, 17, 150] {
-        let mut whole = params.build(p).unwrap();
-        let mut first = params.build(p).unwrap();
+        let mut whole = params.build(p, 0).unwrap();
+        let mut first = params.build(p, 0).unwrap();
         for (x, y) in &stream[..k] {
             whole.update(Row::Dense(x), *y);
             first.update(Row::Dense(x), *y);
@@ -410,8 +411,8 @@ where
             }
         }
     }
-    let mut dense = params.build(p).unwrap();
-    let mut sparse = params.build(p).unwrap();
+    let mut dense = params.build(p, 0).unwrap();
+    let mut sparse = params.build(p, 0).unwrap();
     for (x, y) in &stream {
         let sv = SparseVec::from_pairs(
             x.iter()
@@ -477,7 +478,7 @@ where
         ),
     ];
     for (what, stream) in &streams {
-        let mut l = params.build(p).unwrap();
+        let mut l = params.build(p, 0).unwrap();
         for (x, y) in stream {
             l.update(Row::Dense(x), *y);
             assert!(
@@ -547,7 +548,7 @@ fn huge_steps_stay_finite_and_bounded() {
         eta: 1024.0,
         lambda: 1024.0,
     }
-    .build(3)
+    .build(3, 0)
     .unwrap();
     let mut hit_cap = false;
     for (x, y) in &stream {
@@ -571,7 +572,7 @@ fn projection_keeps_the_adaptive_iterates_in_the_ball() {
         lambda,
         epsilon: 1e-8,
     }
-    .build(4)
+    .build(4, 0)
     .unwrap();
     let mut adm = AdmOamParams {
         eta: 8.0,
@@ -580,7 +581,7 @@ fn projection_keeps_the_adaptive_iterates_in_the_ball() {
         beta2: 0.999,
         epsilon: 1e-8,
     }
-    .build(4)
+    .build(4, 0)
     .unwrap();
     let norm = |w: &[f64]| w.iter().map(|v| v * v).sum::<f64>().sqrt();
     let (mut ada_max, mut adm_max) = (0.0f64, 0.0f64);
@@ -604,7 +605,7 @@ fn oauc_m_learns_an_easy_imbalanced_stream() {
     let labels: Vec<Label> = test.iter().map(|(_, y)| *y).collect();
     let n_pos = labels.iter().filter(|y| **y == Pos).count();
     assert!((100..400).contains(&n_pos), "imbalanced: {n_pos} positives");
-    let mut l = OaucMParams { lambda: 0.01 }.build(p).unwrap();
+    let mut l = OaucMParams { lambda: 0.01 }.build(p, 0).unwrap();
     for (x, y) in &train {
         l.update(Row::Dense(x), *y);
     }
@@ -614,10 +615,11 @@ fn oauc_m_learns_an_easy_imbalanced_stream() {
 }
 
 #[test]
-fn params_are_checked_and_read_from_maps() {
-    use auc_core::{ParamError, ParamMap};
+#[allow(clippy::float_cmp)] // Values copied from JSON unchanged.
+fn params_are_checked_and_read_from_json() {
+    use auc_core::ParamError;
     assert!(matches!(
-        OaucMParams { lambda: 0.0 }.build(2),
+        OaucMParams { lambda: 0.0 }.build(2, 0),
         Err(ParamError::OutOfRange { name: "lambda", .. })
     ));
     assert!(
@@ -625,7 +627,7 @@ fn params_are_checked_and_read_from_maps() {
             eta: 1.0,
             lambda: 0.0
         }
-        .build(2)
+        .build(2, 0)
         .is_ok()
     );
     assert!(
@@ -633,7 +635,7 @@ fn params_are_checked_and_read_from_maps() {
             eta: 0.0,
             lambda: 0.0
         }
-        .build(2)
+        .build(2, 0)
         .is_err()
     );
     assert!(
@@ -642,7 +644,7 @@ fn params_are_checked_and_read_from_maps() {
             lambda: 0.0,
             epsilon: 1e-8
         }
-        .build(2)
+        .build(2, 0)
         .is_err()
     );
     let adm = |beta1: f64, beta2: f64| AdmOamParams {
@@ -652,34 +654,19 @@ fn params_are_checked_and_read_from_maps() {
         beta2,
         epsilon: 1e-8,
     };
-    assert!(adm(0.0, 0.999).build(2).is_ok());
+    assert!(adm(0.0, 0.999).build(2, 0).is_ok());
     assert!(matches!(
-        adm(1.0, 0.5).build(2),
+        adm(1.0, 0.5).build(2, 0),
         Err(ParamError::OutOfRange { name: "beta1", .. })
     ));
-    assert!(adm(0.5, 1.0).build(2).is_err());
-    let m: ParamMap = [
-        ("eta", 0.5),
-        ("lambda", 0.25),
-        ("beta1", 0.9),
-        ("beta2", 0.999),
-        ("epsilon", 1e-8),
-    ]
-    .into_iter()
-    .collect();
-    let p = AdmOamParams::from_map(&m).unwrap();
+    assert!(adm(0.5, 1.0).build(2, 0).is_err());
+    // Parameters read from JSON: missing fields take their defaults, unknown ones are refused.
+    let p: AdmOamParams = serde_json::from_str(r#"{"eta": 0.5, "beta2": 0.999}"#).unwrap();
     assert_eq!(
         (p.eta, p.lambda, p.beta1, p.beta2, p.epsilon),
-        (0.5, 0.25, 0.9, 0.999, 1e-8)
+        (0.5, AdmOamParams::default().lambda, 0.9, 0.999, 1e-8)
     );
-    assert!(
-        OpaucParams::from_map(&m).is_err(),
-        "beta1 is not an OPAUC parameter"
-    );
-    assert!(matches!(
-        OaucMParams::from_map(&ParamMap::new()),
-        Err(ParamError::Missing { .. })
-    ));
-    let ml: ParamMap = [("lambda", 0.5)].into_iter().collect();
-    assert_eq!(OaucMParams::from_map(&ml).unwrap().lambda, 0.5);
+    assert!(serde_json::from_str::<OpaucParams>(r#"{"beta1": 0.9}"#).is_err());
+    let ml: OaucMParams = serde_json::from_str(r#"{"lambda": 0.5}"#).unwrap();
+    assert_eq!(ml.lambda, 0.5);
 }

@@ -2,20 +2,21 @@
 
 use auc_core::Label::{Neg, Pos};
 use auc_core::testing::tol;
-use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, ParamMap, Row, Scorer, SparseVec};
-use auc_online::rng::SplitMix64;
+use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, Row, Scorer, SparseVec};
 use auc_online::{Linear, OamGra, OamGraParams, OamSeq, OamSeqParams};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 mod common;
 use common::{auc, feed, two_gaussians};
 
-fn seq(c: f64, budget: f64, dim: usize) -> OamSeq {
-    OamSeqParams { c, budget }.build(dim).unwrap()
+fn seq(c: f64, budget: usize, dim: usize) -> OamSeq {
+    OamSeqParams { c, budget }.build(dim, 0).unwrap()
 }
 
-fn gra(c: f64, budget: f64, dim: usize) -> OamGra {
-    OamGraParams { c, budget }.build(dim).unwrap()
+fn gra(c: f64, budget: usize, dim: usize) -> OamGra {
+    OamGraParams { c, budget }.build(dim, 0).unwrap()
 }
 
 fn finite(w: &[f64]) -> bool {
@@ -36,8 +37,8 @@ fn sequential_uses_the_current_w_and_gradient_the_old_one() {
         (vec![1.0, 1.0], Pos),
         (vec![0.0, 0.0], Neg),
     ];
-    let mut s = seq(2.0, 10.0, 2);
-    let mut g = gra(2.0, 10.0, 2);
+    let mut s = seq(2.0, 10, 2);
+    let mut g = gra(2.0, 10, 2);
     feed(&mut s, &stream);
     feed(&mut g, &stream);
     assert_eq!(s.weights(), &[1.0, 0.0]);
@@ -69,8 +70,8 @@ fn c_t_scales_the_step_once_the_buffer_overflows() {
     // Budget 1, C = 0.5. Four negatives (0, 0) (the buffer keeps one of them: all equal), then
     // (1, 0)+: C_t = 0.5 * max(1, 4/1) = 2, d = (1, 0), hinge 1, tau = min(C_t/2 = 1, 1) = 1.
     // Without the scaling tau would be min(0.25, 1) = 0.25.
-    let mut s = seq(0.5, 1.0, 2);
-    let mut g = gra(0.5, 1.0, 2);
+    let mut s = seq(0.5, 1, 2);
+    let mut g = gra(0.5, 1, 2);
     for _ in 0..4 {
         s.update(Row::Dense(&[0.0, 0.0]), Neg);
         g.update(Row::Dense(&[0.0, 0.0]), Neg);
@@ -91,12 +92,7 @@ fn reservoir_keeps_each_item_with_probability_budget_over_n() {
     const SEEDS: u64 = 4000;
     let mut counts = [0usize; N];
     for seed in 0..SEEDS {
-        let mut l = OamSeqParams {
-            c: 1.0,
-            budget: 5.0,
-        }
-        .build_seeded(1, seed)
-        .unwrap();
+        let mut l = OamSeqParams { c: 1.0, budget: 5 }.build(1, seed).unwrap();
         for i in 0..N {
             l.update(Row::Dense(&[i as f64]), Pos);
         }
@@ -124,19 +120,9 @@ fn reservoir_keeps_each_item_with_probability_budget_over_n() {
 #[test]
 fn seeds_change_the_buffer_and_build_is_seed_zero() {
     let stream = two_gaussians(300, 3, 1);
-    let mut a = OamSeqParams {
-        c: 1.0,
-        budget: 10.0,
-    }
-    .build_seeded(3, 0)
-    .unwrap();
-    let mut b = seq(1.0, 10.0, 3);
-    let mut c = OamSeqParams {
-        c: 1.0,
-        budget: 10.0,
-    }
-    .build_seeded(3, 99)
-    .unwrap();
+    let mut a = OamSeqParams { c: 1.0, budget: 10 }.build(3, 0).unwrap();
+    let mut b = seq(1.0, 10, 3);
+    let mut c = OamSeqParams { c: 1.0, budget: 10 }.build(3, 99).unwrap();
     feed(&mut a, &stream);
     feed(&mut b, &stream);
     feed(&mut c, &stream);
@@ -152,9 +138,9 @@ proptest! {
         labels in proptest::collection::vec(any::<bool>(), 0..60),
         seed in any::<u64>(),
     ) {
-        let params = OamGraParams { c: 1.0, budget: f64::from(budget) };
-        let mut l = params.build_seeded(2, seed).unwrap();
-        let mut s = OamSeqParams { c: 1.0, budget: f64::from(budget) }.build_seeded(2, seed).unwrap();
+        let params = OamGraParams { c: 1.0, budget: budget as usize };
+        let mut l = params.build(2, seed).unwrap();
+        let mut s = OamSeqParams { c: 1.0, budget: budget as usize }.build(2, seed).unwrap();
         let (mut n_pos, mut n_neg) = (0u64, 0u64);
         for (i, &pos) in labels.iter().enumerate() {
             let y = if pos { Pos } else { Neg };
@@ -178,16 +164,22 @@ proptest! {
 
 /// A seeded sparse stream over `dim` features with about `nnz` values per row in [-1, 1].
 fn sparse_stream(n: usize, dim: u32, nnz: u32, seed: u64) -> Vec<(SparseVec, Label)> {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = StdRng::seed_from_u64(seed);
     (0..n)
         .map(|_| {
-            let y = if rng.below(3) == 0 { Pos } else { Neg };
-            let mut idx: Vec<u32> = (0..nnz).map(|_| rng.below(u64::from(dim)) as u32).collect();
+            let y = if rng.random_range(0..3) == 0 {
+                Pos
+            } else {
+                Neg
+            };
+            let mut idx: Vec<u32> = (0..nnz)
+                .map(|_| rng.random_range(0..u64::from(dim)) as u32)
+                .collect();
             idx.sort_unstable();
             idx.dedup();
             let pairs = idx
                 .into_iter()
-                .map(|j| (j, 2.0 * rng.next_f64() - 1.0 + 0.3 * y.sign()));
+                .map(|j| (j, 2.0 * rng.random::<f64>() - 1.0 + 0.3 * y.sign()));
             (SparseVec::from_pairs(pairs).unwrap(), y)
         })
         .collect()
@@ -199,8 +191,8 @@ where
 {
     let dim = 12;
     let stream = sparse_stream(400, dim as u32, 4, 5);
-    let mut sparse = params.build_seeded(dim, 3).unwrap();
-    let mut dense = params.build_seeded(dim, 3).unwrap();
+    let mut sparse = params.build(dim, 3).unwrap();
+    let mut dense = params.build(dim, 3).unwrap();
     let mut buf = vec![0.0; dim];
     for (x, y) in &stream {
         sparse.update(Row::Sparse(x.view()), *y);
@@ -215,14 +207,8 @@ where
 
 #[test]
 fn sparse_and_dense_rows_give_the_same_model() {
-    sparse_and_dense_agree(&OamSeqParams {
-        c: 0.5,
-        budget: 8.0,
-    });
-    sparse_and_dense_agree(&OamGraParams {
-        c: 0.5,
-        budget: 8.0,
-    });
+    sparse_and_dense_agree(&OamSeqParams { c: 0.5, budget: 8 });
+    sparse_and_dense_agree(&OamGraParams { c: 0.5, budget: 8 });
 }
 
 fn resume_equals_uninterrupted<P>(params: &P)
@@ -233,9 +219,9 @@ where
 {
     let stream = two_gaussians(600, 4, 11);
     let (head, tail) = stream.split_at(250);
-    let mut straight = params.build_seeded(4, 17).unwrap();
+    let mut straight = params.build(4, 17).unwrap();
     feed(&mut straight, &stream);
-    let mut first = params.build_seeded(4, 17).unwrap();
+    let mut first = params.build(4, 17).unwrap();
     feed(&mut first, head);
     let bytes = postcard::to_allocvec(&first).unwrap();
     let mut resumed: P::Learner = postcard::from_bytes(&bytes).unwrap();
@@ -249,14 +235,8 @@ where
 #[test]
 fn resume_after_saving_equals_an_uninterrupted_run() {
     // Budget 20 < the ~150 positives and ~450 negatives: the reservoir draws random numbers.
-    resume_equals_uninterrupted(&OamSeqParams {
-        c: 0.5,
-        budget: 20.0,
-    });
-    resume_equals_uninterrupted(&OamGraParams {
-        c: 0.5,
-        budget: 20.0,
-    });
+    resume_equals_uninterrupted(&OamSeqParams { c: 0.5, budget: 20 });
+    resume_equals_uninterrupted(&OamGraParams { c: 0.5, budget: 20 });
 }
 
 fn adversarial_streams(p: usize) -> Vec<Vec<(Vec<f64>, Label)>> {
@@ -289,8 +269,8 @@ fn no_nan_on_adversarial_streams() {
     let p = 3;
     for c in [1e-3, 1.0, 1024.0] {
         for (k, stream) in adversarial_streams(p).iter().enumerate() {
-            let mut s = seq(c, 10.0, p);
-            let mut g = gra(c, 10.0, p);
+            let mut s = seq(c, 10, p);
+            let mut g = gra(c, 10, p);
             feed(&mut s, stream);
             feed(&mut g, stream);
             assert!(
@@ -311,7 +291,7 @@ fn no_nan_on_adversarial_streams() {
     }
     // All-zero rows and repeated identical rows never move w.
     for k in [0, 2] {
-        let mut s = seq(1.0, 10.0, p);
+        let mut s = seq(1.0, 10, p);
         feed(&mut s, &adversarial_streams(p)[k]);
         assert!(
             s.weights().iter().all(|&v| v == 0.0),
@@ -325,8 +305,8 @@ fn no_nan_on_adversarial_streams() {
 fn both_variants_learn_two_gaussians() {
     let train = two_gaussians(2000, 4, 21);
     let test = two_gaussians(1000, 4, 22);
-    let mut s = seq(0.1, 100.0, 4);
-    let mut g = gra(0.01, 100.0, 4);
+    let mut s = seq(0.1, 100, 4);
+    let mut g = gra(0.01, 100, 4);
     feed(&mut s, &train);
     feed(&mut g, &train);
     let (auc_s, auc_g) = (auc(&s, &test), auc(&g, &test));
@@ -336,29 +316,20 @@ fn both_variants_learn_two_gaussians() {
 
 #[test]
 #[allow(clippy::float_cmp)] // Values copied from the map unchanged.
-fn params_are_read_from_maps_and_checked() {
-    let m: ParamMap = [("c", 0.25)].into_iter().collect();
-    let p = OamSeqParams::from_map(&m).unwrap();
-    assert_eq!((p.c, p.budget), (0.25, 100.0));
-    let g = OamGraParams::from_map(&[("c", 2.0), ("budget", 7.0)].into_iter().collect()).unwrap();
-    assert_eq!((g.c, g.budget), (2.0, 7.0));
-    assert!(matches!(
-        OamSeqParams::from_map(&ParamMap::new()),
-        Err(ParamError::Missing { .. })
-    ));
-    assert!(OamGraParams::from_map(&[("eta", 1.0)].into_iter().collect()).is_err());
-    for (c, budget, name) in [
-        (0.0, 10.0, "c"),
-        (f64::NAN, 10.0, "c"),
-        (1.0, 0.0, "budget"),
-        (1.0, 2.5, "budget"),
-    ] {
+fn params_are_read_from_json_and_checked() {
+    let p: OamSeqParams = serde_json::from_str(r#"{"c": 0.25}"#).unwrap();
+    assert_eq!((p.c, p.budget), (0.25, 100));
+    let g: OamGraParams = serde_json::from_str(r#"{"c": 2.0, "budget": 7}"#).unwrap();
+    assert_eq!((g.c, g.budget), (2.0, 7));
+    assert!(serde_json::from_str::<OamGraParams>(r#"{"budget": 2.5}"#).is_err());
+    assert!(serde_json::from_str::<OamGraParams>(r#"{"eta": 1.0}"#).is_err());
+    for (c, budget, name) in [(0.0, 10, "c"), (f64::NAN, 10, "c"), (1.0, 0, "budget")] {
         assert!(matches!(
-            OamSeqParams { c, budget }.build(2),
+            OamSeqParams { c, budget }.build(2, 0),
             Err(ParamError::OutOfRange { name: n, .. }) if n == name
         ));
         assert!(matches!(
-            OamGraParams { c, budget }.build(2),
+            OamGraParams { c, budget }.build(2, 0),
             Err(ParamError::OutOfRange { name: n, .. }) if n == name
         ));
     }

@@ -2,15 +2,16 @@
 
 use auc_core::Label::{Neg, Pos};
 use auc_core::testing::tol;
-use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, ParamMap, Row, Scorer, SparseVec};
-use auc_online::rng::SplitMix64;
+use auc_core::{Label, OnlineLearner, OnlineParams, ParamError, Row, Scorer, SparseVec};
 use auc_online::{Linear, Solam, SolamParams};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 mod common;
 use common::{auc, feed, two_gaussians};
 
 fn solam(eta: f64, r: f64, dim: usize) -> Solam {
-    SolamParams { eta, r }.build(dim).unwrap()
+    SolamParams { eta, r }.build(dim, 0).unwrap()
 }
 
 fn close_all(a: &[f64], b: &[f64]) -> bool {
@@ -191,16 +192,22 @@ fn boxes_use_the_largest_norm_seen() {
 #[test]
 fn sparse_and_dense_rows_give_the_same_model() {
     let dim = 12;
-    let mut rng = SplitMix64::new(9);
+    let mut rng = StdRng::seed_from_u64(9);
     let stream: Vec<(SparseVec, Label)> = (0..500)
         .map(|_| {
-            let y = if rng.below(3) == 0 { Pos } else { Neg };
-            let mut idx: Vec<u32> = (0..4).map(|_| rng.below(dim as u64) as u32).collect();
+            let y = if rng.random_range(0..3) == 0 {
+                Pos
+            } else {
+                Neg
+            };
+            let mut idx: Vec<u32> = (0..4)
+                .map(|_| rng.random_range(0..dim as u64) as u32)
+                .collect();
             idx.sort_unstable();
             idx.dedup();
             let pairs = idx
                 .into_iter()
-                .map(|j| (j, 2.0 * rng.next_f64() - 1.0 + 0.3 * y.sign()));
+                .map(|j| (j, 2.0 * rng.random::<f64>() - 1.0 + 0.3 * y.sign()));
             (SparseVec::from_pairs(pairs).unwrap(), y)
         })
         .collect();
@@ -299,21 +306,19 @@ fn learns_two_gaussians() {
 
 #[test]
 #[allow(clippy::float_cmp)] // Values copied from the map unchanged.
-fn params_are_read_from_maps_and_checked() {
-    let p = SolamParams::from_map(&[("eta", 2.0), ("r", 5.0)].into_iter().collect()).unwrap();
+fn params_are_read_from_json_and_checked() {
+    let p: SolamParams = serde_json::from_str(r#"{"eta": 2.0, "r": 5.0}"#).unwrap();
     assert_eq!((p.eta, p.r), (2.0, 5.0));
-    assert!(matches!(
-        SolamParams::from_map(&[("eta", 2.0)].into_iter().collect()),
-        Err(ParamError::Missing { .. })
-    ));
-    assert!(SolamParams::from_map(&[("c", 1.0)].into_iter().collect::<ParamMap>()).is_err());
+    let d: SolamParams = serde_json::from_str(r#"{"eta": 2.0}"#).unwrap();
+    assert_eq!(d.r, SolamParams::default().r);
+    assert!(serde_json::from_str::<SolamParams>(r#"{"c": 1.0}"#).is_err());
     for (eta, r, name) in [
         (0.0, 1.0, "eta"),
         (1.0, -1.0, "r"),
         (f64::INFINITY, 1.0, "eta"),
     ] {
         assert!(matches!(
-            SolamParams { eta, r }.build(2),
+            SolamParams { eta, r }.build(2, 0),
             Err(ParamError::OutOfRange { name: n, .. }) if n == name
         ));
     }

@@ -4,7 +4,8 @@
 
 use auc_core::Label::{self, Neg, Pos};
 use auc_core::{OnlineLearner, Row, Scorer};
-use auc_online::rng::SplitMix64;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 /// Updates `l` on every example of `stream`, in order.
 pub fn feed<L: OnlineLearner>(l: &mut L, stream: &[(Vec<f64>, Label)]) {
@@ -14,9 +15,9 @@ pub fn feed<L: OnlineLearner>(l: &mut L, stream: &[(Vec<f64>, Label)]) {
 }
 
 /// A standard normal draw (Box-Muller).
-pub fn normal(rng: &mut SplitMix64) -> f64 {
-    let u1 = 1.0 - rng.next_f64(); // in (0, 1]
-    let u2 = rng.next_f64();
+pub fn normal(rng: &mut StdRng) -> f64 {
+    let u1 = 1.0 - rng.random::<f64>(); // in (0, 1]
+    let u2 = rng.random::<f64>();
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
@@ -24,10 +25,14 @@ pub fn normal(rng: &mut SplitMix64) -> f64 {
 /// coordinate (Bayes AUC = Phi(0.6 * 2 sqrt(p) / sqrt 2) = Phi(1.70) = 0.955 at p = 4); one
 /// positive for three negatives.
 pub fn two_gaussians(n: usize, p: usize, seed: u64) -> Vec<(Vec<f64>, Label)> {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = StdRng::seed_from_u64(seed);
     (0..n)
         .map(|_| {
-            let y = if rng.below(4) == 0 { Pos } else { Neg };
+            let y = if rng.random_range(0..4) == 0 {
+                Pos
+            } else {
+                Neg
+            };
             let x = (0..p).map(|_| 0.6 * y.sign() + normal(&mut rng)).collect();
             (x, y)
         })

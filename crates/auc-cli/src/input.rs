@@ -1,0 +1,336 @@
+//! Reading data as the command line describes it: the reading flags every command shares, the
+//! positive class (and the line that reports it), and reading a file the way a model's training
+//! data was read.
+
+use std::path::{Path, PathBuf};
+
+use auc_core::Dataset;
+use auc_data::{
+    CsvOptions, DataError, Format, LabelColumn, ParseErrorKind, Positive, PositiveChoice, RawData,
+    ReadOptions, Reading, RowStream,
+};
+use auc_learners::Preparation;
+use clap::Args;
+
+use crate::output::Error;
+
+/// How to read data files: the flags shared by every command that reads them. A flag left out
+/// takes its default, or, for `auc predict`, the model's own reading.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct ReadArgs {
+    /// File format; `auto` reads `.csv`/`.tsv` (also gzipped, `.csv.gz`) as CSV and everything
+    /// else, standard input included, as LIBSVM.
+    #[arg(long, value_enum, help_heading = "Reading")]
+    format: Option<FormatArg>,
+    /// CSV label column: a 0-based position, a header name, or `last` [default: 0].
+    #[arg(long, value_name = "COLUMN", help_heading = "Reading")]
+    label_column: Option<String>,
+    /// CSV field delimiter: one character, or `tab` [default: `,`; tab for .tsv].
+    #[arg(long, help_heading = "Reading")]
+    delimiter: Option<String>,
+    /// CSV header line: `auto` detects one (a first line with a field that is not a number).
+    #[arg(long, value_enum, help_heading = "Reading")]
+    header: Option<HeaderArg>,
+    /// Label value(s) of the positive class, comma separated. Default: +1 / 1 of a file labelled
+    /// {-1, +1} / {0, 1} (as scikit-learn, LIBSVM and Vowpal Wabbit), the minority class
+    /// otherwise.
+    #[arg(
+        long,
+        value_name = "LABEL[,LABEL..]",
+        value_delimiter = ',',
+        allow_negative_numbers = true,
+        help_heading = "Reading"
+    )]
+    pub(crate) positive: Option<Vec<f64>>,
+    /// Fold feature indices into 2^B features (Vowpal Wabbit's `-b`), for files with huge or
+    /// unbounded index spaces; colliding values in a row are summed.
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(u8).range(1..=31), help_heading = "Reading")]
+    pub(crate) hash_bits: Option<u8>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum FormatArg {
+    Auto,
+    Libsvm,
+    Csv,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum HeaderArg {
+    Auto,
+    Yes,
+    No,
+}
+
+impl ReadArgs {
+    /// Reader options for these flags, with an optional row limit.
+    pub(crate) fn options(&self, limit: Option<usize>) -> Result<ReadOptions, Error> {
+        let mut csv = CsvOptions::default();
+        if let Some(d) = &self.delimiter {
+            csv.delimiter = delimiter(d)?;
+        }
+        if let Some(c) = &self.label_column {
+            csv.label = label_column(c);
+        }
+        csv.header = match self.header {
+            None | Some(HeaderArg::Auto) => None,
+            Some(HeaderArg::Yes) => Some(true),
+            Some(HeaderArg::No) => Some(false),
+        };
+        Ok(ReadOptions {
+            dim: None,
+            limit,
+            format: match self.format {
+                None | Some(FormatArg::Auto) => Format::Auto,
+                Some(FormatArg::Libsvm) => Format::Libsvm,
+                Some(FormatArg::Csv) => Format::Csv,
+            },
+            csv,
+            hash_bits: self.hash_bits,
+        })
+    }
+
+    /// The positive-class rule: the given labels, else the default rule.
+    pub(crate) fn positive_rule(&self) -> Positive {
+        match &self.positive {
+            Some(l) => Positive::Labels(l.clone()),
+            None => Positive::Auto,
+        }
+    }
+
+    /// Reads and concatenates `paths` in order (`-` is standard input, gzip is detected),
+    /// keeping at most `limit` rows. Every file must be read the same way (CSV files: the same
+    /// columns).
+    pub(crate) fn read(&self, paths: &[PathBuf], limit: Option<usize>) -> Result<RawData, Error> {
+        read_with(&self.options(limit)?, paths, limit)
+    }
+
+    /// Refuses flags that contradict how a model's training data was read (`auc predict` reads
+    /// new data the model's way).
+    pub(crate) fn check_against(&self, prep: &Preparation, model: &Path) -> Result<(), Error> {
+        let csv = prep.reading.csv();
+        let contradiction = |what: String| -> Error {
+            format!(
+                "{what}, but the model {} was trained on data read otherwise ({}); leave the flag out: predict reads data as the model's training data was read",
+                model.display(),
+                describe_reading(prep)
+            )
+            .into()
+        };
+        match (self.format, csv) {
+            (Some(FormatArg::Csv), None) => return Err(contradiction("--format csv".into())),
+            (Some(FormatArg::Libsvm), Some(_)) => {
+                return Err(contradiction("--format libsvm".into()));
+            }
+            _ => {}
+        }
+        if let Some(d) = &self.delimiter {
+            let given = delimiter(d)?;
+            if csv.is_none_or(|c| c.delimiter != given) {
+                return Err(contradiction(format!("--delimiter {d}")));
+            }
+        }
+        if let Some(l) = &self.label_column {
+            let same = csv.is_some_and(|c| match label_column(l) {
+                LabelColumn::Index(i) => i == c.label_index,
+                LabelColumn::Last => c.fields > 0 && c.label_index + 1 == c.fields,
+                LabelColumn::Name(n) => c.label_name() == Some(n.as_str()),
+            });
+            if !same {
+                return Err(contradiction(format!("--label-column {l}")));
+            }
+        }
+        if let Some(h) = self.header {
+            let has = csv.is_some_and(|c| c.has_header());
+            let ok = match h {
+                HeaderArg::Auto => true,
+                HeaderArg::Yes => has,
+                HeaderArg::No => !has,
+            };
+            if !ok {
+                return Err(contradiction(format!("--header {h:?}").to_lowercase()));
+            }
+        }
+        if self.hash_bits.is_some() && self.hash_bits != prep.hash_bits {
+            return Err(contradiction(format!(
+                "--hash-bits {}",
+                self.hash_bits.unwrap_or(0)
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Reads `paths` with `opts` and concatenates them; a CSV file whose columns differ from the
+/// first file's is an error naming the column.
+pub(crate) fn read_with(
+    opts: &ReadOptions,
+    paths: &[PathBuf],
+    limit: Option<usize>,
+) -> Result<RawData, Error> {
+    let mut parts: Vec<RawData> = Vec::with_capacity(paths.len());
+    let mut left = limit;
+    for path in paths {
+        if left == Some(0) {
+            break;
+        }
+        let mut o = opts.clone();
+        o.limit = left;
+        let part = RowStream::open(path, &o)?.read_all()?;
+        if let (Some(first), Some(this)) = (
+            parts.first().and_then(|p| p.reading().csv()),
+            part.reading().csv(),
+        ) {
+            first.check(this, &path.display().to_string())?;
+        }
+        left = left.map(|l| l.saturating_sub(part.n()));
+        parts.push(part);
+    }
+    Ok(RawData::concat(parts))
+}
+
+/// Reads `path` as a model's training data was read: the same format and CSV layout (checked
+/// column by column against the stored header), the model's dimension (a wider file is an
+/// error) and hashing.
+pub(crate) fn read_like(prep: &Preparation, path: &Path) -> Result<RawData, Error> {
+    let mut opts = prep.reading.options();
+    opts.hash_bits = prep.hash_bits;
+    opts.dim = if prep.hash_bits.is_some() {
+        None
+    } else {
+        Some(prep.dim)
+    };
+    let raw = RowStream::open(path, &opts)
+        .and_then(RowStream::read_all)
+        .map_err(|e| -> Error {
+            let wider = matches!(
+                &e,
+                DataError::Parse {
+                    kind: ParseErrorKind::IndexExceedsDim { .. }
+                        | ParseErrorKind::TooManyFeatures { .. },
+                    ..
+                }
+            );
+            if wider {
+                format!("{e} (the model was trained on {} features)", prep.dim).into()
+            } else {
+                Box::new(e)
+            }
+        })?;
+    if let (Some(want), Some(found)) = (prep.reading.csv(), raw.reading().csv()) {
+        want.check(found, &path.display().to_string())?;
+    }
+    Ok(raw)
+}
+
+/// How a model's data is read, in words: `LIBSVM, 13 features` or `CSV (label column 13
+/// "y", header, delimiter ','), 13 features`.
+pub(crate) fn describe_reading(prep: &Preparation) -> String {
+    let format = match &prep.reading {
+        Reading::Libsvm => "LIBSVM".to_owned(),
+        Reading::Csv(c) => {
+            let label = match c.label_name() {
+                Some(n) => format!("label column {} \"{n}\"", c.label_index),
+                None => format!("label column {}", c.label_index),
+            };
+            let header = if c.has_header() {
+                "header"
+            } else {
+                "no header"
+            };
+            let d = match c.delimiter {
+                b'\t' => "tab".to_owned(),
+                d => format!("'{}'", d as char),
+            };
+            format!("CSV ({label}, {header}, delimiter {d})")
+        }
+    };
+    let hashed = prep
+        .hash_bits
+        .map(|b| format!(", hashed into 2^{b}"))
+        .unwrap_or_default();
+    format!("{format}, {} features{hashed}", prep.dim)
+}
+
+/// `-1, +1` style list of labels.
+pub(crate) fn fmt_labels(labels: &[f64]) -> String {
+    labels
+        .iter()
+        .map(|&l| fmt_label(l))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A label as files write it: `+1` for one, other values as Rust prints them.
+pub(crate) fn fmt_label(l: f64) -> String {
+    if l.to_bits() == 1.0f64.to_bits() {
+        "+1".to_owned()
+    } else {
+        auc_core::shortest(l)
+    }
+}
+
+/// The stderr line that says which class is positive and why.
+pub(crate) fn report_positive(choice: &PositiveChoice, data: &Dataset) {
+    let (pos, neg) = data.class_counts();
+    eprintln!(
+        "auc: positive class: {} ({}); {pos} positive, {neg} negative",
+        fmt_labels(&choice.labels),
+        choice.rule
+    );
+}
+
+/// Binarizes `raw` by `rule` and reports the choice on stderr.
+pub(crate) fn binarize(raw: &RawData, rule: &Positive) -> Result<(Dataset, PositiveChoice), Error> {
+    let choice = raw.choose_positive(rule)?;
+    let data = raw.binarize(&choice.known())?;
+    report_positive(&choice, &data);
+    Ok((data, choice))
+}
+
+/// Refuses training data without both classes (a learner would save an all-zero model).
+pub(crate) fn need_both_classes(data: &Dataset, what: &str) -> Result<(), Error> {
+    let (pos, neg) = data.class_counts();
+    if pos > 0 && neg > 0 {
+        return Ok(());
+    }
+    Err(format!(
+        "{what} needs both classes; the data holds {pos} positive and {neg} negative examples (check --positive)"
+    )
+    .into())
+}
+
+fn delimiter(d: &str) -> Result<u8, Error> {
+    match d {
+        "tab" | "\\t" => Ok(b'\t'),
+        d if d.len() == 1 => Ok(d.as_bytes()[0]),
+        d => Err(format!("--delimiter must be one character or `tab`, got `{d}`").into()),
+    }
+}
+
+fn label_column(c: &str) -> LabelColumn {
+    match c {
+        "last" => LabelColumn::Last,
+        c => match c.parse::<usize>() {
+            Ok(i) => LabelColumn::Index(i),
+            Err(_) => LabelColumn::Name(c.to_owned()),
+        },
+    }
+}
+
+/// A short name for a file list, for reports: the first file's name, `+N` for more.
+pub(crate) fn dataset_name(paths: &[PathBuf]) -> String {
+    let first = paths
+        .first()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        })
+        .unwrap_or_default();
+    match paths.len() {
+        0 | 1 => first,
+        n => format!("{first}+{}", n - 1),
+    }
+}

@@ -1,0 +1,291 @@
+//! Reading a data file chunk by chunk: [`RowStream`], the one parser behind every reader.
+//!
+//! A stream reads rows from any [`BufRead`] (a file, standard input, a byte slice; gzip is
+//! decompressed on the way) in the formats, with the options and with the error messages of the
+//! whole-file readers, which are a stream read to its end. Memory is bounded by one chunk: the rows
+//! asked for, the reader's buffers (64 KiB each), and one line or CSV record.
+//!
+//! A stream does not announce its dimension: [`RowStream::dim`] is the largest index seen so far
+//! (LIBSVM) unless [`crate::ReadOptions::dim`] or [`crate::ReadOptions::hash_bits`] fixes it. Each
+//! chunk has the dimension reached at its end, so later chunks may be wider.
+
+use std::io::BufRead;
+use std::path::Path;
+
+use crate::csv::CsvParser;
+use crate::input::{BoxedReader, Decoded, open};
+use crate::libsvm::{Csr, LibsvmParser};
+use crate::raw::Parts;
+use crate::{DataError, Format, ParseErrorKind, RawData, ReadOptions, Reading};
+
+/// A parse error as an offset into the line (or record) and a kind; the caller adds file and line.
+pub(crate) type LineError = (usize, ParseErrorKind);
+
+/// One entry of a row being folded by feature hashing.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hashed {
+    /// The hashed index, $j \mathbin{\&} (2^B - 1)$.
+    pub(crate) index: u32,
+    /// Position in the row, so that colliding values are summed in the order they were written.
+    pub(crate) seq: usize,
+    /// The value (not 0).
+    pub(crate) value: f64,
+    /// Offset of the entry in its line, for errors.
+    pub(crate) at: usize,
+}
+
+/// Sums the entries of one row that share a hashed index, in the order written, and appends the
+/// non-zero sums in increasing index order. A sum that overflows is an error at the entry that
+/// made it overflow. Sorts in place without allocating.
+pub(crate) fn fold_hashed(
+    row: &mut [Hashed],
+    indices: &mut Vec<u32>,
+    values: &mut Vec<f64>,
+) -> Result<(), LineError> {
+    row.sort_unstable_by_key(|h| (h.index, h.seq));
+    let mut k = 0;
+    while k < row.len() {
+        let j = row[k].index;
+        let mut sum = row[k].value;
+        k += 1;
+        while k < row.len() && row[k].index == j {
+            sum += row[k].value;
+            if !sum.is_finite() {
+                return Err((row[k].at, ParseErrorKind::HashedSumNotFinite { index: j }));
+            }
+            k += 1;
+        }
+        if sum != 0.0 {
+            indices.push(j);
+            values.push(sum);
+        }
+    }
+    Ok(())
+}
+
+enum Parser<R> {
+    Libsvm(Box<LibsvmParser<R>>),
+    Csv(Box<CsvParser<R>>),
+}
+
+/// An incremental reader of LIBSVM or CSV rows: yields chunks of rows as [`RawData`] (labels as
+/// written, CSR or dense rows), in memory bounded by the chunk.
+///
+/// ```
+/// use auc_data::{Positive, ReadOptions, RowStream};
+/// let text = "1 1:0.5\n-1 3:2\n1 2:1\n";
+/// let mut stream = RowStream::new(text.as_bytes(), "inline", &ReadOptions::default()).unwrap();
+/// let first = stream.next_chunk(2).unwrap().unwrap();
+/// assert_eq!((first.n(), first.dim(), stream.dim()), (2, 3, 3));
+/// // A chunk is binarized with a positive class fixed beforehand.
+/// let data = first.binarize(&Positive::Known(vec![1.0])).unwrap();
+/// assert_eq!(data.class_counts(), (1, 1));
+/// let last = stream.next_chunk(2).unwrap().unwrap();
+/// assert_eq!(last.n(), 1);
+/// assert!(stream.next_chunk(2).unwrap().is_none());
+/// assert_eq!((stream.rows_read(), stream.bytes_read()), (3, text.len() as u64));
+/// ```
+pub struct RowStream<R> {
+    source: String,
+    parser: Parser<R>,
+    reading: Reading,
+    /// Whether chunks are stored as CSR (LIBSVM, or CSV with hashing).
+    sparse: bool,
+    /// Rows still allowed by the limit.
+    left: usize,
+    rows: usize,
+    len: Option<u64>,
+}
+
+impl<R: BufRead> RowStream<R> {
+    /// A stream of the rows of `reader`, named `source` in errors, in the format `opts.format`
+    /// resolves to for that name ([`Format::resolve`]: `x.csv`, `x.tsv.gz` are CSV, anything else
+    /// LIBSVM; a `.tsv` name switches the default comma to a tab).
+    ///
+    /// gzip input is recognized by its magic bytes and decompressed. A CSV stream reads its first
+    /// record here, so [`RowStream::reading`] is resolved (label column, header) before the first
+    /// chunk. Errors: invalid `opts` (hash bits, a `dim` that contradicts them), an unreadable or
+    /// corrupt start of input, a bad CSV header.
+    pub fn new(reader: R, source: &str, opts: &ReadOptions) -> Result<Self, DataError> {
+        let format = opts.format.resolve(source);
+        let mut opts = opts.clone();
+        if opts.format == Format::Auto
+            && crate::name_ext(source).as_deref() == Some("tsv")
+            && opts.csv.delimiter == b','
+        {
+            opts.csv.delimiter = b'\t';
+        }
+        Self::with_format(reader, source, format, &opts)
+    }
+
+    /// A stream in `format` (LIBSVM unless [`Format::Csv`]) whatever the name says.
+    pub(crate) fn with_format(
+        reader: R,
+        source: &str,
+        format: Format,
+        opts: &ReadOptions,
+    ) -> Result<Self, DataError> {
+        let fixed_dim = opts.fixed_dim()?;
+        let input = Decoded::new(reader, source)?;
+        let (parser, reading, sparse) = if format == Format::Csv {
+            let p = CsvParser::new(input, source, opts, fixed_dim)?;
+            let reading = Reading::Csv(p.reading().clone());
+            let sparse = p.prefers_sparse();
+            (Parser::Csv(Box::new(p)), reading, sparse)
+        } else {
+            let p = LibsvmParser::new(input, opts, fixed_dim);
+            (Parser::Libsvm(Box::new(p)), Reading::Libsvm, true)
+        };
+        Ok(Self {
+            source: source.to_string(),
+            parser,
+            reading,
+            sparse,
+            left: opts.limit.unwrap_or(usize::MAX),
+            rows: 0,
+            len: None,
+        })
+    }
+
+    /// Replaces `chunk`'s rows by the next at most `max_rows` rows, reusing its buffers, and returns
+    /// how many: 0 (an empty chunk) only at the end of the input or of the limit, or when
+    /// `max_rows` is 0. The chunk's dimension is [`RowStream::dim`] after those rows.
+    ///
+    /// An error (malformed row, I/O, corrupt gzip) names the file, line and column as the
+    /// whole-file readers do; the stream should not be read further after one.
+    pub fn read_chunk(&mut self, chunk: &mut RawData, max_rows: usize) -> Result<usize, DataError> {
+        chunk.reset(self.sparse, &self.reading);
+        let max_rows = max_rows.min(self.left);
+        let (labels, parts) = chunk.parts_mut();
+        let rows = match (&mut self.parser, parts) {
+            (
+                Parser::Libsvm(p),
+                Parts::Sparse {
+                    indptr,
+                    indices,
+                    values,
+                },
+            ) => {
+                let mut out = Csr {
+                    labels,
+                    indptr,
+                    indices,
+                    values,
+                };
+                p.read_rows(&self.source, &mut out, max_rows)?
+            }
+            (Parser::Csv(p), parts) => p.read_rows(&self.source, labels, parts, max_rows)?,
+            // `reset` gave LIBSVM chunks sparse storage.
+            (Parser::Libsvm(_), Parts::Dense { .. }) => 0,
+        };
+        self.left -= rows;
+        self.rows += rows;
+        let dim = self.dim();
+        chunk.set_dim(dim);
+        Ok(rows)
+    }
+
+    /// The next at most `max_rows` rows (at least one) as a new [`RawData`], or `None` at the end.
+    pub fn next_chunk(&mut self, max_rows: usize) -> Result<Option<RawData>, DataError> {
+        let mut chunk = RawData::from_csr(Vec::new(), 0, vec![0], Vec::new(), Vec::new());
+        Ok((self.read_chunk(&mut chunk, max_rows)? > 0).then_some(chunk))
+    }
+
+    /// Every remaining row (up to the limit) as one [`RawData`] of the final dimension.
+    pub fn read_all(mut self) -> Result<RawData, DataError> {
+        let mut all = RawData::from_csr(Vec::new(), 0, vec![0], Vec::new(), Vec::new());
+        self.read_chunk(&mut all, usize::MAX)?;
+        Ok(all)
+    }
+
+    /// The dimension so far: the one given or fixed by hashing, else the largest index seen
+    /// (LIBSVM, explicit zeros included) or the number of feature columns (CSV).
+    pub fn dim(&self) -> usize {
+        match &self.parser {
+            Parser::Libsvm(p) => p.dim(),
+            Parser::Csv(p) => p.dim(),
+        }
+    }
+
+    /// Rows read so far.
+    pub fn rows_read(&self) -> usize {
+        self.rows
+    }
+
+    /// Bytes taken from the underlying reader so far: compressed bytes for gzip input, comparable
+    /// with [`RowStream::total_bytes`]. Readers buffer, so this runs up to a buffer ahead of the
+    /// rows returned.
+    pub fn bytes_read(&self) -> u64 {
+        match &self.parser {
+            Parser::Libsvm(p) => p.consumed(),
+            Parser::Csv(p) => p.consumed(),
+        }
+    }
+
+    /// The size of the file being read, when it is a regular file opened by [`RowStream::open`].
+    pub fn total_bytes(&self) -> Option<u64> {
+        self.len
+    }
+
+    /// How the input is read: LIBSVM, or CSV with its resolved layout.
+    pub fn reading(&self) -> &Reading {
+        &self.reading
+    }
+
+    /// The name of the input used in errors.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+impl RowStream<Box<dyn BufRead + Send>> {
+    /// A stream of the file at `path`, or of standard input when `path` is `-`; the format comes
+    /// from `opts.format` and the name ([`RowStream::new`]), gzip from the content.
+    pub fn open(path: &Path, opts: &ReadOptions) -> Result<Self, DataError> {
+        let name = path.display().to_string();
+        opts.fixed_dim()?;
+        let (reader, len): (BoxedReader, Option<u64>) = open(path)?;
+        let mut stream = RowStream::new(reader, &name, opts)?;
+        stream.len = len;
+        Ok(stream)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(index: u32, seq: usize, value: f64) -> Hashed {
+        Hashed {
+            index,
+            seq,
+            value,
+            at: seq * 10,
+        }
+    }
+
+    #[test]
+    fn folding_sums_collisions_in_order_and_drops_zero_sums() {
+        let mut row = [
+            entry(3, 0, 1.0),
+            entry(1, 1, 2.0),
+            entry(3, 2, 0.5),
+            entry(0, 3, -1.0),
+            entry(0, 4, 1.0),
+        ];
+        let (mut idx, mut val) = (vec![], vec![]);
+        fold_hashed(&mut row, &mut idx, &mut val).unwrap();
+        assert_eq!(idx, [1, 3]);
+        assert_eq!(val, [2.0, 1.5]);
+    }
+
+    #[test]
+    fn an_overflowing_sum_points_at_the_entry_that_overflowed() {
+        let mut row = [entry(2, 0, 1e308), entry(2, 1, -1.0), entry(2, 2, 1e308)];
+        let (mut idx, mut val) = (vec![], vec![]);
+        assert_eq!(
+            fold_hashed(&mut row, &mut idx, &mut val),
+            Err((20, ParseErrorKind::HashedSumNotFinite { index: 2 }))
+        );
+    }
+}

@@ -1,0 +1,32 @@
+//! The learner registry of the `auc` workspace: one row per algorithm ([`ALL`]), typed
+//! parameters from names and text ([`Algorithm::configure`]), and name-tagged model files
+//! ([`Model`]).
+//!
+//! Every front end (the `auc` command, the Python package, the reproductions, the tests)
+//! enumerates [`ALL`] and keeps no list of its own. A row is built from a parameter type's
+//! constants ([`auc_core::Params`]): its name, aliases, citation line, specs, default grid and
+//! state version all live beside the learner, so adding a learner is its own file plus one line
+//! in [`ALL`].
+//!
+//! This crate never reads files or parses text beyond parameter values; it never depends on a
+//! front end. Model files are bytes here: the command line writes them atomically.
+//!
+//! ```
+//! use auc_core::ParamMap;
+//! let opauc = auc_learners::lookup("opauc").unwrap();
+//! let mut given = ParamMap::new();
+//! given.set("eta", 0.25);
+//! let configured = opauc.configure(&given).unwrap();
+//! assert_eq!(configured.params().to_string(), "eta=0.25 lambda=0.0009765625");
+//! let typo = auc_learners::lookup("opuac").unwrap_err();
+//! assert!(typo.to_string().contains("did you mean `opauc`?"));
+//! ```
+
+mod model;
+mod params;
+mod registry;
+mod trained;
+
+pub use model::{Error, FORMAT_VERSION, Model, Preparation, TrainingRecord};
+pub use registry::{ALL, Algorithm, find, lookup, names};
+pub use trained::{Configured, Describe, Fitted, Trained};

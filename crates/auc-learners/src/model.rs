@@ -1,0 +1,445 @@
+//! Model files: a trained model with everything needed to read new data as its training data
+//! was read, tagged by the algorithm's name, versioned and checksummed as a whole.
+//!
+//! # Layout (format version 3)
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | `AUCMODEL` |
+//! | 4 | format version, `u32` little endian (3) |
+//! | 8 | payload length $L$, `u64` little endian |
+//! | $L$ | payload: postcard encoding of the wire struct below |
+//! | 4 | CRC-32 of every byte before it (header and payload), `u32` little endian |
+//!
+//! The payload holds the algorithm's **name** (never a position in a list), the version of its
+//! state layout, its parameters as a JSON object (every parameter, defaults included), whether
+//! the iterates are averaged, the [`Preparation`] (how the data was read, the positive class,
+//! the dimension, hashing, scaling), a [`TrainingRecord`] and the learner's own state bytes.
+//!
+//! Reading checks, in order: the magic, the format version (1 and 2 were written before models
+//! were tagged by name and are refused with a message that says so), the length, the checksum,
+//! the payload's decoding, the algorithm's name, its state version, the parameters (as the
+//! command line checks them), the preparation and the state (`SavedState::validate`). So a
+//! damaged or crafted file is an error that says what is wrong, never a panic and never a model
+//! that scores NaN. Writing decodes what was written and compares it before the caller renames
+//! the file into place ([`Model::to_checked_bytes`]), so a model that `auc train` saved always
+//! loads.
+
+use std::fmt;
+
+use auc_core::{Dataset, ParamError, ParamMap, Row, StateError};
+use auc_data::{Reading, Scaler};
+use serde::{Deserialize, Serialize};
+
+use crate::params::from_json;
+use crate::registry::Algorithm;
+use crate::trained::{Configured, Trained};
+
+const MAGIC: &[u8; 8] = b"AUCMODEL";
+/// The format version this build writes and the only one it reads.
+pub const FORMAT_VERSION: u32 = 3;
+/// Bytes before the payload: magic, version, length.
+const HEADER: usize = 20;
+
+/// How a model's training data was read and prepared: what `auc predict` applies to new data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Preparation {
+    /// The format and, for CSV, the layout (delimiter, label column, header names).
+    pub reading: Reading,
+    /// The file labels that make the positive class.
+    pub positive_labels: Vec<f64>,
+    /// Why these labels are positive, in words (`given`, `1 of a {0, 1} file`, `minority class`).
+    pub positive_rule: String,
+    /// The number of features.
+    pub dim: usize,
+    /// Feature hashing into $2^B$ features, when used.
+    pub hash_bits: Option<u8>,
+    /// The fitted scaling.
+    pub scaler: Scaler,
+    /// Whether rows were divided by their norm after scaling.
+    pub unit_norm: bool,
+}
+
+/// What the training runs saw.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainingRecord {
+    /// The seed of the learner's own random choices.
+    pub seed: u64,
+    /// Examples seen over every run (a resumed model adds its runs).
+    pub examples: u64,
+    /// Positive examples among them.
+    pub positives: u64,
+    /// Negative examples among them.
+    pub negatives: u64,
+    /// The divergence report of the last run, when it diverged.
+    pub diverged: Option<String>,
+    /// The program that wrote the file, e.g. `auc 0.1.0`.
+    pub written_by: String,
+}
+
+/// A trained model and everything needed to use it on new data.
+pub struct Model {
+    /// The algorithm.
+    pub algorithm: &'static Algorithm,
+    /// Its parameters.
+    pub config: Box<dyn Configured>,
+    /// How data is read and prepared for it.
+    pub preparation: Preparation,
+    /// What training saw.
+    pub training: TrainingRecord,
+    /// The learner's state.
+    pub state: Box<dyn Trained>,
+}
+
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Model")
+            .field("algorithm", &self.algorithm.name)
+            .field("params", &self.config.params().to_string())
+            .field("preparation", &self.preparation)
+            .field("training", &self.training)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The one error type of the registry: an unknown algorithm, bytes that are not a usable model
+/// file (each check of the module docs has its variant), or a score that is not finite.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// No algorithm of [`crate::ALL`] has this name.
+    UnknownAlgorithmName {
+        /// The name as given.
+        name: String,
+        /// The closest known name, when one is close.
+        suggestion: Option<&'static str>,
+    },
+    /// A model's score is not finite: its sums overflow on these features.
+    NonFiniteScore {
+        /// The row (0-based).
+        row: usize,
+        /// The score.
+        value: f64,
+    },
+    /// Not a model file: it does not start with `AUCMODEL`.
+    NotAModel,
+    /// Written by an older `auc` in a format this build no longer reads.
+    OlderFormat {
+        /// The file's format version.
+        version: u32,
+    },
+    /// Written by a newer `auc`.
+    NewerFormat {
+        /// The file's format version.
+        version: u32,
+    },
+    /// The length in the header does not match the file.
+    Length {
+        /// Payload bytes the header announces.
+        announced: u64,
+        /// Payload bytes the file holds.
+        found: u64,
+    },
+    /// The checksum does not match: the file was altered or damaged.
+    Checksum,
+    /// The payload does not decode.
+    Decode(String),
+    /// The model's algorithm is not one this build knows.
+    UnknownAlgorithm(String),
+    /// The state was written in another layout version.
+    StateVersion {
+        /// The algorithm.
+        algorithm: &'static str,
+        /// The file's state version.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// The stored parameters are not valid.
+    Params(ParamError),
+    /// The stored preparation is not valid.
+    Preparation(String),
+    /// The stored state is not valid.
+    State(StateError),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownAlgorithmName { name, suggestion } => {
+                write!(f, "unknown algorithm `{name}`")?;
+                if let Some(s) = suggestion {
+                    write!(f, ": did you mean `{s}`?")?;
+                }
+                write!(
+                    f,
+                    " (`auc algos` lists them: {})",
+                    crate::names().join(", ")
+                )
+            }
+            Error::NonFiniteScore { row, value } => write!(
+                f,
+                "row {} scores {value}: its features are too large for this model (train and predict with scaling)",
+                row + 1
+            ),
+            Error::NotAModel => {
+                f.write_str("not an auc model file (it does not start with AUCMODEL)")
+            }
+            Error::OlderFormat { version } => write!(
+                f,
+                "written by an older auc in model format version {version}, before models were tagged by algorithm name; this build reads format version {FORMAT_VERSION} only: train the model again"
+            ),
+            Error::NewerFormat { version } => write!(
+                f,
+                "model format version {version} is newer than this build's {FORMAT_VERSION}: a newer auc wrote it"
+            ),
+            Error::Length { announced, found } => write!(
+                f,
+                "the header announces {announced} payload bytes but the file holds {found} (truncated or extended)"
+            ),
+            Error::Checksum => f.write_str("checksum mismatch (the file was altered or damaged)"),
+            Error::Decode(e) => write!(f, "cannot decode the model: {e}"),
+            Error::UnknownAlgorithm(name) => write!(
+                f,
+                "the model is of algorithm `{name}`, which this build does not know (a newer auc wrote it?)"
+            ),
+            Error::StateVersion {
+                algorithm,
+                found,
+                supported,
+            } => write!(
+                f,
+                "the {algorithm} state has layout version {found}; this build reads version {supported} ({})",
+                if found > supported {
+                    "a newer auc wrote it"
+                } else {
+                    "an older auc wrote it: train the model again"
+                }
+            ),
+            Error::Params(e) => write!(f, "the stored parameters are invalid: {e}"),
+            Error::Preparation(e) => write!(f, "the stored data preparation is invalid: {e}"),
+            Error::State(e) => write!(f, "the stored learner state is invalid: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Params(e) => Some(e),
+            Error::State(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// The payload as written and read.
+#[derive(Serialize, Deserialize)]
+struct Wire {
+    algorithm: String,
+    state_version: u32,
+    params: String,
+    averaged: bool,
+    preparation: Preparation,
+    training: TrainingRecord,
+    state: Vec<u8>,
+}
+
+impl Preparation {
+    /// Checks a decoded preparation: positive labels finite and present, the scaler valid and
+    /// no wider than the data, hashing in range and consistent with the dimension.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.positive_labels.is_empty() || self.positive_labels.iter().any(|l| !l.is_finite()) {
+            return Err("the positive labels are missing or not finite".to_owned());
+        }
+        self.scaler.validate().map_err(|e| e.to_string())?;
+        if self.scaler.dim() > self.dim {
+            return Err(format!(
+                "the scaler has {} features, the model {}",
+                self.scaler.dim(),
+                self.dim
+            ));
+        }
+        if let Some(b) = self.hash_bits {
+            if !(1..=31).contains(&b) || self.dim != 1usize << b {
+                return Err(format!(
+                    "{b} hash bits do not give the model's {} features",
+                    self.dim
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `data` prepared as the training data was: scaled, then divided by row norms if asked.
+    pub fn apply(&self, data: &Dataset) -> Dataset {
+        let scaled = self.scaler.transform(data);
+        if self.unit_norm {
+            auc_data::unit_norm(&scaled)
+        } else {
+            scaled
+        }
+    }
+
+    /// One row prepared as the training data was, into `out` (allocation-free once `out` has
+    /// the capacity).
+    pub fn apply_row(&self, x: Row<'_>, out: &mut auc_core::RowBuf) {
+        self.scaler.transform_row(x, out);
+        if self.unit_norm {
+            out.normalize();
+        }
+    }
+}
+
+impl Model {
+    /// The parameters as untyped values (every one, defaults included).
+    pub fn params(&self) -> ParamMap {
+        self.config.params()
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let wire = Wire {
+            algorithm: self.algorithm.name.to_owned(),
+            state_version: self.algorithm.state_version,
+            params: self.config.params_json(),
+            averaged: self.state.averaged(),
+            preparation: self.preparation.clone(),
+            training: self.training.clone(),
+            state: self.state.state_bytes(),
+        };
+        let payload = postcard::to_allocvec(&wire).expect("model payloads serialize to postcard");
+        let mut out = Vec::with_capacity(payload.len() + HEADER + 4);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&payload);
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// The file's bytes after reading them back: they decode, validate and hold the same
+    /// state and parameters. What `auc train` writes, so a saved model always loads.
+    pub fn to_checked_bytes(&self) -> Result<Vec<u8>, Error> {
+        let bytes = self.to_bytes();
+        let back = Model::from_bytes(&bytes)?;
+        if back.state.state_bytes() != self.state.state_bytes()
+            || back.config.params_json() != self.config.params_json()
+        {
+            return Err(Error::Decode(
+                "the model read back differs from the one written".to_owned(),
+            ));
+        }
+        Ok(bytes)
+    }
+
+    /// Reads and checks a model file's bytes (see the module docs for the order of the checks).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, Error> {
+        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+            return Err(Error::NotAModel);
+        }
+        if bytes.len() < HEADER + 4 {
+            return Err(Error::Length {
+                announced: 0,
+                found: bytes.len().saturating_sub(HEADER + 4) as u64,
+            });
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version < FORMAT_VERSION {
+            return Err(Error::OlderFormat { version });
+        }
+        if version > FORMAT_VERSION {
+            return Err(Error::NewerFormat { version });
+        }
+        let announced = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        let found = (bytes.len() - HEADER - 4) as u64;
+        if announced != found {
+            return Err(Error::Length { announced, found });
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
+            return Err(Error::Checksum);
+        }
+        let wire: Wire = match postcard::take_from_bytes::<Wire>(&body[HEADER..]) {
+            Ok((w, [])) => w,
+            Ok((_, rest)) => {
+                return Err(Error::Decode(format!(
+                    "{} bytes after the payload",
+                    rest.len()
+                )));
+            }
+            Err(e) => return Err(Error::Decode(e.to_string())),
+        };
+        let algorithm = crate::find(&wire.algorithm)
+            .ok_or_else(|| Error::UnknownAlgorithm(wire.algorithm.clone()))?;
+        if wire.state_version != algorithm.state_version {
+            return Err(Error::StateVersion {
+                algorithm: algorithm.name,
+                found: wire.state_version,
+                supported: algorithm.state_version,
+            });
+        }
+        let params = params_from_json(&wire.params)?;
+        let config = algorithm.configure(&params).map_err(Error::Params)?;
+        wire.preparation.validate().map_err(Error::Preparation)?;
+        if wire.averaged && algorithm.family != auc_core::Family::Linear {
+            return Err(Error::State(StateError::new(format!(
+                "{} cannot average its iterates",
+                algorithm.name
+            ))));
+        }
+        let state = algorithm
+            .decode(&wire.state, wire.averaged)
+            .map_err(Error::State)?;
+        if state.dim() < wire.preparation.dim {
+            return Err(Error::State(StateError::new(format!(
+                "the state has {} features, the data {}",
+                state.dim(),
+                wire.preparation.dim
+            ))));
+        }
+        let t = &wire.training;
+        if t.positives.checked_add(t.negatives) != Some(t.examples) {
+            return Err(Error::Decode(format!(
+                "{} positives and {} negatives do not make {} examples",
+                t.positives, t.negatives, t.examples
+            )));
+        }
+        Ok(Model {
+            algorithm,
+            config,
+            preparation: wire.preparation,
+            training: wire.training,
+            state,
+        })
+    }
+
+    /// Scores of every row of `data` (already prepared), checked finite: a non-finite score
+    /// is [`Error::NonFiniteScore`] naming the row, never a printed NaN.
+    pub fn scores(&self, data: &Dataset) -> Result<Vec<f64>, Error> {
+        let scores = self.state.score_all(data);
+        match scores.iter().position(|s| !s.is_finite()) {
+            Some(row) => Err(Error::NonFiniteScore {
+                row,
+                value: scores[row],
+            }),
+            None => Ok(scores),
+        }
+    }
+}
+
+/// The stored JSON object of parameters as untyped values.
+fn params_from_json(text: &str) -> Result<ParamMap, Error> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| Error::Decode(format!("the parameters are not JSON: {e}")))?;
+    let serde_json::Value::Object(fields) = value else {
+        return Err(Error::Decode(
+            "the parameters are not a JSON object".to_owned(),
+        ));
+    };
+    Ok(fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), from_json(v)))
+        .collect())
+}

@@ -1,0 +1,301 @@
+//! The one list of algorithms: a row per parameter type, built from its [`Params`] constants.
+//! Every front end (command line, tests, reproductions, Python) enumerates [`ALL`].
+
+use std::fmt;
+
+use auc_core::{
+    BatchParams, Family, OnlineParams, ParamError, ParamKind, ParamMap, ParamSpec, Params,
+    StateError,
+};
+use auc_cvm::{
+    AucSvm, GamCvm, GamCvmK1, GamCvmK2, GamCvmK3, GamCvmK12, GamCvmK13, GamCvmK23, RhoAucCvm,
+};
+use auc_kernel::{KernelLearner, KoilParams, OkaucMParams, OkaucSParams};
+use auc_online::{
+    AdaOamParams, AdmOamParams, Linear, OamGraParams, OamSeqParams, OaucMParams, OaucMcParams,
+    OpaucParams, PaIParams, PerceptronParams, SolamParams,
+};
+use serde_json::{Value, json};
+
+use crate::params::{self, from_json, object, suggest};
+use crate::trained::{
+    BatchConfig, Configured, Describe, KernelConfig, LinearConfig, Trained, decode_batch,
+    decode_kernel, decode_linear,
+};
+
+/// Decodes and validates a saved state (`bool`: averaged iterates).
+type Decode = fn(&[u8], bool) -> Result<Box<dyn Trained>, StateError>;
+
+/// One algorithm: its identity, its parameters, and how to configure it and decode its saved
+/// state. Built by [`Algorithm::linear`], [`Algorithm::kernel`] or [`Algorithm::batch`] from a
+/// parameter type, so everything here comes from that type's own declaration.
+pub struct Algorithm {
+    /// Lower-case, hyphenated name, as typed after `--algo` and stored in model files.
+    pub name: &'static str,
+    /// Other accepted names.
+    pub aliases: &'static [&'static str],
+    /// The name papers and tables print.
+    pub title: &'static str,
+    /// One line, with citation keys.
+    pub about: &'static str,
+    /// Linear, kernel or batch.
+    pub family: Family,
+    /// The parameters, in the order they are listed.
+    pub specs: &'static [ParamSpec],
+    /// The default search grid (`--grid` axes) of `auc train --tune` and the reproductions.
+    pub grid: &'static [&'static str],
+    /// The papers' full grid.
+    pub paper_grid: &'static [&'static str],
+    /// The version of the state layout this build writes.
+    pub state_version: u32,
+    configure: fn(&ParamMap) -> Result<Box<dyn Configured>, ParamError>,
+    decode: Decode,
+    defaults: fn() -> serde_json::Map<String, Value>,
+}
+
+impl fmt::Debug for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Algorithm")
+            .field("name", &self.name)
+            .field("family", &self.family)
+            .finish_non_exhaustive()
+    }
+}
+
+fn configure_linear<P>(m: &ParamMap) -> Result<Box<dyn Configured>, ParamError>
+where
+    P: OnlineParams,
+    P::Learner: Linear,
+{
+    Ok(Box::new(LinearConfig(params::typed::<P>(m)?)))
+}
+
+fn configure_kernel<P>(m: &ParamMap) -> Result<Box<dyn Configured>, ParamError>
+where
+    P: OnlineParams,
+    P::Learner: KernelLearner,
+{
+    Ok(Box::new(KernelConfig(params::typed::<P>(m)?)))
+}
+
+fn configure_batch<P>(m: &ParamMap) -> Result<Box<dyn Configured>, ParamError>
+where
+    P: BatchParams,
+    P::Model: Describe,
+{
+    Ok(Box::new(BatchConfig(params::typed::<P>(m)?)))
+}
+
+fn defaults_of<P: Params>() -> serde_json::Map<String, Value> {
+    object(&P::default())
+}
+
+fn decode_kernel_state<P>(bytes: &[u8], _averaged: bool) -> Result<Box<dyn Trained>, StateError>
+where
+    P: OnlineParams,
+    P::Learner: KernelLearner,
+{
+    decode_kernel::<P>(bytes)
+}
+
+fn decode_batch_state<P>(bytes: &[u8], _averaged: bool) -> Result<Box<dyn Trained>, StateError>
+where
+    P: BatchParams,
+    P::Model: Describe,
+{
+    decode_batch::<P>(bytes)
+}
+
+impl Algorithm {
+    /// The row of a linear one-pass learner.
+    pub const fn linear<P>() -> Self
+    where
+        P: OnlineParams,
+        P::Learner: Linear,
+    {
+        Self {
+            name: P::NAME,
+            aliases: P::ALIASES,
+            title: P::TITLE,
+            about: P::ABOUT,
+            family: Family::Linear,
+            specs: P::SPECS,
+            grid: P::GRID,
+            paper_grid: P::PAPER_GRID,
+            state_version: <P::Learner as auc_core::SavedState>::STATE_VERSION,
+            configure: configure_linear::<P>,
+            decode: decode_linear::<P>,
+            defaults: defaults_of::<P>,
+        }
+    }
+
+    /// The row of a budgeted kernel one-pass learner.
+    pub const fn kernel<P>() -> Self
+    where
+        P: OnlineParams,
+        P::Learner: KernelLearner,
+    {
+        Self {
+            name: P::NAME,
+            aliases: P::ALIASES,
+            title: P::TITLE,
+            about: P::ABOUT,
+            family: Family::Kernel,
+            specs: P::SPECS,
+            grid: P::GRID,
+            paper_grid: P::PAPER_GRID,
+            state_version: <P::Learner as auc_core::SavedState>::STATE_VERSION,
+            configure: configure_kernel::<P>,
+            decode: decode_kernel_state::<P>,
+            defaults: defaults_of::<P>,
+        }
+    }
+
+    /// The row of a batch learner.
+    pub const fn batch<P>() -> Self
+    where
+        P: BatchParams,
+        P::Model: Describe,
+    {
+        Self {
+            name: P::NAME,
+            aliases: P::ALIASES,
+            title: P::TITLE,
+            about: P::ABOUT,
+            family: Family::Batch,
+            specs: P::SPECS,
+            grid: P::GRID,
+            paper_grid: P::PAPER_GRID,
+            state_version: <P::Model as auc_core::SavedState>::STATE_VERSION,
+            configure: configure_batch::<P>,
+            decode: decode_batch_state::<P>,
+            defaults: defaults_of::<P>,
+        }
+    }
+
+    /// The algorithm with these parameters (the rest at their defaults), checked.
+    pub fn configure(&self, params: &ParamMap) -> Result<Box<dyn Configured>, ParamError> {
+        (self.configure)(params)
+    }
+
+    /// Decodes a state this build wrote (`averaged`: iterates averaged) and validates it.
+    pub(crate) fn decode(
+        &self,
+        bytes: &[u8],
+        averaged: bool,
+    ) -> Result<Box<dyn Trained>, StateError> {
+        (self.decode)(bytes, averaged)
+    }
+
+    /// Every parameter's default, in spec order.
+    pub fn defaults(&self) -> ParamMap {
+        let d = (self.defaults)();
+        self.specs
+            .iter()
+            .filter_map(|s| d.get(s.name).map(|v| (s.name, from_json(v))))
+            .collect()
+    }
+
+    /// Whether a name refers to this algorithm.
+    pub fn is_called(&self, name: &str) -> bool {
+        self.name == name || self.aliases.contains(&name)
+    }
+
+    /// Whether it learns in one pass (and so can stream, resume and draw curves).
+    pub fn is_online(&self) -> bool {
+        self.family != Family::Batch
+    }
+
+    /// Checks that every parameter of `map` is one of this algorithm's, naming the closest
+    /// when one is not.
+    pub fn check_names(&self, map: &ParamMap) -> Result<(), ParamError> {
+        for (name, _) in map.iter() {
+            if !self.specs.iter().any(|s| s.name == name) {
+                return Err(params::unknown(name, self.specs));
+            }
+        }
+        Ok(())
+    }
+
+    /// The description `auc algos --json` prints: name, aliases, family, citation line and
+    /// every parameter with its type, default, allowed values and doc.
+    pub fn to_json(&self) -> Value {
+        let defaults = (self.defaults)();
+        let params: Vec<Value> = self
+            .specs
+            .iter()
+            .map(|s| {
+                let mut p = json!({
+                    "name": s.name,
+                    "type": s.kind.type_name(),
+                    "default": defaults.get(s.name).cloned().unwrap_or(Value::Null),
+                    "allowed": s.kind.describe(),
+                    "doc": s.doc,
+                });
+                if let ParamKind::Choice(words) = s.kind {
+                    p["choices"] = json!(words);
+                }
+                p
+            })
+            .collect();
+        json!({
+            "name": self.name,
+            "aliases": self.aliases,
+            "title": self.title,
+            "family": self.family.name(),
+            "about": self.about,
+            "state_version": self.state_version,
+            "params": params,
+            "grid": self.grid,
+            "paper_grid": self.paper_grid,
+        })
+    }
+}
+
+/// Every algorithm, in the order `auc algos` lists them.
+pub static ALL: &[Algorithm] = &[
+    Algorithm::linear::<PerceptronParams>(),
+    Algorithm::linear::<PaIParams>(),
+    Algorithm::linear::<OaucMParams>(),
+    Algorithm::linear::<OaucMcParams>(),
+    Algorithm::linear::<OpaucParams>(),
+    Algorithm::linear::<AdaOamParams>(),
+    Algorithm::linear::<AdmOamParams>(),
+    Algorithm::linear::<OamSeqParams>(),
+    Algorithm::linear::<OamGraParams>(),
+    Algorithm::linear::<SolamParams>(),
+    Algorithm::kernel::<OkaucMParams>(),
+    Algorithm::kernel::<OkaucSParams>(),
+    Algorithm::kernel::<KoilParams>(),
+    Algorithm::batch::<GamCvm>(),
+    Algorithm::batch::<GamCvmK1>(),
+    Algorithm::batch::<GamCvmK2>(),
+    Algorithm::batch::<GamCvmK3>(),
+    Algorithm::batch::<GamCvmK12>(),
+    Algorithm::batch::<GamCvmK13>(),
+    Algorithm::batch::<GamCvmK23>(),
+    Algorithm::batch::<RhoAucCvm>(),
+    Algorithm::batch::<AucSvm>(),
+];
+
+/// The algorithm called `name` (or an alias of it).
+pub fn find(name: &str) -> Option<&'static Algorithm> {
+    ALL.iter().find(|a| a.is_called(name))
+}
+
+/// The algorithm called `name`, or an error naming the closest one.
+pub fn lookup(name: &str) -> Result<&'static Algorithm, crate::Error> {
+    find(name).ok_or_else(|| crate::Error::UnknownAlgorithmName {
+        name: name.to_owned(),
+        suggestion: suggest(
+            name,
+            ALL.iter()
+                .flat_map(|a| std::iter::once(a.name).chain(a.aliases.iter().copied())),
+        ),
+    })
+}
+
+/// Every algorithm's name, in [`ALL`]'s order.
+pub fn names() -> Vec<&'static str> {
+    ALL.iter().map(|a| a.name).collect()
+}

@@ -1,0 +1,519 @@
+//! A configured algorithm ([`Configured`]) and a trained or training model ([`Trained`]) as
+//! trait objects, implemented once per family (linear, kernel, batch) for any parameter type:
+//! what the front ends hold without knowing which algorithm they run.
+
+use auc_core::{
+    BatchParams, BoxedModel, DataShape, Dataset, Divergence, DynFit, FitError, Label,
+    OnlineLearner, OnlineParams, ParamError, ParamMap, Row, SavedState, Scorer, StateError,
+    Streaming,
+};
+use auc_cvm::InductiveModel;
+use auc_kernel::KernelLearner;
+use auc_online::{Averaged, Linear};
+use serde_json::{Value, json};
+
+use crate::params::{object, to_map};
+
+/// A fitted batch model with a one-line summary of the fit.
+pub type Fitted = (Box<dyn Trained>, String);
+
+/// An algorithm with checked parameters: everything a front end does with it.
+pub trait Configured: Send + Sync {
+    /// Every parameter, defaults included, as untyped values in spec order.
+    fn params(&self) -> ParamMap;
+
+    /// Every parameter as the JSON object a model file stores.
+    fn params_json(&self) -> String;
+
+    /// The training procedure the evaluation protocol runs (`average`: score with the mean of
+    /// the iterates, linear learners only).
+    fn procedure(&self, average: bool) -> Result<Box<dyn DynFit>, ParamError>;
+
+    /// A fresh one-pass learner for `dim` features, for training from a stream; `None` for a
+    /// batch learner.
+    fn start(
+        &self,
+        dim: usize,
+        seed: u64,
+        average: bool,
+    ) -> Option<Result<Box<dyn Trained>, ParamError>>;
+
+    /// Fits a batch learner on `train` and returns the model with a one-line summary; `None`
+    /// for a one-pass learner (use [`Configured::start`]).
+    fn fit(&self, train: &Dataset, seed: u64) -> Option<Result<Fitted, FitError>>;
+
+    /// Bytes a model of this algorithm takes while training on data of this shape (the
+    /// state of a one-pass learner; the peak of a batch fit), before anything is allocated.
+    fn memory_bytes(&self, shape: &DataShape, average: bool) -> u64;
+}
+
+/// A trained (or training) model of any algorithm: it scores, it may continue training, and it
+/// saves its state.
+pub trait Trained: Scorer + Send + Sync {
+    /// The one-pass learner to update, or `None` for a batch model (which cannot continue).
+    fn learner(&mut self) -> Option<&mut dyn OnlineLearner>;
+
+    /// The learner's own bytes for a model file (postcard), tagged by the registry with its
+    /// state version.
+    fn state_bytes(&self) -> Vec<u8>;
+
+    /// Checks the state: dimensions agree, every number finite (see `SavedState::validate`).
+    fn validate(&self) -> Result<(), StateError>;
+
+    /// Whether it scores with the average of its iterates.
+    fn averaged(&self) -> bool;
+
+    /// The number of features it scores (rows may have fewer, never more).
+    fn dim(&self) -> usize;
+
+    /// What `auc model` prints about the state: norms, sizes.
+    fn describe(&self) -> Value;
+
+    /// A copy behind a new box.
+    fn box_clone(&self) -> Box<dyn Trained>;
+}
+
+/// The configured form of an online linear learner.
+pub(crate) struct LinearConfig<P>(pub(crate) P);
+
+/// The configured form of an online kernel learner.
+pub(crate) struct KernelConfig<P>(pub(crate) P);
+
+/// The configured form of a batch learner.
+pub(crate) struct BatchConfig<P>(pub(crate) P);
+
+/// A linear learner as trained: last iterate or averaged iterates.
+#[derive(Clone)]
+pub(crate) enum LinearState<L> {
+    Last(L),
+    Averaged(Averaged<L>),
+}
+
+/// A kernel learner as trained.
+#[derive(Clone)]
+pub(crate) struct KernelState<L>(pub(crate) L);
+
+/// A batch model as fitted.
+#[derive(Clone)]
+pub(crate) struct BatchState<M>(pub(crate) M);
+
+/// Streams a training set through a fresh averaged learner.
+struct AveragedStreaming<P>(P);
+
+impl<P> DynFit for AveragedStreaming<P>
+where
+    P: OnlineParams,
+    P::Learner: Linear,
+{
+    fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<BoxedModel, FitError> {
+        let mut l = Averaged::new(self.0.build(train.dim(), seed)?);
+        for (x, y) in train.iter() {
+            l.update(x, y);
+        }
+        Ok(Box::new(l))
+    }
+
+    fn online(
+        &self,
+        dim: usize,
+        seed: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+        Some(
+            self.0
+                .build(dim, seed)
+                .map(|l| Box::new(Averaged::new(l)) as Box<dyn OnlineLearner + Send>),
+        )
+    }
+}
+
+/// Refuses averaging for learners without a weight vector.
+fn no_average(name: &str, average: bool) -> Result<(), ParamError> {
+    if average {
+        Err(ParamError::BadValue {
+            name: "average".to_owned(),
+            value: "true".to_owned(),
+            expected: format!(
+                "false: {name} has no weight vector to average (--average is for linear one-pass learners)"
+            ),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+impl<P> Configured for LinearConfig<P>
+where
+    P: OnlineParams,
+    P::Learner: Linear,
+{
+    fn params(&self) -> ParamMap {
+        to_map(&self.0)
+    }
+
+    fn params_json(&self) -> String {
+        Value::Object(object(&self.0)).to_string()
+    }
+
+    fn procedure(&self, average: bool) -> Result<Box<dyn DynFit>, ParamError> {
+        if average {
+            Ok(Box::new(AveragedStreaming(self.0.clone())))
+        } else {
+            Ok(Box::new(Streaming(self.0.clone())))
+        }
+    }
+
+    fn start(
+        &self,
+        dim: usize,
+        seed: u64,
+        average: bool,
+    ) -> Option<Result<Box<dyn Trained>, ParamError>> {
+        Some(self.0.build(dim, seed).map(|l| {
+            let state = if average {
+                LinearState::Averaged(Averaged::new(l))
+            } else {
+                LinearState::Last(l)
+            };
+            Box::new(state) as Box<dyn Trained>
+        }))
+    }
+
+    fn fit(&self, _: &Dataset, _: u64) -> Option<Result<Fitted, FitError>> {
+        None
+    }
+
+    fn memory_bytes(&self, shape: &DataShape, average: bool) -> u64 {
+        let mean = if average { 8 * shape.dim as u64 } else { 0 };
+        self.0.state_bytes(shape.dim) + mean
+    }
+}
+
+impl<P> Configured for KernelConfig<P>
+where
+    P: OnlineParams,
+    P::Learner: KernelLearner,
+{
+    fn params(&self) -> ParamMap {
+        to_map(&self.0)
+    }
+
+    fn params_json(&self) -> String {
+        Value::Object(object(&self.0)).to_string()
+    }
+
+    fn procedure(&self, average: bool) -> Result<Box<dyn DynFit>, ParamError> {
+        no_average(P::NAME, average)?;
+        Ok(Box::new(Streaming(self.0.clone())))
+    }
+
+    fn start(
+        &self,
+        dim: usize,
+        seed: u64,
+        average: bool,
+    ) -> Option<Result<Box<dyn Trained>, ParamError>> {
+        Some(no_average(P::NAME, average).and_then(|()| {
+            self.0
+                .build(dim, seed)
+                .map(|l| Box::new(KernelState(l)) as Box<dyn Trained>)
+        }))
+    }
+
+    fn fit(&self, _: &Dataset, _: u64) -> Option<Result<Fitted, FitError>> {
+        None
+    }
+
+    fn memory_bytes(&self, shape: &DataShape, _average: bool) -> u64 {
+        self.0.state_bytes(shape.dim)
+    }
+}
+
+impl<P> Configured for BatchConfig<P>
+where
+    P: BatchParams,
+    P::Model: Describe,
+{
+    fn params(&self) -> ParamMap {
+        to_map(&self.0)
+    }
+
+    fn params_json(&self) -> String {
+        Value::Object(object(&self.0)).to_string()
+    }
+
+    fn procedure(&self, average: bool) -> Result<Box<dyn DynFit>, ParamError> {
+        no_average(P::NAME, average)?;
+        self.0.procedure()
+    }
+
+    fn start(&self, _: usize, _: u64, _: bool) -> Option<Result<Box<dyn Trained>, ParamError>> {
+        None
+    }
+
+    fn fit(&self, train: &Dataset, seed: u64) -> Option<Result<Fitted, FitError>> {
+        Some(
+            self.0
+                .fit_model(train, seed)
+                .map(|(m, summary)| (Box::new(BatchState(m)) as Box<dyn Trained>, summary)),
+        )
+    }
+
+    fn memory_bytes(&self, shape: &DataShape, _average: bool) -> u64 {
+        self.0.fit_bytes(shape)
+    }
+}
+
+/// What `auc model` says about a batch model's state.
+pub trait Describe {
+    /// Sizes and norms, as a JSON object.
+    fn describe(&self) -> Value;
+
+    /// The number of features it scores.
+    fn dim(&self) -> usize;
+}
+
+impl Describe for InductiveModel {
+    fn dim(&self) -> usize {
+        InductiveModel::dim(self)
+    }
+
+    fn describe(&self) -> Value {
+        json!({
+            "fitted_points": self.n(),
+            "features": self.dim(),
+            "n_loc": self.n_loc(),
+            "sub_kernels": self.kernels().len(),
+            "weighted_points": self.weights().iter().filter(|w| w.1 != 0.0).count(),
+        })
+    }
+}
+
+/// $\lVert w \rVert$, the count of non-zero weights and the largest $|w_j|$.
+fn weight_summary(w: &[f64]) -> Value {
+    let norm = w.iter().map(|v| v * v).sum::<f64>().sqrt();
+    json!({
+        "weights": w.len(),
+        "nonzero_weights": w.iter().filter(|v| **v != 0.0).count(),
+        "weight_norm": norm,
+        "max_abs_weight": w.iter().fold(0.0f64, |m, v| m.max(v.abs())),
+    })
+}
+
+impl<L: Scorer> Scorer for LinearState<L>
+where
+    L: Linear,
+{
+    fn score(&self, x: Row<'_>) -> f64 {
+        match self {
+            LinearState::Last(l) => l.score(x),
+            LinearState::Averaged(l) => l.score(x),
+        }
+    }
+
+    fn divergence(&self) -> Option<Divergence> {
+        match self {
+            LinearState::Last(l) => l.divergence(),
+            LinearState::Averaged(l) => l.divergence(),
+        }
+    }
+}
+
+impl<L> Trained for LinearState<L>
+where
+    L: OnlineLearner + Linear + SavedState + Clone + Send + Sync + 'static,
+{
+    fn learner(&mut self) -> Option<&mut dyn OnlineLearner> {
+        Some(match self {
+            LinearState::Last(l) => l,
+            LinearState::Averaged(l) => l,
+        })
+    }
+
+    fn state_bytes(&self) -> Vec<u8> {
+        match self {
+            LinearState::Last(l) => encode(l),
+            LinearState::Averaged(l) => encode(l),
+        }
+    }
+
+    fn validate(&self) -> Result<(), StateError> {
+        match self {
+            LinearState::Last(l) => l.validate(),
+            LinearState::Averaged(l) => l.validate(),
+        }
+    }
+
+    fn averaged(&self) -> bool {
+        matches!(self, LinearState::Averaged(_))
+    }
+
+    fn dim(&self) -> usize {
+        match self {
+            LinearState::Last(l) => l.weights().len(),
+            LinearState::Averaged(l) => l.weights().len(),
+        }
+    }
+
+    fn describe(&self) -> Value {
+        match self {
+            LinearState::Last(l) => weight_summary(l.weights()),
+            LinearState::Averaged(l) => weight_summary(l.weights()),
+        }
+    }
+
+    fn box_clone(&self) -> Box<dyn Trained> {
+        Box::new(self.clone())
+    }
+}
+
+impl<L: Scorer> Scorer for KernelState<L> {
+    fn score(&self, x: Row<'_>) -> f64 {
+        self.0.score(x)
+    }
+
+    fn divergence(&self) -> Option<Divergence> {
+        self.0.divergence()
+    }
+}
+
+impl<L> Trained for KernelState<L>
+where
+    L: OnlineLearner + KernelLearner + SavedState + Clone + Send + Sync + 'static,
+{
+    fn learner(&mut self) -> Option<&mut dyn OnlineLearner> {
+        Some(&mut self.0)
+    }
+
+    fn state_bytes(&self) -> Vec<u8> {
+        encode(&self.0)
+    }
+
+    fn validate(&self) -> Result<(), StateError> {
+        self.0.validate()
+    }
+
+    fn averaged(&self) -> bool {
+        false
+    }
+
+    fn dim(&self) -> usize {
+        self.0.support().dim()
+    }
+
+    fn describe(&self) -> Value {
+        let sp = self.0.support();
+        json!({
+            "budget": sp.budget(),
+            "support_positive": sp.len(Label::Pos),
+            "support_negative": sp.len(Label::Neg),
+            "rkhs_norm": sp.norm_sq_h().max(0.0).sqrt(),
+        })
+    }
+
+    fn box_clone(&self) -> Box<dyn Trained> {
+        Box::new(self.clone())
+    }
+}
+
+impl<M: Scorer> Scorer for BatchState<M> {
+    fn score(&self, x: Row<'_>) -> f64 {
+        self.0.score(x)
+    }
+
+    fn score_all(&self, data: &Dataset) -> Vec<f64> {
+        self.0.score_all(data)
+    }
+
+    fn divergence(&self) -> Option<Divergence> {
+        self.0.divergence()
+    }
+}
+
+impl<M> Trained for BatchState<M>
+where
+    M: Scorer + SavedState + Describe + Clone + Send + Sync + 'static,
+{
+    fn learner(&mut self) -> Option<&mut dyn OnlineLearner> {
+        None
+    }
+
+    fn state_bytes(&self) -> Vec<u8> {
+        encode(&self.0)
+    }
+
+    fn validate(&self) -> Result<(), StateError> {
+        self.0.validate()
+    }
+
+    fn averaged(&self) -> bool {
+        false
+    }
+
+    fn dim(&self) -> usize {
+        self.0.dim()
+    }
+
+    fn describe(&self) -> Value {
+        self.0.describe()
+    }
+
+    fn box_clone(&self) -> Box<dyn Trained> {
+        Box::new(self.clone())
+    }
+}
+
+/// Postcard bytes of a state (infallible for these types: every field serializes).
+fn encode<T: serde::Serialize>(state: &T) -> Vec<u8> {
+    postcard::to_allocvec(state).expect("learner states serialize to postcard")
+}
+
+/// Decodes a linear learner's state (`averaged`: an [`Averaged`] one) and validates it.
+pub(crate) fn decode_linear<P>(bytes: &[u8], averaged: bool) -> Result<Box<dyn Trained>, StateError>
+where
+    P: OnlineParams,
+    P::Learner: Linear,
+{
+    let state = if averaged {
+        LinearState::Averaged(decode::<Averaged<P::Learner>>(bytes)?)
+    } else {
+        LinearState::Last(decode::<P::Learner>(bytes)?)
+    };
+    state.validate()?;
+    Ok(Box::new(state))
+}
+
+/// Decodes a kernel learner's state and validates it.
+pub(crate) fn decode_kernel<P>(bytes: &[u8]) -> Result<Box<dyn Trained>, StateError>
+where
+    P: OnlineParams,
+    P::Learner: KernelLearner,
+{
+    let state = KernelState(decode::<P::Learner>(bytes)?);
+    state.validate()?;
+    Ok(Box::new(state))
+}
+
+/// Decodes a batch model and validates it.
+pub(crate) fn decode_batch<P>(bytes: &[u8]) -> Result<Box<dyn Trained>, StateError>
+where
+    P: BatchParams,
+    P::Model: Describe,
+{
+    let state = BatchState(decode::<P::Model>(bytes)?);
+    state.validate()?;
+    Ok(Box::new(state))
+}
+
+/// Postcard bytes to a state, all of them used.
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StateError> {
+    let (value, rest) = postcard::take_from_bytes::<T>(bytes)
+        .map_err(|e| StateError::new(format!("cannot decode the learner's state: {e}")))?;
+    if rest.is_empty() {
+        Ok(value)
+    } else {
+        Err(StateError::new(format!(
+            "{} unexpected bytes after the learner's state",
+            rest.len()
+        )))
+    }
+}

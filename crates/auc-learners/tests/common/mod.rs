@@ -1,0 +1,81 @@
+//! Shared by the golden-model and fuzz tests: the bundled heart data, and a model of every
+//! algorithm trained on it the way `auc train` trains one with no parameter given.
+
+#![allow(dead_code)] // Each test binary uses its own part.
+
+use std::path::{Path, PathBuf};
+
+use auc_core::Dataset;
+use auc_data::{Positive, RawData, ReadOptions, RowStream, Scaler, Scaling};
+use auc_learners::{Algorithm, Model, Preparation, TrainingRecord};
+
+/// The repository root.
+pub(crate) fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the repository root")
+}
+
+/// `data/heart.libsvm` as read.
+pub(crate) fn heart_raw() -> RawData {
+    RowStream::open(&root().join("data/heart.libsvm"), &ReadOptions::default())
+        .and_then(RowStream::read_all)
+        .expect("data/heart.libsvm reads")
+}
+
+/// A model of `algo` with default parameters trained on heart as `auc train --algo NAME
+/// data/heart.libsvm` does (positive class by the default rule, `--scale auto`, file order,
+/// seed 0).
+pub(crate) fn train_default(algo: &'static Algorithm) -> Model {
+    let raw = heart_raw();
+    let choice = raw.choose_positive(&Positive::Auto).unwrap();
+    let data = raw.binarize(&choice.known()).unwrap();
+    let scaler = Scaler::fit(Scaling::Auto, &data);
+    let preparation = Preparation {
+        reading: raw.reading().clone(),
+        positive_labels: choice.labels.clone(),
+        positive_rule: choice.rule.to_string(),
+        dim: data.dim(),
+        hash_bits: None,
+        scaler,
+        unit_norm: false,
+    };
+    let prepared = preparation.apply(&data);
+    let config = algo.configure(&auc_core::ParamMap::new()).unwrap();
+    let state = match config.start(prepared.dim(), 0, false) {
+        Some(s) => {
+            let mut s = s.unwrap();
+            let l = s.learner().unwrap();
+            for (x, y) in prepared.iter() {
+                l.update(x, y);
+            }
+            s
+        }
+        None => config.fit(&prepared, 0).unwrap().unwrap().0,
+    };
+    let (p, n) = prepared.class_counts();
+    Model {
+        algorithm: algo,
+        config,
+        preparation,
+        training: TrainingRecord {
+            seed: 0,
+            examples: prepared.n() as u64,
+            positives: p as u64,
+            negatives: n as u64,
+            diverged: None,
+            written_by: "auc golden".to_owned(),
+        },
+        state,
+    }
+}
+
+/// The heart rows prepared for `model`, as `auc predict` prepares them.
+pub(crate) fn heart_for(model: &Model) -> Dataset {
+    let raw = heart_raw();
+    let data = raw
+        .binarize(&Positive::Known(model.preparation.positive_labels.clone()))
+        .unwrap();
+    model.preparation.apply(&data)
+}

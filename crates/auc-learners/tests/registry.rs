@@ -1,0 +1,157 @@
+//! The registry's rows agree with their parameter types: every spec is a field and every field a
+//! spec, every default passes its own check, every range a spec states is enforced by the
+//! type's `check`, every grid parses and configures, names are unique, and "did you mean" finds
+//! typos.
+
+use auc_core::{Family, ParamKind, ParamMap, ParamValue, Range};
+use auc_eval::grid;
+use auc_learners::{ALL, lookup};
+
+#[test]
+fn names_are_unique_lower_case_and_hyphenated() {
+    let mut seen: Vec<&str> = Vec::new();
+    for a in ALL {
+        for n in std::iter::once(a.name).chain(a.aliases.iter().copied()) {
+            assert!(
+                n.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{n}"
+            );
+            assert!(!seen.contains(&n), "{n} is used twice");
+            seen.push(n);
+        }
+        assert!(std::ptr::eq(lookup(a.name).unwrap(), a));
+    }
+}
+
+#[test]
+fn specs_and_fields_agree_and_defaults_pass_their_checks() {
+    for a in ALL {
+        let config = a
+            .configure(&ParamMap::new())
+            .unwrap_or_else(|e| panic!("{}: the defaults fail: {e}", a.name));
+        let params = config.params();
+        let fields: serde_json::Value = serde_json::from_str(&config.params_json()).unwrap();
+        let fields = fields.as_object().cloned().unwrap_or_default();
+        let spec_names: Vec<&str> = a.specs.iter().map(|s| s.name).collect();
+        let mut field_names: Vec<&str> = fields.keys().map(String::as_str).collect();
+        field_names.sort_unstable();
+        let mut sorted = spec_names.clone();
+        sorted.sort_unstable();
+        assert_eq!(field_names, sorted, "{}: fields and specs differ", a.name);
+        assert_eq!(params.len(), a.specs.len(), "{}", a.name);
+        assert_eq!(a.defaults(), params, "{}", a.name);
+        for s in a.specs {
+            assert!(!s.doc.is_empty(), "{}.{} has no doc", a.name, s.name);
+        }
+    }
+}
+
+/// A value outside each real spec's range, or of the wrong kind, is refused by `configure`.
+#[test]
+fn every_stated_range_is_enforced() {
+    for a in ALL {
+        for s in a.specs {
+            let bad: Vec<ParamValue> = match s.kind {
+                ParamKind::Real(Range::Positive) => {
+                    vec![0.0.into(), (-1.0).into(), f64::INFINITY.into()]
+                }
+                ParamKind::Real(Range::NonNegative) => vec![(-1e-9).into(), f64::NAN.into()],
+                ParamKind::Real(Range::OpenUnit) => vec![0.0.into(), 1.0.into()],
+                ParamKind::Real(Range::UnitHalfOpen) => vec![1.0.into(), (-0.5).into()],
+                ParamKind::Integer { min } => {
+                    let mut v: Vec<ParamValue> = vec![2.5.into(), "many".into()];
+                    if min > 0 {
+                        v.push((min as f64 - 1.0).into());
+                    }
+                    v
+                }
+                ParamKind::Bool => vec![2.0.into(), "maybe".into()],
+                ParamKind::Choice(_) => vec!["no-such-choice".into(), 1.0.into()],
+            };
+            for v in bad {
+                let mut m = ParamMap::new();
+                m.set(s.name, v.clone());
+                assert!(
+                    a.configure(&m).is_err(),
+                    "{}: {} = {v} was accepted",
+                    a.name,
+                    s.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn grids_parse_name_real_parameters_and_configure() {
+    for a in ALL {
+        for (which, axes) in [("grid", a.grid), ("paper grid", a.paper_grid)] {
+            let parsed: Vec<_> = axes
+                .iter()
+                .map(|g| grid::parse_grid_arg(g).unwrap_or_else(|e| panic!("{}: {e}", a.name)))
+                .collect();
+            for axis in &parsed {
+                assert!(
+                    a.specs.iter().any(|s| s.name == axis.name),
+                    "{}'s {which} names {}, which is not a parameter",
+                    a.name,
+                    axis.name
+                );
+            }
+            if which == "grid" {
+                for point in grid::expand(&parsed).unwrap() {
+                    a.configure(&point)
+                        .unwrap_or_else(|e| panic!("{} {point}: {e}", a.name));
+                }
+            }
+        }
+        assert_eq!(
+            a.grid.is_empty(),
+            a.specs.is_empty() && a.family != Family::Batch,
+            "{}",
+            a.name
+        );
+    }
+}
+
+#[test]
+fn typos_get_suggestions() {
+    let e = lookup("opuac").unwrap_err();
+    assert!(e.to_string().contains("did you mean `opauc`?"), "{e}");
+    assert!(
+        !lookup("zzzzzz")
+            .unwrap_err()
+            .to_string()
+            .contains("did you mean")
+    );
+    let opauc = lookup("oauc-s").unwrap();
+    assert_eq!(opauc.title, "OPAUC (OAUC-S)");
+    let mut m = ParamMap::new();
+    m.set("lamda", 0.5);
+    let e = opauc.configure(&m).err().unwrap().to_string();
+    assert!(e.contains("did you mean lambda?"), "{e}");
+    let koil = lookup("koil").unwrap();
+    let mut m = ParamMap::new();
+    m.set("removal", "resevoir");
+    let e = koil.configure(&m).err().unwrap().to_string();
+    assert!(
+        e.contains("one of fifo, reservoir (did you mean reservoir?)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn algos_json_describes_every_parameter() {
+    for a in ALL {
+        let j = a.to_json();
+        assert_eq!(j["name"], a.name);
+        let params = j["params"].as_array().unwrap();
+        assert_eq!(params.len(), a.specs.len());
+        for p in params {
+            for key in ["name", "type", "default", "allowed", "doc"] {
+                assert!(!p[key].is_null(), "{}: {key} missing in {p}", a.name);
+            }
+        }
+    }
+}
