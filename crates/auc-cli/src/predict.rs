@@ -83,8 +83,26 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     if let (Some(want), Some(found)) = (prep.reading.csv(), reader.reading().csv()) {
         want.check(found, &a.data.display().to_string())?;
     }
-    // The metrics' class: the model's, or the one --positive names (which must occur in the
-    // file: checked at the end, before the output file is renamed into place).
+    // The metrics' class: the model's, or the one --positive names, which must occur in the
+    // file: a file that can be read twice is checked by a first pass over its labels before
+    // anything is written; standard input at the end (before an output file is renamed into
+    // place; the scores already on standard output stay there).
+    let paths = std::slice::from_ref(&a.data);
+    if let Some(given) = &a.read.positive
+        && feed::rereadable(paths)
+    {
+        let survey = feed::survey(
+            paths,
+            &input::options_like(prep),
+            false,
+            Some(given),
+            crate::memory::limit(None),
+        )?;
+        auc_data::PositiveChoice::from_counts(
+            &survey.label_counts(),
+            &auc_data::Positive::Labels(given.clone()),
+        )?;
+    }
     let classes = match &a.read.positive {
         None => Classes::Known {
             labels: prep.positive_labels.clone(),
