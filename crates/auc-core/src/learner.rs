@@ -312,7 +312,7 @@ mod tests {
         l.update(Row::Dense(&[2.0]), Pos);
         let e = l.grow(3).unwrap_err();
         assert!(e.to_string().contains("3 features"), "{e}");
-        assert_eq!(l.sums, [2.0, 0.0]);
+        assert_eq!(l.sums.map(f64::to_bits), [2.0f64.to_bits(), 0]);
         let bad = Streaming(MeanGapParams { scale: -1.0 });
         assert!(bad.fit_dyn(&data, 0).is_err());
     }
