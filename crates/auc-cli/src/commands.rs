@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use auc_core::{Dataset, Label, ParamMap};
-use auc_data::{Scaler, Scaling};
+use auc_data::{FeatureRanges, Scaling};
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig, RunRecord};
 use auc_eval::grid::{self, GridAxis};
 use auc_eval::metrics;
@@ -38,19 +38,26 @@ enum Command {
     /// Nested cross-validation [OAUC sec. 6.3]: repeated stratified k-fold, inner grid search.
     /// Loads the data in memory.
     Cv(CvArgs),
-    /// Convergence curve of a one-pass learner: test AUC after every N updates.
+    /// Convergence curve of a one-pass learner: test AUC after every N updates. Loads the data
+    /// in memory.
     Curve(CurveArgs),
     /// Friedman test (Iman-Davenport) and Nemenyi critical difference across methods (Demsar 2006).
     Friedman(FriedmanArgs),
     /// Train a learner on data files and save the model (continue an online one with --resume).
     ///
-    /// One-pass learners take one pass over the data in file order (--shuffle to permute it);
-    /// batch learners (gam-cvm and its baselines) are fitted on all of it and saved as their
-    /// inductive model. Every parameter has a default; --tune picks them by cross-validation.
+    /// One-pass learners take one pass over the data in file order (--shuffle to permute it),
+    /// reading it incrementally in memory that does not grow with it: a file is read twice (a
+    /// first pass for the scaling's ranges, the positive class and the dimension), standard input
+    /// once (it takes --scale-from FILE or --scale none). Batch learners (gam-cvm and its
+    /// baselines), --tune and --shuffle-full load the data in memory; batch learners are fitted
+    /// on all of it and saved as their inductive model. Every parameter has a default; --tune
+    /// picks them by cross-validation.
     Train(crate::train::TrainArgs),
-    /// Score a data file with a saved model, reading it as the model's training data was read.
+    /// Score a data file with a saved model, reading it as the model's training data was read,
+    /// incrementally: scores are written as rows are read.
     Predict(crate::predict::PredictArgs),
-    /// Prequential (test-then-train) AUC of a one-pass learner along a stream.
+    /// Prequential (test-then-train) AUC of a one-pass learner along a stream, printed as it is
+    /// read (input read incrementally, as `auc train` reads it).
     Stream(crate::train::StreamArgs),
     /// Describe a saved model: algorithm, parameters, positive class, reading, scaling, state.
     Model(crate::predict::ModelArgs),
@@ -64,7 +71,9 @@ struct InfoArgs {
     file: PathBuf,
     #[command(flatten)]
     read: ReadArgs,
-    /// Print one JSON object instead of a table.
+    /// Print one JSON object instead of a table, with the per-feature ranges (`ranges`: min, max
+    /// and non-zero count of each feature, and the row count), which `auc train --scale-from`
+    /// fits a scaling on when the data to learn from can be read only once.
     #[arg(long)]
     json: bool,
 }
@@ -311,7 +320,8 @@ fn info(a: InfoArgs) -> Result<(), Error> {
     let (pos, neg) = data.class_counts();
     let ir = (pos > 0).then(|| neg as f64 / pos as f64);
     let density = data.density();
-    let scaling = Scaler::fit(Scaling::Auto, &data).kind();
+    let ranges = FeatureRanges::of(&data);
+    let scaling = ranges.finish(Scaling::Auto).kind();
     if a.json {
         let classes: Vec<_> = counts
             .iter()
@@ -331,6 +341,8 @@ fn info(a: InfoArgs) -> Result<(), Error> {
             "sparse": data.is_sparse(),
             "scale_auto": scaling.to_string(),
             "reading": raw.reading(),
+            "hash_bits": a.read.hash_bits,
+            "ranges": ranges,
         }));
     }
     let classes = counts
@@ -395,7 +407,8 @@ fn metrics_cmd(a: MetricsArgs) -> Result<(), Error> {
     }
     let scores = read_scores(&a.scores)?;
     let raw = a.read.read(std::slice::from_ref(&a.labels), None)?;
-    let (data, choice) = input::binarize(&raw, &a.read.positive_rule())?;
+    let (data, choice) =
+        input::binarize(&raw, &a.read.positive_rule(), auc_data::Layout::ByDensity)?;
     let labels: &[Label] = data.labels();
     if labels.len() != scores.len() {
         return Err(format!(

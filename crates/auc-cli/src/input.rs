@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use auc_core::Dataset;
 use auc_data::{
-    CsvOptions, DataError, Format, LabelColumn, ParseErrorKind, Positive, PositiveChoice, RawData,
-    ReadOptions, Reading, RowStream,
+    CsvOptions, FeatureRanges, Format, LabelColumn, Positive, PositiveChoice, RawData, ReadOptions,
+    Reading, RowStream, Scaler, Scaling,
 };
 use auc_learners::Preparation;
 use clap::Args;
@@ -189,10 +189,9 @@ pub(crate) fn read_with(
     Ok(RawData::concat(parts))
 }
 
-/// Reads `path` as a model's training data was read: the same format and CSV layout (checked
-/// column by column against the stored header), the model's dimension (a wider file is an
-/// error) and hashing.
-pub(crate) fn read_like(prep: &Preparation, path: &Path) -> Result<RawData, Error> {
+/// The reader options that read data as a model's training data was read: the same format and
+/// CSV layout, the model's dimension (an index past it is an error) and hashing.
+pub(crate) fn options_like(prep: &Preparation) -> ReadOptions {
     let mut opts = prep.reading.options();
     opts.hash_bits = prep.hash_bits;
     opts.dim = if prep.hash_bits.is_some() {
@@ -200,27 +199,119 @@ pub(crate) fn read_like(prep: &Preparation, path: &Path) -> Result<RawData, Erro
     } else {
         Some(prep.dim)
     };
-    let raw = RowStream::open(path, &opts)
-        .and_then(RowStream::read_all)
-        .map_err(|e| -> Error {
-            let wider = matches!(
-                &e,
-                DataError::Parse {
-                    kind: ParseErrorKind::IndexExceedsDim { .. }
-                        | ParseErrorKind::TooManyFeatures { .. },
-                    ..
-                }
-            );
-            if wider {
-                format!("{e} (the model was trained on {} features)", prep.dim).into()
-            } else {
-                Box::new(e)
-            }
-        })?;
-    if let (Some(want), Some(found)) = (prep.reading.csv(), raw.reading().csv()) {
-        want.check(found, &path.display().to_string())?;
+    opts
+}
+
+/// Feature ranges brought from elsewhere (`--scale-from`), for data that cannot be read twice.
+pub(crate) struct ScaleFrom {
+    /// The file they came from.
+    pub(crate) path: PathBuf,
+    /// A fitted scaler (a model's) or ranges to fit one on (`auc info --json` output).
+    pub(crate) source: ScaleSource,
+    /// The dimension they cover.
+    pub(crate) dim: usize,
+}
+
+/// What `--scale-from` found.
+pub(crate) enum ScaleSource {
+    /// A model's fitted scaling.
+    Fitted(Scaler),
+    /// Per-feature ranges.
+    Ranges(FeatureRanges),
+}
+
+impl ScaleFrom {
+    /// Reads `path`: a model file (its fitted scaling) or the JSON of `auc info --json` (its
+    /// `ranges`); refuses one whose features were hashed differently from `hash_bits`.
+    pub(crate) fn load(path: &Path, hash_bits: Option<u8>) -> Result<ScaleFrom, Error> {
+        let name = path.display();
+        let bytes = std::fs::read(path).map_err(|e| format!("--scale-from {name}: {e}"))?;
+        let (source, dim, hashed) = if bytes.starts_with(b"AUCMODEL") {
+            let m = auc_learners::Model::from_bytes(&bytes)
+                .map_err(|e| format!("--scale-from {name}: {e}"))?;
+            let p = m.preparation;
+            (ScaleSource::Fitted(p.scaler), p.dim, p.hash_bits)
+        } else {
+            let not = || -> Error {
+                format!(
+                    "--scale-from {name}: neither an auc model file nor the output of `auc info --json` (which holds the feature ranges)"
+                )
+                .into()
+            };
+            let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|_| not())?;
+            let ranges = v.get("ranges").ok_or_else(not)?;
+            let r: FeatureRanges = serde_json::from_value(ranges.clone())
+                .map_err(|e| format!("--scale-from {name}: the ranges do not read: {e}"))?;
+            check_ranges(&r).map_err(|e| format!("--scale-from {name}: {e}"))?;
+            let hashed = v
+                .get("hash_bits")
+                .and_then(serde_json::Value::as_u64)
+                .and_then(|b| u8::try_from(b).ok());
+            let dim = r.dim();
+            (ScaleSource::Ranges(r), dim, hashed)
+        };
+        if hashed != hash_bits {
+            let says = |b: Option<u8>| {
+                b.map_or_else(|| "no hashing".to_owned(), |b| format!("--hash-bits {b}"))
+            };
+            return Err(format!(
+                "--scale-from {name} holds the ranges of features read with {}, but this data is read with {}: give the same --hash-bits",
+                says(hashed),
+                says(hash_bits)
+            )
+            .into());
+        }
+        Ok(ScaleFrom {
+            path: path.to_path_buf(),
+            source,
+            dim,
+        })
     }
-    Ok(raw)
+
+    /// The scaler of kind `scaling`: the model's own (which `scaling` must not contradict), or
+    /// the one the ranges give.
+    pub(crate) fn scaler(&self, scaling: Scaling) -> Result<Scaler, Error> {
+        match &self.source {
+            ScaleSource::Ranges(r) => Ok(r.finish(scaling)),
+            ScaleSource::Fitted(s) => {
+                if scaling != Scaling::Auto && scaling != s.kind() {
+                    return Err(format!(
+                        "--scale {scaling} contradicts the {} scaling the model {} was trained with (--scale-from takes a model's scaling as it is; leave --scale out)",
+                        s.kind(),
+                        self.path.display()
+                    )
+                    .into());
+                }
+                Ok(s.clone())
+            }
+        }
+    }
+}
+
+/// Checks ranges read from a file: equal lengths, finite numbers, `min <= max`, counts within
+/// the rows.
+fn check_ranges(r: &FeatureRanges) -> Result<(), String> {
+    if r.min().len() != r.max().len() || r.nnz().len() != r.min().len() {
+        return Err("min, max and nnz have different lengths".to_owned());
+    }
+    for j in 0..r.dim() {
+        let (a, b) = (r.min()[j], r.max()[j]);
+        if !a.is_finite() || !b.is_finite() || a > b {
+            return Err(format!(
+                "feature {}: the range [{a}, {b}] is not valid",
+                j + 1
+            ));
+        }
+        if r.nnz()[j] > r.rows() {
+            return Err(format!(
+                "feature {}: {} non-zeros in {} rows",
+                j + 1,
+                r.nnz()[j],
+                r.rows()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// How a model's data is read, in words: `LIBSVM, 13 features` or `CSV (label column 13
@@ -273,6 +364,11 @@ pub(crate) fn fmt_label(l: f64) -> String {
 /// The stderr line that says which class is positive and why.
 pub(crate) fn report_positive(choice: &PositiveChoice, data: &Dataset) {
     let (pos, neg) = data.class_counts();
+    report_positive_counts(choice, pos as u64, neg as u64);
+}
+
+/// The stderr line that says which class is positive and why, from class counts.
+pub(crate) fn report_positive_counts(choice: &PositiveChoice, pos: u64, neg: u64) {
     eprintln!(
         "auc: positive class: {} ({}); {pos} positive, {neg} negative",
         fmt_labels(&choice.labels),
@@ -280,10 +376,14 @@ pub(crate) fn report_positive(choice: &PositiveChoice, data: &Dataset) {
     );
 }
 
-/// Binarizes `raw` by `rule` and reports the choice on stderr.
-pub(crate) fn binarize(raw: &RawData, rule: &Positive) -> Result<(Dataset, PositiveChoice), Error> {
+/// Binarizes `raw` by `rule` into `layout` and reports the choice on stderr.
+pub(crate) fn binarize(
+    raw: &RawData,
+    rule: &Positive,
+    layout: auc_data::Layout,
+) -> Result<(Dataset, PositiveChoice), Error> {
     let choice = raw.choose_positive(rule)?;
-    let data = raw.binarize(&choice.known())?;
+    let data = raw.binarize_as(&choice.known(), layout)?;
     report_positive(&choice, &data);
     Ok((data, choice))
 }
@@ -291,6 +391,11 @@ pub(crate) fn binarize(raw: &RawData, rule: &Positive) -> Result<(Dataset, Posit
 /// Refuses training data without both classes (a learner would save an all-zero model).
 pub(crate) fn need_both_classes(data: &Dataset, what: &str) -> Result<(), Error> {
     let (pos, neg) = data.class_counts();
+    need_both(pos as u64, neg as u64, what)
+}
+
+/// Refuses class counts without both classes.
+pub(crate) fn need_both(pos: u64, neg: u64, what: &str) -> Result<(), Error> {
     if pos > 0 && neg > 0 {
         return Ok(());
     }

@@ -8,6 +8,7 @@
 //! head`) is a success.
 
 mod commands;
+mod feed;
 mod friedman;
 mod hyper;
 mod input;

@@ -101,54 +101,123 @@ impl Drop for Pending {
 /// `/dev/null` breaks every program on the machine that reads it. A symbolic link is kept and
 /// the file it points to replaced.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    if is_stdout(path) {
-        let mut out = io::stdout().lock();
-        return out
-            .write_all(bytes)
-            .and_then(|()| out.flush())
-            .map_err(stdout_error);
-    }
-    let named = |e: io::Error| -> Error { format!("{}: {e}", path.display()).into() };
-    if let Ok(meta) = std::fs::metadata(path)
-        && !meta.is_file()
-    {
-        if meta.is_dir() {
-            return Err(format!("{}: is a directory", path.display()).into());
+    let mut sink = Sink::create(path)?;
+    sink.write(bytes)?;
+    sink.finish()
+}
+
+/// An output written piece by piece (scores as rows are read) with the guarantees of
+/// [`write_atomic`]: a file appears, complete, only when [`Sink::finish`] renames it into place;
+/// dropping the sink unfinished (an error) removes the temporary file. Standard output and
+/// devices are written as the pieces come, so a failure part way leaves what was written there.
+pub(crate) struct Sink {
+    kind: SinkKind,
+    /// Names the output in errors.
+    name: PathBuf,
+}
+
+enum SinkKind {
+    Stdout(io::BufWriter<io::Stdout>),
+    Device(io::BufWriter<std::fs::File>),
+    Temp {
+        pending: Pending,
+        writer: io::BufWriter<std::fs::File>,
+        target: PathBuf,
+        old_permissions: Option<std::fs::Permissions>,
+    },
+}
+
+impl Sink {
+    /// Opens `path` (`-`: standard output) for writing: a temporary file beside a regular
+    /// target, the path itself for a device or a pipe.
+    pub(crate) fn create(path: &Path) -> Result<Sink, Error> {
+        let name = path.to_path_buf();
+        if is_stdout(path) {
+            return Ok(Sink {
+                kind: SinkKind::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())),
+                name,
+            });
         }
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(named)?;
-        return f.write_all(bytes).map_err(named);
+        let named = |e: io::Error| -> Error { format!("{}: {e}", path.display()).into() };
+        if let Ok(meta) = std::fs::metadata(path)
+            && !meta.is_file()
+        {
+            if meta.is_dir() {
+                return Err(format!("{}: is a directory", path.display()).into());
+            }
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(named)?;
+            return Ok(Sink {
+                kind: SinkKind::Device(io::BufWriter::with_capacity(1 << 16, f)),
+                name,
+            });
+        }
+        let resolved = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let dir = match resolved.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let old_permissions = std::fs::metadata(&resolved).ok().map(|m| m.permissions());
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".auc-").suffix(".tmp");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // 0666 minus the umask, as a new file made by a shell redirection.
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let tmp = builder.tempfile_in(&dir).map_err(named)?;
+        let file = tmp.as_file().try_clone().map_err(named)?;
+        Ok(Sink {
+            kind: SinkKind::Temp {
+                pending: Pending::new(tmp),
+                writer: io::BufWriter::with_capacity(1 << 16, file),
+                target: resolved,
+                old_permissions,
+            },
+            name,
+        })
     }
-    let resolved = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let target = resolved.as_path();
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let old_permissions = std::fs::metadata(target).ok().map(|m| m.permissions());
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".auc-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        // 0666 minus the umask, as a new file made by a shell redirection.
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+
+    /// Appends `bytes`. A closed standard output is [`Quit`].
+    pub(crate) fn write(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let result = match &mut self.kind {
+            SinkKind::Stdout(w) => return w.write_all(bytes).map_err(stdout_error),
+            SinkKind::Device(w) => w.write_all(bytes),
+            SinkKind::Temp { writer, .. } => writer.write_all(bytes),
+        };
+        result.map_err(|e| format!("{}: {e}", self.name.display()).into())
     }
-    let tmp = builder.tempfile_in(dir).map_err(named)?;
-    let mut pending = Pending::new(tmp);
-    let file = pending.file.as_mut().expect("set in new");
-    file.write_all(bytes).map_err(named)?;
-    if let Some(perm) = old_permissions {
-        file.as_file().set_permissions(perm).map_err(named)?;
+
+    /// Flushes, and for a file renames the complete temporary file into place (keeping the mode
+    /// of a file it replaces).
+    pub(crate) fn finish(self) -> Result<(), Error> {
+        let named = |e: io::Error| -> Error { format!("{}: {e}", self.name.display()).into() };
+        match self.kind {
+            SinkKind::Stdout(mut w) => w.flush().map_err(stdout_error),
+            SinkKind::Device(mut w) => w.flush().map_err(named),
+            SinkKind::Temp {
+                mut pending,
+                writer,
+                target,
+                old_permissions,
+            } => {
+                let file = writer.into_inner().map_err(|e| named(e.into_error()))?;
+                if let Some(perm) = old_permissions {
+                    file.set_permissions(perm).map_err(named)?;
+                }
+                file.sync_all().map_err(named)?;
+                drop(file);
+                let tmp = pending.file.take().expect("set in new");
+                let tmp_path = tmp.path().to_path_buf();
+                let result = tmp.persist(&target).map_err(|e| named(e.error));
+                Pending::unregister(&tmp_path);
+                result.map(|_| ())
+            }
+        }
     }
-    file.as_file().sync_all().map_err(named)?;
-    let file = pending.file.take().expect("set in new");
-    let tmp_path = file.path().to_path_buf();
-    let result = file.persist(target).map_err(|e| named(e.error));
-    Pending::unregister(&tmp_path);
-    result.map(|_| ())
 }
 
 /// Text to stdout or atomically to a file: scores, curves, CSV tables.

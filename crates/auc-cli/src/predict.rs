@@ -6,13 +6,14 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use auc_core::Label;
-use auc_data::Positive;
 use auc_eval::metrics;
 use auc_learners::Model;
 use serde_json::json;
 
+use crate::feed::{self, Classes, Prep, Reader};
 use crate::input::{self, ReadArgs};
-use crate::output::{Error, is_stdout, line, write_text};
+use crate::output::{Error, Sink, is_stdout, line};
+use crate::progress::Bar;
 
 /// Flags of `auc predict`.
 #[derive(clap::Args, Debug)]
@@ -21,9 +22,13 @@ pub(crate) struct PredictArgs {
     #[arg(short = 'm', long)]
     model: PathBuf,
     /// The data to score (`-` for standard input). It is read as the model's training data was
-    /// read (format, CSV columns, dimension, hashing) and prepared with the model's scaling.
+    /// read (format, CSV columns, dimension, hashing) and prepared with the model's scaling,
+    /// incrementally: scores are written as rows are read, in constant memory.
     data: PathBuf,
-    /// Write the scores, one per line, to this file (atomically; `-` is stdout, the default).
+    /// Write the scores, one per line, to this file (atomically: it appears, complete, only
+    /// when every row is scored). `-` is stdout, the default, which receives the scores as they
+    /// come: an error at row k (a malformed line, a score that is not finite, which is never
+    /// printed) leaves the k - 1 scores before it there and exits with code 2.
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
     /// Reading flags must agree with the model's reading (they cannot change it); `--positive`
@@ -33,6 +38,13 @@ pub(crate) struct PredictArgs {
     /// Print the AUC/AP summary as one JSON object on stderr instead of a sentence.
     #[arg(long)]
     json: bool,
+    /// Do not compute the AUC and AP of the file's labels, which keeps every score and label
+    /// (9 bytes per row): scoring then runs in constant memory.
+    #[arg(long)]
+    no_metrics: bool,
+    /// Parse and score on one thread, one after the other, instead of overlapping them on two.
+    #[arg(long)]
+    one_thread: bool,
 }
 
 /// Flags of `auc model`.
@@ -65,36 +77,100 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     }
     let m = load(&a.model)?;
     a.read.check_against(&m.preparation, &a.model)?;
-    let raw = input::read_like(&m.preparation, &a.data)?;
-    let model_positive = Positive::Known(m.preparation.positive_labels.clone());
-    let data = raw.binarize(&model_positive)?;
-    let prepared = m.preparation.apply(&data);
-    // The metrics' class: the model's, or the one --positive names (it must occur in the file),
-    // checked before anything is written.
-    let (labels, positive) = match &a.read.positive {
-        None => (
-            data.labels().to_vec(),
-            m.preparation.positive_labels.clone(),
-        ),
+    let prep = &m.preparation;
+    let mut reader = Reader::open(std::slice::from_ref(&a.data), &input::options_like(prep))?;
+    reader.on_wider(format!("the model was trained on {} features", prep.dim));
+    if let (Some(want), Some(found)) = (prep.reading.csv(), reader.reading().csv()) {
+        want.check(found, &a.data.display().to_string())?;
+    }
+    // The metrics' class: the model's, or the one --positive names, which must occur in the
+    // file: a file that can be read twice is checked by a first pass over its labels before
+    // anything is written; standard input at the end (before an output file is renamed into
+    // place; the scores already on standard output stay there).
+    let paths = std::slice::from_ref(&a.data);
+    if let Some(given) = &a.read.positive
+        && feed::rereadable(paths)
+    {
+        let survey = feed::survey(
+            paths,
+            &input::options_like(prep),
+            false,
+            Some(given),
+            crate::memory::limit(None),
+        )?;
+        auc_data::PositiveChoice::from_counts(
+            &survey.label_counts(),
+            &auc_data::Positive::Labels(given.clone()),
+        )?;
+    }
+    let classes = match &a.read.positive {
+        None => Classes::Known {
+            labels: prep.positive_labels.clone(),
+            given: false,
+        },
         Some(given) => {
-            let choice = raw.choose_positive(&Positive::Labels(given.clone()))?;
-            let d = raw.binarize(&choice.known())?;
-            (d.labels().to_vec(), choice.labels)
+            let mut labels: Vec<f64> = given.iter().map(|l| l + 0.0).collect();
+            labels.sort_by(f64::total_cmp);
+            labels.dedup_by(|x, y| x.to_bits() == y.to_bits());
+            Classes::Known {
+                labels,
+                given: true,
+            }
         }
     };
+    let positive = match &classes {
+        Classes::Known { labels, .. } => labels.clone(),
+        Classes::Binary => vec![1.0],
+    };
+    let chunk_prep = Prep::new(classes.clone(), prep.dim, prep.clone());
+    let mut sink = Sink::create(a.output.as_deref().unwrap_or(Path::new("-")))?;
+    let (mut scores, mut labels) = (Vec::new(), Vec::new());
+    let bar = Bar::bytes("scoring", reader.total_bytes());
+    let mut text = String::new();
     let start = Instant::now();
-    let scores = m
-        .scores(&prepared)
-        .map_err(|e| format!("{}: {e}", a.data.display()))?;
+    let done = feed::run(reader, chunk_prep, !a.one_thread, |chunk| {
+        let s = m.scores(&chunk.data).map_err(|e| match e {
+            auc_learners::Error::NonFiniteScore { row, value } => {
+                auc_learners::Error::NonFiniteScore {
+                    row: row + chunk.before as usize,
+                    value,
+                }
+            }
+            other => other,
+        });
+        let s = s.map_err(|e| format!("{}: {e}", a.data.display()))?;
+        text.clear();
+        for v in &s {
+            text.push_str(&auc_core::shortest(*v));
+            text.push('\n');
+        }
+        sink.write(text.as_bytes())?;
+        if !a.no_metrics {
+            scores.extend_from_slice(&s);
+            labels.extend_from_slice(chunk.data.labels());
+        }
+        bar.set_stream("scoring", chunk.bytes, chunk.before + s.len() as u64);
+        Ok(())
+    })?;
+    bar.finish();
     let seconds = start.elapsed().as_secs_f64();
-    let mut text = String::with_capacity(scores.len() * 20);
-    for s in &scores {
-        text.push_str(&auc_core::shortest(*s));
-        text.push('\n');
+    feed::final_choice(&classes, &done.seen)?;
+    sink.finish()?;
+    if a.no_metrics {
+        report_count(&a, done.rows, seconds);
+    } else {
+        report_metrics(&a, &scores, &labels, &positive, seconds);
     }
-    write_text(a.output.as_deref().unwrap_or(Path::new("-")), &text)?;
-    report_metrics(&a, &scores, &labels, &positive, seconds);
     Ok(())
+}
+
+/// The number of rows scored, when no metrics are computed.
+fn report_count(a: &PredictArgs, n: u64, seconds: f64) {
+    if a.json {
+        eprintln!("{}", json!({"examples": n, "seconds": seconds}));
+    } else {
+        eprintln!("auc: {n} examples scored in {seconds:.3} s");
+    }
 }
 
 /// AUC and AP on stderr when the file's labels hold both classes.

@@ -1,5 +1,5 @@
 //! Progress bars on stderr for runs longer than a second, silent when stderr is not a terminal:
-//! fits of a cross-validation, rows of a training pass.
+//! fits of a cross-validation, rows of a training pass, bytes and rows of a stream.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,6 +43,31 @@ impl Bar {
             "{msg} {wide_bar} {pos}/{len} rows, {per_sec}, eta {eta}",
             Some(total),
         )
+    }
+
+    /// A bar counting the bytes of a stream read so far, against the input's size when it is
+    /// known (regular files), with the rows and their rate in the message.
+    pub(crate) fn bytes(what: &str, total: Option<u64>) -> Self {
+        let template = if total.is_some() {
+            "{msg} {wide_bar} {bytes}/{total_bytes}, {bytes_per_sec}, eta {eta}"
+        } else {
+            "{msg} {bytes} read, {bytes_per_sec}"
+        };
+        let bar = Self::with_template(what, template, total);
+        bar.bar.set_message(format!("{what}: 0 rows"));
+        bar
+    }
+
+    /// Sets the bytes read and the rows done (a bar made by [`Bar::bytes`]).
+    pub(crate) fn set_stream(&self, what: &str, bytes: u64, rows: u64) {
+        if !self.enabled {
+            return;
+        }
+        let secs = self.start.elapsed().as_secs_f64();
+        let rate = if secs > 0.0 { rows as f64 / secs } else { 0.0 };
+        self.bar
+            .set_message(format!("{what}: {rows} rows, {rate:.0} rows/s"));
+        self.set(bytes);
     }
 
     /// Shows the bar once a second has passed (and only on a terminal).

@@ -1,27 +1,42 @@
 //! `auc train` and `auc stream`: training a model file (new, tuned or resumed) and prequential
 //! (test-then-train) evaluation.
 //!
-//! Training reads its input, picks the positive class, fits the scaling on the training rows,
-//! checks the memory the learner will take, trains (one pass, or a batch fit), reports a run
-//! that diverged, checks the final state and writes the model file atomically after reading it
-//! back. A batch learner is fitted on the training rows alone and saved as its inductive model:
-//! the rows it will score are unknown when it fits.
+//! A one-pass learner reads its input incrementally ([`crate::feed`]): chunks parsed and prepared
+//! on a parser thread feed the learner through a bounded channel, in memory of the learner's
+//! state plus a few chunks, whatever the number of rows. A file is read twice, a first pass
+//! finding what must be known before the first update (the feature ranges of the scaling, the
+//! label counts of the default positive class, the dimension); an input that can be read only
+//! once (standard input, a pipe) takes its scaling from `--scale-from` or goes unscaled, takes
+//! the binary rule for its positive class (or `--positive`), and grows the learner when a larger
+//! feature index appears. `--shuffle` uses a bounded shuffle buffer.
+//!
+//! Batch learners, `--tune` and `--shuffle-full` load the input in memory (a batch fit and a
+//! cross-validation need every row; a full permutation too). On the same rows, order and scaling
+//! both paths train the same model, byte for byte.
+//!
+//! Either way training picks the positive class, fits or takes the scaling, checks the memory
+//! the learner will take (again before it grows), trains, reports a run that diverged, refuses
+//! one-class input, checks the final state and writes the model file atomically after reading it
+//! back.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use auc_core::{DataShape, Dataset, OnlineLearner, ParamMap};
-use auc_data::{Positive, Scaler};
+use auc_core::{DataShape, Dataset, Label, OnlineLearner, ParamMap, Row, RowBuf};
+use auc_data::{Layout, PositiveChoice, ReadOptions, Scaler, Scaling};
+use auc_eval::curve::CurvePoint;
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig};
+use auc_eval::metrics::{MetricError, RunningAuc};
 use auc_learners::{Algorithm, Configured, Model, Preparation, Trained, TrainingRecord, lookup};
-use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
 use serde_json::json;
 
 use crate::commands::{PrepArgs, grid_points, pool};
+use crate::feed::{self, Classes, Prep, Reader};
 use crate::hyper::HyperArgs;
-use crate::input::{self, ReadArgs};
+use crate::input::{self, ReadArgs, ScaleFrom};
 use crate::memory::{self, Bytes};
 use crate::output::{Error, line, write_atomic, write_text};
 use crate::plot;
@@ -47,7 +62,7 @@ pub(crate) struct TrainArgs {
     resume: Option<PathBuf>,
     /// Choose the parameters first by stratified cross-validation on DATA over the
     /// algorithm's default grid (or the --grid axes), print them, and save the model fitted
-    /// with them.
+    /// with them. Loads DATA in memory.
     #[arg(long)]
     tune: bool,
     /// A grid axis for --tune, NAME=SPEC as in `auc cv` (repeatable).
@@ -77,10 +92,33 @@ pub(crate) struct LearnArgs {
     average: bool,
     #[command(flatten)]
     prep: PrepArgs,
+    /// Take the scaling from FILE instead of a first pass over the data: a model file (its
+    /// fitted scaling, as it is) or the output of `auc info --json` (its feature ranges, fitted
+    /// as --scale says). What standard input and pipes, which are read once, need to be scaled.
+    #[arg(long, value_name = "FILE", help_heading = "Preparation")]
+    scale_from: Option<PathBuf>,
     /// Feed the examples in a random order drawn from SEED; by default the file order is kept
-    /// (files sorted by class make one-pass learners fail: shuffle them).
-    #[arg(long, value_name = "SEED")]
+    /// (files sorted by class make one-pass learners fail: shuffle them). A one-pass learner
+    /// draws each example from a buffer of --shuffle-buffer rows (an approximation of a random
+    /// permutation that keeps memory bounded; the full permutation when the input fits in the
+    /// buffer); --shuffle-full permutes the whole input in memory.
+    #[arg(long, value_name = "SEED", help_heading = "Order")]
     shuffle: Option<u64>,
+    /// Rows of the shuffle buffer (memory: this many rows).
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..), help_heading = "Order")]
+    shuffle_buffer: u64,
+    /// With --shuffle, load the input in memory and feed it in a full random permutation.
+    #[arg(long, requires = "shuffle", help_heading = "Order")]
+    shuffle_full: bool,
+    /// The number of features, fixed up front (an index past it is an error). By default a
+    /// first pass over a file finds it, and a learner reading standard input grows its state
+    /// when a larger index appears.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Reading")]
+    dim: Option<u64>,
+    /// Parse and learn on one thread, one after the other, instead of overlapping them on two
+    /// (for measurements, or a machine with one core).
+    #[arg(long)]
+    one_thread: bool,
     /// Seed of the learner's own random choices (reservoir buffers, the core vector machine's
     /// sampling).
     #[arg(long, default_value_t = 0)]
@@ -88,8 +126,8 @@ pub(crate) struct LearnArgs {
     /// Keep only the first N examples.
     #[arg(long)]
     limit: Option<usize>,
-    /// Refuse to start when the data and the learner would need more memory than this (8G,
-    /// 512M). Default: three quarters of physical memory.
+    /// Refuse to start (or to grow the learner) when it and the data in memory would need more
+    /// than this (8G, 512M). Default: three quarters of physical memory.
     #[arg(long, value_name = "SIZE")]
     max_memory: Option<Bytes>,
     #[command(flatten)]
@@ -102,12 +140,13 @@ pub(crate) struct StreamArgs {
     /// Algorithm name (see `auc algos`), a one-pass learner.
     #[arg(long)]
     algo: String,
-    /// Data file(s), read in order and concatenated.
+    /// Data file(s), read in order and concatenated (`-` for standard input).
     #[arg(required = true)]
     data: Vec<PathBuf>,
-    /// Print the AUC of all scores so far after every N examples (and at the end).
-    #[arg(long, default_value_t = 1000)]
-    every: usize,
+    /// Print the AUC of all scores so far after every N examples (and at the end), as the
+    /// stream is read.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
     /// Draw the prequential curve as an SVG file.
     #[arg(long, value_name = "OUT.svg")]
     svg: Option<PathBuf>,
@@ -118,7 +157,36 @@ pub(crate) struct StreamArgs {
     json: bool,
 }
 
-/// Training data read, binarized and prepared, with the preparation a model stores.
+impl LearnArgs {
+    /// The reader options: the reading flags, `--limit` and `--dim`.
+    fn options(&self) -> Result<ReadOptions, Error> {
+        let mut opts = self.read.options(self.limit)?;
+        opts.dim = self.dim.map(|d| d as usize);
+        Ok(opts)
+    }
+
+    /// The dimension fixed up front: `--dim`, or 2^B with `--hash-bits B`.
+    fn fixed_dim(&self) -> Option<usize> {
+        self.dim
+            .map(|d| d as usize)
+            .or(self.read.hash_bits.map(|b| 1usize << b))
+    }
+
+    /// The `--scale-from` ranges, checked against the scaling flags.
+    fn scale_from(&self) -> Result<Option<ScaleFrom>, Error> {
+        let Some(path) = &self.scale_from else {
+            return Ok(None);
+        };
+        if self.prep.scaling() == Scaling::None {
+            return Err(
+                "--scale-from takes the scaling from a file, --scale none (or --no-scale) asks for none: give one of them".into(),
+            );
+        }
+        Ok(Some(ScaleFrom::load(path, self.read.hash_bits)?))
+    }
+}
+
+/// Training data read in memory, binarized and prepared, with the preparation a model stores.
 struct Prepared {
     data: Dataset,
     preparation: Preparation,
@@ -136,32 +204,50 @@ fn shuffled(data: Dataset, seed: Option<u64>) -> Dataset {
     }
 }
 
-/// Reads the training input, reports the positive class, refuses one-class data, fits the
-/// scaling on it (checking the memory of a scaling that would densify sparse data).
+/// Reads the training input in memory, reports the positive class, refuses one-class data, fits
+/// the scaling on it (or takes `--scale-from`'s), checking the memory of a scaling that would
+/// densify sparse data. `layout` is the rows' storage: one-pass learners see them as read (as a
+/// stream does), batch learners by density.
 ///
 /// Each stage drops the copy it no longer needs, so at most two copies of the rows are alive at
 /// once (the file's rows as read, then binarized, scaled and ordered).
-fn prepare(learn: &LearnArgs, paths: &[PathBuf], what: &str) -> Result<Prepared, Error> {
+fn prepare(
+    learn: &LearnArgs,
+    paths: &[PathBuf],
+    what: &str,
+    layout: Layout,
+) -> Result<Prepared, Error> {
     let limit = memory::limit(learn.max_memory);
-    let raw = learn.read.read(paths, learn.limit)?;
+    let scale_from = learn.scale_from()?;
+    let raw = input::read_with(&learn.options()?, paths, learn.limit)?;
     memory::check(
         raw.stored_bytes(),
         limit,
         "the data",
         "use --limit or --hash-bits",
     )?;
-    let (data, choice) = input::binarize(&raw, &learn.read.positive_rule())?;
+    let (mut data, choice) = input::binarize(&raw, &learn.read.positive_rule(), layout)?;
     let reading = raw.reading().clone();
     drop(raw);
     input::need_both_classes(&data, what)?;
     let scaling = learn.prep.scaling();
-    memory::check(
-        Scaler::bytes_for(data.dim()),
-        limit,
-        "fitting the scaling",
-        "use --hash-bits B to fold the features into 2^B",
-    )?;
-    let scaler = Scaler::fit(scaling, &data);
+    let scaler = match &scale_from {
+        Some(s) => {
+            if s.dim > data.dim() {
+                data = data.with_dim(s.dim);
+            }
+            s.scaler(scaling)?
+        }
+        None => {
+            memory::check(
+                Scaler::bytes_for(data.dim()),
+                limit,
+                "fitting the scaling",
+                "use --hash-bits B to fold the features into 2^B",
+            )?;
+            Scaler::fit(scaling, &data)
+        }
+    };
     if matches!(scaler, Scaler::MinMax { .. }) && data.is_sparse() {
         memory::check(
             auc_data::dense_bytes(data.n(), data.dim()),
@@ -198,6 +284,14 @@ fn shape(data: &Dataset) -> DataShape {
     }
 }
 
+/// The shape that sizes a one-pass learner's state: only the dimension matters.
+fn dim_shape(dim: usize) -> DataShape {
+    DataShape {
+        dim,
+        ..DataShape::default()
+    }
+}
+
 /// Streams `data` through a one-pass learner, with a progress bar on a terminal.
 fn stream_into(learner: &mut dyn OnlineLearner, data: &Dataset, what: &str) {
     let bar = Bar::rows(what, data.n() as u64);
@@ -228,19 +322,26 @@ fn check_state(state: &dyn Trained, algo: &str) -> Result<(), Error> {
     })
 }
 
-pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
-    if let Some(path) = a.resume.clone() {
-        return resume(a, &path);
-    }
-    let algo = lookup(a.algo.as_deref().unwrap_or_default())?;
-    let given = a.learn.hyper.to_map()?;
+/// The parameters given, checked against the algorithm, and whether they ask for the
+/// transductive mode.
+fn given_params(algo: &Algorithm, hyper: &HyperArgs) -> Result<(ParamMap, bool), Error> {
+    let given = hyper.to_map()?;
     algo.check_names(&given)?;
-    check_average(algo, a.learn.average)?;
     let transductive = match given.get("transductive") {
         Some(auc_core::ParamValue::Bool(b)) => *b,
         Some(auc_core::ParamValue::Num(v)) => v.to_bits() == 1f64.to_bits(),
         _ => false,
     };
+    Ok((given, transductive))
+}
+
+pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
+    if let Some(path) = a.resume.clone() {
+        return resume(a, &path);
+    }
+    let algo = lookup(a.algo.as_deref().unwrap_or_default())?;
+    let (given, transductive) = given_params(algo, &a.learn.hyper)?;
+    check_average(algo, a.learn.average)?;
     if !algo.is_online() && transductive {
         return Err(format!(
             "transductive=true needs the rows to be scored while {} fits; `auc train` fits on the training rows alone and saves the inductive model (leave the parameter out; `auc cv` measures the transductive mode)",
@@ -248,10 +349,28 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
         )
         .into());
     }
-    let mut config = algo.configure(&given)?;
+    let config = algo.configure(&given)?;
     config.procedure(a.learn.average)?;
+    if algo.is_online() && !a.tune && !a.learn.shuffle_full {
+        return train_streaming(&a, algo, config);
+    }
+    train_in_memory(&a, algo, &given, config)
+}
+
+/// Trains with the whole input in memory: a batch learner, `--tune`, `--shuffle-full`.
+fn train_in_memory(
+    a: &TrainArgs,
+    algo: &'static Algorithm,
+    given: &ParamMap,
+    mut config: Box<dyn Configured>,
+) -> Result<(), Error> {
     let what = format!("training {}", algo.name);
-    let prepared = prepare(&a.learn, &a.data, &what)?;
+    let layout = if algo.is_online() {
+        Layout::AsRead
+    } else {
+        Layout::ByDensity
+    };
+    let prepared = prepare(&a.learn, &a.data, &what, layout)?;
     let data = &prepared.data;
     let limit = memory::limit(a.learn.max_memory);
     memory::check(
@@ -267,7 +386,7 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
     )?;
     let mut tuned = None;
     if a.tune {
-        let t = tune(&a, algo, &given, data)?;
+        let t = tune(a, algo, given, data)?;
         config = algo.configure(&t.params)?;
         tuned = Some(t);
     }
@@ -287,11 +406,486 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
             positives: positives as u64,
             negatives: negatives as u64,
             diverged,
-            written_by: format!("auc {}", env!("CARGO_PKG_VERSION")),
+            written_by: written_by(),
         },
         state,
     };
-    save(&a, &model, seconds, summary.as_deref(), tuned.as_ref())
+    save(a, &model, seconds, summary.as_deref(), tuned.as_ref())
+}
+
+fn written_by() -> String {
+    format!("auc {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// How a streamed pass reads and prepares its input, decided before it starts (after the first
+/// pass over a file).
+struct Plan {
+    opts: ReadOptions,
+    classes: Classes,
+    /// The positive class chosen by a first pass, with its reason (`None`: decided by the pass).
+    choice: Option<PositiveChoice>,
+    scaler: Scaler,
+    /// Where `--scale-from` took the scaling from, and the dimension it covers.
+    scaled_from: Option<(PathBuf, usize)>,
+    /// The learner's dimension at the start.
+    dim: usize,
+}
+
+/// Decides how to stream `paths` for `learn`: runs the first pass over files that can be read
+/// twice when something must be known before learning (the scaling's ranges, the label counts of
+/// the default positive class, the dimension), refuses one-class files before the second pass,
+/// and refuses input read once that would need a first pass for its scaling.
+fn plan(learn: &LearnArgs, paths: &[PathBuf], what: &str, limit: Bytes) -> Result<Plan, Error> {
+    let mut opts = learn.options()?;
+    let scale_from = learn.scale_from()?;
+    let scaling = learn.prep.scaling();
+    let need_ranges = scaling != Scaling::None && scale_from.is_none();
+    let reread = feed::rereadable(paths);
+    if need_ranges && !reread {
+        let once: Vec<String> = paths
+            .iter()
+            .filter(|p| !feed::rereadable(std::slice::from_ref(p)))
+            .map(|p| p.display().to_string())
+            .collect();
+        return Err(format!(
+            "{what}: {} can be read only once, so the scaling (--scale {scaling}) cannot be fitted on it before learning starts: pass --scale-from FILE (a model trained on such data, or the output of `auc info --json` on a sample of it) or --scale none",
+            if once.iter().all(|o| o == "-") {
+                "standard input".to_owned()
+            } else {
+                once.join(", ")
+            }
+        )
+        .into());
+    }
+    let given = learn.read.positive.clone();
+    let fixed = learn.fixed_dim();
+    let survey = if reread && (need_ranges || given.is_none() || fixed.is_none()) {
+        Some(feed::survey(
+            paths,
+            &opts,
+            need_ranges,
+            given.as_deref(),
+            limit,
+        )?)
+    } else {
+        None
+    };
+    let (classes, choice) = match &survey {
+        Some(s) => {
+            let (choice, pos, neg) = s.choose(&learn.read.positive_rule())?;
+            input::report_positive_counts(&choice, pos, neg);
+            input::need_both(pos, neg, what)?;
+            let classes = Classes::Known {
+                labels: choice.labels.clone(),
+                given: false,
+            };
+            (classes, Some(choice))
+        }
+        None => match &given {
+            Some(g) => {
+                let mut labels: Vec<f64> = g.iter().map(|l| l + 0.0).collect();
+                labels.sort_by(f64::total_cmp);
+                labels.dedup_by(|a, b| a.to_bits() == b.to_bits());
+                (
+                    Classes::Known {
+                        labels,
+                        given: true,
+                    },
+                    None,
+                )
+            }
+            None => (Classes::Binary, None),
+        },
+    };
+    let scaler = match (&scale_from, survey.as_ref().and_then(|s| s.ranges.as_ref())) {
+        (Some(s), _) => s.scaler(scaling)?,
+        (None, Some(r)) => r.finish(scaling),
+        (None, None) => Scaler::None,
+    };
+    let mut dim = fixed.unwrap_or(0);
+    if let Some(s) = &survey {
+        dim = dim.max(s.dim);
+        // The second pass reads the same rows: an index past the first pass's dimension means
+        // the file changed in between.
+        if opts.hash_bits.is_none() {
+            opts.dim = Some(s.dim.max(opts.dim.unwrap_or(0)));
+        }
+    }
+    if let Some(s) = &scale_from {
+        dim = dim.max(s.dim);
+    }
+    Ok(Plan {
+        opts,
+        classes,
+        choice,
+        scaler,
+        scaled_from: scale_from.map(|s| (s.path, s.dim)),
+        dim,
+    })
+}
+
+/// A bounded shuffle buffer: rows enter until it holds `cap`, then each new row replaces a
+/// uniformly drawn buffered one, which is emitted; at the end the rows left are emitted in a
+/// random permutation. When the input has at most `cap` rows no draw happens before the end,
+/// and the order is the full permutation `--shuffle-full` gives with the same seed.
+struct Shuffle {
+    rows: Vec<(RowBuf, Label)>,
+    cap: usize,
+    rng: StdRng,
+}
+
+impl Shuffle {
+    fn new(seed: u64, cap: u64) -> Self {
+        Shuffle {
+            rows: Vec::new(),
+            cap: usize::try_from(cap).unwrap_or(usize::MAX),
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+
+    /// Takes `(x, y)`, emitting a buffered row once the buffer is full.
+    fn push(
+        &mut self,
+        x: Row<'_>,
+        y: Label,
+        emit: &mut impl FnMut(Row<'_>, Label) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        if self.rows.len() < self.cap {
+            self.rows.push((RowBuf::from_row(x), y));
+            return Ok(());
+        }
+        let k = self.rng.random_range(0..self.cap);
+        let (buf, label) = &mut self.rows[k];
+        emit(buf.as_row(), *label)?;
+        buf.assign(x);
+        *label = y;
+        Ok(())
+    }
+
+    /// Emits the rows left, in a random permutation.
+    fn finish(
+        &mut self,
+        emit: &mut impl FnMut(Row<'_>, Label) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut idx: Vec<usize> = (0..self.rows.len()).collect();
+        idx.shuffle(&mut self.rng);
+        for i in idx {
+            let (buf, label) = &self.rows[i];
+            emit(buf.as_row(), *label)?;
+        }
+        self.rows.clear();
+        Ok(())
+    }
+}
+
+/// Prequential evaluation on the way: the AUC of every score so far, printed every `every` rows.
+struct Prequential {
+    every: u64,
+    json: bool,
+    auc: RunningAuc,
+    points: Vec<CurvePoint>,
+    skipped: usize,
+    /// Scores that were not finite (features too large unscaled), left out of the AUC.
+    non_finite: u64,
+}
+
+impl Prequential {
+    fn new(every: u64, json: bool) -> Self {
+        Prequential {
+            every,
+            json,
+            auc: RunningAuc::new(),
+            points: Vec::new(),
+            skipped: 0,
+            non_finite: 0,
+        }
+    }
+
+    /// Records the score of the `seen`-th row (scored before the learner updates on it) and
+    /// prints a point when a checkpoint is reached (`last`: the end of the stream).
+    fn record(&mut self, score: f64, y: Label, seen: u64, last: bool) -> Result<(), Error> {
+        if score.is_finite() {
+            self.auc.push(score, y)?;
+        } else {
+            self.non_finite += 1;
+        }
+        if seen % self.every == 0 || last {
+            self.point(seen)?;
+        }
+        Ok(())
+    }
+
+    /// Prints the point after `seen` rows, or counts it skipped while one class is missing.
+    fn point(&mut self, seen: u64) -> Result<(), Error> {
+        if self.points.last().is_some_and(|p| p.updates as u64 == seen) {
+            return Ok(());
+        }
+        match self.auc.auc() {
+            Ok(a) => {
+                let p = CurvePoint {
+                    updates: seen as usize,
+                    auc: a,
+                };
+                if self.json {
+                    line(json!({"examples": p.updates, "auc": p.auc}))?;
+                } else {
+                    line(format!("{:>10} {:>8.4}", p.updates, p.auc))?;
+                }
+                self.points.push(p);
+            }
+            Err(MetricError::SingleClass { .. }) => self.skipped += 1,
+            Err(e) => return Err(e.into()),
+        }
+        Ok(())
+    }
+}
+
+/// The learner's side of a streamed pass: grows the state when a chunk is wider (memory
+/// checked first), feeds each row (through the shuffle buffer, padding dense rows from before a
+/// growth), counts the classes, scores first for prequential evaluation, shows progress.
+struct Learning<'a> {
+    state: &'a mut dyn Trained,
+    config: &'a dyn Configured,
+    average: bool,
+    limit: Bytes,
+    algo: &'static str,
+    scratch: Vec<f64>,
+    positives: u64,
+    negatives: u64,
+    seen: u64,
+    prequential: Option<Prequential>,
+}
+
+impl Learning<'_> {
+    /// Grows the state to `dim` features after checking the memory of both states (the old
+    /// one is alive while the new one is filled).
+    fn grow(&mut self, dim: usize) -> Result<(), Error> {
+        let old = self.state.dim();
+        if dim <= old {
+            return Ok(());
+        }
+        let needed = self
+            .config
+            .memory_bytes(&dim_shape(dim), self.average)
+            .saturating_add(self.config.memory_bytes(&dim_shape(old), self.average));
+        memory::check(
+            needed,
+            self.limit,
+            &format!(
+                "growing {} from {old} to {dim} features (a larger feature index appeared)",
+                self.algo
+            ),
+            "use --hash-bits B to fold the features into 2^B, or fix --dim",
+        )?;
+        let learner = self.state.learner().ok_or("a batch model cannot learn")?;
+        learner
+            .grow(dim)
+            .map_err(|e| format!("{}: {e}", self.algo).into())
+    }
+
+    /// One training step on `(x, y)`, in the learner's dimension.
+    fn step(&mut self, x: Row<'_>, y: Label) -> Result<(), Error> {
+        let dim = self.state.dim();
+        let x = match x {
+            Row::Dense(v) if v.len() < dim => {
+                self.scratch.clear();
+                self.scratch.extend_from_slice(v);
+                self.scratch.resize(dim, 0.0);
+                Row::Dense(&self.scratch)
+            }
+            x => x,
+        };
+        if y.is_pos() {
+            self.positives += 1;
+        } else {
+            self.negatives += 1;
+        }
+        self.seen += 1;
+        let score = self.prequential.as_ref().map(|_| self.state.score(x));
+        let learner = self.state.learner().ok_or("a batch model cannot learn")?;
+        learner.update(x, y);
+        if let (Some(p), Some(s)) = (self.prequential.as_mut(), score) {
+            p.record(s, y, self.seen, false)?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs a streamed pass of `reader` prepared by `prep` into `learning`, in order or through a
+/// shuffle buffer.
+fn learn_pass(
+    reader: Reader,
+    prep: Prep,
+    learning: &mut Learning<'_>,
+    learn: &LearnArgs,
+    what: &str,
+) -> Result<feed::Done, Error> {
+    let mut shuffle = learn.shuffle.map(|s| Shuffle::new(s, learn.shuffle_buffer));
+    let bar = Bar::bytes(what, reader.total_bytes());
+    let mut checked_buffer = false;
+    let done = feed::run(reader, prep, !learn.one_thread, |chunk| {
+        let data = &chunk.data;
+        learning.grow(data.dim())?;
+        if let (Some(s), false) = (&shuffle, checked_buffer) {
+            checked_buffer = true;
+            let per_row = if data.is_sparse() {
+                12 * data.nnz() as u64 / data.n().max(1) as u64 + 48
+            } else {
+                8 * data.dim() as u64 + 32
+            };
+            memory::check(
+                per_row.saturating_mul(s.cap as u64),
+                learning.limit,
+                &format!("a shuffle buffer of {} rows", s.cap),
+                "use a smaller --shuffle-buffer",
+            )?;
+        }
+        for (x, y) in data.iter() {
+            match &mut shuffle {
+                None => learning.step(x, y)?,
+                Some(s) => s.push(x, y, &mut |x, y| learning.step(x, y))?,
+            }
+        }
+        bar.set_stream(what, chunk.bytes, chunk.before + data.n() as u64);
+        Ok(())
+    })?;
+    if let Some(s) = &mut shuffle {
+        s.finish(&mut |x, y| learning.step(x, y))?;
+    }
+    bar.finish();
+    Ok(done)
+}
+
+/// `auc train` of a one-pass learner on its input read incrementally.
+fn train_streaming(
+    a: &TrainArgs,
+    algo: &'static Algorithm,
+    config: Box<dyn Configured>,
+) -> Result<(), Error> {
+    let what = format!("training {}", algo.name);
+    let limit = memory::limit(a.learn.max_memory);
+    let plan = plan(&a.learn, &a.data, &what, limit)?;
+    let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
+    let start_time = Instant::now();
+    let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
+    let reader = Reader::open(&a.data, &plan.opts)?;
+    let done = learn_pass(
+        reader,
+        prep_for(&plan, &a.learn),
+        &mut learning,
+        &a.learn,
+        &what,
+    )?;
+    let (positives, negatives) = (learning.positives, learning.negatives);
+    let seconds = start_time.elapsed().as_secs_f64();
+    let choice = match &plan.choice {
+        Some(c) => c.clone(),
+        None => {
+            let c = feed::final_choice(&plan.classes, &done.seen)?;
+            input::report_positive_counts(&c, positives, negatives);
+            c
+        }
+    };
+    input::need_both(positives, negatives, &what)?;
+    warn_unscaled(&plan, done.dim);
+    let diverged = warn_divergence(state.as_ref(), algo.name);
+    check_state(state.as_ref(), algo.name)?;
+    let model = Model {
+        algorithm: algo,
+        config,
+        preparation: Preparation {
+            reading: done.reading,
+            positive_labels: choice.labels.clone(),
+            positive_rule: choice.rule.to_string(),
+            dim: state.dim(),
+            hash_bits: a.learn.read.hash_bits,
+            scaler: plan.scaler,
+            unit_norm: a.learn.prep.unit_norm,
+        },
+        training: TrainingRecord {
+            seed: a.learn.seed,
+            examples: positives + negatives,
+            positives,
+            negatives,
+            diverged,
+            written_by: written_by(),
+        },
+        state,
+    };
+    save(a, &model, seconds, None, None)
+}
+
+/// Warns when a stream scaled from `--scale-from` met features the ranges do not cover (they
+/// pass unscaled).
+fn warn_unscaled(plan: &Plan, dim: usize) {
+    if let Some((path, covered)) = &plan.scaled_from
+        && dim > *covered
+        && !matches!(plan.scaler, Scaler::None)
+    {
+        eprintln!(
+            "auc: warning: features {} to {dim} are not in the ranges of {} ({covered} features): they were not scaled",
+            covered + 1,
+            path.display()
+        );
+    }
+}
+
+/// A fresh one-pass learner for the plan's dimension, its memory checked first.
+fn start(
+    config: &dyn Configured,
+    algo: &Algorithm,
+    plan: &Plan,
+    learn: &LearnArgs,
+    limit: Bytes,
+) -> Result<Box<dyn Trained>, Error> {
+    memory::check(
+        config.memory_bytes(&dim_shape(plan.dim), learn.average),
+        limit,
+        &format!("{} on {} features", algo.name, plan.dim),
+        "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state (pa-i, solam, perceptron)",
+    )?;
+    Ok(config
+        .start(plan.dim, learn.seed, learn.average)
+        .ok_or("a batch learner cannot stream")??)
+}
+
+/// The learner's side of a pass over `state`.
+fn learning<'a>(
+    state: &'a mut dyn Trained,
+    config: &'a dyn Configured,
+    algo: &'static Algorithm,
+    learn: &LearnArgs,
+    limit: Bytes,
+) -> Learning<'a> {
+    Learning {
+        state,
+        config,
+        average: learn.average,
+        limit,
+        algo: algo.name,
+        scratch: Vec::new(),
+        positives: 0,
+        negatives: 0,
+        seen: 0,
+        prequential: None,
+    }
+}
+
+/// The parser's preparation of a plan's chunks.
+fn prep_for(plan: &Plan, learn: &LearnArgs) -> Prep {
+    Prep::new(
+        plan.classes.clone(),
+        plan.dim,
+        Preparation {
+            reading: auc_data::Reading::Libsvm,
+            positive_labels: Vec::new(),
+            positive_rule: String::new(),
+            dim: plan.dim,
+            hash_bits: learn.read.hash_bits,
+            scaler: plan.scaler.clone(),
+            unit_norm: learn.prep.unit_norm,
+        },
+    )
 }
 
 /// Refuses `--average` for learners without a weight vector.
@@ -421,8 +1015,9 @@ fn save(
     Ok(())
 }
 
-/// `auc train --resume`: continues a saved one-pass model on new data read the model's way.
-fn resume(a: TrainArgs, path: &std::path::Path) -> Result<(), Error> {
+/// `auc train --resume`: continues a saved one-pass model on new data read the model's way,
+/// incrementally (the model fixes the reading, positive class and scaling: no first pass).
+fn resume(a: TrainArgs, path: &Path) -> Result<(), Error> {
     let mut model = crate::predict::load(path)?;
     let name = model.algorithm.name;
     if !model.algorithm.is_online() {
@@ -442,11 +1037,13 @@ fn resume(a: TrainArgs, path: &std::path::Path) -> Result<(), Error> {
         (a.tune, "--tune"),
         (a.learn.average, "--average"),
         (
-            a.learn.prep.is_given(),
-            "--scale, --no-scale and --unit-norm",
+            a.learn.prep.is_given() || a.learn.scale_from.is_some(),
+            "--scale, --no-scale, --scale-from and --unit-norm",
         ),
         (a.learn.read.positive.is_some(), "--positive"),
         (a.learn.seed != 0, "--seed"),
+        (a.learn.dim.is_some(), "--dim"),
+        (a.learn.shuffle_full, "--shuffle-full (use --shuffle)"),
     ];
     if let Some((_, what)) = fixed.iter().find(|(given, _)| *given) {
         return Err(format!(
@@ -456,41 +1053,61 @@ fn resume(a: TrainArgs, path: &std::path::Path) -> Result<(), Error> {
         .into());
     }
     a.learn.read.check_against(&model.preparation, path)?;
-    let mut parts = Vec::with_capacity(a.data.len());
-    for p in &a.data {
-        parts.push(input::read_like(&model.preparation, p)?);
+    let prep = &model.preparation;
+    let mut opts = input::options_like(prep);
+    opts.limit = a.learn.limit;
+    let mut reader = Reader::open(&a.data, &opts)?;
+    reader.on_wider(format!("the model was trained on {} features", prep.dim));
+    if let (Some(want), Some(found)) = (prep.reading.csv(), reader.reading().csv()) {
+        want.check(found, &a.data[0].display().to_string())?;
     }
-    let raw = auc_data::RawData::concat(parts);
-    let data = raw.binarize(&Positive::Known(model.preparation.positive_labels.clone()))?;
-    let mut data = shuffled(model.preparation.apply(&data), a.learn.shuffle);
-    if let Some(n) = a.learn.limit.filter(|&n| n < data.n()) {
-        data = data.select(&(0..n).collect::<Vec<_>>());
-    }
-    let (pos, neg) = data.class_counts();
-    let t = &mut model.training;
-    if t.positives + pos as u64 == 0 || t.negatives + neg as u64 == 0 {
+    let what = format!("training {name}");
+    let limit = memory::limit(a.learn.max_memory);
+    let chunk_prep = Prep::new(
+        Classes::Known {
+            labels: prep.positive_labels.clone(),
+            given: false,
+        },
+        prep.dim,
+        prep.clone(),
+    );
+    let start_time = Instant::now();
+    let config = model.algorithm.configure(&model.params())?;
+    let averaged = model.state.averaged();
+    let (positives, negatives) = {
+        let mut learning = Learning {
+            state: model.state.as_mut(),
+            config: config.as_ref(),
+            average: averaged,
+            limit,
+            algo: name,
+            scratch: Vec::new(),
+            positives: 0,
+            negatives: 0,
+            seen: 0,
+            prequential: None,
+        };
+        learn_pass(reader, chunk_prep, &mut learning, &a.learn, &what)?;
+        (learning.positives, learning.negatives)
+    };
+    let seconds = start_time.elapsed().as_secs_f64();
+    let t = &model.training;
+    if t.positives + positives == 0 || t.negatives + negatives == 0 {
         return Err(format!(
             "training {name} needs both classes; the model and the new data together hold {} positive and {} negative examples",
-            t.positives + pos as u64,
-            t.negatives + neg as u64
+            t.positives + positives,
+            t.negatives + negatives
         )
         .into());
     }
-    let start = Instant::now();
-    let learner = model
-        .state
-        .learner()
-        .expect("a one-pass model's state learns");
-    stream_into(learner, &data, name);
-    let seconds = start.elapsed().as_secs_f64();
     let diverged = warn_divergence(model.state.as_ref(), name);
     check_state(model.state.as_ref(), name)?;
     let t = &mut model.training;
-    t.examples += data.n() as u64;
-    t.positives += pos as u64;
-    t.negatives += neg as u64;
+    t.examples += positives + negatives;
+    t.positives += positives;
+    t.negatives += negatives;
     t.diverged = diverged;
-    t.written_by = format!("auc {}", env!("CARGO_PKG_VERSION"));
+    t.written_by = written_by();
     save(&a, &model, seconds, None, None)
 }
 
@@ -503,26 +1120,50 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         )
         .into());
     }
-    let given = a.learn.hyper.to_map()?;
-    algo.check_names(&given)?;
+    let (given, _) = given_params(algo, &a.learn.hyper)?;
     check_average(algo, a.learn.average)?;
     let config = algo.configure(&given)?;
-    let prepared = prepare(&a.learn, &a.data, &format!("streaming {}", algo.name))?;
-    let data = &prepared.data;
-    memory::check(
-        config.memory_bytes(&shape(data), a.learn.average),
-        memory::limit(a.learn.max_memory),
-        &format!("{} on {} features", algo.name, data.dim()),
-        "use --hash-bits B to fold the features into 2^B",
-    )?;
-    let mut state = config
-        .start(data.dim(), a.learn.seed, a.learn.average)
-        .expect("a one-pass learner starts")?;
-    let learner = state.learner().expect("a one-pass learner's state learns");
-    let run = auc_eval::curve::prequential(learner, data, a.every)?;
+    let what = format!("streaming {}", algo.name);
+    let limit = memory::limit(a.learn.max_memory);
+    let prequential = Prequential::new(a.every, a.json);
+    let (run, state, examples) = if a.learn.shuffle_full {
+        stream_in_memory(&a, algo, config.as_ref(), prequential, &what, limit)?
+    } else {
+        let plan = plan(&a.learn, &a.data, &what, limit)?;
+        let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
+        if !a.json {
+            line(format!("{:>10} {:>8}", "examples", "AUC"))?;
+        }
+        let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
+        learning.prequential = Some(prequential);
+        let reader = Reader::open(&a.data, &plan.opts)?;
+        let done = learn_pass(
+            reader,
+            prep_for(&plan, &a.learn),
+            &mut learning,
+            &a.learn,
+            &what,
+        )?;
+        let seen = learning.seen;
+        let mut run = learning.prequential.take().expect("set above");
+        run.point(seen)?;
+        let (pos, neg) = (learning.positives, learning.negatives);
+        if plan.choice.is_none() {
+            let c = feed::final_choice(&plan.classes, &done.seen)?;
+            input::report_positive_counts(&c, pos, neg);
+        }
+        warn_unscaled(&plan, done.dim);
+        (run, state, seen)
+    };
+    if run.non_finite > 0 {
+        eprintln!(
+            "auc: warning: {} scores were not finite (features too large unscaled?) and are left out of the AUC",
+            run.non_finite
+        );
+    }
     if run.skipped > 0 {
         eprintln!(
-            "auc: the first {} examples were scored before both classes had appeared, so no AUC is defined there; they still trained the learner",
+            "auc: {} checkpoints came before both classes had appeared, so no AUC is defined there (the learner still trained on those examples)",
             run.skipped
         );
     }
@@ -543,26 +1184,51 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
             &plot::curve_svg(&xy, &title, "examples", "AUC so far")?,
         )?;
     }
-    if !a.json {
-        line(format!("{:>10} {:>8}", "examples", "AUC"))?;
-    }
-    for p in &run.points {
-        if a.json {
-            line(json!({"examples": p.updates, "auc": p.auc}))?;
-        } else {
-            line(format!("{:>10} {:>8.4}", p.updates, p.auc))?;
-        }
-    }
     if a.json {
         line(json!({
             "summary": true,
             "algo": algo.name,
             "params": config.params(),
-            "examples": data.n(),
+            "examples": examples,
             "skipped": run.skipped,
             "diverged": diverged.is_some(),
             "divergence": diverged,
         }))?;
     }
     Ok(())
+}
+
+/// `auc stream --shuffle-full`: the whole input in memory, fed in a full permutation.
+fn stream_in_memory(
+    a: &StreamArgs,
+    algo: &'static Algorithm,
+    config: &dyn Configured,
+    mut run: Prequential,
+    what: &str,
+    limit: Bytes,
+) -> Result<(Prequential, Box<dyn Trained>, u64), Error> {
+    let prepared = prepare(&a.learn, &a.data, what, Layout::AsRead)?;
+    let data = &prepared.data;
+    memory::check(
+        config.memory_bytes(&shape(data), a.learn.average),
+        limit,
+        &format!("{} on {} features", algo.name, data.dim()),
+        "use --hash-bits B to fold the features into 2^B",
+    )?;
+    let mut state = config
+        .start(data.dim(), a.learn.seed, a.learn.average)
+        .ok_or("a batch learner cannot stream")??;
+    if !a.json {
+        line(format!("{:>10} {:>8}", "examples", "AUC"))?;
+    }
+    let n = data.n() as u64;
+    for (i, (x, y)) in data.iter().enumerate() {
+        let score = state.score(x);
+        state
+            .learner()
+            .ok_or("a batch model cannot learn")?
+            .update(x, y);
+        run.record(score, y, i as u64 + 1, i as u64 + 1 == n)?;
+    }
+    Ok((run, state, n))
 }

@@ -77,7 +77,8 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
-/// Why a decoded learner state (from a model file) cannot be used: it says what is inconsistent.
+/// Why a decoded learner state (from a model file) cannot be used, or why a state cannot be changed
+/// as asked ([`crate::OnlineLearner::grow`]): it says what is inconsistent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateError {
     /// What is wrong, naming the field: `w has 3 values, the dimension is 4`.

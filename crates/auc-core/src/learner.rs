@@ -45,6 +45,26 @@ impl fmt::Display for Divergence {
 pub trait OnlineLearner: Scorer {
     /// Takes one step on example `(x, y)`.
     fn update(&mut self, x: Row<'_>, y: Label);
+
+    /// Grows the state to `dim` features (a smaller or equal `dim` changes nothing), for a stream
+    /// that meets a feature index larger than any seen so far: the state becomes the one the
+    /// learner would hold had it been built for `dim` features from the start, every earlier
+    /// example having had zeros at the new features.
+    ///
+    /// For the learners of this workspace that state is the old one padded with zeros: a zero
+    /// feature never moves a weight, a mean or a co-moment, and a stored example padded with
+    /// zeros has the same norms and kernel values. The equality is exact in exact arithmetic; in
+    /// floating point, sums whose grouping depends on the vector length (the lane-wise dot
+    /// products of dense rows and of the moment learners' $O(p^2)$ kernels) may differ from the
+    /// known-dimension run in the last bits, while the new features' entries are exactly zero.
+    ///
+    /// The default refuses: a learner whose state for new features is not the zero state, or
+    /// that was not written with growth in mind, returns an error and is left unchanged.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        Err(StateError::new(format!(
+            "this learner cannot grow its state to {dim} features: give the dimension up front"
+        )))
+    }
 }
 
 /// A learner's or model's whole state as a model file stores it (postcard bytes of this type,
@@ -287,6 +307,12 @@ mod tests {
         assert_eq!(t.scores, vec![15.0, -5.0, 25.0]);
         assert!(fit.online(1, 0).unwrap().is_ok());
         assert!(fit.online(2, 0).unwrap().is_err());
+        // A learner that does not implement growth refuses it and stays as it was.
+        let mut l = MeanGapParams::default().build(1, 0).unwrap();
+        l.update(Row::Dense(&[2.0]), Pos);
+        let e = l.grow(3).unwrap_err();
+        assert!(e.to_string().contains("3 features"), "{e}");
+        assert_eq!(l.sums.map(f64::to_bits), [2.0f64.to_bits(), 0]);
         let bad = Streaming(MeanGapParams { scale: -1.0 });
         assert!(bad.fit_dyn(&data, 0).is_err());
     }

@@ -394,6 +394,17 @@ impl RowBuf {
         }
     }
 
+    /// Pads a dense row with zeros up to `dim` values (a longer dense row and a sparse row are
+    /// left as they are): the same example in a space with more features, for a learner that
+    /// grows its dimension ([`crate::OnlineLearner::grow`]).
+    pub fn pad(&mut self, dim: usize) {
+        if let RowBuf::Dense(v) = self
+            && v.len() < dim
+        {
+            v.resize(dim, 0.0);
+        }
+    }
+
     /// The stored row as a view.
     pub fn as_row(&self) -> Row<'_> {
         match self {
@@ -473,5 +484,12 @@ mod tests {
         assert_eq!(b.as_row(), Row::Sparse(sv.view()));
         b.assign(Row::Dense(&[3.0]));
         assert_eq!(b, RowBuf::Dense(vec![3.0]));
+        b.pad(3);
+        assert_eq!(b, RowBuf::Dense(vec![3.0, 0.0, 0.0]));
+        b.pad(2);
+        assert_eq!(b.as_row(), Row::Dense(&[3.0, 0.0, 0.0]));
+        let mut s = RowBuf::from_row(Row::Sparse(sv.view()));
+        s.pad(10);
+        assert_eq!(s.as_row(), Row::Sparse(sv.view()));
     }
 }

@@ -123,6 +123,55 @@ impl PositiveChoice {
     pub fn known(&self) -> Positive {
         Positive::Known(self.labels.clone())
     }
+
+    /// The positive class `positive` picks on data with these label counts (each distinct label
+    /// once, with its number of rows, sorted by label as [`RawData::label_counts`] gives them),
+    /// by the rules of [`RawData::choose_positive`]: for label counts gathered without keeping the
+    /// rows, such as a first pass over a stream.
+    pub fn from_counts(counts: &[(f64, usize)], positive: &Positive) -> Result<Self, DataError> {
+        let minority = || PositiveChoice {
+            labels: counts
+                .iter()
+                // Fewest rows first; among equal counts the smaller label (counts are sorted by
+                // label, and `min_by_key` keeps the first minimum).
+                .min_by_key(|(_, c)| *c)
+                .map(|&(l, _)| vec![l])
+                .unwrap_or_default(),
+            rule: PositiveRule::Minority,
+        };
+        let mut choice = match positive {
+            Positive::Auto => match binary_labels(counts) {
+                Some(set) => PositiveChoice {
+                    labels: vec![1.0],
+                    rule: PositiveRule::BinaryPlusOne(set),
+                },
+                None => minority(),
+            },
+            Positive::Minority => minority(),
+            Positive::Known(known) => PositiveChoice {
+                labels: known.iter().map(|&l| canonical(l)).collect(),
+                rule: PositiveRule::Given,
+            },
+            Positive::Labels(wanted) => {
+                let mut out = Vec::with_capacity(wanted.len());
+                for &w in wanted {
+                    let w = canonical(w);
+                    if !counts.iter().any(|(l, _)| l.to_bits() == w.to_bits()) {
+                        let present = counts.iter().map(|&(l, _)| l).collect();
+                        return Err(DataError::NoSuchLabel { label: w, present });
+                    }
+                    out.push(w);
+                }
+                PositiveChoice {
+                    labels: out,
+                    rule: PositiveRule::Given,
+                }
+            }
+        };
+        choice.labels.sort_by(f64::total_cmp);
+        choice.labels.dedup_by(|a, b| a.to_bits() == b.to_bits());
+        Ok(choice)
+    }
 }
 
 /// Mutable views of a [`RawData`]'s feature arrays, for the readers.
@@ -279,6 +328,13 @@ impl RawData {
     /// is below [`DENSE_DENSITY`].
     pub fn is_sparse(&self) -> bool {
         matches!(self.features, Features::Sparse { .. }) && self.density() < DENSE_DENSITY
+    }
+
+    /// Whether the rows are stored as CSR (LIBSVM input, or CSV read with feature hashing), as
+    /// opposed to dense rows (CSV): the form a stream's rows keep when they are binarized with
+    /// [`Layout::AsRead`].
+    pub fn is_csr(&self) -> bool {
+        matches!(self.features, Features::Sparse { .. })
     }
 
     /// Fraction of non-zero entries, `nnz / (n p)` (0 when there are no cells).
@@ -487,49 +543,7 @@ impl RawData {
     ///
     /// Labels are returned sorted, without repeats, with `-0` as `0`.
     pub fn choose_positive(&self, positive: &Positive) -> Result<PositiveChoice, DataError> {
-        let counts = self.label_counts();
-        let minority = || PositiveChoice {
-            labels: counts
-                .iter()
-                // Fewest rows first; among equal counts the smaller label (counts are sorted by
-                // label, and `min_by_key` keeps the first minimum).
-                .min_by_key(|(_, c)| *c)
-                .map(|&(l, _)| vec![l])
-                .unwrap_or_default(),
-            rule: PositiveRule::Minority,
-        };
-        let mut choice = match positive {
-            Positive::Auto => match binary_labels(&counts) {
-                Some(set) => PositiveChoice {
-                    labels: vec![1.0],
-                    rule: PositiveRule::BinaryPlusOne(set),
-                },
-                None => minority(),
-            },
-            Positive::Minority => minority(),
-            Positive::Known(known) => PositiveChoice {
-                labels: known.iter().map(|&l| canonical(l)).collect(),
-                rule: PositiveRule::Given,
-            },
-            Positive::Labels(wanted) => {
-                let mut out = Vec::with_capacity(wanted.len());
-                for &w in wanted {
-                    let w = canonical(w);
-                    if !counts.iter().any(|(l, _)| l.to_bits() == w.to_bits()) {
-                        let present = counts.iter().map(|&(l, _)| l).collect();
-                        return Err(DataError::NoSuchLabel { label: w, present });
-                    }
-                    out.push(w);
-                }
-                PositiveChoice {
-                    labels: out,
-                    rule: PositiveRule::Given,
-                }
-            }
-        };
-        choice.labels.sort_by(f64::total_cmp);
-        choice.labels.dedup_by(|a, b| a.to_bits() == b.to_bits());
-        Ok(choice)
+        PositiveChoice::from_counts(&self.label_counts(), positive)
     }
 
     /// The labels that [`RawData::binarize`] maps to [`Label::Pos`] under `positive`, sorted: the
@@ -569,6 +583,7 @@ impl RawData {
         let sparse_input = matches!(self.features, Features::Sparse { .. });
         let want_sparse = match layout {
             Layout::ByDensity => self.is_sparse(),
+            Layout::AsRead => sparse_input,
             Layout::Sparse => true,
             Layout::Dense => false,
         };
@@ -614,6 +629,10 @@ pub enum Layout {
     Sparse,
     /// Dense rows.
     Dense,
+    /// The storage the rows were read into: CSR for LIBSVM (and CSV read with feature hashing),
+    /// dense rows for CSV. Depends on no statistic of the whole input, so a stream read once
+    /// gives every chunk the form the whole input gets.
+    AsRead,
 }
 
 impl Layout {

@@ -173,6 +173,170 @@ pub fn roc_curve(scores: &[f64], labels: &[Label]) -> Result<Vec<RocPoint>, Metr
     Ok(out)
 }
 
+/// The AUC of a growing sequence of scores, exactly as [`auc`] computes it on all of them, in
+/// $O(\log^2 n)$ amortized time per score: for prequential evaluation of a stream that cannot be
+/// kept and re-sorted at every checkpoint.
+///
+/// It keeps twice the count of correctly ordered positive-negative pairs (ties counting one) as
+/// an integer, and each class's scores in sorted runs whose lengths at least halve from one run
+/// to the next (a merge when a run reaches the length of the one before it, so there are at most
+/// $\log_2 n + 1$). A new batch of scores (those pushed since the last query) is sorted, its pairs
+/// among themselves counted by one walk, its pairs with every stored score by binary searches in
+/// each run, and it then becomes a run. Memory: 8 bytes per score.
+///
+/// [`RunningAuc::auc`] divides the same integer count by $2 n_+ n_-$ as [`auc`] does, so the two
+/// agree bit for bit.
+#[derive(Clone, Debug, Default)]
+pub struct RunningAuc {
+    /// Sorted runs of positive scores.
+    pos: Vec<Vec<f64>>,
+    /// Sorted runs of negative scores.
+    neg: Vec<Vec<f64>>,
+    /// Scores pushed since the last count, with their labels.
+    pending: Vec<(f64, Label)>,
+    /// Twice the number of correctly ordered pairs among the counted scores.
+    wins2: u128,
+    n_pos: u64,
+    n_neg: u64,
+}
+
+impl RunningAuc {
+    /// No scores yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one score with its label. A score that is not finite is an error (the AUC of such a
+    /// sequence is undefined), naming its 0-based position in the sequence.
+    pub fn push(&mut self, score: f64, label: Label) -> Result<(), MetricError> {
+        if !score.is_finite() {
+            return Err(MetricError::NonFinite {
+                index: self.len() as usize,
+            });
+        }
+        self.pending.push((score, label));
+        Ok(())
+    }
+
+    /// Scores pushed so far.
+    pub fn len(&self) -> u64 {
+        self.n_pos + self.n_neg + self.pending.len() as u64
+    }
+
+    /// Whether no score was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Positives and negatives pushed so far.
+    pub fn class_counts(&self) -> (u64, u64) {
+        let p = self.pending.iter().filter(|(_, l)| l.is_pos()).count() as u64;
+        (self.n_pos + p, self.n_neg + self.pending.len() as u64 - p)
+    }
+
+    /// The AUC of every score pushed so far ([`auc`] on all of them), or
+    /// [`MetricError::SingleClass`] while a class is missing.
+    pub fn auc(&mut self) -> Result<f64, MetricError> {
+        self.count_pending();
+        let (pos, neg) = (self.n_pos, self.n_neg);
+        if pos == 0 || neg == 0 {
+            return Err(MetricError::SingleClass {
+                pos: pos as usize,
+                neg: neg as usize,
+            });
+        }
+        Ok(self.wins2 as f64 / (2.0 * pos as f64 * neg as f64))
+    }
+
+    /// Counts the pending scores' pairs (among themselves and with the stored runs) and stores
+    /// them as runs.
+    #[allow(clippy::float_cmp)] // Ties are exactly equal scores, as in `auc`.
+    fn count_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let mut batch = std::mem::take(&mut self.pending);
+        // Finite scores: partial_cmp never fails. Increasing order.
+        batch.sort_unstable_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal));
+        // Pairs within the batch: walking tie groups upwards, a positive beats every negative
+        // of a lower group and ties with those of its own.
+        let (mut neg_below, mut k) = (0u128, 0);
+        while k < batch.len() {
+            let s = batch[k].0;
+            let (mut gp, mut gn) = (0u128, 0u128);
+            while k < batch.len() && batch[k].0 == s {
+                if batch[k].1.is_pos() {
+                    gp += 1;
+                } else {
+                    gn += 1;
+                }
+                k += 1;
+            }
+            self.wins2 += 2 * gp * neg_below + gp * gn;
+            neg_below += gn;
+        }
+        // Pairs with the stored scores: a positive beats every stored negative below it and ties
+        // with the equal ones; a negative loses to every stored positive above it.
+        let below_and_ties = |runs: &[Vec<f64>], s: f64| -> (u128, u128) {
+            let (mut below, mut ties) = (0u128, 0u128);
+            for run in runs {
+                let lo = run.partition_point(|&v| v < s);
+                let hi = lo + run[lo..].partition_point(|&v| v <= s);
+                below += lo as u128;
+                ties += (hi - lo) as u128;
+            }
+            (below, ties)
+        };
+        let stored_pos = u128::from(self.n_pos);
+        let (mut new_pos, mut new_neg) = (Vec::new(), Vec::new());
+        for &(s, l) in &batch {
+            if l.is_pos() {
+                let (below, ties) = below_and_ties(&self.neg, s);
+                self.wins2 += 2 * below + ties;
+                new_pos.push(s);
+            } else {
+                let (below, ties) = below_and_ties(&self.pos, s);
+                self.wins2 += 2 * (stored_pos - below - ties) + ties;
+                new_neg.push(s);
+            }
+        }
+        self.n_pos += new_pos.len() as u64;
+        self.n_neg += new_neg.len() as u64;
+        push_run(&mut self.pos, new_pos);
+        push_run(&mut self.neg, new_neg);
+        // Keep the pending buffer's capacity for the next batch.
+        batch.clear();
+        self.pending = batch;
+    }
+}
+
+/// Appends a sorted run and merges while the last run is at least half as long as the one
+/// before it, so that run lengths decrease geometrically.
+fn push_run(runs: &mut Vec<Vec<f64>>, run: Vec<f64>) {
+    if run.is_empty() {
+        return;
+    }
+    runs.push(run);
+    while runs.len() >= 2 && 2 * runs[runs.len() - 1].len() >= runs[runs.len() - 2].len() {
+        let b = runs.pop().unwrap_or_default();
+        let a = runs.pop().unwrap_or_default();
+        let mut merged = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            if a[i] <= b[j] {
+                merged.push(a[i]);
+                i += 1;
+            } else {
+                merged.push(b[j]);
+                j += 1;
+            }
+        }
+        merged.extend_from_slice(&a[i..]);
+        merged.extend_from_slice(&b[j..]);
+        runs.push(merged);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,6 +397,61 @@ mod tests {
         );
         assert_eq!(
             auc(&[1.0, f64::NAN], &[Pos, Neg]),
+            Err(MetricError::NonFinite { index: 1 })
+        );
+    }
+
+    /// The running AUC equals `auc` on every prefix, bit for bit, whatever the batch sizes
+    /// between queries, with ties across batches (scores on a coarse grid) and -0 against 0.
+    #[test]
+    fn running_auc_equals_the_batch_auc_on_every_prefix() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let n = 3000;
+        let scores: Vec<f64> = (0..n)
+            .map(|i| match i % 7 {
+                0 => 0.0,
+                1 => -0.0,
+                _ => (next() % 50) as f64 / 8.0 - 3.0,
+            })
+            .collect();
+        let labels: Vec<Label> = (0..n)
+            .map(|i| if next() % 4 == 0 || i == 5 { Pos } else { Neg })
+            .collect();
+        let mut run = RunningAuc::new();
+        let mut checked = 0;
+        for (i, (&s, &y)) in scores.iter().zip(&labels).enumerate() {
+            run.push(s, y).unwrap();
+            // Queries after batches of varying sizes (1, 2, 3, ... and 1 again).
+            if (i * 7) % 13 < 3 || i + 1 == n {
+                let expected = auc(&scores[..=i], &labels[..=i]);
+                assert_eq!(run.auc(), expected, "prefix of {}", i + 1);
+                if let Ok(a) = expected {
+                    assert_eq!(run.auc().unwrap().to_bits(), a.to_bits());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+        assert_eq!(run.len(), n as u64);
+        let p = labels.iter().filter(|l| l.is_pos()).count() as u64;
+        assert_eq!(run.class_counts(), (p, n as u64 - p));
+        assert!(
+            run.pos.len() + run.neg.len() <= 2 * (64 - (n as u64).leading_zeros() as usize + 1)
+        );
+        assert_eq!(
+            RunningAuc::new().auc(),
+            Err(MetricError::SingleClass { pos: 0, neg: 0 })
+        );
+        let mut bad = RunningAuc::new();
+        bad.push(1.0, Pos).unwrap();
+        assert_eq!(
+            bad.push(f64::NAN, Neg),
             Err(MetricError::NonFinite { index: 1 })
         );
     }

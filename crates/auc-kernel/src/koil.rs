@@ -257,4 +257,10 @@ impl OnlineLearner for Koil {
             }
         }
     }
+
+    /// Pads the buffered rows with zeros ([`Support::grow`]).
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.support.grow(dim);
+        Ok(())
+    }
 }

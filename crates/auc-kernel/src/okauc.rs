@@ -471,10 +471,22 @@ impl OnlineLearner for OkaucM {
         let eta = 1.0 / (self.core.lambda * (self.core.t + 1) as f64);
         self.core.step(x, y, eta);
     }
+
+    /// Pads the buffered rows with zeros ([`Support::grow`]).
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.support.grow(dim);
+        Ok(())
+    }
 }
 
 impl OnlineLearner for OkaucS {
     fn update(&mut self, x: Row<'_>, y: Label) {
         self.core.step(x, y, self.eta);
+    }
+
+    /// Pads the buffered rows with zeros ([`Support::grow`]).
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.support.grow(dim);
+        Ok(())
     }
 }

@@ -213,6 +213,23 @@ impl Support {
         Ok(())
     }
 
+    /// Grows the dimension of the rows to `dim` (a smaller or equal `dim` changes nothing),
+    /// padding the stored dense rows with zeros: for a stream that meets a new feature
+    /// (`auc_core::OnlineLearner::grow`). Norms, kernel values, weights and f-values do not
+    /// change, since every stored row was 0 at the new features.
+    pub fn grow(&mut self, dim: usize) {
+        if dim <= self.dim {
+            return;
+        }
+        self.dim = dim;
+        for row in &mut self.rows {
+            // Empty slots hold an empty dense row (see `validate`); they stay empty.
+            if !matches!(row, RowBuf::Dense(v) if v.is_empty()) {
+                row.pad(dim);
+            }
+        }
+    }
+
     /// The kernel.
     pub fn kernel(&self) -> &AnyKernel {
         &self.kernel

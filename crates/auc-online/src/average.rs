@@ -72,6 +72,13 @@ impl<L: Linear + OnlineLearner> OnlineLearner for Averaged<L> {
             *m += (w - *m) * inv;
         }
     }
+
+    /// Grows the wrapped learner, then pads the mean with zeros: every iterate had 0 there.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.inner.grow(dim)?;
+        crate::grow_zeros(&mut self.mean, dim);
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -73,6 +73,12 @@ impl OnlineLearner for Perceptron {
             crate::saturating_axpy(x, yv, &mut self.w);
         }
     }
+
+    /// Pads $w$ with zeros: a zero feature never moves its weight.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        crate::grow_zeros(&mut self.w, dim);
+        Ok(())
+    }
 }
 
 impl SavedState for Perceptron {
@@ -170,6 +176,12 @@ impl OnlineLearner for PaI {
             let tau = self.c.min(loss / norm_sq); // [PA06, PA-I update]
             crate::saturating_axpy(x, tau * yv, &mut self.w);
         }
+    }
+
+    /// Pads $w$ with zeros: a zero feature never moves its weight.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        crate::grow_zeros(&mut self.w, dim);
+        Ok(())
     }
 }
 

@@ -128,6 +128,16 @@ pub(crate) fn linear_divergence(
     })
 }
 
+/// Pads `v` with zeros up to `dim` values (a longer `v` is left as it is): the growth of a
+/// per-feature vector whose entries stay 0 while their feature is 0 ([`OnlineLearner::grow`]).
+///
+/// [`OnlineLearner::grow`]: auc_core::OnlineLearner::grow
+pub(crate) fn grow_zeros(v: &mut Vec<f64>, dim: usize) {
+    if v.len() < dim {
+        v.resize(dim, 0.0);
+    }
+}
+
 /// Checks a decoded buffered row: within `dim` features, finite values, sorted indices.
 pub(crate) fn check_row(row: &auc_core::RowBuf, dim: usize) -> Result<(), auc_core::StateError> {
     row.check(dim)

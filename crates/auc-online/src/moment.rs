@@ -189,6 +189,15 @@ impl Core {
         })
     }
 
+    /// Grows the moments and $w$ to `dim` features (see [`OnlineLearner::grow`]).
+    fn grow(&mut self, dim: usize) {
+        if dim > self.w.len() {
+            self.moments.grow(dim);
+            crate::grow_zeros(&mut self.w, dim);
+            self.scratch.ensure(dim);
+        }
+    }
+
     /// Bytes of the state for `dim` features: two packed covariance triangles and means, $w$
     /// and four scratch vectors.
     fn bytes(dim: usize) -> u64 {
@@ -545,6 +554,14 @@ impl OnlineLearner for OaucM {
         let eta = 1.0 / (self.lambda * self.core.t as f64); // [OAUC Thm 6]
         self.core.ogd_step(eta, self.lambda, c);
     }
+
+    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
+    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
+    /// every step leave its entries at 0.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.grow(dim);
+        Ok(())
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -654,6 +671,14 @@ impl OnlineLearner for OaucMc {
         let c = self.core.prepare(x, y, Loss::Moment);
         self.core.ogd_step(self.eta, self.lambda, c);
     }
+
+    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
+    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
+    /// every step leave its entries at 0.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.grow(dim);
+        Ok(())
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -761,6 +786,14 @@ impl OnlineLearner for Opauc {
     fn update(&mut self, x: Row<'_>, y: Label) {
         let c = self.core.prepare(x, y, Loss::HalfSquare);
         self.core.ogd_step(self.eta, self.lambda, c);
+    }
+
+    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
+    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
+    /// every step leave its entries at 0.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.grow(dim);
+        Ok(())
     }
 }
 
@@ -921,6 +954,15 @@ impl OnlineLearner for AdaOam {
             *next = w - self.eta * g / (acc.sqrt() + self.epsilon);
         }
         commit(&mut self.core.w, &mut s.next, self.radius); // [ADM sec. 3, projection]
+    }
+
+    /// Pads the moments (exactly: see `Moments::grow`), $w$ and the squared-gradient sums with zeros: at a
+    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
+    /// every step leave its entries at 0.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.grow(dim);
+        crate::grow_zeros(&mut self.sum_sq, dim);
+        Ok(())
     }
 }
 
@@ -1131,6 +1173,16 @@ impl OnlineLearner for AdmOam {
             *next = w - self.eta * m_hat / (v_hat.sqrt() + self.epsilon);
         }
         commit(&mut self.core.w, &mut s.next, self.radius); // [ADM alg. 1, projection]
+    }
+
+    /// Pads the moments (exactly: see `Moments::grow`), $w$ and both gradient averages with zeros: at a
+    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
+    /// every step leave its entries at 0.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.grow(dim);
+        crate::grow_zeros(&mut self.first, dim);
+        crate::grow_zeros(&mut self.second, dim);
+        Ok(())
     }
 }
 

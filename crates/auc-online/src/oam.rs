@@ -336,6 +336,17 @@ impl Core {
         Ok(())
     }
 
+    /// Pads $w$ and the buffered dense rows with zeros (see [`OnlineLearner::grow`]): a zero
+    /// feature never moves its weight, and padded rows have the same differences and norms.
+    fn grow(&mut self, dim: usize) {
+        if dim > self.w.len() {
+            crate::grow_zeros(&mut self.w, dim);
+            for row in self.buffers.iter_mut().flatten() {
+                row.pad(dim);
+            }
+        }
+    }
+
     /// $C_t = C \max(1, N^{\bar y}_t / N^{\bar y})$ for an example of class `y` [OAM11, alg. 1].
     fn c_t(&self, y: Label) -> f64 {
         let n_opp = self.seen[y.opposite().index()] as f64;
@@ -440,6 +451,11 @@ impl OnlineLearner for OamSeq {
         }
         core.insert(x, y);
     }
+
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.grow(dim);
+        Ok(())
+    }
 }
 
 /// OAM with gradient updating [OAM11, alg. 4]: one subgradient step of size $C_t/2$ on the sum
@@ -497,6 +513,11 @@ impl OnlineLearner for OamGra {
             });
         }
         core.insert(x, y);
+    }
+
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.grow(dim);
+        Ok(())
     }
 }
 

@@ -408,6 +408,17 @@ impl OnlineLearner for Solam {
             self.fold();
         }
     }
+
+    /// Pads $v$ and $u$ (so the average too) with zeros: a zero feature never moves them, and the
+    /// scalars ($a$, $b$, $\alpha$, $\kappa$, the norm of $v$) do not depend on it.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        if dim > self.v.len() {
+            crate::grow_zeros(&mut self.v, dim);
+            crate::grow_zeros(&mut self.u, dim);
+            self.cache = WeightsCache::default();
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

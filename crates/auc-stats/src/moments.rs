@@ -171,6 +171,30 @@ impl ClassMoments {
         self.n >= 2
     }
 
+    /// Grows the dimension to `dim` (a smaller or equal `dim` changes nothing): the moments of
+    /// the same examples with `dim - p` more features that were all zero. Their mean and every
+    /// co-moment entry involving them are exactly 0 (the sum of zeros), so the new entries are
+    /// zeros and the old ones keep their values: the result equals the moments a run that
+    /// knew `dim` from the start holds, up to the grouping of its lane-wise sums.
+    ///
+    /// Cost: one copy of the packed triangle into the larger layout (both alive meanwhile,
+    /// $8 (p(p+1) + d(d+1))/2$ bytes for `dim` $= d$).
+    pub fn grow(&mut self, dim: usize) {
+        let p = self.dim();
+        if dim <= p {
+            return;
+        }
+        let mut comoment = vec![0.0; packed_len(dim)];
+        for i in 0..p {
+            let old = &self.comoment[row_start(p, i)..row_start(p, i) + (p - i)];
+            let at = row_start(dim, i);
+            comoment[at..at + (p - i)].copy_from_slice(old);
+        }
+        self.comoment = comoment;
+        self.mean.resize(dim, 0.0);
+        self.scratch.resize(2 * dim, 0.0);
+    }
+
     /// Merges the moments of a disjoint stream into `self`, exactly (Chan, Golub and LeVeque's
     /// pairwise formula \[Chan79\]): with $\delta = \bar{x}_B - \bar{x}_A$,
     /// $$N = N_A + N_B,\quad \bar{x} = \bar{x}_A + \delta\,\frac{N_B}{N},\quad
@@ -536,6 +560,12 @@ impl Moments {
         opp.check_len("out", out.len());
         own.update(x);
         opp.cov_mul_and_quad(w, out)
+    }
+
+    /// Grows both classes to `dim` features ([`ClassMoments::grow`]).
+    pub fn grow(&mut self, dim: usize) {
+        self.pos.grow(dim);
+        self.neg.grow(dim);
     }
 
     /// Merges the moments of a disjoint stream, class by class ([`ClassMoments::merge`]).

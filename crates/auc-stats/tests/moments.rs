@@ -316,6 +316,66 @@ fn moments_route_examples_by_label() {
     assert_eq!(m.neg.count(), 2);
 }
 
+/// Growing the dimension when a stream meets a new feature gives the moments, bit for bit, of a
+/// run that knew the dimension from the start: the earlier rows were zero at the new features,
+/// so their mean and co-moments are zero, and the Welford update works entry by entry (no sum
+/// whose grouping depends on $p$). Checked for dense and sparse rows, growing at several points
+/// and by several steps, against the two-pass reference too.
+#[test]
+fn growing_the_dimension_equals_knowing_it_from_the_start() {
+    let p = 11;
+    let mut data = rows(7, 300, p, 0.5, 0.3);
+    // Feature j first appears at row 20 j (and is 0 before), so the stream's dimension grows.
+    for (i, r) in data.iter_mut().enumerate() {
+        for (j, v) in r.iter_mut().enumerate() {
+            if i < 20 * j {
+                *v = 0.0;
+            }
+        }
+    }
+    for as_sparse in [false, true] {
+        let known = stream(p, &data, as_sparse);
+        let mut grown = ClassMoments::new(1);
+        for (i, r) in data.iter().enumerate() {
+            // The dimension seen so far: the last feature that has appeared.
+            let dim = (i / 20 + 1).min(p);
+            if dim > grown.dim() {
+                grown.grow(dim);
+            }
+            if as_sparse {
+                grown.update(Row::Sparse(sparse(r).view()));
+            } else {
+                grown.update(Row::Dense(&r[..dim]));
+            }
+        }
+        assert_eq!(grown.dim(), p);
+        assert_eq!(
+            grown.to_bytes(),
+            known.to_bytes(),
+            "sparse rows: {as_sparse}"
+        );
+        assert_matches_two_pass(&grown, &data, Tol::Strict);
+    }
+    // Growing to a smaller or equal dimension changes nothing; a pair grows both classes.
+    let mut m = Moments::new(2);
+    m.update(Row::Dense(&[1.0, 2.0]), Label::Pos);
+    m.update(Row::Dense(&[3.0, -1.0]), Label::Pos);
+    let before = m.clone();
+    m.grow(1);
+    m.grow(2);
+    assert_eq!(m, before);
+    m.grow(4);
+    assert_eq!((m.pos.dim(), m.neg.dim()), (4, 4));
+    assert_eq!(m.pos.mean(), &[2.0, 0.5, 0.0, 0.0]);
+    assert_eq!(m.pos.cov(0, 1).to_bits(), before.pos.cov(0, 1).to_bits());
+    assert_eq!(
+        (m.pos.cov(1, 3).to_bits(), m.pos.cov(3, 3).to_bits()),
+        (0, 0)
+    );
+    m.update(Row::Dense(&[0.0, 0.0, 0.0, 2.0]), Label::Neg);
+    assert_eq!(m.neg.mean()[3].to_bits(), 2.0f64.to_bits());
+}
+
 /// The message of the panic `f` raises (programmer errors panic; STYLE section 4).
 fn panic_message(f: impl FnOnce()) -> String {
     let err = catch_unwind(AssertUnwindSafe(f)).expect_err("the call should panic");
