@@ -8,6 +8,7 @@
 mod cvm;
 mod kernel;
 mod linear;
+mod python;
 mod reproduce;
 mod svg;
 mod tidy;
@@ -19,9 +20,13 @@ const HELP: &str = "\
 cargo xtask <command>
 
   ci                      what .ci/run runs: fmt --check, clippy -D warnings, tests, docs, tidy,
-                          a release build of the `auc` binary, and (with ../shared beside the
+                          a release build of the `auc` binary, the Python package and its
+                          pytest suite (`python`), and (with ../shared beside the
                           repository) `reproduce linear --quick` and `reproduce kernel --quick`
                           as smoke runs
+  python                  builds the Python package auclearn into a virtual environment under
+                          target/ (made with python3 -m venv; pinned packages from PyPI) and
+                          runs its pytest suite (also a step of `ci`, after the release build)
   test [--cases N] [ARGS] workspace tests (PROPTEST_CASES=N when given; extra ARGS go to cargo test)
   props [--cases N] [-p CRATE]
                           the property tests (`lemma_*` and the parser fuzz) in release,
@@ -57,6 +62,7 @@ fn main() -> ExitCode {
     let result = match cmd.as_str() {
         "ci" => ci(),
         "test" => test(rest),
+        "python" => python::run_suite(&project_root(), "-D warnings"),
         "props" => props(rest),
         "bench" => bench(rest),
         "doc" => cargo(&["doc", "--workspace", "--no-deps"], &[]),
@@ -188,6 +194,9 @@ fn ci() -> Result<(), String> {
     cargo(&["doc", "--workspace", "--no-deps"], &deny)?;
     tidy::check(&project_root()).map_err(|problems| problems.join("\n"))?;
     cargo(&["build", "--release", "-p", "auc-cli"], &deny)?;
+    // The Python package, built in the same profile, target directory and flags as the line
+    // above (so the crates under it are not compiled twice), and its pytest suite.
+    python::run_suite(&project_root(), "-D warnings")?;
     if reproduce::shared_datasets().is_ok() {
         // Smoke runs of the reproductions on small data sets (about a minute together).
         reproduce::run(&["linear".to_owned(), "--quick".to_owned()])?;

@@ -107,6 +107,34 @@ pub(crate) struct PyModel {
     model: Model,
 }
 
+/// Refuses a learner whose estimated memory on data of this shape exceeds `limit` bytes.
+pub(crate) fn check_memory(
+    config: &dyn auc_learners::Configured,
+    rows: &Rows<'_>,
+    pos: u64,
+    neg: u64,
+    average: bool,
+    limit: u64,
+) -> PyResult<()> {
+    let shape = auc_core::DataShape {
+        n: rows.n(),
+        dim: rows.dim(),
+        positives: pos as usize,
+        negatives: neg as usize,
+    };
+    let needed = config.memory_bytes(&shape, average);
+    if needed > limit {
+        return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
+            "this learner on {} rows of {} features needs about {:.3} GB but the limit is {:.3} GB: reduce the features (e.g. feature hashing) or use a learner with O(p) state (pa-i, solam, perceptron)",
+            shape.n,
+            shape.dim,
+            needed as f64 / 1e9,
+            limit as f64 / 1e9
+        )));
+    }
+    Ok(())
+}
+
 /// Both classes counted, or an error.
 fn need_both(name: &str, pos: u64, neg: u64) -> PyResult<()> {
     if pos == 0 || neg == 0 {
@@ -122,7 +150,9 @@ fn need_both(name: &str, pos: u64, neg: u64) -> PyResult<()> {
 /// for a batch learner. `partial`: the first batch of `partial_fit`, which may hold one class;
 /// `average`: score with the mean of the iterates (linear learners).
 #[pyfunction]
-#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false))]
+/// `max_memory`: refuse (`MemoryError`) a learner whose state or fit would take more bytes, as
+/// the CLI's `--max-memory` does.
+#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fit(
     py: Python<'_>,
@@ -136,6 +166,7 @@ pub(crate) fn fit(
     positive_rule: String,
     partial: bool,
     average: bool,
+    max_memory: Option<u64>,
 ) -> PyResult<PyModel> {
     let algo = auc_learners::lookup(name).map_err(value_error)?;
     let given = param_map(params)?;
@@ -156,6 +187,9 @@ pub(crate) fn fit(
             algo.name,
             algo.family.name()
         )));
+    }
+    if let Some(limit) = max_memory {
+        check_memory(config.as_ref(), &rows, pos, neg, average, limit)?;
     }
     let result = py.detach(|| -> Result<Model, String> {
         let preparation = Preparation {

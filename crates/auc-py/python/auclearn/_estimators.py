@@ -49,6 +49,16 @@ def class_name(row: dict) -> str:
     return alnum(row["name"]).upper()
 
 
+def memory_limit() -> int:
+    """Bytes a learner may take: three quarters of physical memory (16 GiB when unknown), as
+    the ``auc`` command's default ``--max-memory``; a larger estimate raises ``MemoryError``
+    before anything is allocated."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4 * 3
+    except (ValueError, OSError, AttributeError):
+        return 16 << 30
+
+
 def _as_native(X):
     """What ``_native`` reads: the array itself, or a CSR matrix's arrays (CSC converted to CSR,
     duplicates summed and indices sorted; nothing is densified)."""
@@ -175,6 +185,7 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             positive_labels,
             rule,
             partial=partial,
+            max_memory=memory_limit(),
             **kwargs,
         )
         self._set_threshold(X, y == pos)
