@@ -30,7 +30,8 @@ def test_fit_scores_predict_pickle_clone(cls):
     assert list(est.classes_) == [0, 1]
     pred = est.predict(X)
     assert set(np.unique(pred)) <= {0, 1}
-    assert np.array_equal(pred, np.where(s >= est.threshold_, 1, 0))
+    assert np.array_equal(pred, np.where(s > 0, 1, 0))
+    np.testing.assert_allclose(est.scores(X) - est.threshold_, s, rtol=0, atol=0)
     back = pickle.loads(pickle.dumps(est))
     assert np.array_equal(back.decision_function(X), s)
     assert back.threshold_ == est.threshold_
@@ -79,7 +80,7 @@ def test_partial_fit_continues_exactly_like_one_fit(cls):
     whole = small(cls).fit(X, y)
     parts = small(cls).partial_fit(X[:70], y[:70], classes=[0, 1])
     parts.partial_fit(X[70:150], y[70:150]).partial_fit(X[150:], y[150:])
-    assert np.array_equal(parts.decision_function(X), whole.decision_function(X))
+    assert np.array_equal(parts.scores(X), whole.scores(X))
     assert parts.model_.counts == whole.model_.counts == (200, int(y.sum()), 200 - int(y.sum()))
 
 
@@ -175,14 +176,14 @@ def test_any_two_labels_and_pos_label():
     est = auclearn.OPAUC(pos_label="fraud").fit(X, names)
     assert list(est.classes_) == ["fraud", "ok"]
     # decision_function scores classes_[1] ("ok"), as scikit-learn's scorers expect.
-    s = est.decision_function(X)
-    base = auclearn.OPAUC().fit(X, y01).decision_function(X)
+    s = est.scores(X)
+    base = auclearn.OPAUC().fit(X, y01).scores(X)
     np.testing.assert_allclose(s, -base, rtol=1e-12, atol=0)
     assert set(est.predict(X)) <= {"fraud", "ok"}
     assert roc_auc_score(names == "ok", s) > 0.8
     # The default positive class is classes_[1].
     est2 = auclearn.OPAUC().fit(X, np.where(y01 == 1, 7, -3))
-    np.testing.assert_allclose(est2.decision_function(X), base, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(est2.scores(X), base, rtol=1e-12, atol=0)
     with pytest.raises(ValueError, match="pos_label"):
         auclearn.OPAUC(pos_label=5).fit(X, y01)
 
@@ -213,7 +214,7 @@ def test_scale_is_fitted_on_training_rows_and_stored():
     assert a.model_.scaling == "minmax"
     lo, hi = Xs.min(axis=0), Xs.max(axis=0)
     b = auclearn.OPAUC().fit(2 * (Xs - lo) / (hi - lo) - 1, y)
-    np.testing.assert_allclose(a.decision_function(Xs), b.decision_function(2 * (Xs - lo) / (hi - lo) - 1), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(a.scores(Xs), b.scores(2 * (Xs - lo) / (hi - lo) - 1), rtol=1e-9, atol=1e-12)
 
 
 def test_average_scores_with_the_mean_iterate():
@@ -226,11 +227,11 @@ def test_average_scores_with_the_mean_iterate():
 def test_threads_score_concurrently_with_the_gil_released():
     X, y = blobs(n=2000, p=50)
     est = auclearn.OKAUCM().fit(X, y)
-    ref = est.decision_function(X)
+    ref = est.scores(X)
     out = [None] * 4
 
     def work(i):
-        out[i] = est.decision_function(X)
+        out[i] = est.scores(X)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
     for t in threads:
@@ -250,7 +251,7 @@ def test_save_and_load_round_trip(tmp_path):
         back = auclearn.load(path)
         assert type(back) is cls
         assert back.get_params()["seed"] == est.seed
-        assert np.array_equal(back.decision_function(X), est.decision_function(X))
+        assert np.array_equal(back.scores(X), est.scores(X))
         assert path.read_bytes() == est.to_bytes()
 
 

@@ -80,27 +80,31 @@ def _plain(value):
 
 
 def _youden_threshold(scores: np.ndarray, positive: np.ndarray) -> float:
-    """The score threshold maximizing TPR - FPR on these scores (ties: the highest threshold);
-    ``score >= threshold`` is called positive."""
+    """A score threshold maximizing TPR - FPR (Youden's J) on these scores: among the ROC
+    points, the first (highest-threshold) maximum, placed halfway between its score and the next
+    lower distinct score, so that no training score lies on it."""
     if positive.all() or not positive.any():
         return 0.0
     fpr, tpr, thr = _native.roc_curve(np.ascontiguousarray(scores, dtype=np.float64), positive)
     k = int(np.argmax(tpr - fpr))
-    t = float(thr[k])
-    if not np.isfinite(t):
-        t = float(np.nextafter(np.max(scores), np.inf))
-    return t
+    if k == 0:  # nothing positive is best: above every score
+        return float(thr[1]) + 1.0
+    if k == len(thr) - 1:  # everything positive is best: below every score
+        return float(thr[k]) - 1.0
+    return float(thr[k] + (thr[k + 1] - thr[k]) / 2)
 
 
 class AUCEstimator(ClassifierMixin, BaseEstimator):
     """Base class of the generated estimators (see the class of each algorithm).
 
-    ``decision_function`` is the learner's score of ``classes_[1]``; ``predict`` returns
-    ``classes_[1]`` where ``decision_function(X) >= threshold_``, the threshold that maximizes
-    TPR - FPR (Youden's J) on the scores of the training rows of the last ``fit`` (or of the last
-    ``partial_fit`` batch holding both classes). These learners have no intercept: the threshold
-    is what turns a ranking into labels. ``predict_proba`` is not provided: the scores are not
-    probabilities.
+    The threshold rule: these learners have no intercept, so the estimator stores one.
+    ``scores(X)`` are the model's own scores of ``classes_[1]`` (what ``auc predict`` prints for
+    the saved model); ``threshold_`` is the score threshold that maximizes TPR - FPR (Youden's J)
+    on the training rows of the last ``fit`` (or of the last ``partial_fit`` batch holding both
+    classes), halfway between two distinct training scores; ``decision_function(X) = scores(X) -
+    threshold_`` and ``predict`` returns ``classes_[1]`` where it is positive (scikit-learn's
+    convention). The offset changes no ranking: AUC of ``decision_function`` and ``scores`` are
+    equal. ``predict_proba`` is not provided: the scores are not probabilities.
     """
 
     #: The registry row (set on each generated class).
@@ -146,10 +150,14 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             y = y.ravel()
         check_classification_targets(y)
         found = np.unique(y) if classes is None else np.unique(np.asarray(classes))
+        if len(found) > 2:
+            raise ValueError(
+                f"Only binary classification is supported: {type(self).__name__} needs exactly "
+                f"two classes in y, got {len(found)}: {found.tolist()}"
+            )
         if len(found) != 2:
             raise ValueError(
-                f"{type(self).__name__} is a binary classifier: it needs exactly two classes in y, "
-                f"got {len(found)} class(es): {found.tolist()}"
+                f"{type(self).__name__} needs two classes in y, got one class: {found.tolist()}"
             )
         return y, found
 
@@ -221,17 +229,24 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         self._start(X, y, classes, partial=False)
         return self
 
-    def decision_function(self, X):
-        """The learner's scores of ``classes_[1]`` (larger: more likely ``classes_[1]``), with
-        the scaling fitted on the training data applied."""
+    def scores(self, X):
+        """The model's scores of ``classes_[1]`` (larger: more likely ``classes_[1]``), with the
+        scaling fitted on the training data applied: for a model saved with ``save``, the numbers
+        ``auc predict`` prints (up to the sign when ``pos_label`` is ``classes_[0]``). The GIL is
+        released while scoring."""
         check_is_fitted(self, "model_")
         X = self._validate_X(X, reset=False)
         return self.model_.decision_function(_as_native(X)) * self._sign
 
+    def decision_function(self, X):
+        """``scores(X) - threshold_``: positive where ``predict`` says ``classes_[1]``."""
+        return self.scores(X) - self.threshold_
+
     def predict(self, X):
-        """``classes_[1]`` where ``decision_function(X) >= threshold_``, else ``classes_[0]``."""
-        scores = self.decision_function(X)
-        return self.classes_[(scores >= self.threshold_).astype(np.intp)]
+        """``classes_[1]`` where ``decision_function(X) > 0`` (the score is above
+        ``threshold_``), else ``classes_[0]``."""
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(np.intp)]
 
     # -- model files --------------------------------------------------------------------------
 
@@ -348,8 +363,9 @@ def _docstring(row: dict, common: list) -> str:
         "n_features_in_ : int",
         "    Number of features seen in ``fit``.",
         "threshold_ : float",
-        "    ``predict`` returns ``classes_[1]`` where ``decision_function(X) >= threshold_``:",
-        "    the threshold maximizing TPR - FPR on the training scores.",
+        "    The score threshold maximizing TPR - FPR on the training scores:",
+        "    ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns",
+        "    ``classes_[1]`` where it is positive.",
         "model_ : auclearn._native.Model",
         "    The trained model (the ``auc`` command's model file; see ``save``).",
     ]
@@ -443,9 +459,9 @@ def load(path) -> AUCEstimator:
     """Reads a model file written by ``auc train`` or ``save`` and returns its fitted estimator.
 
     The file does not store the Python labels nor a ``predict`` threshold: the loaded estimator
-    has ``classes_ = [0, 1]`` (1: the model's positive class), ``threshold_ = 0.0``, and
-    ``decision_function`` returns the model's scores of its positive class (as ``auc predict``
-    prints them).
+    has ``classes_ = [0, 1]`` (1: the model's positive class) and ``threshold_ = 0.0``, so
+    ``scores`` and ``decision_function`` both return the model's scores of its positive class
+    (as ``auc predict`` prints them). Set ``threshold_`` to predict with another cut.
     """
     with open(os.fspath(path), "rb") as f:
         data = f.read()
