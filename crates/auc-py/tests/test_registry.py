@@ -76,3 +76,13 @@ def test_bad_parameter_is_the_registry_error():
     X, y = __import__("conftest").blobs()
     with pytest.raises(ValueError, match="eta"):
         auclearn.OPAUC(eta=-1.0).fit(X, y)
+
+
+def test_committed_type_stub_is_the_generated_one():
+    from pathlib import Path
+
+    from auclearn import _stubs
+
+    stub = Path(__file__).resolve().parents[1] / "python" / "auclearn" / "__init__.pyi"
+    assert stub.read_text() == _stubs.render(), "regenerate: python -m auclearn._stubs > " + str(stub)
+    compile(stub.read_text(), str(stub), "exec")
