@@ -212,7 +212,7 @@ pub(crate) fn nested_cv(
     let rows = borrowed.rows()?;
     let labels = labels(&y, rows.n())?;
     py.detach(|| -> Result<String, String> {
-        let data = rows.to_dataset(labels)?;
+        let data = rows.collect(labels)?;
         let make = move |p: &ParamMap| -> Result<Box<dyn auc_core::DynFit>, auc_core::ParamError> {
             algo.configure(p)?.procedure(average)
         };

@@ -378,7 +378,7 @@ impl<'a> Rows<'a> {
 
     /// An owned dataset of these rows (for batch learners and the evaluation protocol, which
     /// take a [`Dataset`]): dense stays dense, CSR stays CSR.
-    pub(crate) fn to_dataset(&self, labels: Vec<Label>) -> Result<Dataset, String> {
+    pub(crate) fn collect(&self, labels: Vec<Label>) -> Result<Dataset, String> {
         let dim = self.dim();
         let mut scratch = Scratch::default();
         let made = if self.is_sparse() {

@@ -1,15 +1,15 @@
 //! `auclearn._native`: the Rust side of the Python package `auclearn` (PyO3, stable ABI).
 //!
-//! It knows no learner by name: [`registry`] hands Python the rows of
+//! It knows no learner by name: `registry` hands Python the rows of
 //! [`auc_learners::ALL`] (names, parameters with their kinds, defaults and docs, citations),
 //! from which `auclearn` creates one scikit-learn estimator class per algorithm at import. The
-//! rest is a thin layer over the same library calls as the `auc` command: [`model`] trains,
-//! continues, scores and (de)serializes the CLI's model files; [`eval`] holds the metrics, the
-//! Friedman/Nemenyi test and the nested cross-validation protocol; [`input`] borrows numpy and
+//! rest is a thin layer over the same library calls as the `auc` command: `model` trains,
+//! continues, scores and (de)serializes the CLI's model files; `eval` holds the metrics, the
+//! Friedman/Nemenyi test and the nested cross-validation protocol; `input` borrows numpy and
 //! scipy.sparse arrays without copying them.
 //!
 //! New families of bindings (the moments-based batch learners behind a later `auclearn.dask`)
-//! go in a module of their own here, registered in [`_native`], with their Python side in a
+//! go in a module of their own here, registered in `_native`, with their Python side in a
 //! submodule of the package.
 
 mod eval;

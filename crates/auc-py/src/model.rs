@@ -210,7 +210,7 @@ pub(crate) fn fit(
                 state
             }
             None => {
-                let data = preparation.apply(&rows.to_dataset(labels)?);
+                let data = preparation.apply(&rows.collect(labels)?);
                 let fitted = config
                     .fit(&data, seed)
                     .expect("an algorithm is one-pass or batch")
@@ -294,7 +294,7 @@ impl PyModel {
             } else {
                 // Batch models score a whole dataset at once (their kernels share work).
                 let n = rows.n();
-                let data = rows.to_dataset(vec![Label::Neg; n])?;
+                let data = rows.collect(vec![Label::Neg; n])?;
                 model
                     .scores(&model.preparation.apply(&data))
                     .map_err(|e| e.to_string())
