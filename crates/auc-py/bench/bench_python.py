@@ -66,6 +66,13 @@ def a9a_bench(folder):
         return
     X, y = load_svmlight_file(str(train), n_features=123)
     Xt, yt = load_svmlight_file(str(test), n_features=123)
+    import scipy.sparse as sp
+
+    # scipy's reader gives int64 indices, which SGDClassifier refuses: int32, as scipy's default.
+    X, Xt = (
+        sp.csr_matrix((m.data, m.indices.astype(np.int32), m.indptr.astype(np.int32)), shape=m.shape)
+        for m in (X, Xt)
+    )
     print(f"\na9a: {X.shape[0]} train x {X.shape[1]} features (CSR, density {X.nnz / np.prod(X.shape):.3f}), {Xt.shape[0]} test; median of 3 fits")
     print("| learner | fit (s) | test AUC |")
     print("|---|---|---|")

@@ -23,15 +23,19 @@ def _binary(y_true, y_score, pos_label, default_greater: bool):
     if len(y) != len(s):
         raise ValueError(f"y_true has {len(y)} labels but y_score {len(s)} scores")
     if y.dtype == np.bool_:
-        classes = np.array([False, True])
-        present = np.unique(y)
+        classes = [False, True]
+    elif y.dtype.kind in "iuf" and len(y):
+        # Two values at most, found in O(n) without sorting (np.unique would sort them).
+        lo, hi = y.min(), y.max()
+        if lo != hi and not ((y == lo) | (y == hi)).all():
+            raise ValueError("only binary labels are supported, found more than 2 classes")
+        classes = [lo.item()] if lo == hi else [lo.item(), hi.item()]
     else:
-        present = np.unique(y)
-        classes = present
-    if len(present) > 2:
-        raise ValueError(f"only binary labels are supported, found {len(present)} classes")
+        classes = np.unique(y).tolist()
+        if len(classes) > 2:
+            raise ValueError(f"only binary labels are supported, found {len(classes)} classes")
     if pos_label is None:
-        values = set(np.asarray(classes).tolist())
+        values = set(classes)
         if values <= {0, 1} or values <= {-1, 1}:
             pos_label = 1
         elif default_greater and len(classes) == 2:
