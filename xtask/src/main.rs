@@ -8,6 +8,7 @@
 mod cvm;
 mod kernel;
 mod linear;
+mod python;
 mod reproduce;
 mod svg;
 mod tidy;
@@ -19,9 +20,14 @@ const HELP: &str = "\
 cargo xtask <command>
 
   ci                      what .ci/run runs: fmt --check, clippy -D warnings, tests, docs, tidy,
-                          a release build of the `auc` binary, and (with ../shared beside the
+                          a release build of the `auc` binary, the Python package and its
+                          pytest suite (`python`), and (with ../shared beside the
                           repository) `reproduce linear --quick` and `reproduce kernel --quick`
                           as smoke runs
+  python                  release build of the `auc` binary and the Python extension (one
+                          cargo invocation), installed into a virtual environment under target/
+                          (python3 -m venv; pinned packages from PyPI), then auclearn's pytest
+                          suite (also a step of `ci`)
   test [--cases N] [ARGS] workspace tests (PROPTEST_CASES=N when given; extra ARGS go to cargo test)
   props [--cases N] [-p CRATE]
                           the property tests (`lemma_*` and the parser fuzz) in release,
@@ -57,6 +63,7 @@ fn main() -> ExitCode {
     let result = match cmd.as_str() {
         "ci" => ci(),
         "test" => test(rest),
+        "python" => python(),
         "props" => props(rest),
         "bench" => bench(rest),
         "doc" => cargo(&["doc", "--workspace", "--no-deps"], &[]),
@@ -167,6 +174,16 @@ fn bench(args: &[String]) -> Result<(), String> {
     cargo(&cmd, &[])
 }
 
+/// `cargo xtask python`: the release build of the extension (with the `auc` binary its tests
+/// call) and the pytest suite, as in `ci`.
+fn python() -> Result<(), String> {
+    cargo(
+        &["build", "--release", "-p", "auc-cli", "-p", "auc-py"],
+        &[("RUSTFLAGS", "-D warnings")],
+    )?;
+    python::run_suite(&project_root())
+}
+
 fn ci() -> Result<(), String> {
     cargo(&["fmt", "--all", "--", "--check"], &[])?;
     let deny = [
@@ -187,7 +204,13 @@ fn ci() -> Result<(), String> {
     cargo(&["test", "--workspace"], &deny)?;
     cargo(&["doc", "--workspace", "--no-deps"], &deny)?;
     tidy::check(&project_root()).map_err(|problems| problems.join("\n"))?;
-    cargo(&["build", "--release", "-p", "auc-cli"], &deny)?;
+    // The `auc` binary and the Python extension in one invocation, so that the crates under
+    // both are compiled once, with one feature set; then auclearn's pytest suite on that build.
+    cargo(
+        &["build", "--release", "-p", "auc-cli", "-p", "auc-py"],
+        &deny,
+    )?;
+    python::run_suite(&project_root())?;
     if reproduce::shared_datasets().is_ok() {
         // Smoke runs of the reproductions on small data sets (about a minute together).
         reproduce::run(&["linear".to_owned(), "--quick".to_owned()])?;

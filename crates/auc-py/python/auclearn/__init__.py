@@ -1,0 +1,48 @@
+"""auclearn: scikit-learn estimators that maximize ROC AUC, over the ``auc`` Rust core.
+
+One estimator class per algorithm of the Rust registry (``auc algos`` lists them), created at
+import from that registry: ``OPAUC``, ``OAUCM``, ``AdmOAM``, ``OKAUCM``, ``GAMCVM``, ... (the class
+name is the algorithm's printed title without punctuation; ``ESTIMATORS`` maps each CLI name to
+its class, and ``Learner("opauc", eta=0.5)`` builds one by CLI name).
+
+Submodules: ``auclearn.metrics`` (ROC AUC, average precision, ROC curve), ``auclearn.stats``
+(Friedman test with the Nemenyi critical difference), ``auclearn.model_selection``
+(``nested_cv``, the papers' protocol).
+"""
+
+from . import _native
+from ._estimators import (
+    ESTIMATORS,
+    PYTHON_NAMES,
+    REGISTRY,
+    AUCEstimator,
+    OnlineAUCEstimator,
+    Learner,
+    estimator_class,
+    from_bytes,
+    load,
+)
+from . import metrics, model_selection, stats
+from .model_selection import nested_cv
+from .stats import friedman_nemenyi
+
+__version__ = _native.__version__
+
+globals().update({cls.__name__: cls for cls in ESTIMATORS.values()})
+
+__all__ = [
+    "AUCEstimator",
+    "ESTIMATORS",
+    "Learner",
+    "OnlineAUCEstimator",
+    "PYTHON_NAMES",
+    "REGISTRY",
+    "estimator_class",
+    "friedman_nemenyi",
+    "from_bytes",
+    "load",
+    "metrics",
+    "model_selection",
+    "nested_cv",
+    "stats",
+] + [cls.__name__ for cls in ESTIMATORS.values()]

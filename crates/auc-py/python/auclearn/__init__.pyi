@@ -1,0 +1,1355 @@
+"""Type stubs of auclearn, generated from the learner registry by ``python -m auclearn._stubs``
+(do not edit: the test suite compares this file with the generator's output)."""
+
+from typing import Any, Literal
+
+from numpy.typing import ArrayLike
+
+from . import metrics as metrics
+from . import model_selection as model_selection
+from . import stats as stats
+from ._estimators import AUCEstimator as AUCEstimator
+from ._estimators import ESTIMATORS as ESTIMATORS
+from ._estimators import PYTHON_NAMES as PYTHON_NAMES
+from ._estimators import REGISTRY as REGISTRY
+from ._estimators import OnlineAUCEstimator as OnlineAUCEstimator
+from ._estimators import estimator_class as estimator_class
+from ._estimators import from_bytes as from_bytes
+from ._estimators import load as load
+from .model_selection import nested_cv as nested_cv
+from .stats import friedman_nemenyi as friedman_nemenyi
+
+__version__: str
+
+def Learner(name: str, **params: Any) -> AUCEstimator: ...
+
+
+class Perceptron(OnlineAUCEstimator):
+    """Perceptron: Perceptron [Rosenblatt58]: w += y x on each mistake; classification baseline of [OAUC sec. 6.1]
+
+    Registry name ``perceptron``; linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+    """
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    average: bool
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        average: bool = False,
+    ) -> None: ...
+
+class PAI(OnlineAUCEstimator):
+    """PA-I: Passive-aggressive PA-I [PA06]: hinge step capped by c; classification baseline of [OAUC sec. 6.1]
+
+    Registry name ``pa-i`` (aliases pa1); linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    c : real, default=0.25
+        aggressiveness C > 0, the cap on each step [PA06] (finite and > 0).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c=2^-10..2^10:2.
+    """
+    c: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    average: bool
+    def __init__(
+        self,
+        *,
+        c: float = 0.25,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        average: bool = False,
+    ) -> None: ...
+
+class OAUCM(OnlineAUCEstimator):
+    """OAUC-M: OAUC-M [OAUC alg. 1, eq. 14]: OGD on the second-order hinge surrogate psi_M, eta_t = 1/(lambda t)
+
+    Registry name ``oauc-m``; linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    lam : real, default=0.03125
+        regularization lambda > 0; the step is 1/(lambda t) [OAUC Thm 6] (finite and > 0).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): lambda=2^-10..2^10.
+    """
+    lam: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    average: bool
+    def __init__(
+        self,
+        *,
+        lam: float = 0.03125,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        average: bool = False,
+    ) -> None: ...
+
+class OAUCMc(OnlineAUCEstimator):
+    """OAUC-M_c: OAUC-M_c [OAUC alg. 1, eq. 14]: OGD on psi_M with a constant step eta
+
+    Registry name ``oauc-mc`` (aliases oauc-m-c); linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    eta : real, default=0.015625
+        constant step eta > 0 [OAUC eq. 12]; the paper picks it from 2^[-10..10] (finite and > 0).
+    lam : real, default=0.0009765625
+        regularization lambda >= 0 [OAUC alg. 1]; the paper picks it from 2^[-10..10] (finite and >= 0).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): eta=2^-10..2^10:2; lambda=2^-10..2^10:2.
+    """
+    eta: float
+    lam: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    average: bool
+    def __init__(
+        self,
+        *,
+        eta: float = 0.015625,
+        lam: float = 0.0009765625,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        average: bool = False,
+    ) -> None: ...
+
+class OPAUC(OnlineAUCEstimator):
+    """OPAUC (OAUC-S): OPAUC = OAUC-S [OAUC eq. 13; OPAUC16]: OGD on the square surrogate psi_S/2 from class moments
+
+    Registry name ``opauc`` (aliases oauc-s); linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    eta : real, default=0.015625
+        constant step eta > 0 [OPAUC16]; the papers pick it from 2^[-10..10] (OAUC) or 2^[-10..3] (ADM) (finite and > 0).
+    lam : real, default=0.0009765625
+        regularization lambda >= 0 [OPAUC16]; picked from the same grids as eta (finite and >= 0).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): eta=2^-10..2^10:2; lambda=2^-10..2^10:2.
+    """
+    eta: float
+    lam: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    average: bool
+    def __init__(
+        self,
+        *,
+        eta: float = 0.015625,
+        lam: float = 0.0009765625,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        average: bool = False,
+    ) -> None: ...
+
+class AdaOAM(OnlineAUCEstimator):
+    """AdaOAM: AdaOAM [ADM]: diagonal Adagrad steps on the OPAUC gradient, projected on ||w|| <= 1/sqrt(lambda)
+
+    Registry name ``adaoam``; linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    eta : real, default=0.25
+        base step eta > 0 [ADM sec. 3]; ADM picks it from 2^[-10..3] (finite and > 0).
+    lam : real, default=0.0009765625
+        regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM sec. 3]; ADM picks it from 2^[-10..3] (finite and > 0).
+    epsilon : real, default=1e-08
+        epsilon > 0 added to sqrt(sum of squared gradients) [ADM sec. 3] (finite and > 0).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): eta=2^-10..2^2:2; lambda=2^-10..2^2:2.
+    """
+    eta: float
+    lam: float
+    epsilon: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    average: bool
+    def __init__(
+        self,
+        *,
+        eta: float = 0.25,
+        lam: float = 0.0009765625,
+        epsilon: float = 1e-08,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        average: bool = False,
+    ) -> None: ...
+
+class AdmOAM(OnlineAUCEstimator):
+    """AdmOAM: AdmOAM [ADM alg. 1]: Adam steps (bias-corrected) on the OPAUC gradient, projected on ||w|| <= 1/sqrt(lambda)
+
+    Registry name ``admoam``; linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    eta : real, default=0.0009765625
+        base step eta > 0 [ADM alg. 1]; ADM picks it from 2^[-10..3] (finite and > 0).
+    lam : real, default=0.0009765625
+        regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM alg. 1]; ADM picks it from 2^[-10..3] (finite and > 0).
+    beta1 : real, default=0.9
+        first-moment decay beta1 in [0, 1) [ADM alg. 1]; ADM picks it from 0.1..0.9 (in [0, 1)).
+    beta2 : real, default=0.9
+        second-moment decay beta2 in [0, 1) [ADM alg. 1]; ADM picks it from 0.099..0.999 (in [0, 1)).
+    epsilon : real, default=1e-08
+        epsilon > 0 added to sqrt(v_hat) [ADM alg. 1] (finite and > 0).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): eta=2^-10..2^2:2; lambda=2^-10..2^2:2; beta1=0.5,0.9; beta2=0.9,0.999.
+    """
+    eta: float
+    lam: float
+    beta1: float
+    beta2: float
+    epsilon: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    average: bool
+    def __init__(
+        self,
+        *,
+        eta: float = 0.0009765625,
+        lam: float = 0.0009765625,
+        beta1: float = 0.9,
+        beta2: float = 0.9,
+        epsilon: float = 1e-08,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        average: bool = False,
+    ) -> None: ...
+
+class OAMseq(OnlineAUCEstimator):
+    """OAM-seq: OAM-seq [OAM11]: per-class reservoir buffers, a PA-style step per buffered opposite example
+
+    Registry name ``oam-seq``; linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    c : real, default=0.0009765625
+        penalty C > 0 on the pairwise hinge losses [OAM11]; tuned in 2^[-10..10] [ADM, experimental setup] (finite and > 0).
+    budget : integer, default=100
+        reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup] (an integer >= 1).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c=2^-10..2^10:2.
+    """
+    c: float
+    budget: int
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    average: bool
+    def __init__(
+        self,
+        *,
+        c: float = 0.0009765625,
+        budget: int = 100,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        average: bool = False,
+    ) -> None: ...
+
+class OAMgra(OnlineAUCEstimator):
+    """OAM-gra: OAM-gra [OAM11]: per-class reservoir buffers, one gradient step over all violated pairs
+
+    Registry name ``oam-gra``; linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    c : real, default=0.0009765625
+        penalty C > 0 on the pairwise hinge losses [OAM11]; tuned in 2^[-10..10] [ADM, experimental setup] (finite and > 0).
+    budget : integer, default=100
+        reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup] (an integer >= 1).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c=2^-10..2^10:2.
+    """
+    c: float
+    budget: int
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    average: bool
+    def __init__(
+        self,
+        *,
+        c: float = 0.0009765625,
+        budget: int = 100,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        average: bool = False,
+    ) -> None: ...
+
+class SOLAM(OnlineAUCEstimator):
+    """SOLAM: SOLAM [SOLAM16]: stochastic saddle-point square-loss AUC, O(p) per step, averaged output
+
+    Registry name ``solam``; linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    eta : real, default=1.0
+        step scale eta > 0, step t is eta/sqrt(t) [SOLAM16]; tuned in [1, 100] there (finite and > 0).
+    r : real, default=1.0
+        radius R > 0 of the ball ||w|| <= R [SOLAM16]; tuned in 10^[-1..5] there (finite and > 0).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): eta=2^-10..2^10:2; r=1,10,100.
+    """
+    eta: float
+    r: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    average: bool
+    def __init__(
+        self,
+        *,
+        eta: float = 1.0,
+        r: float = 1.0,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        average: bool = False,
+    ) -> None: ...
+
+class OKAUCM(OnlineAUCEstimator):
+    """OKAUC-M: OKAUC-M [OAUC algs. 2-4, eq. 26]: kernel OGD on psi_M over budgeted FIFO buffers, eta_t = 1/(lambda t)
+
+    Registry name ``okauc-m``; kernel learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    lam : real, default=0.0009765625
+        regularization lambda > 0 of lambda/2 ||f||^2 [OAUC eq. 21]; tuned in 2^[-10..10] [OAUC sec. 6.3] (finite and > 0).
+    sigma : real, default=2.0
+        Gaussian width sigma > 0, k = exp(-||x-z||^2/sigma^2) [OAUC sec. 6.3]; tuned in 2^[-10..10] (finite and > 0).
+    budget : integer, default=100
+        support buffer size per class (at most 100000); 100 + 100 in [OAUC sec. 6.3] (an integer >= 1).
+    removal : choice, default='fifo'
+        which row a full buffer evicts: fifo [OAUC alg. 4] or reservoir sampling; the evicted weight is projected onto the best remaining row [OAUC eq. 28] (one of fifo, reservoir).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): lambda=2^-10..2^-2:4; sigma=2^-3..2^5.
+    """
+    lam: float
+    sigma: float
+    budget: int
+    removal: Literal['fifo', 'reservoir']
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        lam: float = 0.0009765625,
+        sigma: float = 2.0,
+        budget: int = 100,
+        removal: Literal['fifo', 'reservoir'] = 'fifo',
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class OKAUCS(OnlineAUCEstimator):
+    """OKAUC-S: OKAUC-S [OAUC algs. 2-4, eq. 27]: kernel OGD on psi_S/2 over budgeted FIFO buffers, constant eta
+
+    Registry name ``okauc-s``; kernel learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    eta : real, default=0.25
+        constant step size eta > 0 [OAUC eq. 27]; tuned in 2^[-10..10] [OAUC sec. 6.3] (finite and > 0).
+    lam : real, default=0.0625
+        regularization lambda >= 0 of lambda/2 ||f||^2 [OAUC eq. 21]; tuned in 2^[-10..10] [OAUC sec. 6.3] (finite and >= 0).
+    sigma : real, default=2.0
+        Gaussian width sigma > 0, k = exp(-||x-z||^2/sigma^2) [OAUC sec. 6.3]; tuned in 2^[-10..10] (finite and > 0).
+    budget : integer, default=100
+        support buffer size per class (at most 100000); 100 + 100 in [OAUC sec. 6.3] (an integer >= 1).
+    removal : choice, default='fifo'
+        which row a full buffer evicts: fifo [OAUC alg. 4] or reservoir sampling; the evicted weight is projected onto the best remaining row [OAUC eq. 28] (one of fifo, reservoir).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): eta=2^-5..2^1:3; lambda=2^-10..2^-4:6; sigma=2^-3..2^5:2.
+    """
+    eta: float
+    lam: float
+    sigma: float
+    budget: int
+    removal: Literal['fifo', 'reservoir']
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        eta: float = 0.25,
+        lam: float = 0.0625,
+        sigma: float = 2.0,
+        budget: int = 100,
+        removal: Literal['fifo', 'reservoir'] = 'fifo',
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class KOIL(OnlineAUCEstimator):
+    """KOIL: KOIL [KOIL18]: localized kernel hinge against the k nearest violating opposite support vectors, FIFO++/RS++ buffers
+
+    Registry name ``koil``; kernel learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    eta : real, default=0.015625
+        step size eta in (0, 1]; weights shrink by (1 - eta) each step [KOIL18] (finite and > 0).
+    c : real, default=256.0
+        loss weight C > 0 of the localized hinge loss [KOIL18] (finite and > 0).
+    k : integer, default=10
+        number of nearest violating opposite support vectors; 10 in [OAUC sec. 6.3] (an integer >= 1).
+    sigma : real, default=2.0
+        Gaussian width sigma > 0, k = exp(-||x-z||^2/sigma^2) [OAUC sec. 6.3]; tuned in 2^[-10..10] (finite and > 0).
+    budget : integer, default=100
+        support buffer size per class (at most 100000); 100 + 100 in [OAUC sec. 6.3] (an integer >= 1).
+    removal : choice, default='fifo'
+        fifo = FIFO++, reservoir = RS++; the evicted weight goes to the most similar remaining row [KOIL18] (one of fifo, reservoir).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): eta=2^-10..2^-6:2; c=2^2..2^8:3; sigma=2^-3..2^5:2.
+    """
+    eta: float
+    c: float
+    k: int
+    sigma: float
+    budget: int
+    removal: Literal['fifo', 'reservoir']
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        eta: float = 0.015625,
+        c: float = 256.0,
+        k: int = 10,
+        sigma: float = 2.0,
+        budget: int = 100,
+        removal: Literal['fifo', 'reservoir'] = 'fifo',
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class GAMCVM(AUCEstimator):
+    """GAM-CVM: GAM-CVM [CVM alg. 1]: Gaussian, Pearson and density kernels fused by cross-diffusion, generalized AUC dual by a core vector machine; transductive by default in `auc cv`, inductive in `auc train`
+
+    Registry name ``gam-cvm``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    c1 : real, default=1.0
+        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+    c2 : real, default=1.0
+        C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
+    epsilon : real, default=0.001
+        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+    n_loc : integer, default=16
+        neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
+    rho : real, default=0.1
+        rho > 0 of the cross-diffusion [CVM eq. 21] (our default) (finite and > 0).
+    t : integer, default=20
+        at most this many diffusion rounds [CVM eq. 21] (our default) (an integer >= 1).
+    normalization : choice, default='printed'
+        printed (the default, best measured on 13 of 14 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
+    landmarks : integer, default=0
+        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
+    sigma_scale : real, default=1.0
+        multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
+    transductive : bool, default=True
+        cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c1=0.1,1,10; n_loc=8,32.
+    """
+    c1: float
+    c2: float
+    epsilon: float
+    n_loc: int
+    rho: float
+    t: int
+    normalization: Literal['printed', 'rows']
+    landmarks: int
+    sigma_scale: float
+    transductive: bool
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        c1: float = 1.0,
+        c2: float = 1.0,
+        epsilon: float = 0.001,
+        n_loc: int = 16,
+        rho: float = 0.1,
+        t: int = 20,
+        normalization: Literal['printed', 'rows'] = 'printed',
+        landmarks: int = 0,
+        sigma_scale: float = 1.0,
+        transductive: bool = True,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class GAMCVMK1(AUCEstimator):
+    """K1: GAM-CVM with the Gaussian sub-kernel K1 only (ablation of [CVM Table 6])
+
+    Registry name ``gam-cvm-k1``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    c1 : real, default=1.0
+        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+    c2 : real, default=1.0
+        C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
+    epsilon : real, default=0.001
+        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+    n_loc : integer, default=16
+        neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
+    sigma_scale : real, default=1.0
+        multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
+    transductive : bool, default=True
+        cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c1=0.1,1,10; n_loc=8,32.
+    """
+    c1: float
+    c2: float
+    epsilon: float
+    n_loc: int
+    sigma_scale: float
+    transductive: bool
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        c1: float = 1.0,
+        c2: float = 1.0,
+        epsilon: float = 0.001,
+        n_loc: int = 16,
+        sigma_scale: float = 1.0,
+        transductive: bool = True,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class GAMCVMK2(AUCEstimator):
+    """K2: GAM-CVM with the Pearson sub-kernel K2 only (ablation of [CVM Table 6])
+
+    Registry name ``gam-cvm-k2``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    c1 : real, default=1.0
+        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+    c2 : real, default=1.0
+        C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
+    epsilon : real, default=0.001
+        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+    n_loc : integer, default=16
+        neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
+    sigma_scale : real, default=1.0
+        multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
+    transductive : bool, default=True
+        cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c1=0.1,1,10; n_loc=8,32.
+    """
+    c1: float
+    c2: float
+    epsilon: float
+    n_loc: int
+    sigma_scale: float
+    transductive: bool
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        c1: float = 1.0,
+        c2: float = 1.0,
+        epsilon: float = 0.001,
+        n_loc: int = 16,
+        sigma_scale: float = 1.0,
+        transductive: bool = True,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class GAMCVMK3(AUCEstimator):
+    """K3: GAM-CVM with the density sub-kernel K3 only (ablation of [CVM Table 6])
+
+    Registry name ``gam-cvm-k3``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    c1 : real, default=1.0
+        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+    c2 : real, default=1.0
+        C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
+    epsilon : real, default=0.001
+        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+    n_loc : integer, default=16
+        neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
+    sigma_scale : real, default=1.0
+        multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
+    transductive : bool, default=True
+        cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c1=0.1,1,10; n_loc=8,32.
+    """
+    c1: float
+    c2: float
+    epsilon: float
+    n_loc: int
+    sigma_scale: float
+    transductive: bool
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        c1: float = 1.0,
+        c2: float = 1.0,
+        epsilon: float = 0.001,
+        n_loc: int = 16,
+        sigma_scale: float = 1.0,
+        transductive: bool = True,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class GAMCVMK12(AUCEstimator):
+    """K1+K2: GAM-CVM fusing K1 and K2 (ablation of [CVM Table 6])
+
+    Registry name ``gam-cvm-k12``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    c1 : real, default=1.0
+        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+    c2 : real, default=1.0
+        C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
+    epsilon : real, default=0.001
+        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+    n_loc : integer, default=16
+        neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
+    rho : real, default=0.1
+        rho > 0 of the cross-diffusion [CVM eq. 21] (our default) (finite and > 0).
+    t : integer, default=20
+        at most this many diffusion rounds [CVM eq. 21] (our default) (an integer >= 1).
+    normalization : choice, default='printed'
+        printed (the default, best measured on 13 of 14 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
+    landmarks : integer, default=0
+        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
+    sigma_scale : real, default=1.0
+        multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
+    transductive : bool, default=True
+        cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c1=0.1,1,10; n_loc=8,32.
+    """
+    c1: float
+    c2: float
+    epsilon: float
+    n_loc: int
+    rho: float
+    t: int
+    normalization: Literal['printed', 'rows']
+    landmarks: int
+    sigma_scale: float
+    transductive: bool
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        c1: float = 1.0,
+        c2: float = 1.0,
+        epsilon: float = 0.001,
+        n_loc: int = 16,
+        rho: float = 0.1,
+        t: int = 20,
+        normalization: Literal['printed', 'rows'] = 'printed',
+        landmarks: int = 0,
+        sigma_scale: float = 1.0,
+        transductive: bool = True,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class GAMCVMK13(AUCEstimator):
+    """K1+K3: GAM-CVM fusing K1 and K3 (ablation of [CVM Table 6])
+
+    Registry name ``gam-cvm-k13``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    c1 : real, default=1.0
+        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+    c2 : real, default=1.0
+        C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
+    epsilon : real, default=0.001
+        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+    n_loc : integer, default=16
+        neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
+    rho : real, default=0.1
+        rho > 0 of the cross-diffusion [CVM eq. 21] (our default) (finite and > 0).
+    t : integer, default=20
+        at most this many diffusion rounds [CVM eq. 21] (our default) (an integer >= 1).
+    normalization : choice, default='printed'
+        printed (the default, best measured on 13 of 14 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
+    landmarks : integer, default=0
+        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
+    sigma_scale : real, default=1.0
+        multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
+    transductive : bool, default=True
+        cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c1=0.1,1,10; n_loc=8,32.
+    """
+    c1: float
+    c2: float
+    epsilon: float
+    n_loc: int
+    rho: float
+    t: int
+    normalization: Literal['printed', 'rows']
+    landmarks: int
+    sigma_scale: float
+    transductive: bool
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        c1: float = 1.0,
+        c2: float = 1.0,
+        epsilon: float = 0.001,
+        n_loc: int = 16,
+        rho: float = 0.1,
+        t: int = 20,
+        normalization: Literal['printed', 'rows'] = 'printed',
+        landmarks: int = 0,
+        sigma_scale: float = 1.0,
+        transductive: bool = True,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class GAMCVMK23(AUCEstimator):
+    """K2+K3: GAM-CVM fusing K2 and K3 (ablation of [CVM Table 6])
+
+    Registry name ``gam-cvm-k23``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    c1 : real, default=1.0
+        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+    c2 : real, default=1.0
+        C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
+    epsilon : real, default=0.001
+        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+    n_loc : integer, default=16
+        neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
+    rho : real, default=0.1
+        rho > 0 of the cross-diffusion [CVM eq. 21] (our default) (finite and > 0).
+    t : integer, default=20
+        at most this many diffusion rounds [CVM eq. 21] (our default) (an integer >= 1).
+    normalization : choice, default='printed'
+        printed (the default, best measured on 13 of 14 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
+    landmarks : integer, default=0
+        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
+    sigma_scale : real, default=1.0
+        multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
+    transductive : bool, default=True
+        cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c1=0.1,1,10; n_loc=8,32.
+    """
+    c1: float
+    c2: float
+    epsilon: float
+    n_loc: int
+    rho: float
+    t: int
+    normalization: Literal['printed', 'rows']
+    landmarks: int
+    sigma_scale: float
+    transductive: bool
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        c1: float = 1.0,
+        c2: float = 1.0,
+        epsilon: float = 0.001,
+        n_loc: int = 16,
+        rho: float = 0.1,
+        t: int = 20,
+        normalization: Literal['printed', 'rows'] = 'printed',
+        landmarks: int = 0,
+        sigma_scale: float = 1.0,
+        transductive: bool = True,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class RhoAUCCVM(AUCEstimator):
+    """rho-AUCCVM: rho-AUCCVM-style baseline [CVM sec. 5]: one Gaussian kernel (tune sigma_scale), the same core vector machine
+
+    Registry name ``rho-auccvm``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    c1 : real, default=1.0
+        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+    c2 : real, default=1.0
+        C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
+    epsilon : real, default=0.001
+        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+    n_loc : integer, default=16
+        neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
+    sigma_scale : real, default=1.0
+        multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
+    transductive : bool, default=True
+        cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c1=0.1,1,10; sigma_scale=0.5,1,2.
+    """
+    c1: float
+    c2: float
+    epsilon: float
+    n_loc: int
+    sigma_scale: float
+    transductive: bool
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        c1: float = 1.0,
+        c2: float = 1.0,
+        epsilon: float = 0.001,
+        n_loc: int = 16,
+        sigma_scale: float = 1.0,
+        transductive: bool = True,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class AUCSVM(AUCEstimator):
+    """AUCSVM: AUCSVM [BS05; CVM eqs. 8-10]: exact pairwise QP with tau = 1 on one Gaussian kernel; refuses more than 2,000,000 pairs
+
+    Registry name ``aucsvm``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    c1 : real, default=1.0
+        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+    n_loc : integer, default=16
+        neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
+    sigma_scale : real, default=1.0
+        multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
+    transductive : bool, default=True
+        cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): c1=0.1,1,10.
+    """
+    c1: float
+    n_loc: int
+    sigma_scale: float
+    transductive: bool
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        c1: float = 1.0,
+        n_loc: int = 16,
+        sigma_scale: float = 1.0,
+        transductive: bool = True,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...

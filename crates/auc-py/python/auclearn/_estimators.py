@@ -1,0 +1,487 @@
+"""Scikit-learn estimators generated from the Rust learner registry (``auc_learners::ALL``).
+
+One class per registry row is created at import: its constructor arguments are the row's
+parameters with the row's defaults (``lambda`` is spelled ``lam``), plus ``seed``, ``scale``,
+``pos_label`` and, for linear learners, ``average``. Nothing here names a learner.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import numbers
+import os
+import tempfile
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import DataConversionWarning
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import _native
+
+#: Registry parameter names that are Python keywords, and how Python spells them.
+PYTHON_NAMES = {"lambda": "lam"}
+
+#: Every registry row (``auc algos --json``), in the registry's order.
+REGISTRY = json.loads(_native.registry())
+
+
+def python_name(spec_name: str) -> str:
+    """The constructor argument of a registry parameter."""
+    name = PYTHON_NAMES.get(spec_name, spec_name.replace("-", "_"))
+    if keyword.iskeyword(name) or not name.isidentifier():
+        raise RuntimeError(f"registry parameter {spec_name!r} has no Python spelling")
+    return name
+
+
+def class_name(row: dict) -> str:
+    """The class of a registry row: its printed title without punctuation when the title spells
+    the name (``OAUC-M`` -> ``OAUCM``, ``AdmOAM``, ``OPAUC/OAUC-S`` -> ``OPAUC``), else the name in
+    capitals without hyphens (``gam-cvm-k1`` -> ``GAMCVMK1``)."""
+    alnum = lambda text: "".join(c for c in text if c.isascii() and c.isalnum())  # noqa: E731
+    title = alnum(row["title"].split("/")[0])
+    if title.lower() == alnum(row["name"]).lower():
+        return title[0].upper() + title[1:]
+    return alnum(row["name"]).upper()
+
+
+def memory_limit() -> int:
+    """Bytes a learner may take: three quarters of physical memory (16 GiB when unknown), as
+    the ``auc`` command's default ``--max-memory``; a larger estimate raises ``MemoryError``
+    before anything is allocated."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4 * 3
+    except (ValueError, OSError, AttributeError):
+        return 16 << 30
+
+
+def _as_native(X):
+    """What ``_native`` reads: the array itself, or a CSR matrix's arrays (CSC converted to CSR,
+    duplicates summed and indices sorted; nothing is densified)."""
+    if sp.issparse(X):
+        if X.format != "csr":
+            X = X.tocsr()
+        if not X.has_canonical_format:
+            X = X.copy()
+            X.sum_duplicates()
+        return ("csr", X.data, X.indices, X.indptr, X.shape[1])
+    return X
+
+
+def _plain(value):
+    """A parameter value as JSON: numpy scalars become Python numbers."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _youden_threshold(scores: np.ndarray, positive: np.ndarray) -> float:
+    """A score threshold maximizing TPR - FPR (Youden's J) on these scores: among the ROC
+    points, the first (highest-threshold) maximum, placed halfway between its score and the next
+    lower distinct score, so that no training score lies on it."""
+    if positive.all() or not positive.any():
+        return 0.0
+    fpr, tpr, thr = _native.roc_curve(np.ascontiguousarray(scores, dtype=np.float64), positive)
+    k = int(np.argmax(tpr - fpr))
+    if k == 0:  # nothing positive is best: above every score
+        return float(thr[1]) + 1.0
+    if k == len(thr) - 1:  # everything positive is best: below every score
+        return float(thr[k]) - 1.0
+    return float(thr[k] + (thr[k + 1] - thr[k]) / 2)
+
+
+class AUCEstimator(ClassifierMixin, BaseEstimator):
+    """Base class of the generated estimators (see the class of each algorithm).
+
+    The threshold rule: these learners have no intercept, so the estimator stores one.
+    ``scores(X)`` are the model's own scores of ``classes_[1]`` (what ``auc predict`` prints for
+    the saved model); ``threshold_`` is the score threshold that maximizes TPR - FPR (Youden's J)
+    on the training rows of the last ``fit`` (or of the last ``partial_fit`` batch holding both
+    classes), halfway between two distinct training scores; ``decision_function(X) = scores(X) -
+    threshold_`` and ``predict`` returns ``classes_[1]`` where it is positive (scikit-learn's
+    convention). The offset changes no ranking: AUC of ``decision_function`` and ``scores`` are
+    equal. ``predict_proba`` is not provided: the scores are not probabilities.
+    """
+
+    #: The registry row (set on each generated class).
+    _row: dict = {}
+
+    # -- parameters ---------------------------------------------------------------------------
+
+    def _registry_params(self) -> dict:
+        out = {}
+        for spec in self._row["params"]:
+            value = _plain(getattr(self, python_name(spec["name"])))
+            if spec["type"] == "integer" and isinstance(value, float) and value.is_integer():
+                value = int(value)
+            out[spec["name"]] = value
+        return out
+
+    def _check_common(self):
+        if self.scale not in ("none", "minmax", "maxabs", "auto"):
+            raise ValueError(
+                f"scale must be one of 'none', 'minmax', 'maxabs', 'auto', not {self.scale!r}"
+            )
+        if not isinstance(self.seed, numbers.Integral) or self.seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, not {self.seed!r}")
+
+    # -- data ---------------------------------------------------------------------------------
+
+    def _validate_X(self, X, reset: bool):
+        return validate_data(
+            self,
+            X,
+            reset=reset,
+            accept_sparse=("csr", "csc"),
+            dtype=[np.float64, np.float32],
+        )
+
+    def _binary_targets(self, y, classes=None):
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            warnings.warn(
+                "A column-vector y was passed when a 1d array was expected.",
+                DataConversionWarning,
+            )
+            y = y.ravel()
+        check_classification_targets(y)
+        found = np.unique(y) if classes is None else np.unique(np.asarray(classes))
+        if len(found) > 2:
+            raise ValueError(
+                f"Only binary classification is supported: {type(self).__name__} needs exactly "
+                f"two classes in y, got {len(found)}: {found.tolist()}"
+            )
+        if len(found) != 2:
+            raise ValueError(
+                f"{type(self).__name__} needs two classes in y, got one class: {found.tolist()}"
+            )
+        return y, found
+
+    def _positive(self, classes):
+        pos = classes[1] if self.pos_label is None else self.pos_label
+        if pos not in classes.tolist():
+            raise ValueError(f"pos_label={pos!r} is not one of the classes {classes.tolist()}")
+        return pos
+
+    # -- training -----------------------------------------------------------------------------
+
+    def _start(self, X, y, classes, partial: bool):
+        self._check_common()
+        pos = self._positive(classes)
+        if isinstance(pos, (numbers.Real, np.bool_)) and not isinstance(pos, str):
+            positive_labels = [float(pos)]
+            rule = f"pos_label {pos!r} (auclearn)"
+        else:
+            positive_labels = [1.0]
+            rule = f"pos_label {pos!r} (auclearn; written as label 1)"
+        self.classes_ = classes
+        self._sign = 1.0 if pos == classes[1] else -1.0
+        kwargs = {}
+        if self._row["family"] == "linear":
+            kwargs["average"] = bool(self.average)
+        self.model_ = _native.fit(
+            self._row["name"],
+            json.dumps(self._registry_params()),
+            _as_native(X),
+            np.ascontiguousarray(y == pos),
+            int(self.seed),
+            self.scale,
+            positive_labels,
+            rule,
+            partial=partial,
+            max_memory=memory_limit(),
+            **kwargs,
+        )
+        self._set_threshold(X, y == pos)
+        self._warn_divergence()
+
+    def _set_threshold(self, X, positive):
+        if positive.all() or not positive.any():
+            if not hasattr(self, "threshold_"):
+                self.threshold_ = 0.0
+            return
+        scores = self.model_.decision_function(_as_native(X)) * self._sign
+        self.threshold_ = _youden_threshold(scores, positive if self._sign > 0 else ~positive)
+
+    def _warn_divergence(self):
+        d = self.model_.diverged
+        if d is not None:
+            warnings.warn(f"{self._row['name']} diverged: {d}", RuntimeWarning, stacklevel=3)
+
+    def fit(self, X, y):
+        """Trains on ``X`` (n_samples, n_features) and the two-valued labels ``y``.
+
+        One-pass learners see the rows once, in the given order (shuffle sorted data first);
+        batch learners fit on all of them. The GIL is released while training.
+        """
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            accept_sparse=("csr", "csc"),
+            dtype=[np.float64, np.float32],
+        )
+        y, classes = self._binary_targets(y)
+        self._start(X, y, classes, partial=False)
+        return self
+
+    def scores(self, X):
+        """The model's scores of ``classes_[1]`` (larger: more likely ``classes_[1]``), with the
+        scaling fitted on the training data applied: for a model saved with ``save``, the numbers
+        ``auc predict`` prints (up to the sign when ``pos_label`` is ``classes_[0]``). The GIL is
+        released while scoring."""
+        check_is_fitted(self, "model_")
+        X = self._validate_X(X, reset=False)
+        return self.model_.decision_function(_as_native(X)) * self._sign
+
+    def decision_function(self, X):
+        """``scores(X) - threshold_``: positive where ``predict`` says ``classes_[1]``."""
+        return self.scores(X) - self.threshold_
+
+    def predict(self, X):
+        """``classes_[1]`` where ``decision_function(X) > 0`` (the score is above
+        ``threshold_``), else ``classes_[0]``."""
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(np.intp)]
+
+    # -- model files --------------------------------------------------------------------------
+
+    def save(self, path) -> None:
+        """Writes the model in the ``auc`` command's model-file format (``auc predict --model
+        PATH`` scores LIBSVM files with it). The file is written atomically."""
+        check_is_fitted(self, "model_")
+        data = self.model_.to_bytes()
+        path = os.fspath(path)
+        folder = os.path.dirname(os.path.abspath(path))
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".auclearn-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    def to_bytes(self) -> bytes:
+        """The model file's bytes."""
+        check_is_fitted(self, "model_")
+        return self.model_.to_bytes()
+
+    # -- pickling -----------------------------------------------------------------------------
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        if "model_" in state:
+            state = dict(state)
+            state["model_"] = state["model_"].to_bytes()
+        return state
+
+    def __setstate__(self, state):
+        if isinstance(state.get("model_"), bytes):
+            state = dict(state)
+            state["model_"] = _native.Model.from_bytes(state["model_"])
+        super().__setstate__(state)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+class OnlineAUCEstimator(AUCEstimator):
+    """Base class of the one-pass learners: adds ``partial_fit``."""
+
+    def partial_fit(self, X, y, classes=None):
+        """Continues training on ``X``, ``y`` in row order, exactly as ``auc train --resume``
+        continues a saved model (same scaling, same updates): ``fit(X1); partial_fit(X2)``
+        gives the model one ``fit`` on ``X1`` followed by ``X2`` gives.
+
+        ``classes`` (the two labels) is required on the first call. A first call starts the
+        learner (the scaling, if any, is fitted on this batch). ``threshold_`` is recomputed on
+        each batch that holds both classes.
+        """
+        first = not hasattr(self, "model_")
+        if first and classes is None:
+            raise ValueError("classes must be passed on the first call to partial_fit")
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            reset=first,
+            accept_sparse=("csr", "csc"),
+            dtype=[np.float64, np.float32],
+        )
+        y, found = self._binary_targets(y, classes if first else self.classes_)
+        if not set(np.unique(y).tolist()) <= set(found.tolist()):
+            raise ValueError(
+                f"y holds labels outside the classes {found.tolist()}: {np.unique(y).tolist()}"
+            )
+        if first:
+            self._start(X, y, found, partial=True)
+            return self
+        pos = self._positive(self.classes_)
+        self.model_.partial_fit(_as_native(X), np.ascontiguousarray(y == pos))
+        self._set_threshold(X, y == pos)
+        self._warn_divergence()
+        return self
+
+
+def _format_default(value) -> str:
+    return repr(value)
+
+
+def _docstring(row: dict, common: list) -> str:
+    lines = [
+        f"{row['title']}: {row['about']}",
+        "",
+        f"Registry name ``{row['name']}``"
+        + (f" (aliases {', '.join(row['aliases'])})" if row["aliases"] else "")
+        + f"; {row['family']} learner"
+        + ("; one pass, with ``partial_fit``." if row["online"] else "; batch (no ``partial_fit``)."),
+        "",
+        "Parameters",
+        "----------",
+    ]
+    for spec in row["params"]:
+        lines.append(f"{python_name(spec['name'])} : {spec['type']}, default={spec['default']!r}")
+        lines.append(f"    {spec['doc']} ({spec['allowed']}).")
+    for name, kind, default, doc in common:
+        lines.append(f"{name} : {kind}, default={default!r}")
+        lines.append(f"    {doc}")
+    lines += [
+        "",
+        "Attributes",
+        "----------",
+        "classes_ : ndarray of shape (2,)",
+        "    The two labels; ``decision_function`` scores ``classes_[1]``.",
+        "n_features_in_ : int",
+        "    Number of features seen in ``fit``.",
+        "threshold_ : float",
+        "    The score threshold maximizing TPR - FPR on the training scores:",
+        "    ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns",
+        "    ``classes_[1]`` where it is positive.",
+        "model_ : auclearn._native.Model",
+        "    The trained model (the ``auc`` command's model file; see ``save``).",
+    ]
+    if row["grid"]:
+        lines += ["", "Default search grid (``auc train --tune``): " + "; ".join(row["grid"]) + "."]
+    return "\n".join(lines)
+
+
+def _common_params(row: dict) -> list:
+    out = [
+        ("seed", "int", 0, "Seed of the learner's own random choices (reservoirs, landmarks)."),
+        (
+            "scale",
+            "{'none', 'minmax', 'maxabs', 'auto'}",
+            "none",
+            "Feature scaling fitted on the training rows and stored in the model (the CLI's "
+            "``--scale``); ``none`` by default, so arrays are used as given.",
+        ),
+        (
+            "pos_label",
+            "label or None",
+            None,
+            "The positive class the learner ranks first; ``None``: ``classes_[1]``.",
+        ),
+    ]
+    if row["family"] == "linear":
+        out.append(
+            ("average", "bool", False, "Score with the average of the iterates (``--average``).")
+        )
+    return out
+
+
+def make_class(row: dict) -> type:
+    """The estimator class of one registry row."""
+    common = _common_params(row)
+    args = [(python_name(s["name"]), s["default"]) for s in row["params"]]
+    args += [(name, default) for name, _, default, _ in common]
+    names = [a for a, _ in args]
+    if len(set(names)) != len(names):
+        raise RuntimeError(f"{row['name']}: duplicate constructor argument in {names}")
+    signature = ", ".join(f"{a}={_format_default(d)}" for a, d in args)
+    body = "".join(f"    self.{a} = {a}\n" for a in names)
+    source = f"def __init__(self, *, {signature}):\n{body}"
+    namespace: dict = {}
+    exec(compile(source, f"<auclearn {row['name']}>", "exec"), namespace)  # noqa: S102
+    base = OnlineAUCEstimator if row["online"] else AUCEstimator
+    cls = type(
+        class_name(row),
+        (base,),
+        {
+            "__init__": namespace["__init__"],
+            "__doc__": _docstring(row, common),
+            "__module__": "auclearn",
+            "_row": row,
+        },
+    )
+    cls.__init__.__qualname__ = f"{cls.__name__}.__init__"
+    return cls
+
+
+#: Every estimator class, by registry name, in the registry's order.
+ESTIMATORS: dict = {}
+for _row in REGISTRY:
+    ESTIMATORS[_row["name"]] = make_class(_row)
+del _row
+
+_titles = [c.__name__ for c in ESTIMATORS.values()]
+if len(set(_titles)) != len(_titles):
+    raise RuntimeError(f"two registry rows map to one class name: {_titles}")
+
+
+def estimator_class(name: str) -> type:
+    """The class of the algorithm called ``name`` (a registry name or alias, as after ``auc
+    train --algo``)."""
+    for row in REGISTRY:
+        if name == row["name"] or name in row["aliases"]:
+            return ESTIMATORS[row["name"]]
+    raise ValueError(f"unknown algorithm {name!r}; known: {', '.join(ESTIMATORS)}")
+
+
+def Learner(name: str, **params) -> AUCEstimator:  # noqa: N802 (a factory spelled as a class)
+    """The estimator of the algorithm called ``name`` (a registry name or alias), e.g.
+    ``Learner("opauc", eta=0.5)`` is ``OPAUC(eta=0.5)``. Parameters use the Python spelling
+    (``lam`` for ``lambda``); the registry spelling is accepted too."""
+    cls = estimator_class(name)
+    params = {PYTHON_NAMES.get(k, k): v for k, v in params.items()}
+    return cls(**params)
+
+
+def load(path) -> AUCEstimator:
+    """Reads a model file written by ``auc train`` or ``save`` and returns its fitted estimator.
+
+    The file does not store the Python labels nor a ``predict`` threshold: the loaded estimator
+    has ``classes_ = [0, 1]`` (1: the model's positive class) and ``threshold_ = 0.0``, so
+    ``scores`` and ``decision_function`` both return the model's scores of its positive class
+    (as ``auc predict`` prints them). Set ``threshold_`` to predict with another cut.
+    """
+    with open(os.fspath(path), "rb") as f:
+        data = f.read()
+    return from_bytes(data)
+
+
+def from_bytes(data: bytes) -> AUCEstimator:
+    """The fitted estimator of a model file's bytes (see ``load``)."""
+    model = _native.Model.from_bytes(data)
+    cls = ESTIMATORS[model.algorithm]
+    stored = json.loads(model.params)
+    kwargs = {python_name(k): v for k, v in stored.items()}
+    kwargs["seed"] = model.seed
+    kwargs["scale"] = model.scaling
+    if model.algorithm and ESTIMATORS[model.algorithm]._row["family"] == "linear":
+        kwargs["average"] = model.averaged
+    est = cls(**kwargs)
+    est.model_ = model
+    est.classes_ = np.array([0, 1])
+    est._sign = 1.0
+    est.threshold_ = 0.0
+    est.n_features_in_ = model.dim
+    return est

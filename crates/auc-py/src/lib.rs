@@ -1,0 +1,50 @@
+//! `auclearn._native`: the Rust side of the Python package `auclearn` (PyO3, stable ABI).
+//!
+//! It knows no learner by name: `registry` hands Python the rows of
+//! [`auc_learners::ALL`] (names, parameters with their kinds, defaults and docs, citations),
+//! from which `auclearn` creates one scikit-learn estimator class per algorithm at import. The
+//! rest is a thin layer over the same library calls as the `auc` command: `model` trains,
+//! continues, scores and (de)serializes the CLI's model files; `eval` holds the metrics, the
+//! Friedman/Nemenyi test and the nested cross-validation protocol; `input` borrows numpy and
+//! scipy.sparse arrays without copying them.
+//!
+//! New families of bindings (the moments-based batch learners behind a later `auclearn.dask`)
+//! go in a module of their own here, registered in `_native`, with their Python side in a
+//! submodule of the package.
+
+mod eval;
+mod input;
+mod model;
+
+use pyo3::prelude::*;
+use serde_json::Value;
+
+/// Every algorithm of the registry, in `auc algos` order, as the JSON list `auc algos --json`
+/// prints, each row with `online` (it has `partial_fit`) added.
+#[pyfunction]
+fn registry() -> String {
+    let rows: Vec<Value> = auc_learners::ALL
+        .iter()
+        .map(|a| {
+            let mut v = a.to_json();
+            v["online"] = Value::Bool(a.is_online());
+            v
+        })
+        .collect();
+    Value::Array(rows).to_string()
+}
+
+/// The extension module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(registry, m)?)?;
+    m.add_class::<model::PyModel>()?;
+    m.add_function(wrap_pyfunction!(model::fit, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::roc_auc, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::average_precision, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::roc_curve, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::friedman, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::nested_cv, m)?)?;
+    Ok(())
+}

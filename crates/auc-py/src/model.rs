@@ -1,0 +1,434 @@
+//! `auclearn._native.Model`: a trained model of any registry algorithm, held as the CLI's
+//! [`auc_learners::Model`], so that its bytes are a model file `auc predict` reads.
+//!
+//! What an array fit records in the model's [`Preparation`]: the reading is LIBSVM (the format
+//! whose rows are numbers by feature index, as a Python array's are), the positive labels are
+//! the numeric `pos_label` when it is a number (otherwise `1`, with the Python label named in
+//! the rule), the dimension is the array's column count, no hashing, the scaling fitted on the
+//! training rows as the estimator's `scale` parameter asks (`none` by default) and no unit
+//! norm. `auc predict` then reads a LIBSVM file and scales it as Python does.
+//!
+//! Fitting and scoring run with the GIL released.
+
+use auc_core::{Label, OnlineLearner, ParamMap, RowBuf};
+use auc_data::{FeatureRanges, Reading, Scaler, Scaling};
+use auc_learners::{Model, Preparation, Trained, TrainingRecord};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::input::{Borrowed, Rows, Scratch, labels};
+
+/// Any error as a Python `ValueError` with its message.
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The scaling named by a word of the CLI's `--scale`.
+pub(crate) fn scaling(word: &str) -> PyResult<Scaling> {
+    match word {
+        "none" => Ok(Scaling::None),
+        "minmax" => Ok(Scaling::MinMax),
+        "maxabs" => Ok(Scaling::MaxAbs),
+        "auto" => Ok(Scaling::Auto),
+        other => Err(PyValueError::new_err(format!(
+            "scale must be one of none, minmax, maxabs, auto (as the CLI's --scale), not {other:?}"
+        ))),
+    }
+}
+
+/// Parameters from a JSON object of the registry's names.
+pub(crate) fn param_map(json: &str) -> PyResult<ParamMap> {
+    serde_json::from_str(json).map_err(|e| value_error(format!("parameters: {e}")))
+}
+
+/// Feeds `rows` to `learner` in order, each prepared as `prep` says (lent as they are when
+/// there is nothing to prepare).
+fn stream(learner: &mut dyn OnlineLearner, rows: &Rows<'_>, labels: &[Label], prep: &Preparation) {
+    let mut scratch = Scratch::default();
+    if matches!(prep.scaler, Scaler::None) && !prep.unit_norm {
+        rows.for_each(&mut scratch, |i, x| learner.update(x, labels[i]));
+    } else {
+        let mut buf = RowBuf::default();
+        rows.for_each(&mut scratch, |i, x| {
+            prep.apply_row(x, &mut buf);
+            learner.update(buf.as_row(), labels[i]);
+        });
+    }
+}
+
+/// Scores of `rows` by `state`, each prepared as `prep` says; a non-finite score is an error
+/// naming the row.
+fn score(state: &dyn Trained, rows: &Rows<'_>, prep: &Preparation) -> Result<Vec<f64>, String> {
+    let mut out = Vec::with_capacity(rows.n());
+    let mut scratch = Scratch::default();
+    let mut buf = RowBuf::default();
+    let plain = matches!(prep.scaler, Scaler::None) && !prep.unit_norm;
+    for i in 0..rows.n() {
+        let x = rows.row(i, &mut scratch);
+        let s = if plain {
+            state.score(x)
+        } else {
+            prep.apply_row(x, &mut buf);
+            state.score(buf.as_row())
+        };
+        if !s.is_finite() {
+            return Err(auc_learners::Error::NonFiniteScore { row: i, value: s }.to_string());
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
+/// The scaler fitted on `rows` (one pass over them), or none.
+fn fit_scaler(rows: &Rows<'_>, scaling: Scaling) -> Scaler {
+    if scaling == Scaling::None {
+        return Scaler::None;
+    }
+    let mut ranges = FeatureRanges::new(rows.dim());
+    let mut scratch = Scratch::default();
+    rows.for_each(&mut scratch, |_, x| ranges.observe(x));
+    ranges.finish(scaling)
+}
+
+/// Checks a trained state as the CLI does before saving it.
+fn check_state(state: &dyn Trained, name: &str) -> Result<(), String> {
+    state.validate().map_err(|e| {
+        format!(
+            "training {name} left an unusable state ({e}); the features are probably too large for it unscaled: use scale=\"minmax\" or \"maxabs\""
+        )
+    })
+}
+
+/// A trained model: scores rows, continues a one-pass learner, and is a CLI model file.
+#[pyclass(module = "auclearn._native", name = "Model")]
+pub(crate) struct PyModel {
+    model: Model,
+}
+
+/// Refuses a learner whose estimated memory on data of this shape exceeds `limit` bytes.
+pub(crate) fn check_memory(
+    config: &dyn auc_learners::Configured,
+    rows: &Rows<'_>,
+    pos: u64,
+    neg: u64,
+    average: bool,
+    limit: u64,
+) -> PyResult<()> {
+    let shape = auc_core::DataShape {
+        n: rows.n(),
+        dim: rows.dim(),
+        positives: pos as usize,
+        negatives: neg as usize,
+    };
+    let needed = config.memory_bytes(&shape, average);
+    if needed > limit {
+        return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
+            "this learner on {} rows of {} features needs about {:.3} GB but the limit is {:.3} GB: reduce the features (e.g. feature hashing) or use a learner with O(p) state (pa-i, solam, perceptron)",
+            shape.n,
+            shape.dim,
+            needed as f64 / 1e9,
+            limit as f64 / 1e9
+        )));
+    }
+    Ok(())
+}
+
+/// Both classes counted, or an error.
+fn need_both(name: &str, pos: u64, neg: u64) -> PyResult<()> {
+    if pos == 0 || neg == 0 {
+        return Err(PyValueError::new_err(format!(
+            "training {name} needs both classes; the data hold {pos} positive and {neg} negative examples"
+        )));
+    }
+    Ok(())
+}
+
+/// Trains algorithm `name` with the JSON `params` on `x` (2-D float array or a CSR tuple) and
+/// the boolean labels `y` (true = positive): one pass in row order for a one-pass learner, a fit
+/// for a batch learner. `partial`: the first batch of `partial_fit`, which may hold one class;
+/// `average`: score with the mean of the iterates (linear learners).
+#[pyfunction]
+/// `max_memory`: refuse (`MemoryError`) a learner whose state or fit would take more bytes, as
+/// the CLI's `--max-memory` does.
+#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fit(
+    py: Python<'_>,
+    name: &str,
+    params: &str,
+    x: &Bound<'_, PyAny>,
+    y: PyReadonlyArray1<'_, bool>,
+    seed: u64,
+    scale: &str,
+    positive_labels: Vec<f64>,
+    positive_rule: String,
+    partial: bool,
+    average: bool,
+    max_memory: Option<u64>,
+) -> PyResult<PyModel> {
+    let algo = auc_learners::lookup(name).map_err(value_error)?;
+    let given = param_map(params)?;
+    algo.check_names(&given).map_err(value_error)?;
+    let config = algo.configure(&given).map_err(value_error)?;
+    let scaling = scaling(scale)?;
+    let borrowed = Borrowed::extract(x)?;
+    let rows = borrowed.rows()?;
+    let labels = labels(&y, rows.n())?;
+    let pos = labels.iter().filter(|l| l.is_pos()).count() as u64;
+    let neg = labels.len() as u64 - pos;
+    if !partial {
+        need_both(algo.name, pos, neg)?;
+    }
+    if average && algo.family != auc_core::Family::Linear {
+        return Err(PyValueError::new_err(format!(
+            "average=True averages the iterates of a linear one-pass learner; {} is a {} learner",
+            algo.name,
+            algo.family.name()
+        )));
+    }
+    if let Some(limit) = max_memory {
+        check_memory(config.as_ref(), &rows, pos, neg, average, limit)?;
+    }
+    let result = py.detach(|| -> Result<Model, String> {
+        let preparation = Preparation {
+            reading: Reading::Libsvm,
+            positive_labels,
+            positive_rule,
+            dim: rows.dim(),
+            hash_bits: None,
+            scaler: fit_scaler(&rows, scaling),
+            unit_norm: false,
+        };
+        preparation.validate()?;
+        let state = match config.start(rows.dim(), seed, average) {
+            Some(state) => {
+                let mut state = state.map_err(|e| e.to_string())?;
+                let learner = state.learner().expect("a one-pass learner's state learns");
+                stream(learner, &rows, &labels, &preparation);
+                state
+            }
+            None => {
+                let data = preparation.apply(&rows.collect(labels)?);
+                let fitted = config
+                    .fit(&data, seed)
+                    .expect("an algorithm is one-pass or batch")
+                    .map_err(|e| e.to_string())?;
+                fitted.0
+            }
+        };
+        check_state(state.as_ref(), algo.name)?;
+        let diverged = state.divergence().map(|d| d.to_string());
+        Ok(Model {
+            algorithm: algo,
+            config,
+            preparation,
+            training: TrainingRecord {
+                seed,
+                examples: pos + neg,
+                positives: pos,
+                negatives: neg,
+                diverged,
+                written_by: format!("auclearn {}", env!("CARGO_PKG_VERSION")),
+            },
+            state,
+        })
+    });
+    Ok(PyModel {
+        model: result.map_err(PyValueError::new_err)?,
+    })
+}
+
+impl PyModel {
+    fn check_dim(&self, rows: &Rows<'_>) -> PyResult<()> {
+        let dim = self.model.preparation.dim;
+        if rows.dim() != dim {
+            return Err(PyValueError::new_err(format!(
+                "X has {} features, but the model was trained with {dim} features",
+                rows.dim()
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl PyModel {
+    /// Reads a model file's bytes (as written by `auc train` or [`PyModel::to_bytes`]).
+    #[staticmethod]
+    fn from_bytes(bytes: &[u8]) -> PyResult<PyModel> {
+        Model::from_bytes(bytes)
+            .map(|model| PyModel { model })
+            .map_err(value_error)
+    }
+
+    /// The model file's bytes, read back and checked before they are returned.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = self.model.to_checked_bytes().map_err(value_error)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Pickles as its model file's bytes.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let py = slf.py();
+        let bytes = slf.borrow().to_bytes(py)?;
+        Ok((slf.getattr("from_bytes")?, (bytes,)))
+    }
+
+    /// Scores of every row of `x`, prepared as the training rows were.
+    fn decision_function<'py>(
+        &self,
+        py: Python<'py>,
+        x: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let borrowed = Borrowed::extract(x)?;
+        let rows = borrowed.rows()?;
+        self.check_dim(&rows)?;
+        let model = &self.model;
+        let scores = py.detach(|| {
+            if model.algorithm.is_online() {
+                score(model.state.as_ref(), &rows, &model.preparation)
+            } else {
+                // Batch models score a whole dataset at once (their kernels share work).
+                let n = rows.n();
+                let data = rows.collect(vec![Label::Neg; n])?;
+                model
+                    .scores(&model.preparation.apply(&data))
+                    .map_err(|e| e.to_string())
+            }
+        });
+        Ok(scores.map_err(PyValueError::new_err)?.into_pyarray(py))
+    }
+
+    /// Continues a one-pass learner on `x`, `y` in row order, exactly as `auc train --resume`
+    /// continues a saved model on new data (same preparation, same updates).
+    fn partial_fit(
+        &mut self,
+        py: Python<'_>,
+        x: &Bound<'_, PyAny>,
+        y: PyReadonlyArray1<'_, bool>,
+    ) -> PyResult<()> {
+        let name = self.model.algorithm.name;
+        if !self.model.algorithm.is_online() {
+            return Err(PyValueError::new_err(format!(
+                "{name} is a batch learner, fitted on all its data at once: it has no partial_fit"
+            )));
+        }
+        let borrowed = Borrowed::extract(x)?;
+        let rows = borrowed.rows()?;
+        self.check_dim(&rows)?;
+        let labels = labels(&y, rows.n())?;
+        let pos = labels.iter().filter(|l| l.is_pos()).count() as u64;
+        let neg = labels.len() as u64 - pos;
+        let t = &self.model.training;
+        need_both(name, t.positives + pos, t.negatives + neg)?;
+        let model = &mut self.model;
+        py.detach(|| -> Result<(), String> {
+            let learner = model
+                .state
+                .learner()
+                .expect("a one-pass model's state learns");
+            stream(learner, &rows, &labels, &model.preparation);
+            check_state(model.state.as_ref(), name)?;
+            let diverged = model.state.divergence().map(|d| d.to_string());
+            let t = &mut model.training;
+            t.examples += pos + neg;
+            t.positives += pos;
+            t.negatives += neg;
+            t.diverged = diverged;
+            t.written_by = format!("auclearn {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        })
+        .map_err(PyValueError::new_err)
+    }
+
+    /// A copy.
+    fn copy(&self) -> PyResult<PyModel> {
+        Self::from_bytes(&self.model.to_bytes())
+    }
+
+    /// The algorithm's registry name.
+    #[getter]
+    fn algorithm(&self) -> &'static str {
+        self.model.algorithm.name
+    }
+
+    /// Whether it is a one-pass learner (it has `partial_fit`).
+    #[getter]
+    fn is_online(&self) -> bool {
+        self.model.algorithm.is_online()
+    }
+
+    /// Every parameter (defaults included) as a JSON object of the registry's names.
+    #[getter]
+    fn params(&self) -> String {
+        self.model.config.params_json()
+    }
+
+    /// The number of features.
+    #[getter]
+    fn dim(&self) -> usize {
+        self.model.preparation.dim
+    }
+
+    /// The file labels of the positive class.
+    #[getter]
+    fn positive_labels(&self) -> Vec<f64> {
+        self.model.preparation.positive_labels.clone()
+    }
+
+    /// Why they are positive.
+    #[getter]
+    fn positive_rule(&self) -> String {
+        self.model.preparation.positive_rule.clone()
+    }
+
+    /// The fitted scaling's name (`none`, `minmax`, `maxabs`).
+    #[getter]
+    fn scaling(&self) -> String {
+        self.model.preparation.scaler.kind().name().to_owned()
+    }
+
+    /// Whether it scores with the average of its iterates.
+    #[getter]
+    fn averaged(&self) -> bool {
+        self.model.state.averaged()
+    }
+
+    /// The learner's seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.model.training.seed
+    }
+
+    /// Examples, positives and negatives seen over every run.
+    #[getter]
+    fn counts(&self) -> (u64, u64, u64) {
+        let t = &self.model.training;
+        (t.examples, t.positives, t.negatives)
+    }
+
+    /// The divergence report of the last run, when it diverged.
+    #[getter]
+    fn diverged(&self) -> Option<String> {
+        self.model.training.diverged.clone()
+    }
+
+    /// What `auc model` prints about the state (sizes, norms), as JSON.
+    #[getter]
+    fn describe(&self) -> String {
+        self.model.state.describe().to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Model({}, {}, {} features)",
+            self.model.algorithm.name,
+            self.model.config.params(),
+            self.model.preparation.dim
+        )
+    }
+}

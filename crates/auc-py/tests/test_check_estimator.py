@@ -1,0 +1,26 @@
+"""scikit-learn's own estimator checks for every linear learner. No check is skipped or expected
+to fail: binary-only is declared with the `multi_class = False` tag, under which scikit-learn
+runs its binary checks and `check_classifier_not_supporting_multiclass` instead; the only
+check scikit-learn skips by itself is array-API input (see the test)."""
+
+import warnings
+
+import pytest
+from sklearn.utils.estimator_checks import check_estimator
+
+from conftest import LINEAR, ids
+
+
+@pytest.mark.parametrize("cls", LINEAR, ids=ids(LINEAR))
+def test_check_estimator(cls):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(cls(), on_fail=None)
+    failed = [(r["check_name"], str(r["exception"])[:300]) for r in results if r["status"] == "failed"]
+    skipped = {r["check_name"] for r in results if r["status"] == "skipped"}
+    assert failed == []
+    assert len(results) > 40
+    # The one check scikit-learn skips by itself: array-API input runs only with the
+    # SCIPY_ARRAY_API environment variable and array_api_compat installed (these estimators
+    # take numpy and scipy.sparse input).
+    assert skipped <= {"check_array_api_input"}
