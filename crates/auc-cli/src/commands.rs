@@ -48,6 +48,9 @@ enum Command {
     /// batch learners (gam-cvm and its baselines) are fitted on all of it and saved as their
     /// inductive model. Every parameter has a default; --tune picks them by cross-validation.
     Train(crate::train::TrainArgs),
+    /// Class moments and feature ranges of data files, for the learners fitted from moments:
+    /// `auc train --algo NAME A.mom B.mom C.svm` merges them exactly.
+    Moments(crate::moments::MomentsArgs),
     /// Score a data file with a saved model, reading it as the model's training data was read.
     Predict(crate::predict::PredictArgs),
     /// Prequential (test-then-train) AUC of a one-pass learner along a stream.
@@ -296,6 +299,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Curve(a) => curve_cmd(a),
         Command::Friedman(a) => crate::friedman::run(&a.table, a.alpha, a.json),
         Command::Train(a) => crate::train::train(a),
+        Command::Moments(a) => crate::moments::moments(a),
         Command::Predict(a) => crate::predict::predict(a),
         Command::Stream(a) => crate::train::stream(a),
         Command::Model(a) => crate::predict::model(a),

@@ -12,6 +12,7 @@ mod friedman;
 mod hyper;
 mod input;
 mod memory;
+mod moments;
 mod output;
 mod plot;
 mod predict;

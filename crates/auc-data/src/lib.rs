@@ -65,7 +65,7 @@ pub use input::STDIN;
 pub use libsvm::read_libsvm;
 pub use raw::{
     BinaryLabels, DENSE_DENSITY, Layout, Positive, PositiveChoice, PositiveRule, RawData,
-    dense_bytes,
+    choose_positive, dense_bytes,
 };
 pub use scale::{AUTO_MIN_MAX_DENSITY, FeatureRanges, SCALED_LIMIT, Scaler, Scaling, unit_norm};
 pub use stream::RowStream;

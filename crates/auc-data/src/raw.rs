@@ -487,49 +487,7 @@ impl RawData {
     ///
     /// Labels are returned sorted, without repeats, with `-0` as `0`.
     pub fn choose_positive(&self, positive: &Positive) -> Result<PositiveChoice, DataError> {
-        let counts = self.label_counts();
-        let minority = || PositiveChoice {
-            labels: counts
-                .iter()
-                // Fewest rows first; among equal counts the smaller label (counts are sorted by
-                // label, and `min_by_key` keeps the first minimum).
-                .min_by_key(|(_, c)| *c)
-                .map(|&(l, _)| vec![l])
-                .unwrap_or_default(),
-            rule: PositiveRule::Minority,
-        };
-        let mut choice = match positive {
-            Positive::Auto => match binary_labels(&counts) {
-                Some(set) => PositiveChoice {
-                    labels: vec![1.0],
-                    rule: PositiveRule::BinaryPlusOne(set),
-                },
-                None => minority(),
-            },
-            Positive::Minority => minority(),
-            Positive::Known(known) => PositiveChoice {
-                labels: known.iter().map(|&l| canonical(l)).collect(),
-                rule: PositiveRule::Given,
-            },
-            Positive::Labels(wanted) => {
-                let mut out = Vec::with_capacity(wanted.len());
-                for &w in wanted {
-                    let w = canonical(w);
-                    if !counts.iter().any(|(l, _)| l.to_bits() == w.to_bits()) {
-                        let present = counts.iter().map(|&(l, _)| l).collect();
-                        return Err(DataError::NoSuchLabel { label: w, present });
-                    }
-                    out.push(w);
-                }
-                PositiveChoice {
-                    labels: out,
-                    rule: PositiveRule::Given,
-                }
-            }
-        };
-        choice.labels.sort_by(f64::total_cmp);
-        choice.labels.dedup_by(|a, b| a.to_bits() == b.to_bits());
-        Ok(choice)
+        choose_positive(&self.label_counts(), positive)
     }
 
     /// The labels that [`RawData::binarize`] maps to [`Label::Pos`] under `positive`, sorted: the
@@ -643,6 +601,61 @@ fn binary_labels(counts: &[(f64, usize)]) -> Option<BinaryLabels> {
         }
         _ => None,
     }
+}
+
+/// The positive class `positive` picks on data with these `(label, count)` pairs (sorted by
+/// label, as [`RawData::label_counts`] returns them): the rule of [`RawData::choose_positive`],
+/// for callers that keep only the counts (the moment summaries of the batch moment learners).
+///
+/// # Errors
+/// [`DataError::NoSuchLabel`] for a [`Positive::Labels`] label that does not occur.
+pub fn choose_positive(
+    counts: &[(f64, usize)],
+    positive: &Positive,
+) -> Result<PositiveChoice, DataError> {
+    let counts = counts.to_vec();
+    let minority = || PositiveChoice {
+        labels: counts
+            .iter()
+            // Fewest rows first; among equal counts the smaller label (counts are sorted by
+            // label, and `min_by_key` keeps the first minimum).
+            .min_by_key(|(_, c)| *c)
+            .map(|&(l, _)| vec![l])
+            .unwrap_or_default(),
+        rule: PositiveRule::Minority,
+    };
+    let mut choice = match positive {
+        Positive::Auto => match binary_labels(&counts) {
+            Some(set) => PositiveChoice {
+                labels: vec![1.0],
+                rule: PositiveRule::BinaryPlusOne(set),
+            },
+            None => minority(),
+        },
+        Positive::Minority => minority(),
+        Positive::Known(known) => PositiveChoice {
+            labels: known.iter().map(|&l| canonical(l)).collect(),
+            rule: PositiveRule::Given,
+        },
+        Positive::Labels(wanted) => {
+            let mut out = Vec::with_capacity(wanted.len());
+            for &w in wanted {
+                let w = canonical(w);
+                if !counts.iter().any(|(l, _)| l.to_bits() == w.to_bits()) {
+                    let present = counts.iter().map(|&(l, _)| l).collect();
+                    return Err(DataError::NoSuchLabel { label: w, present });
+                }
+                out.push(w);
+            }
+            PositiveChoice {
+                labels: out,
+                rule: PositiveRule::Given,
+            }
+        }
+    };
+    choice.labels.sort_by(f64::total_cmp);
+    choice.labels.dedup_by(|a, b| a.to_bits() == b.to_bits());
+    Ok(choice)
 }
 
 #[cfg(test)]
