@@ -163,7 +163,7 @@ pub(crate) fn refuse_moment_files(inputs: &[PathBuf], why: &str) -> Result<(), E
 pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     let algo = t.algo;
     algo.check_names(t.given)?;
-    algo.configure(t.given)?;
+    let config = algo.configure(t.given)?;
     if t.prep.unit_norm {
         return Err(format!(
             "--unit-norm divides each row by its own norm, which does not commute with class moments; {} is fitted from moments and cannot use it",
@@ -176,7 +176,15 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     let pass = start.elapsed().as_secs_f64();
     let limit = memory::limit(t.max_memory);
     memory::check(
-        auc_online::moment_fit_bytes(summary.dim()),
+        config.memory_bytes(
+            &auc_core::DataShape {
+                n: usize::try_from(summary.rows()).unwrap_or(usize::MAX),
+                dim: summary.dim(),
+                positives: 0,
+                negatives: 0,
+            },
+            false,
+        ),
         limit,
         &format!("{} on {} features", algo.name, summary.dim()),
         "use --hash-bits B to fold the features into 2^B",

@@ -76,7 +76,10 @@ fn a_file_split_in_three_merges_to_the_whole() {
         args.extend(["-o", merged.to_str().unwrap()]);
         let o = auc(&args);
         assert!(o.status.success(), "{}", stderr(&o));
-        close(&scores(&merged, &heart()), &want, 1e-12);
+        // Merging in another grouping changes the moments by rounding (~1e-16 relative), which
+        // the solve amplifies by the condition number of lambda I + Delta Delta' + S: about
+        // 3e-12 of the largest score at the default lambda = 2^-10 on heart.
+        close(&scores(&merged, &heart()), &want, 2e-11);
         // Two moment files and a data file together.
         let mixed = dir.path().join(format!("{name}-mixed.auc"));
         let o = auc(&[
@@ -90,7 +93,7 @@ fn a_file_split_in_three_merges_to_the_whole() {
             mixed.to_str().unwrap(),
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
-        close(&scores(&mixed, &heart()), &want, 1e-12);
+        close(&scores(&mixed, &heart()), &want, 2e-11);
         // The in-memory path (--unit-norm off, --limit past the end) fits the same model.
         let mem = dir.path().join(format!("{name}-mem.auc"));
         let o = auc(&[
