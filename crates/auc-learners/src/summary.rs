@@ -698,8 +698,7 @@ fn affine(scaler: &Scaler, p: usize) -> Result<(Vec<f64>, Vec<f64>), MomentError
     match scaler {
         Scaler::None => {}
         Scaler::MinMax { min, max } => {
-            for j in 0..p.min(min.len()) {
-                let (lo, hi) = (min[j], max[j]);
+            for (j, (&lo, &hi)) in min.iter().zip(max).enumerate().take(p) {
                 if lo.partial_cmp(&hi) != Some(std::cmp::Ordering::Less) {
                     (a[j], c[j]) = (0.0, 0.0);
                     continue;
@@ -719,10 +718,9 @@ fn affine(scaler: &Scaler, p: usize) -> Result<(Vec<f64>, Vec<f64>), MomentError
             }
         }
         Scaler::MaxAbs { max_abs } => {
-            for j in 0..p.min(max_abs.len()) {
-                let m = max_abs[j];
-                a[j] = if m > 0.0 { 1.0 / m } else { 0.0 };
-                if !a[j].is_finite() {
+            for (j, (aj, &m)) in a.iter_mut().zip(max_abs).enumerate() {
+                *aj = if m > 0.0 { 1.0 / m } else { 0.0 };
+                if !aj.is_finite() {
                     return Err(extreme(j));
                 }
             }
@@ -742,9 +740,9 @@ fn scale_moments(m: &ClassMoments, a: &[f64], c: &[f64]) -> Result<ClassMoments,
     let src = m.comoment();
     let mut packed = Vec::with_capacity(src.len());
     let mut k = 0;
-    for i in 0..p {
-        for j in i..p {
-            packed.push(a[i] * src[k] * a[j]);
+    for (i, &ai) in a.iter().enumerate().take(p) {
+        for &aj in &a[i..p] {
+            packed.push(ai * src[k] * aj);
             k += 1;
         }
     }

@@ -1,6 +1,12 @@
 //! Moment summaries: exact merging, the moment file format, and fits from moments equal to the
 //! in-memory fits of the same learners on the same prepared data.
 
+#![allow(
+    clippy::float_cmp,
+    clippy::needless_range_loop,
+    reason = "brute-force reference computations index by position and compare exact zeros"
+)]
+
 use auc_core::ParamMap;
 use auc_data::{Positive, RawData, ReadOptions, RowStream, Scaler, Scaling};
 use auc_learners::{

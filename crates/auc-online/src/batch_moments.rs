@@ -111,8 +111,8 @@ impl PairProblem {
         self.s_mul(w, sw);
         let b = 1.0 - dot(w, &self.delta);
         let s2 = dot(w, sw).max(0.0);
-        for j in 0..self.dim {
-            grad[j] = lambda * w[j] - b * self.delta[j] + sw[j];
+        for (((g, &wj), &dj), &sj) in grad.iter_mut().zip(w).zip(&self.delta).zip(sw.iter()) {
+            *g = lambda * wj - b * dj + sj;
         }
         0.5 * lambda * dot(w, w) + 0.5 * (b * b + s2)
     }
@@ -124,8 +124,8 @@ impl PairProblem {
         let mu = dot(w, &self.delta);
         let s2 = dot(w, sw).max(0.0);
         let psi = psi_m(mu, s2);
-        for j in 0..self.dim {
-            grad[j] = lambda * w[j] + psi.d_mu * self.delta[j] + 2.0 * psi.d_s2 * sw[j];
+        for (((g, &wj), &dj), &sj) in grad.iter_mut().zip(w).zip(&self.delta).zip(sw.iter()) {
+            *g = lambda * wj + psi.d_mu * dj + 2.0 * psi.d_s2 * sj;
         }
         let b = 1.0 - mu;
         let r = b.hypot(s2.sqrt());
@@ -204,11 +204,11 @@ pub fn solve_square(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError>
     check::positive("lambda", lambda)?;
     let p = pb.dim;
     let mut a = pb.s.clone();
-    for i in 0..p {
-        for j in 0..p {
-            a[i * p + j] += pb.delta[i] * pb.delta[j];
+    for (i, (row, &di)) in a.chunks_exact_mut(p.max(1)).zip(&pb.delta).enumerate() {
+        for (x, &dj) in row.iter_mut().zip(&pb.delta) {
+            *x += di * dj;
         }
-        a[i * p + i] += lambda;
+        row[i] += lambda;
     }
     let mut w = cholesky_solve(&a, p, &pb.delta, lambda)?;
     // One refinement step: w += A^{-1} (Delta - A w).
@@ -264,11 +264,9 @@ pub fn solve_psi_m(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError> 
         if r > 0.0 {
             let r3 = 2.0 * r * r * r;
             let s2 = dot(&w, &sw).max(0.0);
-            for i in 0..p {
-                let (di, si) = (pb.delta[i], sw[i]);
-                for j in 0..p {
-                    let (dj, sj) = (pb.delta[j], sw[j]);
-                    hess[i * p + j] += (s2 * di * dj + b * (di * sj + si * dj) - si * sj) / r3;
+            for (row, (&di, &si)) in hess.chunks_exact_mut(p).zip(pb.delta.iter().zip(&sw)) {
+                for (h, (&dj, &sj)) in row.iter_mut().zip(pb.delta.iter().zip(&sw)) {
+                    *h += (s2 * di * dj + b * (di * sj + si * dj) - si * sj) / r3;
                 }
             }
         }
@@ -283,8 +281,8 @@ pub fn solve_psi_m(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError> 
         let mut a = 1.0;
         let mut accepted = false;
         for _ in 0..60 {
-            for j in 0..p {
-                trial[j] = w[j] - a * step[j];
+            for ((t, &wj), &sj) in trial.iter_mut().zip(&w).zip(&step) {
+                *t = wj - a * sj;
             }
             let (ft, bt, rt) = pb.psi(lambda, &trial, &mut tsw, &mut tgrad);
             if ft <= f - 1e-4 * a * slope {

@@ -1,6 +1,12 @@
 //! The batch moment learners against brute-force pairwise computations of the same objectives
 //! (`docs/math/batch-moments.md`), and their independence of how the moments were chunked.
 
+#![allow(
+    clippy::float_cmp,
+    clippy::needless_range_loop,
+    reason = "brute-force reference computations index by position and compare exact zeros"
+)]
+
 use auc_core::{BatchParams, Dataset, Label, Row, Scorer};
 use auc_online::{
     BlockScratch, Linear, MomentParams, OaucMBatchParams, OpaucBatchParams, PairProblem,
