@@ -269,7 +269,12 @@ pub(crate) fn registry(bin: &Path, family: &str) -> Result<Vec<Algo>, String> {
         .as_array()
         .ok_or("`auc algos --json` is not a list")?
         .iter()
-        .filter(|a| a["family"] == family)
+        .filter(|a| {
+            a["family"] == family
+                || (family == "moments"
+                    && (a["from_moments"] == true
+                        || crate::batch::ONLINE_PEERS.contains(&a["title"].as_str().unwrap_or(""))))
+        })
         .map(|a| Algo {
             name: a["name"].as_str().unwrap_or_default().to_owned(),
             label: a["title"].as_str().unwrap_or_default().to_owned(),
@@ -280,7 +285,7 @@ pub(crate) fn registry(bin: &Path, family: &str) -> Result<Vec<Algo>, String> {
 }
 
 /// The papers' mean AUC and standard deviation in %, per (data set, algorithm title, source).
-const PAPER: &[(&str, &str, f64, f64, &str)] = &[
+pub(crate) const PAPER: &[(&str, &str, f64, f64, &str)] = &[
     // [OAUC Table 2]: Perceptron, PA-I, OAM, OAUC-S, OAUC-M_c, OAUC-M.
     ("fourclass", "Perceptron", 79.81, 2.05, "OAUC"),
     ("fourclass", "PA-I", 82.81, 1.24, "OAUC"),

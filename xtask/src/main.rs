@@ -5,6 +5,7 @@
 
 #![allow(clippy::print_stdout)]
 
+mod batch;
 mod cvm;
 mod kernel;
 mod linear;
@@ -22,8 +23,8 @@ cargo xtask <command>
   ci                      what .ci/run runs: fmt --check, clippy -D warnings, tests, docs, tidy,
                           a release build of the `auc` binary, the Python package and its
                           pytest suite (`python`), and (with ../shared beside the
-                          repository) `reproduce linear --quick` and `reproduce kernel --quick`
-                          as smoke runs
+                          repository) `reproduce linear --quick`, `reproduce kernel --quick`,
+                          `reproduce batch --quick` and `reproduce cvm --quick` as smoke runs
   python                  release build of the `auc` binary and the Python extension (one
                           cargo invocation), installed into a virtual environment under target/
                           (python3 -m venv; pinned packages from PyPI), then auclearn's pytest
@@ -48,6 +49,9 @@ cargo xtask <command>
                           GAM-CVM and its baselines on the data sets of [CVM Table 1]:
                           docs/results/cvm.md with cvm-fig4.svg and cvm-fig5.svg
                           (--printed-norm: cvm-printed-norm.md and its figures)
+  reproduce batch [--quick] [--full-grid] [--algos A,B] [--sets S,T]
+                          the batch moment learners beside OPAUC and OAUC-M on the data sets
+                          of [OAUC Table 2]: docs/results/batch.md
   reproduce regret [--quick]
                           OGD on psi_M against the best fixed w in hindsight and the bound of
                           [OAUC Thm 6]: docs/results/regret.md and regret.svg
@@ -215,6 +219,7 @@ fn ci() -> Result<(), String> {
         // Smoke runs of the reproductions on small data sets (about a minute together).
         reproduce::run(&["linear".to_owned(), "--quick".to_owned()])?;
         reproduce::run(&["kernel".to_owned(), "--quick".to_owned()])?;
+        reproduce::run(&["batch".to_owned(), "--quick".to_owned()])?;
         // GAM-CVM on three small data sets (about half a minute).
         reproduce::run(&["cvm".to_owned(), "--quick".to_owned()])?;
     }

@@ -9,17 +9,17 @@ use crate::{cargo, project_root};
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let Some(what) = args.first().map(String::as_str) else {
         return Err(
-            "usage: cargo xtask reproduce linear|kernel|regret|cvm [--quick] [--full-grid] [--average] [--algos A,B] [--sets S,T] [--budget N]"
+            "usage: cargo xtask reproduce linear|kernel|batch|regret|cvm [--quick] [--full-grid] [--average] [--algos A,B] [--sets S,T] [--budget N]"
                 .into(),
         );
     };
     let quick = args.iter().any(|a| a == "--quick");
     match what {
-        "linear" | "kernel" => crate::linear::run(
-            if what == "linear" {
-                &crate::linear::LINEAR
-            } else {
-                &crate::kernel::KERNEL
+        "linear" | "kernel" | "batch" => crate::linear::run(
+            match what {
+                "linear" => &crate::linear::LINEAR,
+                "kernel" => &crate::kernel::KERNEL,
+                _ => &crate::batch::BATCH,
             },
             &crate::linear::Options {
                 quick,
@@ -33,7 +33,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         "regret" => regret(quick),
         "cvm" => crate::cvm::run(&args[1..]),
         _ => Err(format!(
-            "unknown reproduction `{what}` (known: linear, kernel, regret, cvm)"
+            "unknown reproduction `{what}` (known: linear, kernel, batch, regret, cvm)"
         )),
     }
 }

@@ -53,6 +53,9 @@ enum Command {
     /// on all of it and saved as their inductive model. Every parameter has a default; --tune
     /// picks them by cross-validation.
     Train(crate::train::TrainArgs),
+    /// Class moments and feature ranges of data files, for the learners fitted from moments:
+    /// `auc train --algo NAME A.mom B.mom C.svm` merges them exactly.
+    Moments(crate::moments::MomentsArgs),
     /// Score a data file with a saved model, reading it as the model's training data was read,
     /// incrementally: scores are written as rows are read.
     Predict(crate::predict::PredictArgs),
@@ -305,6 +308,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Curve(a) => curve_cmd(a),
         Command::Friedman(a) => crate::friedman::run(&a.table, a.alpha, a.json),
         Command::Train(a) => crate::train::train(a),
+        Command::Moments(a) => crate::moments::moments(a),
         Command::Predict(a) => crate::predict::predict(a),
         Command::Stream(a) => crate::train::stream(a),
         Command::Model(a) => crate::predict::model(a),

@@ -13,6 +13,7 @@ mod friedman;
 mod hyper;
 mod input;
 mod memory;
+mod moments;
 mod output;
 mod plot;
 mod predict;

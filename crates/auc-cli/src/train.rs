@@ -46,6 +46,8 @@ use crate::progress::Bar;
 #[derive(clap::Args, Debug)]
 pub(crate) struct TrainArgs {
     /// Data file(s), read in order and concatenated (`-` for standard input; gzip is detected).
+    /// Learners fitted from class moments also take moment files (`auc moments`), merged with
+    /// the data's moments.
     #[arg(required = true)]
     data: Vec<PathBuf>,
     /// The model file to write (atomically; `-` writes it to stdout).
@@ -71,7 +73,8 @@ pub(crate) struct TrainArgs {
     /// Folds of the --tune cross-validation.
     #[arg(long, default_value_t = 5)]
     folds: usize,
-    /// Worker threads of --tune (default: all cores).
+    /// Worker threads of --tune and of the moment pass of learners fitted from moments
+    /// (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
     /// Print a JSON object describing the run on stdout.
@@ -348,6 +351,24 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
             algo.name
         )
         .into());
+    }
+    if let Some(why) =
+        crate::moments::in_memory_reason(algo, a.tune, a.learn.limit, a.learn.prep.unit_norm)
+    {
+        crate::moments::refuse_moment_files(&a.data, why)?;
+    } else {
+        return crate::moments::train(crate::moments::TrainFromMoments {
+            algo,
+            given: &given,
+            inputs: &a.data,
+            output: &a.output,
+            read: &a.learn.read,
+            prep: &a.learn.prep,
+            threads: a.threads,
+            seed: a.learn.seed,
+            max_memory: a.learn.max_memory,
+            json: a.json,
+        });
     }
     let config = algo.configure(&given)?;
     config.procedure(a.learn.average)?;

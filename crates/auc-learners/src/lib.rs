@@ -25,8 +25,12 @@
 mod model;
 mod params;
 mod registry;
+mod summary;
 mod trained;
 
 pub use model::{Error, FORMAT_VERSION, Model, Preparation, TrainingRecord};
 pub use registry::{ALL, Algorithm, find, lookup, names};
+pub use summary::{
+    MOMENTS_FORMAT_VERSION, MOMENTS_MAGIC, MomentError, MomentSummary, Update, fit_from_moments,
+};
 pub use trained::{Configured, Describe, Fitted, Trained};

@@ -4,27 +4,32 @@
 use std::fmt;
 
 use auc_core::{
-    BatchParams, Family, OnlineParams, ParamError, ParamKind, ParamMap, ParamSpec, Params,
-    StateError,
+    BatchParams, Family, FitError, OnlineParams, ParamError, ParamKind, ParamMap, ParamSpec,
+    Params, StateError,
 };
 use auc_cvm::{
     AucSvm, GamCvm, GamCvmK1, GamCvmK2, GamCvmK3, GamCvmK12, GamCvmK13, GamCvmK23, RhoAucCvm,
 };
 use auc_kernel::{KernelLearner, KoilParams, OkaucMParams, OkaucSParams};
 use auc_online::{
-    AdaOamParams, AdmOamParams, Linear, OamGraParams, OamSeqParams, OaucMParams, OaucMcParams,
-    OpaucParams, PaIParams, PerceptronParams, SolamParams,
+    AdaOamParams, AdmOamParams, Linear, MomentParams, OamGraParams, OamSeqParams, OaucMBatchParams,
+    OaucMParams, OaucMcParams, OpaucBatchParams, OpaucParams, PaIParams, PerceptronParams,
+    SolamParams,
 };
+use auc_stats::Moments;
 use serde_json::{Value, json};
 
 use crate::params::{self, from_json, object, suggest};
 use crate::trained::{
-    BatchConfig, Configured, Describe, KernelConfig, LinearConfig, Trained, decode_batch,
-    decode_kernel, decode_linear,
+    BatchConfig, BatchState, Configured, Describe, Fitted, KernelConfig, LinearConfig, Trained,
+    decode_batch, decode_kernel, decode_linear,
 };
 
 /// Decodes and validates a saved state (`bool`: averaged iterates).
 type Decode = fn(&[u8], bool) -> Result<Box<dyn Trained>, StateError>;
+
+/// Fits a batch moment learner with these parameters on (scaled) class moments.
+pub(crate) type FromMoments = fn(&ParamMap, &Moments) -> Result<Fitted, FitError>;
 
 /// One algorithm: its identity, its parameters, and how to configure it and decode its saved
 /// state. Built by [`Algorithm::linear`], [`Algorithm::kernel`] or [`Algorithm::batch`] from a
@@ -51,6 +56,8 @@ pub struct Algorithm {
     configure: fn(&ParamMap) -> Result<Box<dyn Configured>, ParamError>,
     decode: Decode,
     defaults: fn() -> serde_json::Map<String, Value>,
+    /// How a batch moment learner fits from merged class moments; `None` for every other.
+    pub(crate) from_moments: Option<FromMoments>,
 }
 
 impl fmt::Debug for Algorithm {
@@ -84,6 +91,15 @@ where
     P::Model: Describe,
 {
     Ok(Box::new(BatchConfig(params::typed::<P>(m)?)))
+}
+
+fn fit_moments_of<P>(m: &ParamMap, moments: &Moments) -> Result<Fitted, FitError>
+where
+    P: MomentParams,
+{
+    let params = params::typed::<P>(m).map_err(FitError::Param)?;
+    let (model, line) = params.fit_moments(moments)?;
+    Ok((Box::new(BatchState(model)) as Box<dyn Trained>, line))
 }
 
 fn defaults_of<P: Params>() -> serde_json::Map<String, Value> {
@@ -126,6 +142,7 @@ impl Algorithm {
             configure: configure_linear::<P>,
             decode: decode_linear::<P>,
             defaults: defaults_of::<P>,
+            from_moments: None,
         }
     }
 
@@ -148,6 +165,7 @@ impl Algorithm {
             configure: configure_kernel::<P>,
             decode: decode_kernel_state::<P>,
             defaults: defaults_of::<P>,
+            from_moments: None,
         }
     }
 
@@ -170,7 +188,22 @@ impl Algorithm {
             configure: configure_batch::<P>,
             decode: decode_batch_state::<P>,
             defaults: defaults_of::<P>,
+            from_moments: None,
         }
+    }
+
+    /// The row of a batch learner fitted exactly from merged class moments: as
+    /// [`Algorithm::batch`], and also from moment files and a parallel moment pass
+    /// ([`crate::fit_from_moments`]).
+    pub const fn moment<P: MomentParams>() -> Self {
+        let mut row = Self::batch::<P>();
+        row.from_moments = Some(fit_moments_of::<P>);
+        row
+    }
+
+    /// Whether it is fitted from merged class moments ([`Algorithm::moment`]).
+    pub fn fits_from_moments(&self) -> bool {
+        self.from_moments.is_some()
     }
 
     /// The algorithm with these parameters (the rest at their defaults), checked.
@@ -245,6 +278,7 @@ impl Algorithm {
             "family": self.family.name(),
             "about": self.about,
             "state_version": self.state_version,
+            "from_moments": self.fits_from_moments(),
             "params": params,
             "grid": self.grid,
             "paper_grid": self.paper_grid,
@@ -276,6 +310,8 @@ pub static ALL: &[Algorithm] = &[
     Algorithm::batch::<GamCvmK23>(),
     Algorithm::batch::<RhoAucCvm>(),
     Algorithm::batch::<AucSvm>(),
+    Algorithm::moment::<OpaucBatchParams>(),
+    Algorithm::moment::<OaucMBatchParams>(),
 ];
 
 /// The algorithm called `name` (or an alias of it).

@@ -9,7 +9,7 @@ use auc_core::{
 };
 use auc_cvm::InductiveModel;
 use auc_kernel::KernelLearner;
-use auc_online::{Averaged, Linear};
+use auc_online::{Averaged, Linear, MomentModel};
 use serde_json::{Value, json};
 
 use crate::params::{object, to_map};
@@ -285,6 +285,25 @@ impl Describe for InductiveModel {
             "sub_kernels": self.kernels().len(),
             "weighted_points": self.weights().iter().filter(|w| w.1 != 0.0).count(),
         })
+    }
+}
+
+impl Describe for MomentModel {
+    fn dim(&self) -> usize {
+        self.weights().len()
+    }
+
+    fn describe(&self) -> Value {
+        let mut v = weight_summary(self.weights());
+        let (pos, neg) = self.counts();
+        v["objective"] = json!(self.objective());
+        v["solver_steps"] = json!(self.steps());
+        v["gradient_norm"] = json!(self.grad_norm());
+        v["gap_bound"] = json!(self.gap_bound());
+        v["distance_bound"] = json!(self.distance_bound());
+        v["fitted_positives"] = json!(pos);
+        v["fitted_negatives"] = json!(neg);
+        v
     }
 }
 

@@ -10,7 +10,10 @@
 //! - [`Solam`] \[SOLAM16\], the saddle-point square-loss learner, $O(\mathrm{nnz}(x))$ per example;
 //! - the classification baselines of [OAUC sec. 6.1], the [`Perceptron`] \[Rosenblatt58\] and the
 //!   passive-aggressive [`PaI`] \[PA06\], $O(\mathrm{nnz}(x))$ per example;
-//! - [`Averaged`], Polyak-Ruppert averaging of any of them (SPEC section 5).
+//! - [`Averaged`], Polyak-Ruppert averaging of any of them (SPEC section 5);
+//! - two batch learners fitted exactly from merged class moments, [`OpaucBatchParams`] (the
+//!   square surrogate over all pairs, one Cholesky solve) and [`OaucMBatchParams`] (psi_M over
+//!   all pairs, certified Newton), with the shared [`MomentModel`] (`docs/math/batch-moments.md`).
 //!
 //! Every learner's whole state is serde-serializable, so a saved model resumes bit for bit.
 //!
@@ -39,17 +42,26 @@
 
 mod average;
 mod baselines;
+mod batch_moments;
 mod moment;
 mod oam;
+mod oauc_m_batch;
+mod opauc_batch;
 mod solam;
 
 pub use average::{Averaged, Linear};
 pub use baselines::{PaI, PaIParams, Perceptron, PerceptronParams};
+pub use batch_moments::{
+    BLOCK_ROWS, BlockScratch, MAX_NEWTON_STEPS, MomentModel, MomentParams, PairProblem, Solution,
+    block_moments, fit_bytes as moment_fit_bytes, moments_of, solve_psi_m, solve_square,
+};
 pub use moment::{
     AdaOam, AdaOamParams, AdmOam, AdmOamParams, MAX_NORM, OaucM, OaucMParams, OaucMc, OaucMcParams,
     Opauc, OpaucParams,
 };
 pub use oam::{OamGra, OamGraParams, OamSeq, OamSeqParams};
+pub use oauc_m_batch::OaucMBatchParams;
+pub use opauc_batch::OpaucBatchParams;
 pub use solam::{Solam, SolamParams};
 
 use auc_core::{Divergence, Row};

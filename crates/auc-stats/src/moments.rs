@@ -249,6 +249,32 @@ impl ClassMoments {
         }
     }
 
+    /// Moments of $N$ = `n` examples with mean `mean` and co-moment $C = N\Sigma$ given as the
+    /// packed upper triangle `comoment` (row $i$ holds $C_{i,i..p}$, see the crate docs): for
+    /// moments computed elsewhere, such as a blocked pass over a chunk of rows (the chunk's mean
+    /// and the product of its centred rows), to be merged with [`merge`](Self::merge).
+    ///
+    /// # Errors
+    /// As [`from_bytes`](Self::from_bytes) for values no sequence of updates can produce: a
+    /// triangle of the wrong length, a non-finite value, a negative diagonal entry, or non-zero
+    /// values with $N = 0$.
+    pub fn from_parts(n: u64, mean: Vec<f64>, comoment: Vec<f64>) -> Result<Self, StatsError> {
+        Self::from_wire(Wire {
+            format_version: FORMAT_VERSION,
+            n,
+            mean,
+            comoment,
+        })
+    }
+
+    /// The co-moment $C = N\Sigma$ as stored: the packed upper triangle, row $i$ holding
+    /// $C_{i,i..p}$ (see the crate docs), for exact transformations such as feature scaling
+    /// ($C' = \operatorname{diag}(a)\, C \operatorname{diag}(a)$) followed by
+    /// [`from_parts`](Self::from_parts).
+    pub fn comoment(&self) -> &[f64] {
+        &self.comoment
+    }
+
     /// $w^\top \Sigma w$, the variance of the score $w^\top x$ over the class [OAUC eq. 12]
     /// (zero when $N = 0$).
     ///
@@ -690,6 +716,31 @@ mod tests {
         m.update(Row::Dense(&[0.1, -3.0]));
         assert_eq!(m.mean(), &[0.1, -3.0]);
         assert_eq!(m.cov_dense(), vec![0.0; 4]);
+    }
+
+    #[test]
+    fn grown_moments_equal_moments_of_zero_padded_rows() {
+        let rows = [[1.0, 2.0], [3.0, 6.0], [5.0, 4.0]];
+        let mut narrow = ClassMoments::new(2);
+        let mut wide = ClassMoments::new(4);
+        for x in rows {
+            narrow.update(Row::Dense(&x));
+            wide.update(Row::Dense(&[x[0], x[1], 0.0, 0.0]));
+        }
+        narrow.grow(4);
+        assert_eq!(narrow, wide);
+        narrow.grow(3);
+        assert_eq!(narrow.dim(), 4);
+    }
+
+    #[test]
+    fn from_parts_checks_what_from_bytes_checks() {
+        let m = ClassMoments::from_parts(2, vec![1.0, 2.0], vec![2.0, 1.0, 3.0]).unwrap();
+        assert_eq!(m.cov_dense(), vec![1.0, 0.5, 0.5, 1.5]);
+        assert!(ClassMoments::from_parts(2, vec![1.0, 2.0], vec![2.0, 1.0]).is_err());
+        assert!(ClassMoments::from_parts(2, vec![1.0, 2.0], vec![-2.0, 1.0, 3.0]).is_err());
+        assert!(ClassMoments::from_parts(0, vec![1.0, 0.0], vec![0.0; 3]).is_err());
+        assert!(ClassMoments::from_parts(1, vec![f64::NAN, 0.0], vec![0.0; 3]).is_err());
     }
 
     #[test]

@@ -1,0 +1,486 @@
+//! `auc moments` and the moment pass of `auc train` for the learners fitted from merged class
+//! moments (`Algorithm::fits_from_moments`).
+//!
+//! A moment pass reads each input once and keeps only per-label class moments and feature
+//! ranges (`auc_learners::MomentSummary`), so memory does not grow with the number of rows.
+//! A plain (not gzipped) LIBSVM file is cut into blocks of whole lines that are parsed and
+//! summarized in parallel on the thread pool (`--threads`), a window of [`WINDOW`] blocks at a
+//! time; the window's summaries are then merged **in file order**, so the result depends on the
+//! block size only, never on the number of threads. CSV files, gzip and standard input are
+//! parsed by one `RowStream`, the next chunk being parsed while the last one is summarized.
+//! Inputs that are moment files (they start with `AUCMOMNT`, whatever their name) are read and
+//! merged as they are, so `auc train --algo opauc-batch A.mom B.mom C.svm` merges the pass
+//! over `C.svm` with parts computed anywhere else.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use auc_core::ParamMap;
+use auc_data::{DataError, Format, ReadOptions, RowStream};
+use auc_learners::{Algorithm, MomentSummary, fit_from_moments};
+use rayon::prelude::*;
+use serde_json::json;
+
+use crate::commands::{PrepArgs, pool};
+use crate::input::{self, ReadArgs};
+use crate::memory::{self, Bytes};
+use crate::output::{Error, line, write_atomic};
+
+/// Blocks parsed in parallel before their summaries are merged (in order).
+pub(crate) const WINDOW: usize = 16;
+
+/// The default block size of the parallel LIBSVM pass.
+const BLOCK_BYTES: usize = 4 << 20;
+
+/// Rows per chunk of the sequential (CSV, gzip, stdin) pass.
+const CHUNK_ROWS: usize = 16_384;
+
+/// Flags of `auc moments`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct MomentsArgs {
+    /// Data files (LIBSVM or CSV, gzip detected, `-` for standard input) and moment files,
+    /// merged in order.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// The moment file to write (atomically; `-` writes it to stdout).
+    #[arg(short = 'o', long)]
+    output: PathBuf,
+    /// Worker threads of the pass (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Bytes per parallel block of a LIBSVM file (the result depends on it only through
+    /// rounding).
+    #[arg(long, hide = true, default_value_t = BLOCK_BYTES)]
+    block_bytes: usize,
+    /// Print a JSON object describing the result on stdout.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+/// `auc moments`.
+pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
+    let start = Instant::now();
+    let summary = summarize(&a.inputs, &a.read, a.threads, a.block_bytes)?;
+    let bytes = summary.to_bytes();
+    write_atomic(&a.output, &bytes)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let labels = summary
+        .label_counts()
+        .iter()
+        .map(|(l, c)| format!("{}: {c}", input::fmt_label(*l)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    eprintln!(
+        "auc: moments of {} rows ({labels}), {} features, from {} input(s) in {seconds:.2} s -> {} ({} bytes)",
+        summary.rows(),
+        summary.dim(),
+        a.inputs.len(),
+        a.output.display(),
+        bytes.len()
+    );
+    if a.json {
+        let labels: Vec<_> = summary
+            .label_counts()
+            .iter()
+            .map(|(l, c)| json!({"label": l, "count": c}))
+            .collect();
+        line(json!({
+            "rows": summary.rows(),
+            "features": summary.dim(),
+            "labels": labels,
+            "inputs": a.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "seconds": seconds,
+            "output": a.output.display().to_string(),
+            "bytes": bytes.len(),
+        }))?;
+    }
+    Ok(())
+}
+
+/// What `auc train` hands over for a fit from moments.
+pub(crate) struct TrainFromMoments<'a> {
+    pub(crate) algo: &'static Algorithm,
+    pub(crate) given: &'a ParamMap,
+    pub(crate) inputs: &'a [PathBuf],
+    pub(crate) output: &'a Path,
+    pub(crate) read: &'a ReadArgs,
+    pub(crate) prep: &'a PrepArgs,
+    pub(crate) threads: Option<usize>,
+    pub(crate) seed: u64,
+    pub(crate) max_memory: Option<Bytes>,
+    pub(crate) json: bool,
+}
+
+/// Whether `path` is a moment file (by its first bytes; `-` and unreadable paths are not).
+pub(crate) fn is_moment_file(path: &Path) -> bool {
+    if path.as_os_str() == "-" {
+        return false;
+    }
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| MomentSummary::is_moment_file(&head))
+}
+
+/// Why `auc train` of `algo` reads its data in memory rather than by a moment pass, or `None`
+/// when the moment pass runs.
+pub(crate) fn in_memory_reason(
+    algo: &Algorithm,
+    tune: bool,
+    limit: Option<usize>,
+    unit_norm: bool,
+) -> Option<&'static str> {
+    if !algo.fits_from_moments() {
+        Some("this learner is not fitted from class moments")
+    } else if tune {
+        Some("--tune cross-validates on the rows themselves")
+    } else if limit.is_some() {
+        Some("--limit keeps a prefix of the rows, which a moment file no longer has")
+    } else if unit_norm {
+        Some("--unit-norm divides each row by its own norm, which does not commute with moments")
+    } else {
+        None
+    }
+}
+
+/// Which inputs are moment files, for `auc train` to refuse them where a moment pass cannot
+/// run (`--tune`, `--limit`, `--unit-norm`, a learner not fitted from moments).
+pub(crate) fn refuse_moment_files(inputs: &[PathBuf], why: &str) -> Result<(), Error> {
+    if let Some(p) = inputs.iter().find(|p| is_moment_file(p)) {
+        return Err(format!(
+            "{} is a moment file; {why}: moment files are only merged by a plain `auc train` of a learner fitted from moments",
+            p.display()
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// `auc train` of a moment learner: the parallel pass, the merge, the solve, the model file.
+pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
+    let algo = t.algo;
+    algo.check_names(t.given)?;
+    let config = algo.configure(t.given)?;
+    if t.prep.unit_norm {
+        return Err(format!(
+            "--unit-norm divides each row by its own norm, which does not commute with class moments; {} is fitted from moments and cannot use it",
+            algo.name
+        )
+        .into());
+    }
+    let start = Instant::now();
+    let summary = summarize(t.inputs, t.read, t.threads, BLOCK_BYTES)?;
+    let pass = start.elapsed().as_secs_f64();
+    let limit = memory::limit(t.max_memory);
+    memory::check(
+        config.memory_bytes(
+            &auc_core::DataShape {
+                n: usize::try_from(summary.rows()).unwrap_or(usize::MAX),
+                dim: summary.dim(),
+                positives: 0,
+                negatives: 0,
+            },
+            false,
+        ),
+        limit,
+        &format!("{} on {} features", algo.name, summary.dim()),
+        "use --hash-bits B to fold the features into 2^B",
+    )?;
+    let solve_start = Instant::now();
+    let positive = t.read.positive_rule();
+    let (mut model, line_text) =
+        fit_from_moments(algo, t.given, &summary, &positive, t.prep.scaling(), t.seed).map_err(
+            |e| -> Error {
+                format!(
+                    "training {} from the moments of {}: {e}",
+                    algo.name,
+                    inputs_name(t.inputs)
+                )
+                .into()
+            },
+        )?;
+    let solve = solve_start.elapsed().as_secs_f64();
+    model.training.written_by = format!("auc {}", env!("CARGO_PKG_VERSION"));
+    let tr = &model.training;
+    eprintln!(
+        "auc: positive class: {} ({}); {} positive, {} negative",
+        input::fmt_labels(&model.preparation.positive_labels),
+        model.preparation.positive_rule,
+        tr.positives,
+        tr.negatives
+    );
+    let bytes = model.to_checked_bytes()?;
+    write_atomic(t.output, &bytes)?;
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "auc: trained {} ({}) on {} examples ({} positive, {} negative), {} features in {seconds:.2} s (moment pass {pass:.2} s, solve {solve:.3} s): {line_text} -> {} ({} bytes)",
+        algo.name,
+        model.params(),
+        tr.examples,
+        tr.positives,
+        tr.negatives,
+        model.preparation.dim,
+        t.output.display(),
+        bytes.len()
+    );
+    if t.json {
+        line(json!({
+            "algo": algo.name,
+            "params": model.params(),
+            "examples": tr.examples,
+            "positives": tr.positives,
+            "negatives": tr.negatives,
+            "positive": model.preparation.positive_labels,
+            "features": model.preparation.dim,
+            "scaling": model.preparation.scaler.kind().to_string(),
+            "diverged": false,
+            "divergence": null,
+            "tuned": null,
+            "seconds": seconds,
+            "moment_pass_seconds": pass,
+            "solve_seconds": solve,
+            "summary": line_text,
+            "output": t.output.display().to_string(),
+            "bytes": bytes.len(),
+        }))?;
+    }
+    Ok(())
+}
+
+/// The inputs' names for messages: `a.svm` or `a.svm and 2 more`.
+fn inputs_name(inputs: &[PathBuf]) -> String {
+    match inputs {
+        [one] => one.display().to_string(),
+        [first, rest @ ..] => format!("{} and {} more", first.display(), rest.len()),
+        [] => "no input".to_owned(),
+    }
+}
+
+/// The merged summary of `inputs` (data files and moment files, in order) on a pool of
+/// `threads` workers.
+pub(crate) fn summarize(
+    inputs: &[PathBuf],
+    read: &ReadArgs,
+    threads: Option<usize>,
+    block_bytes: usize,
+) -> Result<MomentSummary, Error> {
+    let opts = read.options(None)?;
+    let pool = pool(threads)?;
+    let mut total: Option<MomentSummary> = None;
+    for path in inputs {
+        let part = if is_moment_file(path) {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            MomentSummary::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
+        } else {
+            pool.install(|| summarize_data(path, &opts, block_bytes.max(1)))?
+        };
+        match &mut total {
+            None => total = Some(part),
+            Some(t) => t
+                .merge(&part)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        }
+    }
+    let total = total.expect("clap requires at least one input");
+    if let Some(bits) = opts.hash_bits
+        && total.hash_bits() != Some(bits)
+    {
+        return Err(format!(
+            "--hash-bits {bits} was given, but the moment files were read without it (or with other bits)"
+        )
+        .into());
+    }
+    Ok(total)
+}
+
+/// The summary of one data file: parallel blocks for a plain LIBSVM file, a pipelined stream
+/// otherwise.
+fn summarize_data(
+    path: &Path,
+    opts: &ReadOptions,
+    block_bytes: usize,
+) -> Result<MomentSummary, Error> {
+    let name = path.display().to_string();
+    let libsvm = opts.format.resolve(&name) != Format::Csv;
+    if libsvm && path.as_os_str() != "-" {
+        let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        let mut magic = [0u8; 2];
+        let n = read_full(&mut file, &mut magic).map_err(|e| format!("{name}: {e}"))?;
+        if !(n == 2 && magic == [0x1f, 0x8b]) {
+            return summarize_blocks(path, &name, opts, block_bytes);
+        }
+    }
+    summarize_stream(path, opts)
+}
+
+/// Reads into `buf` until it is full or the input ends; returns the bytes read.
+fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// A CSV file, gzip or standard input: one parser, each chunk summarized while the next is
+/// parsed.
+fn summarize_stream(path: &Path, opts: &ReadOptions) -> Result<MomentSummary, Error> {
+    let name = path.display().to_string();
+    let mut stream = RowStream::open(path, opts)?;
+    let mut total = MomentSummary::new(0, stream.reading().clone(), opts.hash_bits);
+    let mut current = stream.next_chunk(CHUNK_ROWS)?;
+    while let Some(chunk) = current {
+        let (next, part) = rayon::join(
+            || stream.next_chunk(CHUNK_ROWS),
+            || {
+                let mut s = MomentSummary::new(0, chunk.reading().clone(), opts.hash_bits);
+                s.observe(&chunk, &name);
+                s
+            },
+        );
+        total.merge(&part).map_err(|e| format!("{name}: {e}"))?;
+        current = next?;
+    }
+    // Features a CSV file declares (columns) or hashing fixes count even when all zero.
+    total.cover(stream.dim());
+    total.add_source(&name);
+    Ok(total)
+}
+
+/// A block of whole lines and where it starts in the file.
+struct Block {
+    offset: u64,
+    bytes: Vec<u8>,
+}
+
+/// Cuts a file into blocks of whole lines of about `size` bytes.
+struct Blocks {
+    file: std::fs::File,
+    size: usize,
+    carry: Vec<u8>,
+    offset: u64,
+    done: bool,
+}
+
+impl Blocks {
+    /// The next block (`None` at the end of the file).
+    fn next_block(&mut self) -> std::io::Result<Option<Block>> {
+        if self.done && self.carry.is_empty() {
+            return Ok(None);
+        }
+        let mut buf = std::mem::take(&mut self.carry);
+        loop {
+            if !self.done {
+                let start = buf.len();
+                buf.resize(start + self.size, 0);
+                let n = read_full(&mut self.file, &mut buf[start..])?;
+                buf.truncate(start + n);
+                if n < self.size {
+                    self.done = true;
+                }
+            }
+            match buf.iter().rposition(|&b| b == b'\n') {
+                Some(k) if !self.done || k + 1 < buf.len() => {
+                    self.carry = buf[k + 1..].to_vec();
+                    buf.truncate(k + 1);
+                    break;
+                }
+                _ if self.done => break,
+                // A line longer than a block: read on.
+                _ => {}
+            }
+        }
+        if buf.is_empty() {
+            return Ok(None);
+        }
+        let offset = self.offset;
+        self.offset += buf.len() as u64;
+        Ok(Some(Block { offset, bytes: buf }))
+    }
+}
+
+/// A plain LIBSVM file in parallel blocks (see the module docs).
+fn summarize_blocks(
+    path: &Path,
+    name: &str,
+    opts: &ReadOptions,
+    block_bytes: usize,
+) -> Result<MomentSummary, Error> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+    let mut blocks = Blocks {
+        file,
+        size: block_bytes,
+        carry: Vec::new(),
+        offset: 0,
+        done: false,
+    };
+    let mut total = MomentSummary::new(
+        opts.hash_bits.map_or(0, |b| 1usize << b),
+        auc_data::Reading::Libsvm,
+        opts.hash_bits,
+    );
+    total.add_source(name);
+    loop {
+        let mut window = Vec::with_capacity(WINDOW);
+        while window.len() < WINDOW {
+            match blocks.next_block().map_err(|e| format!("{name}: {e}"))? {
+                Some(b) => window.push(b),
+                None => break,
+            }
+        }
+        if window.is_empty() {
+            break;
+        }
+        let parts: Vec<Result<MomentSummary, DataError>> = window
+            .par_iter()
+            .map(|b| {
+                let raw = RowStream::new(&b.bytes[..], name, opts)?.read_all()?;
+                let mut s = MomentSummary::new(0, auc_data::Reading::Libsvm, opts.hash_bits);
+                s.observe(&raw, name);
+                Ok(s)
+            })
+            .collect();
+        for (b, part) in window.iter().zip(parts) {
+            match part {
+                Ok(s) => total.merge(&s).map_err(|e| format!("{name}: {e}"))?,
+                Err(e) => return Err(at_file_line(e, path, b.offset)),
+            }
+        }
+        if window.len() < WINDOW {
+            break;
+        }
+    }
+    Ok(total)
+}
+
+/// A block's parse error with its line number counted from the start of the file (the block
+/// starts at byte `offset`).
+fn at_file_line(mut e: DataError, path: &Path, offset: u64) -> Error {
+    if let DataError::Parse { line, .. } = &mut e {
+        let before = std::fs::File::open(path).and_then(|f| {
+            let mut r = std::io::BufReader::new(f).take(offset);
+            let mut buf = vec![0u8; 1 << 16];
+            let mut count = 0usize;
+            loop {
+                let n = r.read(&mut buf)?;
+                if n == 0 {
+                    break;
+                }
+                count += buf[..n].iter().filter(|&&b| b == b'\n').count();
+            }
+            Ok(count)
+        });
+        if let Ok(n) = before {
+            *line += n;
+        }
+    }
+    Box::new(e)
+}

@@ -1,0 +1,803 @@
+//! Moment summaries: what one pass over some rows leaves for the batch moment learners
+//! ([`MomentSummary`]), the moment file format that stores one (`auc moments`), and
+//! [`fit_from_moments`], which turns merged summaries into a model file's [`Model`].
+//!
+//! A summary holds, for every label value met, that label's count, mean and co-moment
+//! (`auc_stats::ClassMoments`), the feature ranges of every row (`auc_data::FeatureRanges`) and
+//! how the rows were read. Labels are kept apart because the positive class may be decided only
+//! by the whole input (the minority label of a multi-class file); [`MomentSummary::merge`] is
+//! exact (Chan's formula per label, min/max/sums for the ranges), so summaries of disjoint parts
+//! computed anywhere, in any grouping, merge to the summary of the whole input up to rounding.
+//! Scaling is fitted on the merged ranges and applied to the moments at solve time, which is
+//! exact for the affine scalings the tool fits (`docs/math/batch-moments.md`, section 5).
+//!
+//! The Rust API a Python/Dask layer needs: [`MomentSummary::from_dense`] and
+//! [`MomentSummary::from_csr`] on each partition, [`MomentSummary::merge`] in a tree,
+//! [`MomentSummary::to_bytes`] / [`MomentSummary::from_bytes`] between processes, and
+//! [`fit_from_moments`] on the client.
+//!
+//! ```
+//! use auc_core::ParamMap;
+//! use auc_data::{Positive, Scaling};
+//! use auc_learners::{MomentSummary, fit_from_moments, lookup};
+//! // Two partitions of 3 rows of 2 features, labels in {-1, +1}.
+//! let a = MomentSummary::from_dense(&[0.0, 1.0, 1.0, 0.5, 2.0, 2.0], 3, 2, &[1.0, -1.0, 1.0]).unwrap();
+//! let mut b = MomentSummary::from_dense(&[0.5, 0.0, 3.0, 1.0, 1.0, 1.5], 3, 2, &[-1.0, 1.0, -1.0]).unwrap();
+//! b.merge(&a).unwrap();
+//! let b = MomentSummary::from_bytes(&b.to_bytes()).unwrap();
+//! let algo = lookup("opauc-batch").unwrap();
+//! let (model, summary) =
+//!     fit_from_moments(algo, &ParamMap::new(), &b, &Positive::Auto, Scaling::MinMax, 0).unwrap();
+//! assert_eq!(model.training.examples, 6);
+//! assert!(summary.contains("certificate"));
+//! ```
+//!
+//! # Moment file format (version 1)
+//!
+//! `AUCMOMNT`, the format version (`u32`, little-endian), the payload length (`u64`), the
+//! payload (postcard: dimension, hashing, reading, the sorted per-label moments, the ranges, the
+//! source names) and a CRC-32 of everything before it, as model files. Reading checks all of it
+//! and every value (finite, shapes, counts that agree) before use.
+
+use std::fmt;
+
+use auc_core::{FitError, ParamError, ParamMap, Row, SparseRow};
+use auc_data::{
+    DataError, FeatureRanges, Positive, PositiveChoice, RawData, Reading, Scaler, Scaling,
+};
+use auc_online::{BLOCK_ROWS, BlockScratch, block_moments};
+use auc_stats::{ClassMoments, Moments};
+use serde::{Deserialize, Serialize};
+
+use crate::{Algorithm, Model, Preparation, TrainingRecord};
+
+/// The first bytes of a moment file.
+pub const MOMENTS_MAGIC: &[u8; 8] = b"AUCMOMNT";
+
+/// The moment file format this build writes and the only one it reads.
+pub const MOMENTS_FORMAT_VERSION: u32 = 1;
+
+/// Bytes before the payload: magic, version, length.
+const HEADER: usize = 20;
+
+/// What went wrong with a moment summary: building it, reading a moment file, merging or
+/// fitting from it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum MomentError {
+    /// The bytes do not start with `AUCMOMNT`.
+    NotMoments,
+    /// Another format version.
+    Version {
+        /// The file's version.
+        found: u32,
+    },
+    /// The header's length does not match the bytes.
+    Length {
+        /// Payload bytes announced.
+        announced: u64,
+        /// Payload bytes present.
+        found: u64,
+    },
+    /// The checksum does not match.
+    Checksum,
+    /// The payload does not decode or holds impossible values.
+    Invalid(String),
+    /// Arrays given to [`MomentSummary::from_dense`] or [`MomentSummary::from_csr`] do not fit
+    /// together, or hold a non-finite value.
+    Input(String),
+    /// Two summaries cannot be merged: read differently, or hashed differently.
+    Mismatch(String),
+    /// The positive class cannot be chosen.
+    Data(DataError),
+    /// The algorithm cannot be fitted from moments, or a preparation asked for does not commute
+    /// with moments.
+    Unsupported(String),
+    /// Bad parameters.
+    Param(ParamError),
+    /// The fit failed.
+    Fit(FitError),
+}
+
+impl fmt::Display for MomentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MomentError::NotMoments => {
+                f.write_str("not a moment file (it does not start with AUCMOMNT)")
+            }
+            MomentError::Version { found } => write!(
+                f,
+                "moment file format version {found}; this build reads version {MOMENTS_FORMAT_VERSION} only: compute the moments again with this `auc moments`"
+            ),
+            MomentError::Length { announced, found } => write!(
+                f,
+                "moment file is truncated or padded: the header announces {announced} payload bytes, the file holds {found}"
+            ),
+            MomentError::Checksum => {
+                f.write_str("moment file checksum does not match: the file was altered or damaged")
+            }
+            MomentError::Invalid(m) => write!(f, "invalid moment file: {m}"),
+            MomentError::Input(m) => write!(f, "bad input arrays: {m}"),
+            MomentError::Mismatch(m) => write!(f, "cannot merge moments: {m}"),
+            MomentError::Data(_) => f.write_str("cannot choose the positive class"),
+            MomentError::Unsupported(m) => f.write_str(m),
+            MomentError::Param(_) => f.write_str("bad parameters"),
+            MomentError::Fit(_) => f.write_str("fitting from moments failed"),
+        }
+    }
+}
+
+impl std::error::Error for MomentError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MomentError::Data(e) => Some(e),
+            MomentError::Param(e) => Some(e),
+            MomentError::Fit(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// How rows are added to the moments: the blocked rank-$k$ product (the default) or Welford's
+/// rank-one update per row (kept for comparison; `cargo xtask bench moments`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Update {
+    /// Up to [`BLOCK_ROWS`] rows of a label at a time, as one matrix product.
+    #[default]
+    Blocked,
+    /// One rank-one update per row.
+    RankOne,
+}
+
+/// One label value's moments.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct LabelMoments {
+    label: f64,
+    moments: ClassMoments,
+}
+
+/// The moments of some rows, per label, with their feature ranges and how they were read: see
+/// the module docs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MomentSummary {
+    dim: usize,
+    hash_bits: Option<u8>,
+    reading: Reading,
+    labels: Vec<LabelMoments>,
+    ranges: FeatureRanges,
+    sources: Vec<String>,
+}
+
+/// Version 1 of the payload.
+#[derive(Serialize, Deserialize)]
+struct Wire {
+    dim: u64,
+    hash_bits: Option<u8>,
+    reading: Reading,
+    labels: Vec<LabelMoments>,
+    ranges: FeatureRanges,
+    sources: Vec<String>,
+}
+
+/// Rows of one label waiting for a blocked update.
+struct Pending {
+    /// The label (slots move when a smaller label is inserted, so the label is kept).
+    label: f64,
+    rows: usize,
+    values: Vec<f64>,
+}
+
+impl MomentSummary {
+    /// No rows yet, `dim` features (it grows with the rows added), read as `reading` with
+    /// `hash_bits`.
+    pub fn new(dim: usize, reading: Reading, hash_bits: Option<u8>) -> Self {
+        Self {
+            dim,
+            hash_bits,
+            reading,
+            labels: Vec::new(),
+            ranges: FeatureRanges::new(dim),
+            sources: Vec::new(),
+        }
+    }
+
+    /// The summary of `n` dense rows of `p` features given row-major in `x`, with labels `y`
+    /// (any finite values; the positive class is chosen when fitting). Recorded as read in
+    /// LIBSVM form without hashing: rows handed over directly.
+    ///
+    /// # Errors
+    /// [`MomentError::Input`] when the lengths disagree or a value is not finite.
+    pub fn from_dense(x: &[f64], n: usize, p: usize, y: &[f64]) -> Result<Self, MomentError> {
+        if n.checked_mul(p) != Some(x.len()) || y.len() != n {
+            return Err(MomentError::Input(format!(
+                "{n} rows of {p} features need {} values and {n} labels; got {} values and {} labels",
+                n.saturating_mul(p),
+                x.len(),
+                y.len()
+            )));
+        }
+        check_finite("label", y, 1)?;
+        check_finite("feature value", x, p.max(1))?;
+        let mut s = Self::new(p, Reading::Libsvm, None);
+        let rows = (0..n).map(|i| (y[i], Row::Dense(&x[i * p..(i + 1) * p])));
+        s.observe_rows(p, rows, Update::Blocked);
+        Ok(s)
+    }
+
+    /// The summary of `n` sparse rows of `p` features in CSR form (`indptr` of length $n + 1$,
+    /// 0-based `indices` strictly increasing within a row and below `p`, finite `values`), with
+    /// labels `y`, as [`from_dense`](Self::from_dense).
+    ///
+    /// # Errors
+    /// [`MomentError::Input`] naming the first row that breaks a rule.
+    pub fn from_csr(
+        indptr: &[usize],
+        indices: &[u32],
+        values: &[f64],
+        n: usize,
+        p: usize,
+        y: &[f64],
+    ) -> Result<Self, MomentError> {
+        let bad = |m: String| Err(MomentError::Input(m));
+        if indptr.len() != n + 1 || y.len() != n || indices.len() != values.len() {
+            return bad(format!(
+                "{n} rows need {} row pointers and {n} labels, and as many indices as values; got {} pointers, {} labels, {} indices, {} values",
+                n + 1,
+                indptr.len(),
+                y.len(),
+                indices.len(),
+                values.len()
+            ));
+        }
+        if indptr[0] != 0 || indptr[n] != indices.len() {
+            return bad(format!(
+                "row pointers must run from 0 to {} (the number of values); they run from {} to {}",
+                indices.len(),
+                indptr[0],
+                indptr[n]
+            ));
+        }
+        check_finite("label", y, 1)?;
+        for i in 0..n {
+            let (a, b) = (indptr[i], indptr[i + 1]);
+            if a > b {
+                return bad(format!("row pointers decrease at row {i}"));
+            }
+            let idx = &indices[a..b];
+            if idx.windows(2).any(|w| w[0] >= w[1]) {
+                return bad(format!("row {i}: indices must strictly increase"));
+            }
+            if let Some(&last) = idx.last()
+                && last as usize >= p
+            {
+                return bad(format!("row {i}: index {last} is not below {p} features"));
+            }
+            if let Some(v) = values[a..b].iter().find(|v| !v.is_finite()) {
+                return bad(format!("row {i}: value {v} is not finite"));
+            }
+        }
+        let mut s = Self::new(p, Reading::Libsvm, None);
+        let rows = (0..n).map(|i| {
+            let (a, b) = (indptr[i], indptr[i + 1]);
+            (
+                y[i],
+                Row::Sparse(SparseRow::new(&indices[a..b], &values[a..b])),
+            )
+        });
+        s.observe_rows(p, rows, Update::Blocked);
+        Ok(s)
+    }
+
+    /// Adds the rows of a parsed chunk (a whole file or one chunk of a stream), with its
+    /// dimension, by blocked updates. Recorded under `source` (a file name) once.
+    pub fn observe(&mut self, data: &RawData, source: &str) {
+        self.observe_with(data, source, Update::Blocked);
+    }
+
+    /// As [`observe`](Self::observe), by the update asked for.
+    pub fn observe_with(&mut self, data: &RawData, source: &str, update: Update) {
+        self.add_source(source);
+        let labels = data.raw_labels();
+        let rows = (0..data.n()).map(|i| (labels[i], data.row(i)));
+        self.observe_rows(data.dim(), rows, update);
+    }
+
+    /// Adds rows of at most `dim` features: ranges row by row, moments per label in blocks of
+    /// [`BLOCK_ROWS`] (or one by one).
+    fn observe_rows<'a>(
+        &mut self,
+        dim: usize,
+        rows: impl Iterator<Item = (f64, Row<'a>)>,
+        update: Update,
+    ) {
+        self.grow(dim);
+        let p = self.dim;
+        let mut pending: Vec<Pending> = Vec::new();
+        let mut scratch = BlockScratch::default();
+        for (label, x) in rows {
+            self.ranges.observe(x);
+            let label = label + 0.0; // -0 as 0
+            if update == Update::RankOne {
+                let slot = self.slot(label);
+                self.labels[slot].moments.update(x);
+                continue;
+            }
+            let k = match pending
+                .iter()
+                .position(|q| q.label.to_bits() == label.to_bits())
+            {
+                Some(k) => k,
+                None => {
+                    pending.push(Pending {
+                        label,
+                        rows: 0,
+                        values: Vec::with_capacity(BLOCK_ROWS * p),
+                    });
+                    pending.len() - 1
+                }
+            };
+            let q = &mut pending[k];
+            let start = q.values.len();
+            q.values.resize(start + p, 0.0);
+            x.write_dense(&mut q.values[start..]);
+            q.rows += 1;
+            if q.rows == BLOCK_ROWS {
+                let m = block_moments(&q.values, q.rows, p, &mut scratch);
+                q.values.clear();
+                q.rows = 0;
+                let slot = self.slot(label);
+                self.labels[slot].moments.merge(&m);
+            }
+        }
+        for q in pending.iter().filter(|q| q.rows > 0) {
+            let m = block_moments(&q.values, q.rows, p, &mut scratch);
+            let slot = self.slot(q.label);
+            self.labels[slot].moments.merge(&m);
+        }
+    }
+
+    /// The index of `label`'s moments, created empty when new (kept sorted by label).
+    fn slot(&mut self, label: f64) -> usize {
+        let label = label + 0.0; // -0 as 0
+        match self.labels.binary_search_by(|l| l.label.total_cmp(&label)) {
+            Ok(k) => k,
+            Err(k) => {
+                self.labels.insert(
+                    k,
+                    LabelMoments {
+                        label,
+                        moments: ClassMoments::new(self.dim),
+                    },
+                );
+                k
+            }
+        }
+    }
+
+    /// Covers at least `dim` features: features no row has set (columns of a CSV file, the
+    /// $2^B$ of hashing, indices a LIBSVM file declares by an explicit zero) are 0 throughout.
+    pub fn cover(&mut self, dim: usize) {
+        self.grow(dim);
+    }
+
+    /// Records `source` (a file or partition name) as summarized.
+    pub fn add_source(&mut self, source: &str) {
+        if !self.sources.iter().any(|s| s == source) {
+            self.sources.push(source.to_owned());
+        }
+    }
+
+    /// Extends every label's moments and the ranges to `dim` features.
+    fn grow(&mut self, dim: usize) {
+        if dim > self.dim {
+            self.dim = dim;
+            for l in &mut self.labels {
+                l.moments.grow(dim);
+            }
+        }
+        self.ranges.grow(self.dim);
+    }
+
+    /// Merges the summary of other, disjoint rows into this one, exactly (see the module docs).
+    ///
+    /// # Errors
+    /// [`MomentError::Mismatch`] when the two were read differently (format or CSV layout) or
+    /// with different feature hashing.
+    pub fn merge(&mut self, other: &MomentSummary) -> Result<(), MomentError> {
+        if self.hash_bits != other.hash_bits {
+            return Err(MomentError::Mismatch(format!(
+                "one part was read with feature hashing {}, the other with {}",
+                bits_name(self.hash_bits),
+                bits_name(other.hash_bits)
+            )));
+        }
+        if self.reading != other.reading {
+            return Err(MomentError::Mismatch(format!(
+                "the parts were read differently ({:?} and {:?}); every part must have the same format and columns",
+                self.reading, other.reading
+            )));
+        }
+        self.grow(other.dim);
+        for l in &other.labels {
+            let mut m = l.moments.clone();
+            m.grow(self.dim);
+            let slot = self.slot(l.label);
+            self.labels[slot].moments.merge(&m);
+        }
+        self.ranges.merge(&other.ranges);
+        for s in &other.sources {
+            if !self.sources.contains(s) {
+                self.sources.push(s.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of features.
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// Rows summarized.
+    pub fn rows(&self) -> u64 {
+        self.labels.iter().map(|l| l.moments.count()).sum()
+    }
+
+    /// `(label, rows)` for every label met, sorted by label.
+    pub fn label_counts(&self) -> Vec<(f64, u64)> {
+        self.labels
+            .iter()
+            .map(|l| (l.label, l.moments.count()))
+            .collect()
+    }
+
+    /// The moments of rows with this label, if any were met.
+    pub fn label_moments(&self, label: f64) -> Option<&ClassMoments> {
+        let label = label + 0.0;
+        self.labels
+            .iter()
+            .find(|l| l.label.to_bits() == label.to_bits())
+            .map(|l| &l.moments)
+    }
+
+    /// The feature ranges of every row.
+    pub fn ranges(&self) -> &FeatureRanges {
+        &self.ranges
+    }
+
+    /// How the rows were read.
+    pub fn reading(&self) -> &Reading {
+        &self.reading
+    }
+
+    /// Feature hashing the rows were read with.
+    pub fn hash_bits(&self) -> Option<u8> {
+        self.hash_bits
+    }
+
+    /// The names of the files (or partitions) summarized, in the order first met.
+    pub fn sources(&self) -> &[String] {
+        &self.sources
+    }
+
+    /// Bytes of a summary of `labels` labels and `dim` features in memory.
+    pub fn bytes_for(dim: usize, labels: usize) -> u64 {
+        let p = dim as u64;
+        (labels as u64)
+            .saturating_mul(8u64.saturating_mul(p.saturating_mul(p + 1) / 2 + 3 * p))
+            .saturating_add(FeatureRanges::bytes_for(dim))
+    }
+
+    /// The positive class `positive` picks, the two classes' moments scaled by `scaling` fitted
+    /// on the merged ranges, and the preparation a model stores.
+    ///
+    /// # Errors
+    /// [`MomentError::Data`] when `positive` names a label that does not occur;
+    /// [`MomentError::Unsupported`] for `unit_norm` (row normalization does not commute with
+    /// moments) or a feature range too extreme to scale.
+    pub fn prepare(
+        &self,
+        positive: &Positive,
+        scaling: Scaling,
+        unit_norm: bool,
+    ) -> Result<(Moments, Preparation, PositiveChoice), MomentError> {
+        if unit_norm {
+            return Err(MomentError::Unsupported(
+                "--unit-norm divides each row by its own norm, which does not commute with class moments: the batch moment learners cannot use it (leave it out, or use an online learner)".to_owned(),
+            ));
+        }
+        let counts: Vec<(f64, usize)> = self
+            .labels
+            .iter()
+            .map(|l| {
+                (
+                    l.label,
+                    usize::try_from(l.moments.count()).unwrap_or(usize::MAX),
+                )
+            })
+            .collect();
+        let choice = PositiveChoice::from_counts(&counts, positive).map_err(MomentError::Data)?;
+        let p = self.dim;
+        let mut m = Moments::new(p);
+        for l in &self.labels {
+            let is_pos = choice
+                .labels
+                .iter()
+                .any(|c| c.to_bits() == l.label.to_bits());
+            let class = if is_pos { &mut m.pos } else { &mut m.neg };
+            class.merge(&l.moments);
+        }
+        let scaler = self.ranges.finish(scaling);
+        let (a, c) = affine(&scaler, p)?;
+        m.pos = scale_moments(&m.pos, &a, &c)?;
+        m.neg = scale_moments(&m.neg, &a, &c)?;
+        let preparation = Preparation {
+            reading: self.reading.clone(),
+            positive_labels: choice.labels.clone(),
+            positive_rule: choice.rule.to_string(),
+            dim: p,
+            hash_bits: self.hash_bits,
+            scaler,
+            unit_norm: false,
+        };
+        Ok((m, preparation, choice))
+    }
+
+    /// The moment file: see the module docs.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let wire = Wire {
+            dim: self.dim as u64,
+            hash_bits: self.hash_bits,
+            reading: self.reading.clone(),
+            labels: self.labels.clone(),
+            ranges: self.ranges.clone(),
+            sources: self.sources.clone(),
+        };
+        let payload = postcard::to_allocvec(&wire).expect("summaries serialize to postcard");
+        let mut out = Vec::with_capacity(HEADER + payload.len() + 4);
+        out.extend_from_slice(MOMENTS_MAGIC);
+        out.extend_from_slice(&MOMENTS_FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&payload);
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Whether `bytes` start like a moment file (the magic only).
+    pub fn is_moment_file(bytes: &[u8]) -> bool {
+        bytes.starts_with(MOMENTS_MAGIC)
+    }
+
+    /// Reads a moment file, checking magic, version, length, checksum and every value.
+    ///
+    /// # Errors
+    /// A [`MomentError`] naming what is wrong; never panics.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, MomentError> {
+        if !Self::is_moment_file(bytes) {
+            return Err(MomentError::NotMoments);
+        }
+        if bytes.len() < HEADER + 4 {
+            return Err(MomentError::Length {
+                announced: 0,
+                found: bytes.len().saturating_sub(HEADER + 4) as u64,
+            });
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != MOMENTS_FORMAT_VERSION {
+            return Err(MomentError::Version { found: version });
+        }
+        let announced = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        let found = (bytes.len() - HEADER - 4) as u64;
+        if announced != found {
+            return Err(MomentError::Length { announced, found });
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
+            return Err(MomentError::Checksum);
+        }
+        let (wire, rest) = postcard::take_from_bytes::<Wire>(&body[HEADER..])
+            .map_err(|e| MomentError::Invalid(e.to_string()))?;
+        if !rest.is_empty() {
+            return Err(MomentError::Invalid(format!(
+                "{} unexpected bytes after the payload",
+                rest.len()
+            )));
+        }
+        Self::from_wire(wire)
+    }
+
+    fn from_wire(w: Wire) -> Result<Self, MomentError> {
+        let bad = |m: String| Err(MomentError::Invalid(m));
+        let Ok(dim) = usize::try_from(w.dim) else {
+            return bad(format!("dimension {} is too large", w.dim));
+        };
+        if let Some(b) = w.hash_bits
+            && (!(1..=31).contains(&b) || dim != 1usize << b)
+        {
+            return bad(format!("hash bits {b} do not match dimension {dim}"));
+        }
+        for (k, l) in w.labels.iter().enumerate() {
+            if !l.label.is_finite() {
+                return bad(format!("label {} is not finite", l.label));
+            }
+            if l.moments.dim() != dim {
+                return bad(format!(
+                    "label {}: moments of dimension {}, summary of {dim}",
+                    l.label,
+                    l.moments.dim()
+                ));
+            }
+            if l.moments.count() == 0 {
+                return bad(format!("label {} has no rows", l.label));
+            }
+            if k > 0 && w.labels[k - 1].label.total_cmp(&l.label) != std::cmp::Ordering::Less {
+                return bad("labels are not sorted and distinct".to_owned());
+            }
+        }
+        let r = &w.ranges;
+        if r.dim() != dim || r.max().len() != dim || r.nnz().len() != dim {
+            return bad(format!(
+                "feature ranges cover {} features, summary {dim}",
+                r.dim()
+            ));
+        }
+        let rows: u64 = w.labels.iter().map(|l| l.moments.count()).sum();
+        if r.rows() != rows {
+            return bad(format!(
+                "feature ranges count {} rows, the moments {rows}",
+                r.rows()
+            ));
+        }
+        for j in 0..dim {
+            let (lo, hi, c) = (r.min()[j], r.max()[j], r.nnz()[j]);
+            if !lo.is_finite() || !hi.is_finite() || lo > hi || c > rows {
+                return bad(format!("feature {j}: range [{lo}, {hi}] over {c} rows"));
+            }
+        }
+        Ok(Self {
+            dim,
+            hash_bits: w.hash_bits,
+            reading: w.reading,
+            labels: w.labels,
+            ranges: w.ranges,
+            sources: w.sources,
+        })
+    }
+}
+
+/// `hash_bits` in words.
+fn bits_name(b: Option<u8>) -> String {
+    b.map_or_else(|| "none".to_owned(), |b| format!("{b} bits"))
+}
+
+/// Fails on the first non-finite value, naming its row (`per_row` values a row).
+fn check_finite(what: &str, v: &[f64], per_row: usize) -> Result<(), MomentError> {
+    match v.iter().position(|x| !x.is_finite()) {
+        None => Ok(()),
+        Some(k) => Err(MomentError::Input(format!(
+            "{what} {} of row {} is not finite",
+            v[k],
+            k / per_row
+        ))),
+    }
+}
+
+/// Per-feature $(a_j, c_j)$ with $x'_j = a_j x_j + c_j$ on the training range: the scaler as an
+/// affine map (`docs/math/batch-moments.md`, section 5). Features past the scaler's dimension
+/// pass unchanged.
+fn affine(scaler: &Scaler, p: usize) -> Result<(Vec<f64>, Vec<f64>), MomentError> {
+    let mut a = vec![1.0; p];
+    let mut c = vec![0.0; p];
+    let extreme = |j: usize| {
+        MomentError::Unsupported(format!(
+            "feature {j}'s range is too extreme to scale from moments (its scale factor overflows); use --scale none"
+        ))
+    };
+    match scaler {
+        Scaler::None => {}
+        Scaler::MinMax { min, max } => {
+            for (j, (&lo, &hi)) in min.iter().zip(max).enumerate().take(p) {
+                if lo.partial_cmp(&hi) != Some(std::cmp::Ordering::Less) {
+                    (a[j], c[j]) = (0.0, 0.0);
+                    continue;
+                }
+                let range = hi - lo;
+                let s = 2.0 / range;
+                if range.is_finite() && s.is_finite() {
+                    (a[j], c[j]) = (s, -1.0 - s * lo);
+                } else {
+                    let half = hi / 2.0 - lo / 2.0;
+                    let s = 1.0 / half;
+                    if !s.is_finite() {
+                        return Err(extreme(j));
+                    }
+                    (a[j], c[j]) = (s, -1.0 - lo / half);
+                }
+            }
+        }
+        Scaler::MaxAbs { max_abs } => {
+            for (j, (aj, &m)) in a.iter_mut().zip(max_abs).enumerate() {
+                *aj = if m > 0.0 { 1.0 / m } else { 0.0 };
+                if !aj.is_finite() {
+                    return Err(extreme(j));
+                }
+            }
+        }
+    }
+    Ok((a, c))
+}
+
+/// The moments of $a \odot x + c$: mean $a \odot \bar x + c$, co-moment
+/// $\operatorname{diag}(a)\, C \operatorname{diag}(a)$.
+fn scale_moments(m: &ClassMoments, a: &[f64], c: &[f64]) -> Result<ClassMoments, MomentError> {
+    if m.count() == 0 {
+        return Ok(ClassMoments::new(m.dim()));
+    }
+    let p = m.dim();
+    let mean: Vec<f64> = (0..p).map(|j| a[j] * m.mean()[j] + c[j]).collect();
+    let src = m.comoment();
+    let mut packed = Vec::with_capacity(src.len());
+    let mut k = 0;
+    for (i, &ai) in a.iter().enumerate().take(p) {
+        for &aj in &a[i..p] {
+            packed.push(ai * src[k] * aj);
+            k += 1;
+        }
+    }
+    ClassMoments::from_parts(m.count(), mean, packed).map_err(|e| {
+        MomentError::Unsupported(format!(
+            "the scaled moments are not usable ({e}); the features are too large: use --scale"
+        ))
+    })
+}
+
+/// Fits `algorithm` (one of the moment learners, [`Algorithm::fits_from_moments`]) with
+/// `params` on a summary: the positive class by `positive`, the scaling `scaling` fitted on the
+/// summary's ranges. Returns the model (as `auc train` saves it) and the fit's one-line summary.
+/// `seed` is recorded; the fit makes no random choice.
+///
+/// # Errors
+/// [`MomentError::Unsupported`] for an algorithm not fitted from moments (naming those that
+/// are), [`MomentError::Param`] for bad parameters, [`MomentError::Fit`] for a missing class,
+/// and as [`MomentSummary::prepare`].
+pub fn fit_from_moments(
+    algorithm: &'static Algorithm,
+    params: &ParamMap,
+    summary: &MomentSummary,
+    positive: &Positive,
+    scaling: Scaling,
+    seed: u64,
+) -> Result<(Model, String), MomentError> {
+    let Some(fit) = algorithm.from_moments else {
+        let names: Vec<&str> = crate::ALL
+            .iter()
+            .filter(|a| a.fits_from_moments())
+            .map(|a| a.name)
+            .collect();
+        return Err(MomentError::Unsupported(format!(
+            "{} is not fitted from class moments; these are: {}",
+            algorithm.name,
+            names.join(", ")
+        )));
+    };
+    algorithm.check_names(params).map_err(MomentError::Param)?;
+    let config = algorithm.configure(params).map_err(MomentError::Param)?;
+    let (moments, preparation, _) = summary.prepare(positive, scaling, false)?;
+    let (state, line) = fit(params, &moments).map_err(MomentError::Fit)?;
+    let model = Model {
+        algorithm,
+        config,
+        preparation,
+        training: TrainingRecord {
+            seed,
+            examples: moments.pos.count() + moments.neg.count(),
+            positives: moments.pos.count(),
+            negatives: moments.neg.count(),
+            diverged: None,
+            written_by: format!("auc-learners {}", env!("CARGO_PKG_VERSION")),
+        },
+        state,
+    };
+    Ok((model, line))
+}

@@ -1,0 +1,238 @@
+//! Moment summaries: exact merging, the moment file format, and fits from moments equal to the
+//! in-memory fits of the same learners on the same prepared data.
+
+#![allow(
+    clippy::float_cmp,
+    clippy::needless_range_loop,
+    reason = "brute-force reference computations index by position and compare exact zeros"
+)]
+
+use auc_core::ParamMap;
+use auc_data::{Positive, RawData, ReadOptions, RowStream, Scaler, Scaling};
+use auc_learners::{
+    ALL, MOMENTS_FORMAT_VERSION, MomentError, MomentSummary, Update, fit_from_moments, lookup,
+};
+
+fn parse(text: &str) -> RawData {
+    RowStream::new(text.as_bytes(), "t.svm", &ReadOptions::default())
+        .and_then(RowStream::read_all)
+        .unwrap()
+}
+
+/// A multi-class LIBSVM text: labels 1, 2, 3 (3 the minority), an offset feature, a sparse one.
+fn text(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        let label = [1, 2, 2, 1, 3][i % 5];
+        let a = 100.0 + (i as f64 * 0.37).sin() * (label as f64);
+        let b = (i as f64 * 1.3).cos() - 0.2 * label as f64;
+        if i % 4 == 0 {
+            s.push_str(&format!("{label} 1:{a} 2:{b} 5:{}\n", i % 7));
+        } else {
+            s.push_str(&format!("{label} 1:{a} 2:{b}\n"));
+        }
+    }
+    s
+}
+
+fn scores_close(a: &[f64], b: &[f64], rel: f64) {
+    let scale = b.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1e-300);
+    for (x, y) in a.iter().zip(b) {
+        assert!((x - y).abs() <= rel * scale, "{x} vs {y}");
+    }
+}
+
+#[test]
+fn three_parts_merged_equal_the_whole() {
+    let t = text(900);
+    let lines: Vec<&str> = t.lines().collect();
+    let whole = {
+        let mut s = MomentSummary::new(0, auc_data::Reading::Libsvm, None);
+        s.observe(&parse(&t), "all");
+        s
+    };
+    let mut merged = MomentSummary::new(0, auc_data::Reading::Libsvm, None);
+    for part in [&lines[..100], &lines[100..701], &lines[701..]] {
+        let mut s = MomentSummary::new(0, auc_data::Reading::Libsvm, None);
+        s.observe(&parse(&(part.join("\n") + "\n")), "all");
+        merged.merge(&s).unwrap();
+    }
+    assert_eq!(merged.label_counts(), whole.label_counts());
+    assert_eq!(merged.ranges(), whole.ranges());
+    assert_eq!(merged.dim(), whole.dim());
+    for (l, _) in whole.label_counts() {
+        let (a, b) = (
+            merged.label_moments(l).unwrap(),
+            whole.label_moments(l).unwrap(),
+        );
+        for (x, y) in a.mean().iter().zip(b.mean()) {
+            assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0));
+        }
+        for (x, y) in a.cov_dense().iter().zip(b.cov_dense()) {
+            assert!((x - y).abs() <= 1e-10 * y.abs().max(1.0), "{x} vs {y}");
+        }
+    }
+    // Rank-one updates give the same moments up to rounding.
+    let mut r1 = MomentSummary::new(0, auc_data::Reading::Libsvm, None);
+    r1.observe_with(&parse(&t), "all", Update::RankOne);
+    for (l, _) in whole.label_counts() {
+        let (a, b) = (
+            r1.label_moments(l).unwrap(),
+            whole.label_moments(l).unwrap(),
+        );
+        for (x, y) in a.cov_dense().iter().zip(b.cov_dense()) {
+            assert!((x - y).abs() <= 1e-10 * y.abs().max(1.0), "{x} vs {y}");
+        }
+    }
+}
+
+#[test]
+fn fits_from_moments_equal_in_memory_fits_for_every_scaling_and_positive_rule() {
+    let t = text(600);
+    let raw = parse(&t);
+    let mut summary = MomentSummary::new(0, raw.reading().clone(), None);
+    summary.observe(&raw, "t.svm");
+    let summary = MomentSummary::from_bytes(&summary.to_bytes()).unwrap();
+    let moment_algos: Vec<_> = ALL.iter().filter(|a| a.fits_from_moments()).collect();
+    assert_eq!(moment_algos.len(), 2);
+    for algo in moment_algos {
+        for scaling in [
+            Scaling::MinMax,
+            Scaling::MaxAbs,
+            Scaling::None,
+            Scaling::Auto,
+        ] {
+            for positive in [Positive::Auto, Positive::Labels(vec![1.0, 3.0])] {
+                let mut params = ParamMap::new();
+                params.set("lambda", 0.01);
+                let (model, _) =
+                    fit_from_moments(algo, &params, &summary, &positive, scaling, 0).unwrap();
+                // In memory: binarize, fit the scaler, scale, fit.
+                let choice = raw.choose_positive(&positive).unwrap();
+                assert_eq!(model.preparation.positive_labels, choice.labels);
+                let data = raw.binarize(&choice.known()).unwrap();
+                let scaler = Scaler::fit(scaling, &data);
+                assert_eq!(model.preparation.scaler, scaler);
+                let prepared = model.preparation.apply(&data);
+                let config = algo.configure(&params).unwrap();
+                let (state, _) = config.fit(&prepared, 0).unwrap().unwrap();
+                let want = state.score_all(&prepared);
+                let got = model.scores(&prepared).unwrap();
+                let rel = if scaling == Scaling::None {
+                    1e-7
+                } else {
+                    1e-10
+                };
+                scores_close(&got, &want, rel);
+                let (p, n) = prepared.class_counts();
+                assert_eq!(
+                    (model.training.positives, model.training.negatives),
+                    (p as u64, n as u64)
+                );
+                // The model file round-trips.
+                auc_learners::Model::from_bytes(&model.to_checked_bytes().unwrap()).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn dense_and_csr_arrays_give_the_same_summary() {
+    let x = [1.0, 0.0, 2.0, 0.0, 0.0, 3.0, 4.0, 0.5, 0.0];
+    let y = [1.0, -1.0, 1.0];
+    let d = MomentSummary::from_dense(&x, 3, 3, &y).unwrap();
+    let c = MomentSummary::from_csr(
+        &[0, 2, 3, 5],
+        &[0, 2, 2, 0, 1],
+        &[1.0, 2.0, 3.0, 4.0, 0.5],
+        3,
+        3,
+        &y,
+    )
+    .unwrap();
+    assert_eq!(d.label_counts(), c.label_counts());
+    assert_eq!(d.ranges(), c.ranges());
+    for l in [1.0, -1.0] {
+        assert_eq!(
+            d.label_moments(l).unwrap().mean(),
+            c.label_moments(l).unwrap().mean()
+        );
+    }
+    // Bad arrays are errors that say what is wrong.
+    let e = MomentSummary::from_dense(&x, 3, 2, &y)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("need 6 values"), "{e}");
+    let e = MomentSummary::from_dense(&[f64::NAN; 9], 3, 3, &y)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not finite"), "{e}");
+    let e = MomentSummary::from_csr(&[0, 2, 3, 5], &[2, 0, 2, 0, 1], &[1.0; 5], 3, 3, &y)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("row 0") && e.contains("increase"), "{e}");
+    let e = MomentSummary::from_csr(&[0, 2, 3, 5], &[0, 2, 2, 0, 3], &[1.0; 5], 3, 3, &y)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("row 2") && e.contains("not below 3"), "{e}");
+}
+
+#[test]
+fn moment_files_are_checked_before_use() {
+    let x = [1.0, 0.0, 2.0, 0.0, 0.0, 3.0];
+    let s = MomentSummary::from_dense(&x, 3, 2, &[1.0, -1.0, 1.0]).unwrap();
+    let bytes = s.to_bytes();
+    assert_eq!(MomentSummary::from_bytes(&bytes).unwrap(), s);
+    assert!(matches!(
+        MomentSummary::from_bytes(b"AUCMODEL...."),
+        Err(MomentError::NotMoments)
+    ));
+    let mut v2 = bytes.clone();
+    v2[8..12].copy_from_slice(&(MOMENTS_FORMAT_VERSION + 1).to_le_bytes());
+    let e = MomentSummary::from_bytes(&v2).unwrap_err().to_string();
+    assert!(e.contains("version 2") && e.contains("auc moments"), "{e}");
+    let e = MomentSummary::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+    assert!(matches!(e, MomentError::Length { .. }), "{e}");
+    for k in [20, bytes.len() / 2, bytes.len() - 5] {
+        let mut bad = bytes.clone();
+        bad[k] ^= 0x40;
+        assert!(matches!(
+            MomentSummary::from_bytes(&bad),
+            Err(MomentError::Checksum)
+        ));
+    }
+    // Every prefix is refused without a panic.
+    for k in 0..bytes.len() {
+        assert!(MomentSummary::from_bytes(&bytes[..k]).is_err());
+    }
+}
+
+#[test]
+fn merging_refuses_parts_read_differently_and_fitting_refuses_other_learners() {
+    let a = MomentSummary::new(4, auc_data::Reading::Libsvm, Some(2));
+    let mut b = MomentSummary::new(4, auc_data::Reading::Libsvm, None);
+    let e = b.merge(&a).unwrap_err().to_string();
+    assert!(e.contains("hashing"), "{e}");
+    let s = MomentSummary::from_dense(&[1.0, 2.0], 2, 1, &[1.0, -1.0]).unwrap();
+    let not = ALL.iter().find(|a| !a.fits_from_moments()).unwrap();
+    let e = fit_from_moments(not, &ParamMap::new(), &s, &Positive::Auto, Scaling::None, 0)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not fitted from class moments"), "{e}");
+    let one_class = MomentSummary::from_dense(&[1.0, 2.0], 2, 1, &[1.0, 1.0]).unwrap();
+    let algo = ALL.iter().find(|a| a.fits_from_moments()).unwrap();
+    assert!(
+        fit_from_moments(
+            algo,
+            &ParamMap::new(),
+            &one_class,
+            &Positive::Auto,
+            Scaling::None,
+            0
+        )
+        .is_err()
+    );
+    assert!(s.prepare(&Positive::Auto, Scaling::None, false).is_ok());
+    assert!(s.prepare(&Positive::Auto, Scaling::None, true).is_err());
+    assert!(lookup(algo.name).unwrap().fits_from_moments());
+}

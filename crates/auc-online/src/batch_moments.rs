@@ -1,0 +1,574 @@
+//! What the two batch moment learners share: the whole-data problem $(\Delta, S)$ built from
+//! both classes' merged moments, the blocked (rank-$k$) moment computation of a chunk of rows,
+//! the two exact solvers, and the saved linear model.
+//!
+//! Over all positive-negative pairs the score difference $w^\top(x^+ - x^-)$ has mean
+//! $w^\top\Delta$, $\Delta = \bar x^+ - \bar x^-$, and variance $w^\top S w$,
+//! $S = \Sigma^+ + \Sigma^-$ (`docs/math/batch-moments.md`, eqs. 1-2), so
+//! - the square surrogate $\frac\lambda2\lVert w\rVert^2 + \frac12[(1 - w^\top\Delta)^2 +
+//!   w^\top S w]$ [OAUC eq. 13; OPAUC16] is minimized by the solution of
+//!   $(\lambda I + \Delta\Delta^\top + S) w = \Delta$ ([`solve_square`], one Cholesky
+//!   factorization in faer, eq. 4);
+//! - the second-order hinge surrogate $\frac\lambda2\lVert w\rVert^2 + \psi_M(w^\top\Delta,
+//!   w^\top S w)$ [OAUC eq. 14, Lemma 2] is minimized by a damped Newton method with a
+//!   strong-convexity certificate ([`solve_psi_m`], eqs. 6-8).
+//!
+//! Both learners are exact functions of the merged moments: the same moments give the same
+//! model, whether they were computed on one core, on many, or on many machines and merged
+//! (`auc moments`). Cost of a fit from moments: $O(p^2)$ to form the problem, $p^3/3$ flops per
+//! Cholesky factorization (one for the square surrogate, one per Newton step), $8p^2$ bytes per
+//! dense $p \times p$ matrix (three are alive at once).
+//!
+//! | paper symbol | Rust name | meaning |
+//! |---|---|---|
+//! | $\Delta = \bar x^+ - \bar x^-$ | `delta` | difference of the class means |
+//! | $S = \Sigma^+ + \Sigma^-$ | `s` | sum of the class covariances (dense, row-major) |
+//! | $b = 1 - w^\top\Delta$, $r = \sqrt{b^2 + w^\top S w}$ | `b`, `r` | as in `psi-m-gradient.md` |
+//! | $\lVert\nabla F\rVert / \lambda$ | [`MomentModel::distance_bound`] | bound on $\lVert w - w^\star\rVert$ |
+//! | $\lVert\nabla F\rVert^2 / (2\lambda)$ | [`MomentModel::gap_bound`] | bound on $F(w) - \min F$ |
+
+use auc_core::{
+    BatchParams, BoxedModel, Dataset, DynFit, FitError, Label, OnlineLearner, ParamError, Row,
+    SavedState, Scorer, StateError, check,
+};
+use auc_stats::{ClassMoments, Moments};
+use auc_surrogate::psi_m;
+use faer::linalg::matmul::matmul;
+use faer::linalg::solvers::Solve;
+use faer::{Accum, Mat, MatRef, Par, Side};
+use serde::{Deserialize, Serialize};
+
+use crate::Linear;
+
+/// Rows per block of the blocked moment computation of [`moments_of`]: large enough for the
+/// matrix product to run at full speed, small enough that a block of $p = 1000$ features stays
+/// in 2 MB.
+pub const BLOCK_ROWS: usize = 256;
+
+/// The most Newton steps [`solve_psi_m`] takes; it needs about ten from $w = 0$ on the shared
+/// data sets.
+pub const MAX_NEWTON_STEPS: u32 = 100;
+
+/// The whole-data problem of both surrogates: $\Delta$, $S$ and the class counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairProblem {
+    /// $p$.
+    pub dim: usize,
+    /// $\Delta = \bar x^+ - \bar x^-$.
+    pub delta: Vec<f64>,
+    /// $S = \Sigma^+ + \Sigma^-$, dense row-major $p \times p$.
+    pub s: Vec<f64>,
+    /// $n_+$.
+    pub positives: u64,
+    /// $n_-$.
+    pub negatives: u64,
+}
+
+impl PairProblem {
+    /// The problem of these moments.
+    ///
+    /// # Errors
+    /// [`FitError::SingleClass`] when a class is empty (no pairs); [`FitError::Empty`] when
+    /// both are.
+    pub fn new(m: &Moments) -> Result<Self, FitError> {
+        let (np, nn) = (m.pos.count(), m.neg.count());
+        if np == 0 && nn == 0 {
+            return Err(FitError::Empty);
+        }
+        if np == 0 || nn == 0 {
+            return Err(FitError::SingleClass);
+        }
+        let delta = m
+            .pos
+            .mean()
+            .iter()
+            .zip(m.neg.mean())
+            .map(|(a, b)| a - b)
+            .collect();
+        let mut s = m.pos.cov_dense();
+        for (a, b) in s.iter_mut().zip(m.neg.cov_dense()) {
+            *a += b;
+        }
+        Ok(Self {
+            dim: m.dim(),
+            delta,
+            s,
+            positives: np,
+            negatives: nn,
+        })
+    }
+
+    /// $S w$ into `out`.
+    fn s_mul(&self, w: &[f64], out: &mut [f64]) {
+        let p = self.dim;
+        for (o, row) in out.iter_mut().zip(self.s.chunks_exact(p.max(1))) {
+            *o = dot(row, w);
+        }
+    }
+
+    /// The square surrogate's objective (eq. 3) at `w`, its gradient into `grad`.
+    fn square(&self, lambda: f64, w: &[f64], sw: &mut [f64], grad: &mut [f64]) -> f64 {
+        self.s_mul(w, sw);
+        let b = 1.0 - dot(w, &self.delta);
+        let s2 = dot(w, sw).max(0.0);
+        for (((g, &wj), &dj), &sj) in grad.iter_mut().zip(w).zip(&self.delta).zip(sw.iter()) {
+            *g = lambda * wj - b * dj + sj;
+        }
+        0.5 * lambda * dot(w, w) + 0.5 * (b * b + s2)
+    }
+
+    /// The psi_M objective (eq. 5) at `w`, its gradient (eq. 6) into `grad`; returns the value
+    /// with $b$ and $r$.
+    fn psi(&self, lambda: f64, w: &[f64], sw: &mut [f64], grad: &mut [f64]) -> (f64, f64, f64) {
+        self.s_mul(w, sw);
+        let mu = dot(w, &self.delta);
+        let s2 = dot(w, sw).max(0.0);
+        let psi = psi_m(mu, s2);
+        for (((g, &wj), &dj), &sj) in grad.iter_mut().zip(w).zip(&self.delta).zip(sw.iter()) {
+            *g = lambda * wj + psi.d_mu * dj + 2.0 * psi.d_s2 * sj;
+        }
+        let b = 1.0 - mu;
+        let r = b.hypot(s2.sqrt());
+        (0.5 * lambda * dot(w, w) + psi.value, b, r)
+    }
+}
+
+/// What a solver found: $w$, the objective there, $\lVert\nabla F(w)\rVert$ and the steps taken.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// The minimizer found.
+    pub w: Vec<f64>,
+    /// $F(w)$.
+    pub objective: f64,
+    /// $\lVert \nabla F(w) \rVert$, recomputed at the returned $w$.
+    pub grad_norm: f64,
+    /// Cholesky solves (square surrogate: 2, one refinement) or Newton steps (psi_M).
+    pub steps: u32,
+}
+
+/// Why a solve failed: the regularized matrix was not numerically positive definite.
+fn not_definite(lambda: f64) -> FitError {
+    FitError::Param(ParamError::BadValue {
+        name: "lambda".to_owned(),
+        value: auc_core::shortest(lambda),
+        expected: "a larger value: lambda I + Delta Delta' + S is not numerically positive definite (scale the features, or raise lambda)".to_owned(),
+    })
+}
+
+/// Solves `a x = rhs` for the symmetric positive definite `a` (row-major $p \times p$; only
+/// its lower triangle is read) by Cholesky.
+fn cholesky_solve(a: &[f64], p: usize, rhs: &[f64], lambda: f64) -> Result<Vec<f64>, FitError> {
+    let m = MatRef::from_row_major_slice(a, p, p);
+    let llt = m.llt(Side::Lower).map_err(|_| not_definite(lambda))?;
+    let mut x = Mat::<f64>::zeros(p, 1);
+    for (i, &v) in rhs.iter().enumerate() {
+        x[(i, 0)] = v;
+    }
+    llt.solve_in_place(&mut x);
+    let out: Vec<f64> = (0..p).map(|i| x[(i, 0)]).collect();
+    if out.iter().all(|v| v.is_finite()) {
+        Ok(out)
+    } else {
+        Err(not_definite(lambda))
+    }
+}
+
+/// The Newton direction $H^{-1} g$; if rounding leaves $H$ (mathematically $\succeq \lambda I$)
+/// not numerically positive definite, the diagonal is raised by growing multiples of its
+/// largest entry, and as a last resort the gradient itself is the direction (the line search
+/// then makes it a steepest-descent step).
+fn newton_step(hess: &mut [f64], p: usize, grad: &[f64], lambda: f64) -> Vec<f64> {
+    let big = (0..p).fold(0.0f64, |m, i| m.max(hess[i * p + i].abs()));
+    let mut added = 0.0;
+    for k in 0..8 {
+        if let Ok(step) = cholesky_solve(hess, p, grad, lambda) {
+            return step;
+        }
+        let shift = big * 10f64.powi(-12 + 2 * k);
+        for i in 0..p {
+            hess[i * p + i] += shift - added;
+        }
+        added = shift;
+    }
+    grad.to_vec()
+}
+
+/// Minimizes the square surrogate (eq. 3) exactly: $w$ solves
+/// $(\lambda I + \Delta\Delta^\top + S) w = \Delta$ (eq. 4) by Cholesky, followed by one step of
+/// iterative refinement against the residual.
+///
+/// # Errors
+/// A bad `lambda` ($\le 0$ or not finite), or a matrix that is not numerically positive
+/// definite (named as a `lambda` problem with advice).
+pub fn solve_square(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError> {
+    check::positive("lambda", lambda)?;
+    let p = pb.dim;
+    let mut a = pb.s.clone();
+    for (i, (row, &di)) in a.chunks_exact_mut(p.max(1)).zip(&pb.delta).enumerate() {
+        for (x, &dj) in row.iter_mut().zip(&pb.delta) {
+            *x += di * dj;
+        }
+        row[i] += lambda;
+    }
+    let mut w = cholesky_solve(&a, p, &pb.delta, lambda)?;
+    // One refinement step: w += A^{-1} (Delta - A w).
+    let residual: Vec<f64> = (0..p)
+        .map(|i| pb.delta[i] - dot(&a[i * p..(i + 1) * p], &w))
+        .collect();
+    let fix = cholesky_solve(&a, p, &residual, lambda)?;
+    for (wi, f) in w.iter_mut().zip(fix) {
+        *wi += f;
+    }
+    let (mut sw, mut grad) = (vec![0.0; p], vec![0.0; p]);
+    let objective = pb.square(lambda, &w, &mut sw, &mut grad);
+    Ok(Solution {
+        w,
+        objective,
+        grad_norm: dot(&grad, &grad).sqrt(),
+        steps: 2,
+    })
+}
+
+/// Minimizes $F_M(w) = \frac\lambda2\lVert w\rVert^2 + \psi_M(w^\top\Delta, w^\top S w)$
+/// (eq. 5) by a damped Newton method from $w = 0$.
+///
+/// Each step solves $\nabla^2 F_M\, s = \nabla F_M$ with the Hessian of eq. 7 (at least
+/// $\lambda I$) by Cholesky, then halves the step until the Armijo condition
+/// $F(w - a s) \le F(w) - 10^{-4} a\, \nabla F^\top s$ holds. Stopping rule: stop when
+/// $\lVert\nabla F\rVert / \lambda \le 10^{-14}\max(1, \lVert w\rVert)$, when no halving (of 60)
+/// decreases $F$ (the rounding floor), or after [`MAX_NEWTON_STEPS`]. The returned
+/// [`Solution::grad_norm`] gives the certificate of eq. 8.
+///
+/// # Errors
+/// As [`solve_square`].
+pub fn solve_psi_m(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError> {
+    check::positive("lambda", lambda)?;
+    let p = pb.dim;
+    let mut w = vec![0.0; p];
+    let (mut sw, mut grad) = (vec![0.0; p], vec![0.0; p]);
+    let (mut trial, mut tsw, mut tgrad) = (vec![0.0; p], vec![0.0; p], vec![0.0; p]);
+    let mut hess = vec![0.0; p * p];
+    let (mut f, mut b, mut r) = pb.psi(lambda, &w, &mut sw, &mut grad);
+    let mut steps = 0;
+    while steps < MAX_NEWTON_STEPS {
+        let gnorm = dot(&grad, &grad).sqrt();
+        if gnorm / lambda <= 1e-14 * dot(&w, &w).sqrt().max(1.0) {
+            break;
+        }
+        // Hessian (eq. 7), expanded so that no two large terms cancel when b^2 >> w'Sw:
+        // lambda I + [s2 Delta Delta' + b (Delta (Sw)' + Sw Delta') - Sw Sw'] / (2 r^3) + S / (2 r),
+        // with s2 = w'Sw = r^2 - b^2. At the kink r = 0 only the regularizer's curvature is used.
+        for (h, &s) in hess.iter_mut().zip(&pb.s) {
+            *h = if r > 0.0 { s / (2.0 * r) } else { 0.0 };
+        }
+        if r > 0.0 {
+            let r3 = 2.0 * r * r * r;
+            let s2 = dot(&w, &sw).max(0.0);
+            for (row, (&di, &si)) in hess.chunks_exact_mut(p).zip(pb.delta.iter().zip(&sw)) {
+                for (h, (&dj, &sj)) in row.iter_mut().zip(pb.delta.iter().zip(&sw)) {
+                    *h += (s2 * di * dj + b * (di * sj + si * dj) - si * sj) / r3;
+                }
+            }
+        }
+        for i in 0..p {
+            hess[i * p + i] += lambda;
+        }
+        let step = newton_step(&mut hess, p, &grad, lambda);
+        let slope = dot(&grad, &step);
+        if slope.is_nan() || slope <= 0.0 {
+            break;
+        }
+        let mut a = 1.0;
+        let mut accepted = false;
+        for _ in 0..60 {
+            for ((t, &wj), &sj) in trial.iter_mut().zip(&w).zip(&step) {
+                *t = wj - a * sj;
+            }
+            let (ft, bt, rt) = pb.psi(lambda, &trial, &mut tsw, &mut tgrad);
+            if ft <= f - 1e-4 * a * slope {
+                std::mem::swap(&mut w, &mut trial);
+                std::mem::swap(&mut sw, &mut tsw);
+                std::mem::swap(&mut grad, &mut tgrad);
+                (f, b, r) = (ft, bt, rt);
+                accepted = true;
+                break;
+            }
+            a *= 0.5;
+        }
+        steps += 1;
+        if !accepted {
+            break;
+        }
+    }
+    Ok(Solution {
+        grad_norm: dot(&grad, &grad).sqrt(),
+        w,
+        objective: f,
+        steps,
+    })
+}
+
+/// The moments of the rows of `data`, computed block by block ([`BLOCK_ROWS`] rows of a class
+/// at a time, [`block_moments`]) and merged in row order: the same result for the same
+/// dataset, bit for bit.
+pub fn moments_of(data: &Dataset) -> Moments {
+    let p = data.dim();
+    let mut out = Moments::new(p);
+    let mut blocks = [Vec::new(), Vec::new()];
+    let mut rows = [0usize; 2];
+    let mut scratch = BlockScratch::default();
+    let mut row = vec![0.0; p];
+    for (x, y) in data.iter() {
+        x.write_dense(&mut row);
+        let c = y.index();
+        blocks[c].extend_from_slice(&row);
+        rows[c] += 1;
+        if rows[c] == BLOCK_ROWS {
+            let m = block_moments(&blocks[c], rows[c], p, &mut scratch);
+            out.class_mut(y).merge(&m);
+            blocks[c].clear();
+            rows[c] = 0;
+        }
+    }
+    for y in [Label::Pos, Label::Neg] {
+        let c = y.index();
+        if rows[c] > 0 {
+            let m = block_moments(&blocks[c], rows[c], p, &mut scratch);
+            out.class_mut(y).merge(&m);
+        }
+    }
+    out
+}
+
+/// Scratch space of [`block_moments`], reused across blocks.
+#[derive(Default)]
+pub struct BlockScratch {
+    centred: Vec<f64>,
+    product: Option<Mat<f64>>,
+}
+
+/// The moments of the $k$ dense rows in `rows` (row-major, $k p$ values, $k \ge 1$), by the
+/// two-pass algorithm on the block: the mean $m$, then the co-moment
+/// $C = (X - \mathbf 1 m^\top)^\top (X - \mathbf 1 m^\top)$ as one matrix product (faer), a
+/// rank-$k$ update instead of $k$ rank-one updates. Exact up to rounding, and as stable as
+/// Welford's update (only centred values are multiplied).
+///
+/// # Panics
+/// If $k = 0$ or `rows.len()` is not $k p$.
+pub fn block_moments(rows: &[f64], k: usize, p: usize, scratch: &mut BlockScratch) -> ClassMoments {
+    assert!(
+        k > 0 && rows.len() == k * p,
+        "a block of {} values is not {k} rows of {p} features",
+        rows.len()
+    );
+    if p == 0 {
+        return ClassMoments::from_parts(k as u64, Vec::new(), Vec::new())
+            .expect("empty moments of a positive count are valid");
+    }
+    let mut mean = vec![0.0; p];
+    for row in rows.chunks_exact(p) {
+        for (m, &v) in mean.iter_mut().zip(row) {
+            *m += v;
+        }
+    }
+    let inv = 1.0 / k as f64;
+    mean.iter_mut().for_each(|m| *m *= inv);
+    let c = &mut scratch.centred;
+    c.clear();
+    for row in rows.chunks_exact(p) {
+        c.extend(row.iter().zip(&mean).map(|(v, m)| v - m));
+    }
+    let x = MatRef::from_row_major_slice(c, k, p);
+    let prod = scratch.product.get_or_insert_with(|| Mat::zeros(p, p));
+    if prod.nrows() != p {
+        *prod = Mat::zeros(p, p);
+    }
+    matmul(
+        prod.as_mut(),
+        Accum::Replace,
+        x.transpose(),
+        x,
+        1.0,
+        Par::Seq,
+    );
+    let mut packed = Vec::with_capacity(p * (p + 1) / 2);
+    for i in 0..p {
+        for j in i..p {
+            // The product is symmetric up to rounding; average the two halves' values.
+            packed.push(if i == j {
+                prod[(i, i)].max(0.0)
+            } else {
+                0.5 * (prod[(i, j)] + prod[(j, i)])
+            });
+        }
+    }
+    ClassMoments::from_parts(k as u64, mean, packed)
+        .expect("the moments of finite rows are finite with a non-negative diagonal")
+}
+
+/// A linear scorer $f(x) = w^\top x$ fitted from merged moments, with its optimality
+/// certificate: what both batch moment learners save.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MomentModel {
+    lambda: f64,
+    w: Vec<f64>,
+    objective: f64,
+    grad_norm: f64,
+    steps: u32,
+    positives: u64,
+    negatives: u64,
+}
+
+impl MomentModel {
+    /// The model of a solution at `lambda` for a problem with these class counts.
+    pub fn new(lambda: f64, s: Solution, pb: &PairProblem) -> Self {
+        Self {
+            lambda,
+            w: s.w,
+            objective: s.objective,
+            grad_norm: s.grad_norm,
+            steps: s.steps,
+            positives: pb.positives,
+            negatives: pb.negatives,
+        }
+    }
+
+    /// $\lambda$.
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    /// The objective at $w$.
+    pub fn objective(&self) -> f64 {
+        self.objective
+    }
+
+    /// $\lVert \nabla F(w) \rVert$ at the saved $w$.
+    pub fn grad_norm(&self) -> f64 {
+        self.grad_norm
+    }
+
+    /// Solver steps taken.
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+
+    /// The class counts of the moments it was fitted on, $(n_+, n_-)$.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.positives, self.negatives)
+    }
+
+    /// $F(w) - \min F \le \lVert\nabla F(w)\rVert^2 / (2\lambda)$ (eq. 8).
+    pub fn gap_bound(&self) -> f64 {
+        self.grad_norm * self.grad_norm / (2.0 * self.lambda)
+    }
+
+    /// $\lVert w - w^\star\rVert \le \lVert\nabla F(w)\rVert / \lambda$ (eq. 8).
+    pub fn distance_bound(&self) -> f64 {
+        self.grad_norm / self.lambda
+    }
+
+    /// The one-line summary `auc train` prints.
+    pub fn summary(&self) -> String {
+        format!(
+            "objective {}, {} solver steps, certificate: F - min F <= {:.1e}, ||w - w*|| <= {:.1e} (||w|| = {:.4})",
+            auc_core::shortest(self.objective),
+            self.steps,
+            self.gap_bound(),
+            self.distance_bound(),
+            dot(&self.w, &self.w).sqrt()
+        )
+    }
+}
+
+impl Linear for MomentModel {
+    fn weights(&self) -> &[f64] {
+        &self.w
+    }
+}
+
+impl Scorer for MomentModel {
+    fn score(&self, x: Row<'_>) -> f64 {
+        x.dot(&self.w)
+    }
+}
+
+impl SavedState for MomentModel {
+    const STATE_VERSION: u32 = 1;
+
+    fn validate(&self) -> Result<(), StateError> {
+        check::state(self.lambda.is_finite() && self.lambda > 0.0, || {
+            format!("lambda = {} is not a positive number", self.lambda)
+        })?;
+        check::finite("w", &self.w)?;
+        check::finite("objective", &[self.objective, self.grad_norm])?;
+        check::state(self.objective >= 0.0 && self.grad_norm >= 0.0, || {
+            format!(
+                "objective {} and gradient norm {} must not be negative",
+                self.objective, self.grad_norm
+            )
+        })?;
+        check::state(self.positives > 0 && self.negatives > 0, || {
+            format!(
+                "fitted on {} positive and {} negative examples; both must be positive",
+                self.positives, self.negatives
+            )
+        })
+    }
+}
+
+/// Parameters of a learner fitted from merged class moments: the registry fits it from moment
+/// files and from a parallel pass over its input, never touching the rows again.
+pub trait MomentParams: BatchParams<Model = MomentModel> {
+    /// Fits on the (already scaled) moments of both classes; returns the model and a summary.
+    ///
+    /// # Errors
+    /// Bad parameters, a missing class, or a system that is not numerically definite.
+    fn fit_moments(&self, m: &Moments) -> Result<(MomentModel, String), FitError>;
+}
+
+/// Peak bytes of a fit from moments on $p$ features: the two packed triangles, three dense
+/// $p \times p$ matrices (problem, Hessian or system, Cholesky factor) and $O(p)$ vectors.
+pub fn fit_bytes(dim: usize) -> u64 {
+    let p = dim as u64;
+    8u64.saturating_mul(
+        p.saturating_mul(p + 1)
+            .saturating_add(p.saturating_mul(p).saturating_mul(3))
+            .saturating_add(p.saturating_mul(16)),
+    )
+}
+
+/// The evaluation layer's procedure of a [`MomentParams`] learner: moments of the training
+/// part, then the solve.
+pub(crate) struct MomentFit<P>(pub(crate) P);
+
+impl<P: MomentParams> DynFit for MomentFit<P> {
+    fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<BoxedModel, FitError> {
+        Ok(Box::new(self.0.fit_model(train, seed)?.0))
+    }
+
+    fn online(
+        &self,
+        _dim: usize,
+        _seed: u64,
+    ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+        None
+    }
+}
+
+/// $a^\top b$ with four accumulators.
+#[inline]
+pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len() - a.len() % 4;
+    let mut acc = [0.0f64; 4];
+    for (x, y) in a[..n].chunks_exact(4).zip(b[..n].chunks_exact(4)) {
+        for k in 0..4 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    let mut tail = 0.0;
+    for (x, y) in a[n..].iter().zip(&b[n..]) {
+        tail += x * y;
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
+}

@@ -1,0 +1,86 @@
+//! OAUC-M-batch: the second-order hinge surrogate $\psi_M$ of [OAUC eq. 14, Lemma 2] applied to
+//! the pooled distribution of **all** positive-negative pair differences of the training data,
+//! minimized from the merged class moments (`docs/math/batch-moments.md`, eqs. 5-8).
+//!
+//! The objective $\frac\lambda2\lVert w\rVert^2 + \psi_M(w^\top\Delta, w^\top S w)$ is an upper
+//! bound of $\frac\lambda2\lVert w\rVert^2$ plus the mean pairwise hinge loss, and
+//! $\lambda$-strongly convex; a damped Newton method minimizes it and the model stores the
+//! certificate $\lVert w - w^\star\rVert \le \lVert\nabla F(w)\rVert/\lambda$
+//! ([`crate::solve_psi_m`] states the stopping rule).
+//!
+//! # Default
+//!
+//! $\lambda = 2^{-10}$: the value the nested cross-validation of `docs/results/batch.md` chose
+//! most often over the shared data sets (`cargo xtask reproduce batch`).
+
+use auc_core::{
+    BatchParams, DataShape, Dataset, DynFit, Family, FitError, ParamError, ParamSpec, Params, Range,
+};
+use auc_stats::Moments;
+use serde::{Deserialize, Serialize};
+
+use crate::batch_moments::{
+    MomentFit, MomentModel, MomentParams, PairProblem, fit_bytes, moments_of, solve_psi_m,
+};
+
+/// Parameters of the batch psi_M learner.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OaucMBatchParams {
+    /// Regularization $\lambda > 0$.
+    pub lambda: f64,
+}
+
+impl Default for OaucMBatchParams {
+    /// $\lambda = 2^{-10}$ (module docs, Default).
+    fn default() -> Self {
+        Self {
+            lambda: 0.0009765625,
+        }
+    }
+}
+
+impl Params for OaucMBatchParams {
+    const NAME: &'static str = "oauc-m-batch";
+    const TITLE: &'static str = "OAUC-M-batch";
+    const ABOUT: &'static str = "OAUC-M-batch [OAUC eq. 14, Lemma 2]: psi_M of all pair differences, minimized exactly from merged class moments (Newton, certified)";
+    const FAMILY: Family = Family::Batch;
+    const SPECS: &'static [ParamSpec] = &[ParamSpec::real(
+        "lambda",
+        Range::Positive,
+        "regularization lambda > 0 of lambda/2 ||w||^2 + psi_M(w' Delta, w' (S+ + S-) w)",
+    )];
+    const GRID: &'static [&'static str] = &["lambda=2^-10..2^10"];
+
+    fn check(&self) -> Result<(), ParamError> {
+        Self::SPECS[0].check_real(self.lambda).map(|_| ())
+    }
+}
+
+impl MomentParams for OaucMBatchParams {
+    fn fit_moments(&self, m: &Moments) -> Result<(MomentModel, String), FitError> {
+        self.check()?;
+        let pb = PairProblem::new(m)?;
+        let model = MomentModel::new(self.lambda, solve_psi_m(self.lambda, &pb)?, &pb);
+        let summary = model.summary();
+        Ok((model, summary))
+    }
+}
+
+impl BatchParams for OaucMBatchParams {
+    type Model = MomentModel;
+
+    fn fit_model(&self, train: &Dataset, _seed: u64) -> Result<(MomentModel, String), FitError> {
+        self.check()?;
+        self.fit_moments(&moments_of(train))
+    }
+
+    fn procedure(&self) -> Result<Box<dyn DynFit>, ParamError> {
+        self.check()?;
+        Ok(Box::new(MomentFit(self.clone())))
+    }
+
+    fn fit_bytes(&self, shape: &DataShape) -> u64 {
+        fit_bytes(shape.dim)
+    }
+}
