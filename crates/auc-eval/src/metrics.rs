@@ -1,5 +1,6 @@
 //! Ranking metrics: AUC (ties counted 1/2), average precision, ROC curve points (SPEC section 2).
 
+use std::cmp::Ordering;
 use std::fmt;
 
 use auc_core::Label;
