@@ -6,6 +6,7 @@
 #![allow(clippy::print_stdout)]
 
 mod cvm;
+mod defaults;
 mod kernel;
 mod linear;
 mod reproduce;
@@ -20,8 +21,8 @@ cargo xtask <command>
 
   ci                      what .ci/run runs: fmt --check, clippy -D warnings, tests, docs, tidy,
                           a release build of the `auc` binary, and (with ../shared beside the
-                          repository) `reproduce linear --quick` and `reproduce kernel --quick`
-                          as smoke runs
+                          repository) the `--quick` runs of `reproduce linear`, `kernel`,
+                          `cvm` and `defaults` as smoke runs
   test [--cases N] [ARGS] workspace tests (PROPTEST_CASES=N when given; extra ARGS go to cargo test)
   props [--cases N] [-p CRATE]
                           the property tests (`lemma_*` and the parser fuzz) in release,
@@ -42,6 +43,12 @@ cargo xtask <command>
                           GAM-CVM and its baselines on the data sets of [CVM Table 1]:
                           docs/results/cvm.md with cvm-fig4.svg and cvm-fig5.svg
                           (--printed-norm: cvm-printed-norm.md and its figures)
+  reproduce defaults [--quick] [--family linear|kernel|batch] [--algos A,B] [--sets S,T]
+                     [--fresh]
+                          every algorithm's grid points cross-validated one by one on the
+                          data sets of its family's table (`auc cv --each`), and the default
+                          chosen by a fixed rule with leave-one-set-out regrets:
+                          docs/results/defaults.md (measurements in docs/results/defaults/)
   reproduce regret [--quick]
                           OGD on psi_M against the best fixed w in hindsight and the bound of
                           [OAUC Thm 6]: docs/results/regret.md and regret.svg
@@ -194,6 +201,8 @@ fn ci() -> Result<(), String> {
         reproduce::run(&["kernel".to_owned(), "--quick".to_owned()])?;
         // GAM-CVM on three small data sets (about half a minute).
         reproduce::run(&["cvm".to_owned(), "--quick".to_owned()])?;
+        // The defaults' measurements and rule on the tables' quick sets.
+        reproduce::run(&["defaults".to_owned(), "--quick".to_owned()])?;
     }
     eprintln!("xtask ci: all checks passed");
     Ok(())
