@@ -149,6 +149,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
                 store.failures.retain(|(a, set), _| {
                     *a != algo.name || !measured.iter().any(|m| m.name == set)
                 });
+                store.defaults.remove(&algo.name);
             }
             sweep(
                 &Sweep {
@@ -502,6 +503,10 @@ struct Store {
     rows: BTreeMap<(String, String), Row>,
     /// Why `auc cv` failed, per `(algorithm, set)`.
     failures: BTreeMap<(String, String), String>,
+    /// The registry default of each algorithm (a point key) when its points were measured, so
+    /// that the page still shows the default the measurements replaced after the `Default`
+    /// impls take the chosen values.
+    defaults: BTreeMap<String, String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -518,10 +523,12 @@ impl Store {
             sets: sets.iter().map(|s| s.name.to_owned()).collect(),
             rows: BTreeMap::new(),
             failures: BTreeMap::new(),
+            defaults: BTreeMap::new(),
         }
     }
 
-    /// Reads a family's file: `# protocol`, `# fail` lines, a header `algo point seconds SETS..`
+    /// Reads a family's file: `# protocol`, `# fail` and `# default` lines, a header
+    /// `algo point seconds SETS..`
     /// and one row per point (tab-separated). `None` if there is no file.
     fn read(path: &Path) -> Result<Option<Self>, String> {
         let Ok(text) = std::fs::read_to_string(path) else {
@@ -533,6 +540,7 @@ impl Store {
             sets: Vec::new(),
             rows: BTreeMap::new(),
             failures: BTreeMap::new(),
+            defaults: BTreeMap::new(),
         };
         for (i, line) in text.lines().enumerate() {
             let f: Vec<&str> = line.split('\t').collect();
@@ -542,6 +550,11 @@ impl Store {
                     store
                         .failures
                         .insert(((*algo).to_owned(), (*set).to_owned()), (*why).to_owned());
+                }
+                ["# default", algo, point] => {
+                    store
+                        .defaults
+                        .insert((*algo).to_owned(), (*point).to_owned());
                 }
                 ["algo", "point", "seconds", sets @ ..] => {
                     store.sets = sets.iter().map(|s| (*s).to_owned()).collect();
@@ -578,6 +591,9 @@ impl Store {
                 "# fail\t{algo}\t{set}\t{}",
                 why.replace(['\t', '\n'], " ")
             );
+        }
+        for (algo, point) in &self.defaults {
+            let _ = writeln!(t, "# default\t{algo}\t{point}");
         }
         let _ = writeln!(t, "algo\tpoint\tseconds\t{}", self.sets.join("\t"));
         for ((algo, point), row) in &self.rows {
@@ -647,6 +663,11 @@ fn first_axes(algo: &AlgoInfo, quick: bool) -> Result<Vec<Axis>, String> {
 /// end of a power axis.
 fn sweep(sw: &Sweep<'_>, algo: &AlgoInfo, store: &mut Store) -> Result<(), String> {
     let mut axes = first_axes(algo, sw.quick)?;
+    // The default these measurements are compared with: the registry's now, unless an earlier
+    // run of the same protocol recorded the one it measured (`--fresh` forgets it).
+    if let Some(key) = default_key(algo, &axes) {
+        store.defaults.entry(algo.name.clone()).or_insert(key);
+    }
     let mut block = axes.clone();
     for round in 0..=MAX_EXTENSIONS {
         measure(sw, algo, &block, &axes, store)?;
@@ -1162,7 +1183,12 @@ impl Outcome {
             .filter_map(|p| store.rows.get(&(algo.name.clone(), p.clone())))
             .map(|r| r.seconds)
             .sum();
-        let prev = default_key(algo, &axes).and_then(|k| points.iter().position(|p| *p == k));
+        let prev_key = store
+            .defaults
+            .get(&algo.name)
+            .cloned()
+            .or_else(|| default_key(algo, &axes));
+        let prev = prev_key.and_then(|k| points.iter().position(|p| *p == k));
         let tuned = table
             .sets
             .iter()
@@ -1297,12 +1323,18 @@ impl Outcome {
         } else {
             "-".to_owned()
         };
+        // Whether the registry holds the choice now (after the `Default` impls were set).
+        let chosen = &self.points[c.index];
+        let now = match default_key(algo, &self.axes) {
+            Some(k) if k == *chosen => format!("{} (in the registry)", show(chosen)),
+            Some(k) => format!("{} (registry now: {})", show(chosen), show(&k)),
+            None => format!("{} (registry now: off the grid)", show(chosen)),
+        };
         format!(
-            "| {family} | {} | {} x {} | {} | {} | {:.1} of {} | {beaten} | {} | {prev} | {prev_fig} | {prev_regret} | {tuned} | {:.0} |",
+            "| {family} | {} | {} x {} | {now} | {} | {:.1} of {} | {beaten} | {} | {prev} | {prev_fig} | {prev_regret} | {tuned} | {:.0} |",
             algo.title,
             self.points.len(),
             sets.len(),
-            show(&self.points[c.index]),
             pct(c.mean_auc),
             c.mean_rank,
             c.eligible.len(),
@@ -1692,6 +1724,15 @@ mod tests {
     }
 
     #[test]
+    fn power_tokens_match_the_printed_value_exactly() {
+        // The shortest form `auc` prints for 2^-24; without `float_roundtrip` serde_json read it
+        // back one bit off, and the point was "outside the grid".
+        let v: serde_json::Value = serde_json::from_str("5.960464477539063e-8").unwrap();
+        assert!(Token::power(-24).is(&v));
+        assert!(!Token::power(-23).is(&v));
+    }
+
+    #[test]
     fn stores_read_back_what_they_wrote() {
         let dir = std::env::temp_dir().join(format!("xtask-defaults-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -1701,7 +1742,9 @@ mod tests {
             sets: vec!["x".into(), "y".into()],
             rows: BTreeMap::new(),
             failures: BTreeMap::new(),
+            defaults: BTreeMap::new(),
         };
+        s.defaults.insert("algo".into(), "c=2^-2".into());
         let mut row = Row {
             seconds: 1.5,
             ..Row::default()
@@ -1729,6 +1772,7 @@ mod tests {
             })
         );
         assert_eq!(back.cell("algo", "c=2^-1", "y"), Some(Cell::Fail));
+        assert_eq!(back.defaults, s.defaults);
         assert_eq!(
             back.failures
                 .get(&("algo".into(), "y".into()))
