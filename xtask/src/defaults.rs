@@ -1,4 +1,4 @@
-//! `cargo xtask reproduce defaults [--quick] [--family F[,G]] [--algos A,B] [--sets S,T] [--fresh]`: every
+//! `cargo xtask reproduce defaults [--quick] [--family F[,G]] [--algos A,B] [--sets S,T] [--fresh] [--render]`: every
 //! algorithm's default parameters chosen by measurement across the shared data sets of its
 //! family's paper table (issue 12), written to `docs/results/defaults.md`.
 //!
@@ -62,6 +62,9 @@ const MAX_EXPONENT: i32 = 40;
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let quick = args.iter().any(|a| a == "--quick");
     let fresh = args.iter().any(|a| a == "--fresh");
+    // `--render`: measure nothing, write the page from the stored measurements (after the
+    // `Default` impls change, so that it says which choices the registry holds).
+    let render_only = args.iter().any(|a| a == "--render");
     let value = |flag: &str| -> Option<Vec<String>> {
         args.iter()
             .position(|a| a == flag)
@@ -102,7 +105,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     } else {
         root.join("docs/results/defaults.md")
     };
-    for fam in &families {
+    for fam in families.iter().filter(|_| !render_only) {
         let sets: Vec<&Set> = fam
             .exp
             .data_sets()?

@@ -44,11 +44,12 @@ cargo xtask <command>
                           docs/results/cvm.md with cvm-fig4.svg and cvm-fig5.svg
                           (--printed-norm: cvm-printed-norm.md and its figures)
   reproduce defaults [--quick] [--family linear|kernel|batch] [--algos A,B] [--sets S,T]
-                     [--fresh]
+                     [--fresh] [--render]
                           every algorithm's grid points cross-validated one by one on the
                           data sets of its family's table (`auc cv --each`), and the default
                           chosen by a fixed rule with leave-one-set-out regrets:
-                          docs/results/defaults.md (measurements in docs/results/defaults/)
+                          docs/results/defaults.md (measurements in docs/results/defaults/;
+                          --render writes the page from them and measures nothing)
   reproduce regret [--quick]
                           OGD on psi_M against the best fixed w in hindsight and the bound of
                           [OAUC Thm 6]: docs/results/regret.md and regret.svg
