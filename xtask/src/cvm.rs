@@ -18,6 +18,36 @@ use std::path::Path;
 
 use crate::{cargo, project_root};
 
+/// The data sets of [CVM Table 1] that `../shared/datasets` holds, as `linear.rs`'s `SETS`
+/// describes them: the batch family of `cargo xtask reproduce defaults` (the `cvm` binary of
+/// `auc-benches` keeps its own copy with the paper's names).
+pub(crate) const BATCH: crate::linear::Experiment = crate::linear::Experiment {
+    key: "cvm",
+    title: "GAM-CVM and its baselines: [CVM Table 2]",
+    sets: &[
+        "glass6",
+        "sonar",
+        "heart",
+        "haberman",
+        "ionosphere",
+        "wdbc",
+        "breast-cancer",
+        "pima",
+        "vehicle2",
+        "german",
+        "yeast1",
+        "abalone19",
+        "page-blocks0",
+        "letter-z",
+    ],
+    family: "batch",
+    paper: &[],
+    extra_args: &[],
+    protocol: "see docs/results/cvm.md",
+    quick_sets: &["glass6", "heart", "sonar"],
+    curves: false,
+};
+
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let quick = args.iter().any(|a| a == "--quick");
     let root = project_root();

@@ -97,5 +97,6 @@ mod tests {
     fn every_table_names_only_described_data_sets() {
         assert_eq!(LINEAR.data_sets().map(|s| s.len()), Ok(19));
         assert_eq!(KERNEL.data_sets().map(|s| s.len()), Ok(15));
+        assert_eq!(crate::cvm::BATCH.data_sets().map(|s| s.len()), Ok(14));
     }
 }

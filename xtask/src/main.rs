@@ -7,6 +7,7 @@
 
 mod batch;
 mod cvm;
+mod defaults;
 mod kernel;
 mod linear;
 mod python;
@@ -23,8 +24,8 @@ cargo xtask <command>
   ci                      what .ci/run runs: fmt --check, clippy -D warnings, tests, docs, tidy,
                           a release build of the `auc` binary, the Python package and its
                           pytest suite (`python`), and (with ../shared beside the
-                          repository) `reproduce linear --quick`, `reproduce kernel --quick`,
-                          `reproduce batch --quick` and `reproduce cvm --quick` as smoke runs
+                          repository) the `--quick` runs of `reproduce linear`, `kernel`,
+                          `batch`, `cvm` and `defaults` as smoke runs
   python                  release build of the `auc` binary and the Python extension (one
                           cargo invocation), installed into a virtual environment under target/
                           (python3 -m venv; pinned packages from PyPI), then auclearn's pytest
@@ -52,6 +53,13 @@ cargo xtask <command>
   reproduce batch [--quick] [--full-grid] [--algos A,B] [--sets S,T]
                           the batch moment learners beside OPAUC and OAUC-M on the data sets
                           of [OAUC Table 2]: docs/results/batch.md
+  reproduce defaults [--quick] [--family linear|kernel|batch] [--algos A,B] [--sets S,T]
+                     [--fresh] [--render]
+                          every algorithm's grid points cross-validated one by one on the
+                          data sets of its family's table (`auc cv --each`), and the default
+                          chosen by a fixed rule with leave-one-set-out regrets:
+                          docs/results/defaults.md (measurements in docs/results/defaults/;
+                          --render writes the page from them and measures nothing)
   reproduce regret [--quick]
                           OGD on psi_M against the best fixed w in hindsight and the bound of
                           [OAUC Thm 6]: docs/results/regret.md and regret.svg
@@ -222,6 +230,8 @@ fn ci() -> Result<(), String> {
         reproduce::run(&["batch".to_owned(), "--quick".to_owned()])?;
         // GAM-CVM on three small data sets (about half a minute).
         reproduce::run(&["cvm".to_owned(), "--quick".to_owned()])?;
+        // The defaults' measurements and rule on the tables' quick sets.
+        reproduce::run(&["defaults".to_owned(), "--quick".to_owned()])?;
     }
     eprintln!("xtask ci: all checks passed");
     Ok(())

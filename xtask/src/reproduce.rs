@@ -1,4 +1,5 @@
-//! `cargo xtask reproduce linear|kernel|regret [--quick]`: the papers' experiments, written under
+//! `cargo xtask reproduce linear|kernel|regret|cvm|defaults [--quick]`: the papers' experiments
+//! and the measured defaults (`defaults.rs`), written under
 //! `docs/results/` beside the papers' figures (see `linear.rs`, whose harness `kernel.rs` reuses, and the `regret` binary of
 //! `auc-benches`).
 
@@ -9,7 +10,7 @@ use crate::{cargo, project_root};
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let Some(what) = args.first().map(String::as_str) else {
         return Err(
-            "usage: cargo xtask reproduce linear|kernel|batch|regret|cvm [--quick] [--full-grid] [--average] [--algos A,B] [--sets S,T] [--budget N]"
+            "usage: cargo xtask reproduce linear|kernel|batch|regret|cvm|defaults [--quick] [--full-grid] [--average] [--algos A,B] [--sets S,T] [--budget N] [--family F]"
                 .into(),
         );
     };
@@ -32,8 +33,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         ),
         "regret" => regret(quick),
         "cvm" => crate::cvm::run(&args[1..]),
+        "defaults" => crate::defaults::run(&args[1..]),
         _ => Err(format!(
-            "unknown reproduction `{what}` (known: linear, kernel, batch, regret, cvm)"
+            "unknown reproduction `{what}` (known: linear, kernel, batch, regret, cvm, defaults)"
         )),
     }
 }

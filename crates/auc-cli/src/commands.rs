@@ -610,6 +610,7 @@ fn cv_each(
                 obj.insert("algo".into(), json!(algo.name));
                 obj.insert("dataset".into(), json!(dataset));
                 obj.insert("params".into(), serde_json::to_value(&full)?);
+                obj.insert("diverged".into(), json!(s.diverged_runs > 0));
                 obj.insert(
                     "aucs".into(),
                     json!(records.iter().map(|r| r.auc).collect::<Vec<_>>()),

@@ -166,6 +166,59 @@ fn cv_json_gives_one_line_per_run_and_a_summary() {
     assert_eq!(strip(&o), strip(&again));
 }
 
+/// `cv --each` cross-validates every grid point on its own: one summary per point, in grid
+/// order, each the same as a plain `cv` with that point's parameters fixed (how
+/// `docs/results/defaults.md` measures every point).
+#[test]
+fn cv_each_gives_one_summary_per_point_equal_to_a_fixed_run() {
+    let common = [
+        "cv",
+        "--algo",
+        "pa-i",
+        "--repeats",
+        "2",
+        "--folds",
+        "3",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let h = heart();
+    let mut args: Vec<&str> = common.to_vec();
+    args.extend(["--data", &h, "--each", "--grid", "c=2^-2..2^2:2"]);
+    let o = auc(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for (line, c) in lines.iter().zip(["0.25", "1", "4"]) {
+        assert_eq!(line["summary"], true);
+        assert_eq!(line["runs"], 6);
+        assert_eq!(line["diverged"], false);
+        assert_eq!(line["diverged_runs"], 0);
+        assert_eq!(line["params"]["c"].as_f64(), c.parse::<f64>().ok());
+        let aucs: Vec<f64> = line["aucs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_f64().unwrap())
+            .collect();
+        assert_eq!(aucs.len(), 6);
+        let mean = line["auc_mean"].as_f64().unwrap();
+        assert!((mean - aucs.iter().sum::<f64>() / 6.0).abs() < 1e-12);
+        let mut fixed: Vec<&str> = common.to_vec();
+        let param = format!("c={c}");
+        fixed.extend(["--data", &h, "--param", &param]);
+        let f = auc(&fixed);
+        assert!(f.status.success(), "{}", stderr(&f));
+        let summary: serde_json::Value =
+            serde_json::from_str(stdout(&f).lines().last().unwrap()).unwrap();
+        assert_eq!(summary["auc_mean"].as_f64(), Some(mean), "c = {c}");
+    }
+}
+
 #[test]
 fn cv_prints_a_table_and_mean() {
     let o = auc(&[

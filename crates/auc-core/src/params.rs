@@ -167,6 +167,8 @@ pub enum Range {
     OpenUnit,
     /// In `[0, 1)`.
     UnitHalfOpen,
+    /// In `(0, 1]`.
+    UnitOpenClosed,
 }
 
 impl Range {
@@ -177,6 +179,7 @@ impl Range {
             Range::NonNegative => v >= 0.0 && v.is_finite(),
             Range::OpenUnit => v > 0.0 && v < 1.0,
             Range::UnitHalfOpen => (0.0..1.0).contains(&v),
+            Range::UnitOpenClosed => v > 0.0 && v <= 1.0,
         }
     }
 
@@ -187,6 +190,7 @@ impl Range {
             Range::NonNegative => "finite and >= 0",
             Range::OpenUnit => "in (0, 1)",
             Range::UnitHalfOpen => "in [0, 1)",
+            Range::UnitOpenClosed => "in (0, 1]",
         }
     }
 }
@@ -392,6 +396,9 @@ mod tests {
         assert!(!Range::NonNegative.contains(-1e-300));
         assert!(!Range::OpenUnit.contains(1.0));
         assert!(Range::UnitHalfOpen.contains(0.0));
+        assert!(Range::UnitOpenClosed.contains(1.0));
+        assert!(!Range::UnitOpenClosed.contains(0.0));
+        assert!(!Range::UnitOpenClosed.contains(f64::NAN));
         assert_eq!(
             ParamKind::Choice(&["fifo", "reservoir"]).describe(),
             "one of fifo, reservoir"

@@ -63,9 +63,6 @@ impl Default for KoilParams {
     }
 }
 
-/// $\eta \in (0, 1]$.
-const ETA_RANGE: &str = "in (0, 1]";
-
 impl Params for KoilParams {
     const NAME: &'static str = "koil";
     const TITLE: &'static str = "KOIL";
@@ -74,7 +71,7 @@ impl Params for KoilParams {
     const SPECS: &'static [ParamSpec] = &[
         ParamSpec::real(
             "eta",
-            Range::Positive,
+            Range::UnitOpenClosed,
             "step size eta in (0, 1]; weights shrink by (1 - eta) each step [KOIL18]",
         ),
         ParamSpec::real(
@@ -102,13 +99,6 @@ impl Params for KoilParams {
 
     fn check(&self) -> Result<(), ParamError> {
         Self::SPECS[0].check_real(self.eta)?;
-        if self.eta > 1.0 {
-            return Err(ParamError::OutOfRange {
-                name: "eta",
-                value: self.eta,
-                allowed: ETA_RANGE,
-            });
-        }
         Self::SPECS[1].check_real(self.c)?;
         if self.k == 0 {
             return Err(ParamError::OutOfRange {

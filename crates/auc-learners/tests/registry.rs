@@ -59,6 +59,7 @@ fn every_stated_range_is_enforced() {
                 ParamKind::Real(Range::NonNegative) => vec![(-1e-9).into(), f64::NAN.into()],
                 ParamKind::Real(Range::OpenUnit) => vec![0.0.into(), 1.0.into()],
                 ParamKind::Real(Range::UnitHalfOpen) => vec![1.0.into(), (-0.5).into()],
+                ParamKind::Real(Range::UnitOpenClosed) => vec![0.0.into(), 1.5.into()],
                 ParamKind::Integer { min } => {
                     let mut v: Vec<ParamValue> = vec![2.5.into(), "many".into()];
                     if min > 0 {

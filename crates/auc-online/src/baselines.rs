@@ -98,8 +98,9 @@ pub struct PaIParams {
 }
 
 impl Default for PaIParams {
-    /// $C = 2^{-2}$: the value the nested CV of `docs/results/linear.md` chose most often
-    /// (6 of 19 data sets); see `docs/results/defaults.md`.
+    /// $C = 2^{-2}$, chosen by measurement across the 19 data sets of `docs/results/linear.md`
+    /// (`docs/results/defaults.md`: best mean rank of the 11 grid points, 4.3; mean AUC 82.10 %;
+    /// leave-one-set-out regret 1.25 points median, 14.99 worst, on splice).
     fn default() -> Self {
         Self { c: 0.25 }
     }

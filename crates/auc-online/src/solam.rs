@@ -95,8 +95,9 @@ pub struct SolamParams {
 
 impl Default for SolamParams {
     /// $\eta = 1$, $R = 1$: [SOLAM16, sec. 4] tunes both by cross-validation and recommends no
-    /// value; these are the values the nested CV of `docs/results/linear.md` chose most often
-    /// (11 and 16 of 19 data sets; `docs/results/defaults.md`).
+    /// value; this point has the best mean rank (5.5 of 33) across the 19 data sets of
+    /// `docs/results/linear.md` (`docs/results/defaults.md`: mean AUC 84.55 %, leave-one-set-out
+    /// regret 0.07 points median, 1.17 worst on dna).
     fn default() -> Self {
         Self { eta: 1.0, r: 1.0 }
     }
