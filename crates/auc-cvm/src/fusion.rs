@@ -34,12 +34,11 @@
 //!
 //! The symmetric product splits $Q = D + D^\top$ ($D$ the strict lower triangle plus half the
 //! diagonal, i.e. the packed rows as stored): $\bar L Q \bar L^\top = W + W^\top$ with
-//! $U = \bar L D$ and $W = U \bar L^\top$. A block of 64 rows computes its rows of $U$ by adding
-//! $n_{loc}$ packed (partial) rows each, transposes them, forms $W^\top$ for its rows by 64-wide
-//! multiply-adds over every point's neighbour list, and adds $W_{ij}$ into the stored entry
-//! $(\max(i,j), \min(i,j))$: its own rows directly, later rows in chunks of 64 contiguous
-//! values under that block's lock. An off-diagonal entry receives exactly two additions onto
-//! zero, which commute, so the result does not depend on the order the blocks run in.
+//! $U = \bar L D$ and $W = U \bar L^\top$. The crate's private module `packed` computes it by
+//! blocks of 16 rows, with the points renumbered along their neighbour graph (reverse
+//! Cuthill-McKee) so that a block's reads stay in cache, and skips the tiles of $W$ that are
+//! exactly zero in that order; its module docs give the stages. An off-diagonal entry receives at most two values, which
+//! commute, so the result does not depend on the order the blocks run in.
 //!
 //! The square product of the row form adds $n_{loc}$ dense rows per row, $Y = \bar L Q$; after a
 //! blocked, parallel transpose, $\bar L Y^\top = \bar L Q^\top \bar L^\top$ is again $n_{loc}$
