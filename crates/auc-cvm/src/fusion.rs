@@ -1076,35 +1076,42 @@ mod tests {
 
     /// More points than one block of rows (64): the packed-triangle product adds into rows of
     /// later blocks under their locks, and the round count 0 turns the state back into the
-    /// natural kernels.
+    /// natural kernels. Two sub-kernels as well as three (the ablations fuse two).
     #[test]
     fn blocked_fusion_matches_the_reference_across_blocks() {
-        let (pts, knn, kernels) = setup(150, 6);
+        let (pts, knn, all) = setup(150, 6);
         let n = pts.n();
-        for normalization in [Normalization::AcrossKernels, Normalization::Rows] {
-            for rounds in [0, 2] {
-                let params = FusionParams {
-                    rho: 0.1,
-                    max_iter: rounds,
-                    tol: 0.0,
-                    normalization,
-                };
-                let (g, info) = fuse(&pts, &knn, &kernels, &params).unwrap();
-                assert_eq!(info.iterations, rounds);
-                let want = dense_reference(&pts, &knn, &kernels, 0.1, rounds, normalization);
-                let scale = want.iter().fold(0.0, |a: f64, v| a.max(v.abs()));
-                let worst = (0..n * n)
-                    .map(|e| (g.get(e / n, e % n) - want[e]).abs())
-                    .fold(0.0, f64::max);
-                assert!(
-                    worst < 2e-6 * scale.max(1.0),
-                    "{normalization:?}, {rounds} rounds: max |f32 - f64| = {worst}, scale {scale}"
-                );
-                assert_eq!(g.asymmetry().to_bits(), 0f64.to_bits());
-                // The same again: the blocks' order under rayon cannot change a bit.
-                let (again, _) = fuse(&pts, &knn, &kernels, &params).unwrap();
-                assert_eq!(g, again);
-            }
+        for (kernels, normalization, rounds) in [
+            (&all[..], Normalization::AcrossKernels, 0),
+            (&all[..], Normalization::AcrossKernels, 2),
+            (&all[..], Normalization::Rows, 0),
+            (&all[..], Normalization::Rows, 2),
+            (&all[..2], Normalization::AcrossKernels, 3),
+            (&all[1..], Normalization::AcrossKernels, 2),
+        ] {
+            let params = FusionParams {
+                rho: 0.1,
+                max_iter: rounds,
+                tol: 0.0,
+                normalization,
+            };
+            let (g, info) = fuse(&pts, &knn, kernels, &params).unwrap();
+            assert_eq!(info.iterations, rounds);
+            let want = dense_reference(&pts, &knn, kernels, 0.1, rounds, normalization);
+            let scale = want.iter().fold(0.0, |a: f64, v| a.max(v.abs()));
+            let worst = (0..n * n)
+                .map(|e| (g.get(e / n, e % n) - want[e]).abs())
+                .fold(0.0, f64::max);
+            assert!(
+                worst < 2e-6 * scale.max(1.0),
+                "{} kernels, {normalization:?}, {rounds} rounds: max |f32 - f64| = {worst}, \
+                 scale {scale}",
+                kernels.len()
+            );
+            assert_eq!(g.asymmetry().to_bits(), 0f64.to_bits());
+            // The same again: the blocks' order under rayon cannot change a bit.
+            let (again, _) = fuse(&pts, &knn, kernels, &params).unwrap();
+            assert_eq!(g, again);
         }
     }
 
