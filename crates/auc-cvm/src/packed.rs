@@ -269,8 +269,8 @@ pub(crate) fn product(
             let ut = &ut[..width * B];
             // Rows up to the block's own: all of them; later rows: the tiles that reach it.
             stage_w(ut, wt, k, w, nb, 0, r0 + rows);
-            for t in bi + 1..blocks {
-                if tile_min[t] < width {
+            for (t, &least) in tile_min.iter().enumerate().skip(bi + 1) {
+                if least < width {
                     stage_w(ut, wt, k, w, nb, t * B, ((t + 1) * B).min(n));
                 }
             }

@@ -190,16 +190,16 @@ impl Active {
         for t in (0..nn).rev() {
             self.acc[t] = self.acc[t + 1] + y[np + self.neg_order[t] as usize];
         }
-        for i in 0..np {
-            out[i] = self.acc[self.pos_cut[i] as usize];
+        for (o, &c) in out[..np].iter_mut().zip(&self.pos_cut) {
+            *o = self.acc[c as usize];
         }
         // Prefix sums over the positives in order.
         self.acc[0] = 0.0;
         for c in 0..np {
             self.acc[c + 1] = self.acc[c] + y[self.pos_order[c] as usize];
         }
-        for j in 0..nn {
-            out[np + j] = self.acc[self.neg_cut[j] as usize];
+        for (o, &c) in out[np..np + nn].iter_mut().zip(&self.neg_cut) {
+            *o = self.acc[c as usize];
         }
     }
 
