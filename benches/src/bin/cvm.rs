@@ -571,7 +571,7 @@ fn run_set(
                 && pos.len() * neg.len() > max_pairs
             {
                 cell.skipped = Some(format!(
-                    "{} training pairs > {max_pairs}; its dual would hold {:.1} GB",
+                    "{} training pairs > {max_pairs}, refused (its kernel block {:.2} GB)",
                     pos.len() * neg.len(),
                     auc_cvm::solver::aucsvm_bytes(pos.len(), neg.len()) as f64 / 1e9
                 ));

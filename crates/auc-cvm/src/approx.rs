@@ -239,7 +239,7 @@ pub(crate) struct Built {
 /// Every point's `n_loc` nearest landmarks, its own landmark left out (module docs), as a
 /// neighbour list into the landmarks.
 fn nearest_landmarks(pts: &Points, lm: &Points, lm_idx: &[usize], n_loc: usize) -> Knn {
-    let wide = Knn::search(pts, lm, n_loc + 1, false);
+    let wide = Knn::search_fast(pts, lm, n_loc + 1, false);
     let mut idx = Vec::with_capacity(pts.n() * n_loc);
     let mut dist = Vec::with_capacity(pts.n() * n_loc);
     for i in 0..pts.n() {

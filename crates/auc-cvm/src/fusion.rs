@@ -34,12 +34,11 @@
 //!
 //! The symmetric product splits $Q = D + D^\top$ ($D$ the strict lower triangle plus half the
 //! diagonal, i.e. the packed rows as stored): $\bar L Q \bar L^\top = W + W^\top$ with
-//! $U = \bar L D$ and $W = U \bar L^\top$. A block of 64 rows computes its rows of $U$ by adding
-//! $n_{loc}$ packed (partial) rows each, transposes them, forms $W^\top$ for its rows by 64-wide
-//! multiply-adds over every point's neighbour list, and adds $W_{ij}$ into the stored entry
-//! $(\max(i,j), \min(i,j))$: its own rows directly, later rows in chunks of 64 contiguous
-//! values under that block's lock. An off-diagonal entry receives exactly two additions onto
-//! zero, which commute, so the result does not depend on the order the blocks run in.
+//! $U = \bar L D$ and $W = U \bar L^\top$. The crate's private module `packed` computes it by
+//! blocks of 16 rows, with the points renumbered along their neighbour graph (reverse
+//! Cuthill-McKee) so that a block's reads stay in cache, and skips the tiles of $W$ that are
+//! exactly zero in that order; its module docs give the stages. An off-diagonal entry receives at most two values, which
+//! commute, so the result does not depend on the order the blocks run in.
 //!
 //! The square product of the row form adds $n_{loc}$ dense rows per row, $Y = \bar L Q$; after a
 //! blocked, parallel transpose, $\bar L Y^\top = \bar L Q^\top \bar L^\top$ is again $n_{loc}$
@@ -497,6 +496,9 @@ pub(crate) fn fuse_impl(
             },
         ));
     }
+    if keeps_symmetry(params.normalization) {
+        return fuse_packed(pts, knn, kernels, params, row_normalize, start, oom);
+    }
     let k = knn.k();
     // Local kernels, f32, n * k weights per sub-kernel [eqs. 19-20].
     let mut lw: Vec<Vec<f32>> = vec![vec![0f32; n * k]; m];
@@ -522,8 +524,8 @@ pub(crate) fn fuse_impl(
             }
         }
     }
-    let sym = keeps_symmetry(params.normalization);
-    let len = if sym { tri_len(n) } else { n * n };
+    // Row normalization from here on: square matrices.
+    let len = n * n;
     // The state: Q_m = sum over s != m of P_s (module docs), M buffers, and one free buffer.
     let mut held = 0;
     let mut q: Vec<Vec<f32>> = Vec::with_capacity(m);
@@ -533,9 +535,9 @@ pub(crate) fn fuse_impl(
     }
     let mut free = try_zeroed(len).ok_or_else(|| oom(held))?;
     let peak_bytes = peak_bytes(n, m, params.normalization) as usize;
-    natural_others(pts, kernels, params.normalization, &mut q, n);
+    natural_others_rows(pts, kernels, &mut q, n);
     // P_m - P_s = Q_s - Q_m: Theorem 1's distance from the state.
-    let mut distances = vec![max_distance(&q, n, sym)];
+    let mut distances = vec![max_distance(&q, n, false)];
     let mut converged = false;
     let mut iterations = 0;
     let inv = 1.0 / (m - 1) as f32;
@@ -545,19 +547,15 @@ pub(crate) fn fuse_impl(
     while iterations < params.max_iter {
         for mm in 0..m {
             let w = &lw[mm];
-            if sym {
-                sym_transform(&q[mm], &mut free, n, k, w, knn, inv, rho);
-            } else {
-                // free = L Q / (M-1); Q := free^T; free = L Q^T... = L (L Q)^T / (M-1) + rho I,
-                // which is eq. 21's product transposed (module docs).
-                add_rows(&mut free, &q[mm], n, k, w, knn, inv, 0.0);
-                transpose_into(&free, &mut q[mm], n);
-                add_rows(&mut free, &q[mm], n, k, w, knn, 1.0, rho);
-            }
+            // free = L Q / (M-1); Q := free^T; free = L Q^T... = L (L Q)^T / (M-1) + rho I,
+            // which is eq. 21's product transposed (module docs).
+            add_rows(&mut free, &q[mm], n, k, w, knn, inv, 0.0);
+            transpose_into(&free, &mut q[mm], n);
+            add_rows(&mut free, &q[mm], n, k, w, knn, 1.0, rho);
             std::mem::swap(&mut free, &mut q[mm]);
         }
         iterations += 1;
-        let d = max_distance(&q, n, sym);
+        let d = max_distance(&q, n, false);
         let prev = *distances.last().unwrap_or(&d);
         distances.push(d);
         if !d.is_finite() {
@@ -589,24 +587,7 @@ pub(crate) fn fuse_impl(
     }
     drop(free);
     // Fused kernel [eq. 22].
-    let g = if sym {
-        let inv_m = 1.0 / m as f32;
-        zip_chunks(&mut q, |parts| {
-            let (first, rest) = parts.split_at_mut(1);
-            for (e, v) in first[0].iter_mut().enumerate() {
-                let mut acc = *v;
-                for p in rest.iter() {
-                    acc += p[e];
-                }
-                *v = acc * inv_m;
-            }
-        });
-        let tri = q.swap_remove(0);
-        drop(q);
-        let mut v = try_zeroed(n * n).ok_or_else(|| oom(tri.len()))?;
-        expand_triangle(&tri, &mut v, n);
-        Gram::dense(n, v)
-    } else {
+    let g = {
         // Over the freed buffer: half the sum of P_m and P_m^T over m, divided by M.
         let mut v = try_zeroed(n * n).ok_or_else(|| oom(held))?;
         let half = 0.5 / m as f32;
@@ -623,6 +604,100 @@ pub(crate) fn fuse_impl(
     };
     Ok((
         g,
+        FusionInfo {
+            iterations,
+            distances,
+            converged,
+            seconds: start.elapsed().as_secs_f64(),
+            peak_bytes,
+        },
+    ))
+}
+
+/// The symmetric forms' fusion on packed triangles in neighbour order ([`crate::packed`]).
+fn fuse_packed(
+    pts: &Points,
+    knn: &Knn,
+    kernels: &[Box<dyn SubKernel>],
+    params: &FusionParams,
+    row_normalize: bool,
+    start: Instant,
+    oom: impl Fn(usize) -> MemoryError,
+) -> Result<(Gram, FusionInfo), MemoryError> {
+    use crate::packed;
+    let n = pts.n();
+    let m = kernels.len();
+    let k = knn.k();
+    let order = packed::neighbour_order(knn, n);
+    let pos = packed::inverse(&order);
+    // Neighbour lists and local kernels [eqs. 19-20] in neighbour order, f32.
+    let nb: Vec<u32> = order
+        .iter()
+        .flat_map(|&i| knn.neighbours(i as usize).iter().map(|&j| pos[j as usize]))
+        .collect();
+    let rows: Vec<Vec<Vec<f64>>> = order
+        .par_iter()
+        .map(|&i| {
+            let i = i as usize;
+            local_weights_impl(
+                pts,
+                i,
+                pts,
+                knn.neighbours(i),
+                kernels,
+                params.normalization,
+                row_normalize,
+            )
+        })
+        .collect();
+    let mut lw: Vec<Vec<f32>> = vec![Vec::with_capacity(n * k); m];
+    for r in rows {
+        for (mm, w) in r.into_iter().enumerate() {
+            lw[mm].extend(w.into_iter().map(|v| v as f32));
+        }
+    }
+    let len = tri_len(n);
+    let mut held = 0;
+    let mut q: Vec<Vec<f32>> = Vec::with_capacity(m);
+    for _ in 0..m {
+        q.push(try_zeroed(len).ok_or_else(|| oom(held))?);
+        held += len;
+    }
+    let mut free = try_zeroed(len).ok_or_else(|| oom(held))?;
+    let peak_bytes = peak_bytes(n, m, params.normalization) as usize;
+    let kinds: Vec<_> = kernels.iter().map(|kk| kk.fitted()).collect();
+    packed::natural_others(&pts.permuted(&order), &kinds, &mut q);
+    let mut distances = vec![max_distance(&q, n, true)];
+    let mut converged = false;
+    let mut iterations = 0;
+    let inv = 1.0 / (m - 1) as f32;
+    let rho = params.rho as f32;
+    while iterations < params.max_iter {
+        for mm in 0..m {
+            packed::product(&q[mm], &mut free, n, k, &lw[mm], &nb, inv, rho);
+            std::mem::swap(&mut free, &mut q[mm]);
+        }
+        iterations += 1;
+        // The new status matrices' distance, and the state for the next round (or eq. 22).
+        let d = packed::distance_then_others(&mut q, n);
+        let prev = *distances.last().unwrap_or(&d);
+        distances.push(d);
+        if !d.is_finite() {
+            break;
+        }
+        if (d - prev).abs() <= params.tol * prev.max(f64::MIN_POSITIVE) {
+            converged = true;
+            break;
+        }
+    }
+    drop(free);
+    // Eq. 22 from the state, then the square kernel in the points' own numbering.
+    let tri = packed::fused_from_others(q);
+    let mut v = try_zeroed(n * n).ok_or_else(|| oom(tri.len()))?;
+    packed::expand_in_order(&tri, &mut v, n, &order);
+    drop(tri);
+    Ok((
+        Gram::dense(n, v),
         FusionInfo {
             iterations,
             distances,
@@ -667,20 +742,14 @@ fn row_blocks(v: &mut [f32], n: usize, tri: bool) -> Vec<(usize, usize, &mut [f3
 }
 
 /// The initial state $Q_m = \sum_{s \ne m} P^{(s)}_0$ from the natural kernels of eq. 18,
-/// normalized as `norm` says (module docs), into `q` (triangles for the symmetric form).
-fn natural_others(
-    pts: &Points,
-    kernels: &[Box<dyn SubKernel>],
-    norm: Normalization,
-    q: &mut [Vec<f32>],
-    n: usize,
-) {
+/// each kernel normalized by its rows (module docs), into the square matrices `q`. (The printed
+/// form's is [`crate::packed::natural_others`].)
+fn natural_others_rows(pts: &Points, kernels: &[Box<dyn SubKernel>], q: &mut [Vec<f32>], n: usize) {
     let m = kernels.len();
-    let sym = keeps_symmetry(norm);
     // Block b of every buffer, side by side.
     let mut per_block: Vec<Vec<(usize, usize, &mut [f32])>> = Vec::new();
     for buf in q.iter_mut() {
-        for (t, blk) in row_blocks(buf, n, sym).into_iter().enumerate() {
+        for (t, blk) in row_blocks(buf, n, false).into_iter().enumerate() {
             if per_block.len() <= t {
                 per_block.push(Vec::with_capacity(m));
             }
@@ -688,30 +757,11 @@ fn natural_others(
         }
     }
     per_block.into_par_iter().for_each(|mut blocks| {
-        let mut raw = vec![0f64; m];
         let (b0, rows) = (blocks[0].0, blocks[0].1);
         for r in 0..rows {
             let i = b0 + r;
-            match norm {
-                Normalization::AcrossKernels => {
-                    // Q_m = sum of the other kernels' shares of the entry = 1 - share of m.
-                    let at = tri_off(i) - tri_off(b0);
-                    for j in 0..=i {
-                        let mut total = 0.0;
-                        for (s, kk) in kernels.iter().enumerate() {
-                            raw[s] = kk.value(pts, i, pts, j);
-                            total += raw[s];
-                        }
-                        for (s, blk) in blocks.iter_mut().enumerate() {
-                            blk.2[at + j] = if total > 0.0 {
-                                ((total - raw[s]) / total) as f32
-                            } else {
-                                ((m - 1) as f64 / m as f64) as f32
-                            };
-                        }
-                    }
-                }
-                Normalization::Rows => {
+            {
+                {
                     // Rows averaging 1; sums in f64 so that n = 20,000 entries add without drift.
                     let at = r * n;
                     let mut scale = vec![0f32; m];
@@ -776,158 +826,6 @@ fn others_in_place(q: &mut [Vec<f32>]) {
             }
         }
     });
-}
-
-/// `x = scale * L Q L^T + rho I` for a symmetric `Q`, both as packed lower triangles, with
-/// `L`'s rows the weights `w` over the neighbour lists. See the module docs: with
-/// $Q = D + D^\top$ ($D$ the strict lower triangle plus half the diagonal) and
-/// $U = L D$, $W = U L^\top$, the result is $W + W^\top$; each block of `BLOCK` rows computes
-/// its rows of $U$ (row additions of partial rows), $W^\top$ for those rows (`BLOCK`-wide
-/// multiply-adds over the neighbour lists) and adds $W_{ij}$ into the stored entry
-/// $(\max(i,j), \min(i,j))$. An entry off the diagonal receives exactly two such additions on
-/// zero, so the result does not depend on the order the blocks run in.
-#[allow(clippy::too_many_arguments)]
-fn sym_transform(
-    q: &[f32],
-    x: &mut [f32],
-    n: usize,
-    k: usize,
-    w: &[f32],
-    knn: &Knn,
-    scale: f32,
-    rho: f32,
-) {
-    use std::sync::Mutex;
-    x.par_chunks_mut(1 << 16).for_each(|c| c.fill(0.0));
-    let blocks: Vec<Mutex<(usize, usize, &mut [f32])>> =
-        row_blocks(x, n, true).into_iter().map(Mutex::new).collect();
-    let nb = blocks.len();
-    (0..nb).into_par_iter().for_each_init(
-        || {
-            (
-                vec![0f32; BLOCK * n],
-                vec![0f32; n * BLOCK],
-                vec![0f32; n * BLOCK],
-            )
-        },
-        |(u, ut, wt), b| {
-            let b0 = b * BLOCK;
-            let rows = BLOCK.min(n - b0);
-            // U rows of the block: scale * sum_k L_ik D[k, :].
-            let mut width = 0;
-            for r in 0..rows {
-                let i = b0 + r;
-                let ur = &mut u[r * n..(r + 1) * n];
-                ur.fill(0.0);
-                for (&kk, &wik) in knn.neighbours(i).iter().zip(&w[i * k..(i + 1) * k]) {
-                    let kk = kk as usize;
-                    let c = wik * scale;
-                    let src = &q[tri_off(kk)..tri_off(kk) + kk + 1];
-                    for (o, &v) in ur[..kk].iter_mut().zip(&src[..kk]) {
-                        *o += c * v;
-                    }
-                    ur[kk] += 0.5 * c * src[kk];
-                    width = width.max(kk + 1);
-                }
-            }
-            // U^T (n x BLOCK); rows at or beyond `width` are zero and never read.
-            if rows < BLOCK {
-                ut.fill(0.0);
-            }
-            transpose_tiles(u, n, ut, BLOCK, rows, width);
-            // W^T rows: W^T[j, :] = sum over l in N(j) of L_jl U^T[l, :].
-            for j in 0..n {
-                let dst = &mut wt[j * BLOCK..(j + 1) * BLOCK];
-                dst.fill(0.0);
-                for (&l, &wjl) in knn.neighbours(j).iter().zip(&w[j * k..(j + 1) * k]) {
-                    let l = l as usize;
-                    if l >= width {
-                        continue;
-                    }
-                    for (o, &v) in dst.iter_mut().zip(&ut[l * BLOCK..(l + 1) * BLOCK]) {
-                        *o += wjl * v;
-                    }
-                }
-            }
-            // W rows of the block (reusing u): W[r, c] = W^T[c, r].
-            transpose_tiles(wt, BLOCK, u, n, n, rows);
-            // Own rows: entries (i, c) with c <= i.
-            {
-                let mut own = blocks[b]
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                let base = tri_off(b0);
-                for r in 0..rows {
-                    let i = b0 + r;
-                    let row = &mut own.2[tri_off(i) - base..tri_off(i) - base + i + 1];
-                    let wr = &u[r * n..(r + 1) * n];
-                    for (o, &v) in row[..b0].iter_mut().zip(&wr[..b0]) {
-                        *o += v;
-                    }
-                    for c in b0..i {
-                        row[c] += wr[c] + u[(c - b0) * n + i];
-                    }
-                    row[i] += 2.0 * wr[i] + rho;
-                }
-            }
-            // Rows of later blocks: entries (j, c) for c in this block, from W[c, j].
-            for (t, blk) in blocks.iter().enumerate().skip(b + 1) {
-                let mut g = blk
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                let j0 = t * BLOCK;
-                let base = tri_off(j0);
-                for j in j0..j0 + g.1 {
-                    let at = tri_off(j) - base + b0;
-                    for (o, &v) in g.2[at..at + rows].iter_mut().zip(&wt[j * BLOCK..]) {
-                        *o += v;
-                    }
-                }
-            }
-        },
-    );
-}
-
-/// `dst[c * dst_stride + r] = src[r * src_stride + c]` for `r < rows`, `c < cols`, in 16 x 16
-/// tiles so that both sides stay in cache.
-fn transpose_tiles(
-    src: &[f32],
-    src_stride: usize,
-    dst: &mut [f32],
-    dst_stride: usize,
-    rows: usize,
-    cols: usize,
-) {
-    const T: usize = 16;
-    for r0 in (0..rows).step_by(T) {
-        for c0 in (0..cols).step_by(T) {
-            for r in r0..(r0 + T).min(rows) {
-                for c in c0..(c0 + T).min(cols) {
-                    dst[c * dst_stride + r] = src[r * src_stride + c];
-                }
-            }
-        }
-    }
-}
-
-/// The square matrix of a packed symmetric lower triangle, rows in parallel: each block of rows
-/// copies its lower part from its own packed rows and its upper part from the later packed rows,
-/// where a block's columns are contiguous.
-fn expand_triangle(tri: &[f32], out: &mut [f32], n: usize) {
-    row_blocks(out, n, false)
-        .into_par_iter()
-        .for_each(|(b0, rows, blk)| {
-            for r in 0..rows {
-                let i = b0 + r;
-                blk[r * n..r * n + i + 1].copy_from_slice(&tri[tri_off(i)..tri_off(i) + i + 1]);
-            }
-            for j in b0 + 1..n {
-                let src = &tri[tri_off(j) + b0..tri_off(j) + (b0 + rows).min(j)];
-                for (r, &v) in src.iter().enumerate() {
-                    blk[r * n + j] = v;
-                }
-            }
-        });
 }
 
 /// `out[i, :] = scale * sum over the neighbours j of i of w_ij src[j, :]`, plus `diag` on the
@@ -1178,35 +1076,42 @@ mod tests {
 
     /// More points than one block of rows (64): the packed-triangle product adds into rows of
     /// later blocks under their locks, and the round count 0 turns the state back into the
-    /// natural kernels.
+    /// natural kernels. Two sub-kernels as well as three (the ablations fuse two).
     #[test]
     fn blocked_fusion_matches_the_reference_across_blocks() {
-        let (pts, knn, kernels) = setup(150, 6);
+        let (pts, knn, all) = setup(150, 6);
         let n = pts.n();
-        for normalization in [Normalization::AcrossKernels, Normalization::Rows] {
-            for rounds in [0, 2] {
-                let params = FusionParams {
-                    rho: 0.1,
-                    max_iter: rounds,
-                    tol: 0.0,
-                    normalization,
-                };
-                let (g, info) = fuse(&pts, &knn, &kernels, &params).unwrap();
-                assert_eq!(info.iterations, rounds);
-                let want = dense_reference(&pts, &knn, &kernels, 0.1, rounds, normalization);
-                let scale = want.iter().fold(0.0, |a: f64, v| a.max(v.abs()));
-                let worst = (0..n * n)
-                    .map(|e| (g.get(e / n, e % n) - want[e]).abs())
-                    .fold(0.0, f64::max);
-                assert!(
-                    worst < 2e-6 * scale.max(1.0),
-                    "{normalization:?}, {rounds} rounds: max |f32 - f64| = {worst}, scale {scale}"
-                );
-                assert_eq!(g.asymmetry().to_bits(), 0f64.to_bits());
-                // The same again: the blocks' order under rayon cannot change a bit.
-                let (again, _) = fuse(&pts, &knn, &kernels, &params).unwrap();
-                assert_eq!(g, again);
-            }
+        for (kernels, normalization, rounds) in [
+            (&all[..], Normalization::AcrossKernels, 0),
+            (&all[..], Normalization::AcrossKernels, 2),
+            (&all[..], Normalization::Rows, 0),
+            (&all[..], Normalization::Rows, 2),
+            (&all[..2], Normalization::AcrossKernels, 3),
+            (&all[1..], Normalization::AcrossKernels, 2),
+        ] {
+            let params = FusionParams {
+                rho: 0.1,
+                max_iter: rounds,
+                tol: 0.0,
+                normalization,
+            };
+            let (g, info) = fuse(&pts, &knn, kernels, &params).unwrap();
+            assert_eq!(info.iterations, rounds);
+            let want = dense_reference(&pts, &knn, kernels, 0.1, rounds, normalization);
+            let scale = want.iter().fold(0.0, |a: f64, v| a.max(v.abs()));
+            let worst = (0..n * n)
+                .map(|e| (g.get(e / n, e % n) - want[e]).abs())
+                .fold(0.0, f64::max);
+            assert!(
+                worst < 2e-6 * scale.max(1.0),
+                "{} kernels, {normalization:?}, {rounds} rounds: max |f32 - f64| = {worst}, \
+                 scale {scale}",
+                kernels.len()
+            );
+            assert_eq!(g.asymmetry().to_bits(), 0f64.to_bits());
+            // The same again: the blocks' order under rayon cannot change a bit.
+            let (again, _) = fuse(&pts, &knn, kernels, &params).unwrap();
+            assert_eq!(g, again);
         }
     }
 

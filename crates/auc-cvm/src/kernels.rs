@@ -140,6 +140,129 @@ impl Points {
         }
         s
     }
+
+    /// The points in the order `order` (`order[r]` is the point that becomes point `r`), with
+    /// their statistics and sparsities.
+    pub(crate) fn permuted(&self, order: &[u32]) -> Self {
+        let p = self.p;
+        let mut x = Vec::with_capacity(order.len() * p);
+        for &i in order {
+            x.extend_from_slice(self.row(i as usize));
+        }
+        let spa = order.iter().map(|&i| self.spa[i as usize]).collect();
+        Self::with_sparsity(p, x, spa)
+    }
+}
+
+/// A feature-major copy of a point set, for evaluating a sub-kernel between one point and a run
+/// of consecutive points of this set (the natural kernels of the fusion, the neighbour search).
+///
+/// Every value is computed by the same operations in the same order as [`SubKernel::value`]
+/// and [`Points::sq_dist`] (the sums over features run feature by feature, one accumulator per
+/// point, never a fused multiply-add), so the results are bit-identical to theirs (tests
+/// `columns_match_the_scalar_kernels` and `fast_search_is_the_search`); only the loops run
+/// across points, where they vectorize.
+#[derive(Clone, Debug)]
+pub(crate) struct Columns {
+    n: usize,
+    /// `x[f * n + j]`: feature `f` of point `j`.
+    x: Vec<f64>,
+    /// `c[f * n + j] = x_jf - mean_j`: the centred features, for the Pearson kernel.
+    c: Vec<f64>,
+}
+
+/// Points of a run evaluated at once by [`Columns`].
+pub(crate) const RUN: usize = 512;
+
+impl Columns {
+    /// The feature-major copy of `pts`.
+    pub(crate) fn new(pts: &Points) -> Self {
+        let (n, p) = (pts.n, pts.p);
+        let mut x = vec![0.0; n * p];
+        let mut c = vec![0.0; n * p];
+        for j in 0..n {
+            let m = pts.mean[j];
+            for (f, &v) in pts.row(j).iter().enumerate() {
+                x[f * n + j] = v;
+                c[f * n + j] = v - m;
+            }
+        }
+        Self { n, x, c }
+    }
+
+    /// `out[t]` $= \lVert a_i - b_{j_0 + t} \rVert^2$ for the points `b` this copy was made of.
+    pub(crate) fn sq_dists(&self, a: &Points, i: usize, j0: usize, out: &mut [f64]) {
+        sq_dists_run(&self.x, self.n, a.row(i), j0, out);
+    }
+
+    /// `out[t]` $= k(a_i, b_{j_0 + t})$ for the sub-kernel `kernel`, where `b` is the point set
+    /// this copy was made of (its sparsities set).
+    pub(crate) fn values(
+        &self,
+        kernel: FittedKernel,
+        a: &Points,
+        i: usize,
+        b: &Points,
+        j0: usize,
+        out: &mut [f64],
+    ) {
+        let len = out.len();
+        match kernel {
+            FittedKernel::Gaussian { sigma1 } => {
+                self.sq_dists(a, i, j0, out);
+                let den = 2.0 * sigma1 * sigma1;
+                for o in out.iter_mut() {
+                    *o = (-*o / den).exp();
+                }
+            }
+            FittedKernel::Pearson => {
+                let ci = a.cnorm[i];
+                let mi = a.mean[i];
+                let centred: Vec<f64> = a.row(i).iter().map(|u| u - mi).collect();
+                pearson_run(&self.c, self.n, &centred, j0, out);
+                for (o, &cj) in out.iter_mut().zip(&b.cnorm[j0..j0 + len]) {
+                    *o = if ci <= 0.0 || cj <= 0.0 {
+                        0.5
+                    } else {
+                        0.5 * (1.0 + (*o / (ci * cj)).clamp(-1.0, 1.0))
+                    };
+                }
+            }
+            FittedKernel::Density { sigma2 } => {
+                let si = a.spa[i];
+                for (o, &sj) in out.iter_mut().zip(&b.spa[j0..j0 + len]) {
+                    let d = si - sj;
+                    *o = (-d * d / (2.0 * sigma2 * sigma2)).exp();
+                }
+            }
+        }
+    }
+}
+
+/// `out[t] = sum_f (xi[f] - x[f * n + j0 + t])^2`, features in order.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl+avx512dq+avx2+fma", "x86_64+avx2"))]
+fn sq_dists_run(x: &[f64], n: usize, xi: &[f64], j0: usize, out: &mut [f64]) {
+    out.fill(0.0);
+    let len = out.len();
+    for (f, &u) in xi.iter().enumerate() {
+        let col = &x[f * n + j0..f * n + j0 + len];
+        for (o, &v) in out.iter_mut().zip(col) {
+            *o += (u - v) * (u - v);
+        }
+    }
+}
+
+/// `out[t] = sum_f ci[f] * c[f * n + j0 + t]`, features in order.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl+avx512dq+avx2+fma", "x86_64+avx2"))]
+fn pearson_run(c: &[f64], n: usize, ci: &[f64], j0: usize, out: &mut [f64]) {
+    out.fill(0.0);
+    let len = out.len();
+    for (f, &u) in ci.iter().enumerate() {
+        let col = &c[f * n + j0..f * n + j0 + len];
+        for (o, &v) in out.iter_mut().zip(col) {
+            *o += u * v;
+        }
+    }
 }
 
 /// Each query point's `k` nearest reference points (Euclidean), nearest first; ties go to the
@@ -179,6 +302,52 @@ impl Knn {
                     top.iter().map(|t| t.0.sqrt()).collect(),
                 )
             })
+            .collect();
+        let mut idx = Vec::with_capacity(query.n * k);
+        let mut dist = Vec::with_capacity(query.n * k);
+        for (a, b) in rows {
+            idx.extend(a);
+            dist.extend(b);
+        }
+        Self { k, idx, dist }
+    }
+
+    /// [`Knn::search`] with the distances of each query computed in runs of reference points
+    /// ([`Columns`]): the same distances bit for bit, hence the same neighbours, several times
+    /// faster. The fit uses it; scoring one new row keeps [`Knn::search`].
+    pub fn search_fast(query: &Points, reference: &Points, k: usize, exclude_self: bool) -> Self {
+        let cand = reference.n - usize::from(exclude_self && reference.n > 0);
+        let k = k.min(cand);
+        let cols = Columns::new(reference);
+        let rows: Vec<(Vec<u32>, Vec<f64>)> = (0..query.n)
+            .into_par_iter()
+            .map_init(
+                || (Vec::new(), vec![0.0; RUN]),
+                |(buf, run): &mut (Vec<(f64, u32)>, Vec<f64>), i| {
+                    buf.clear();
+                    for j0 in (0..reference.n).step_by(RUN) {
+                        let len = RUN.min(reference.n - j0);
+                        cols.sq_dists(query, i, j0, &mut run[..len]);
+                        for (t, &d) in run[..len].iter().enumerate() {
+                            let j = j0 + t;
+                            if !(exclude_self && i == j) {
+                                buf.push((d, j as u32));
+                            }
+                        }
+                    }
+                    let by =
+                        |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+                    if k < buf.len() && k > 0 {
+                        buf.select_nth_unstable_by(k - 1, by);
+                    }
+                    let top = &mut buf[..k];
+                    top.sort_unstable_by(by);
+                    (
+                        top.iter().map(|t| t.1).collect(),
+                        top.iter().map(|t| t.0.sqrt()).collect(),
+                    )
+                },
+            )
             .collect();
         let mut idx = Vec::with_capacity(query.n * k);
         let mut dist = Vec::with_capacity(query.n * k);
@@ -471,6 +640,71 @@ mod tests {
                     assert!((d - t.0.sqrt()).abs() < 1e-12);
                 }
             }
+        }
+    }
+
+    fn random(n: usize, p: usize, seed: u64) -> Points {
+        let mut s = seed;
+        let x = (0..n * p)
+            .map(|e| {
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // Some duplicate points and one constant point, for ties and zero variance.
+                if e / p % 17 == 5 || e / p == 3 {
+                    0.25
+                } else {
+                    (s >> 11) as f64 / (1u64 << 53) as f64
+                }
+            })
+            .collect();
+        Points::from_dense(p, x)
+    }
+
+    #[test]
+    fn columns_match_the_scalar_kernels() {
+        let mut pts = random(700, 5, 9);
+        let knn = Knn::search(&pts, &pts, 6, true);
+        pts.set_sparsity(&knn);
+        let cols = Columns::new(&pts);
+        let kinds = [
+            FittedKernel::Gaussian { sigma1: 0.3 },
+            FittedKernel::Pearson,
+            FittedKernel::Density { sigma2: 0.07 },
+        ];
+        let mut out = vec![0.0; 700];
+        for kind in kinds {
+            let k = kind.build();
+            for i in [0, 3, 5, 22, 699] {
+                for (j0, len) in [(0, 700), (13, 512), (600, 100)] {
+                    cols.values(kind, &pts, i, &pts, j0, &mut out[..len]);
+                    for t in 0..len {
+                        let want = k.value(&pts, i, &pts, j0 + t);
+                        assert_eq!(
+                            out[t].to_bits(),
+                            want.to_bits(),
+                            "{kind:?} ({i}, {})",
+                            j0 + t
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_search_is_the_search() {
+        let pts = random(1100, 4, 3);
+        let q = random(40, 4, 8);
+        for k in [1, 7, 30] {
+            assert_eq!(
+                Knn::search_fast(&pts, &pts, k, true),
+                Knn::search(&pts, &pts, k, true)
+            );
+            assert_eq!(
+                Knn::search_fast(&q, &pts, k, false),
+                Knn::search(&q, &pts, k, false)
+            );
         }
     }
 

@@ -7,7 +7,7 @@
 //! This crate owns the kernels ([`kernels`]), the fusion ([`fusion`]) and its landmark
 //! approximation ([`approx`]), the solvers ([`solver`]) and the batch learner ([`model`]). It
 //! must never depend on the parser, never materialize the $n_+ n_-$ pairs or an $(n_+ n_-)^2$
-//! matrix (AUCSVM keeps 12 bytes per pair, and refuses above its limit), never abort on a
+//! matrix (AUCSVM is solved in the primal from sorted scores, [`primal`]), never abort on a
 //! too-large allocation (the big buffers are reserved fallibly; [`GamCvmParams::estimate_bytes`]
 //! says how much a fit needs before it starts), and never draw a random number that does not
 //! come from the caller's seed.
@@ -53,6 +53,8 @@ pub mod approx;
 pub mod fusion;
 pub mod kernels;
 pub mod model;
+mod packed;
+pub mod primal;
 pub mod solver;
 pub mod variants;
 

@@ -52,6 +52,13 @@ use crate::solver::{self, CvmParams, Problem, Solution, SolveError};
 /// [`FitInfo`].
 pub const MAX_CORE: usize = 8_000;
 
+/// AUCSVM's stopping rule: the primal gradient below this fraction of its norm at the start
+/// ([`solver::aucsvm`]).
+pub const AUCSVM_TOL: f64 = 1e-9;
+
+/// Most Newton steps of an AUCSVM fit (a few tens suffice; see docs/results/performance.md).
+pub const AUCSVM_MAX_NEWTON: usize = 200;
+
 /// Which optimizer runs on the kernel.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SolverKind {
@@ -151,7 +158,7 @@ impl GamCvmParams {
     /// then the larger of the fusion's peak ([`crate::fusion::peak_bytes`], or
     /// [`crate::approx::landmark_bytes`]) and the kernel it keeps plus the solver: the core
     /// vector machine's reduced matrix at its largest core set ($8 s^2$ bytes,
-    /// $s = \min$(`max_core`, pairs)) or AUCSVM's dual and training kernel
+    /// $s = \min$(`max_core`, pairs)) or AUCSVM's training kernel and vectors
     /// ([`solver::aucsvm_bytes`]); and the model's score vectors and row index. Allocator
     /// overhead and the input data set are not counted.
     pub fn estimate_bytes(
@@ -262,7 +269,7 @@ impl FusedSet {
                 landmarks: Some(built.landmarks),
             });
         }
-        let knn = Knn::search(&pts, &pts, spec.n_loc, true);
+        let knn = Knn::search_fast(&pts, &pts, spec.n_loc, true);
         pts.set_sparsity(&knn);
         let kernels = make(&pts);
         let (gram, info) = fuse(&pts, &knn, &kernels, &spec.fusion).map_err(memory_error)?;
@@ -456,20 +463,24 @@ pub fn solve_on(
                 max_core: params.max_core,
             },
         ),
-        SolverKind::AucSvm { max_pairs } => solver::aucsvm(&pb, params.c1, 1e-6, max_pairs, 2_000),
+        SolverKind::AucSvm { max_pairs } => {
+            solver::aucsvm(&pb, params.c1, AUCSVM_TOL, max_pairs, AUCSVM_MAX_NEWTON)
+        }
     }
     .map_err(|e| match e {
-        SolveError::TooManyPairs { limit: 0, .. } => FitError::TooLarge {
-            what: "bytes for the AUCSVM dual and training kernel, which the system refused to \
-                   allocate (the limit given is 0)",
-            size: usize::try_from(solver::aucsvm_bytes(pos.len(), neg.len())).unwrap_or(usize::MAX),
-            limit: 0,
-        },
         SolveError::TooManyPairs { pairs, limit } => FitError::TooLarge {
-            what: "positive-negative pairs (the exact AUCSVM dual keeps 12 bytes per pair)",
+            what: "positive-negative pairs (AUCSVM's limit: its kernel products grow as the square of the training points)",
             size: pairs,
             limit,
         },
+        SolveError::OutOfMemory { bytes } if matches!(params.solver, SolverKind::AucSvm { .. }) => {
+            FitError::TooLarge {
+                what: "bytes for the AUCSVM training kernel, which the system refused to \
+                       allocate (the limit given is 0)",
+                size: usize::try_from(bytes).unwrap_or(usize::MAX),
+                limit: 0,
+            }
+        }
         SolveError::OutOfMemory { bytes } => FitError::TooLarge {
             what: "bytes of the core vector machine's reduced matrix, which the system refused \
                    to allocate (the limit given is the core set size)",

@@ -52,6 +52,7 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, ColMut, ColRef, Mat, Par};
 
 use crate::fusion::Gram;
+pub use crate::primal::{aucsvm, aucsvm_bytes};
 
 /// Why a solver could not run.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,7 +117,7 @@ pub struct Problem<'a> {
 }
 
 impl Problem<'_> {
-    fn check(&self) -> Result<(), SolveError> {
+    pub(crate) fn check(&self) -> Result<(), SolveError> {
         if self.pos.is_empty() || self.neg.is_empty() {
             return Err(SolveError::SingleClass {
                 positives: self.pos.len(),
@@ -181,6 +182,10 @@ pub struct Solution {
     pub converged: bool,
     /// Wall-clock seconds of the optimization stage.
     pub seconds: f64,
+    /// The point weights $w$ itself, for a solver that gives them without listing pairs
+    /// ([`aucsvm`]: its support pairs can be most of $n_+ n_-$); empty otherwise, when
+    /// [`Solution::point_weights`] sums them from `pairs` and `beta`.
+    pub weights: Vec<(usize, f64)>,
 }
 
 impl Solution {
@@ -197,7 +202,11 @@ impl Solution {
     /// Point weights $A_i = \sum_j \alpha_{ij}$ for positives and $-B_j$ for negatives, as
     /// (kernel index, weight), so that $f = K w$.
     pub fn point_weights(&self, pb: &Problem<'_>, c2: f64) -> Vec<(usize, f64)> {
-        point_weights(&self.pairs, &self.beta, pb, c2)
+        if self.weights.is_empty() {
+            point_weights(&self.pairs, &self.beta, pb, c2)
+        } else {
+            self.weights.iter().map(|&(i, w)| (i, c2 * w)).collect()
+        }
     }
 }
 
@@ -427,6 +436,7 @@ pub fn cvm(pb: &Problem<'_>, params: &CvmParams) -> Result<Solution, SolveError>
         iterations,
         converged,
         seconds: start.elapsed().as_secs_f64(),
+        weights: Vec::new(),
     })
 }
 
@@ -513,25 +523,27 @@ pub fn exact_dual(
         iterations: steps,
         converged: hi - lo <= tol,
         seconds: start.elapsed().as_secs_f64(),
+        weights: Vec::new(),
     })
 }
 
-/// Bytes [`aucsvm`] holds for `positives` x `negatives` pairs: $\alpha$ and the active list per
+/// Bytes [`aucsvm_dual`] holds for `positives` x `negatives` pairs: $\alpha$ and the active list per
 /// pair (12 bytes), the training points' kernel gathered into one `f32` block ($4 n_t^2$ for
 /// $n_t = n_+ + n_-$ points, so that every update reads contiguous rows) and the support pairs it
 /// returns (at most 16 bytes per pair).
-pub fn aucsvm_bytes(positives: usize, negatives: usize) -> u64 {
+pub fn aucsvm_dual_bytes(positives: usize, negatives: usize) -> u64 {
     let pairs = positives as u64 * negatives as u64;
     let nt = (positives + negatives) as u64;
     28 * pairs + 4 * nt * nt + 16 * nt
 }
 
-/// AUCSVM \[BS05\] with squared slacks: \[CVM eqs. 8-10\], the margin fixed at $\tau = 1$:
+/// AUCSVM's dual, solved by coordinate descent (the solver before the primal [`aucsvm`], kept
+/// as its reference): \[CVM eqs. 8-10\] with squared slacks, the margin fixed at $\tau = 1$:
 /// $$\max_{\alpha \ge 0}\ \mathbf 1^\top \alpha - \tfrac12 \alpha^\top \tilde H \alpha,$$
 /// solved exactly by dual coordinate descent over every pair, with shrinking, until the largest
 /// projected-gradient violation is below `tol`.
 ///
-/// Memory is $O(n_+ n_-)$ for the dual only ([`aucsvm_bytes`]): a pair $m$ is its index, $(i, j)
+/// Memory is $O(n_+ n_-)$ for the dual only ([`aucsvm_dual_bytes`]): a pair $m$ is its index, $(i, j)
 /// = (m / n_-, m \bmod n_-)$, and $\tilde H$ is never formed. The scores $f = K w$ of the
 /// training points are kept up to date, so the gradient of a pair is
 /// $1 - (f_i - f_j) - \alpha_m / C_1$, $O(1)$, and a step costs one row of the kernel: pairs are
@@ -549,7 +561,7 @@ pub fn aucsvm_bytes(positives: usize, negatives: usize) -> u64 {
 /// # Errors
 /// [`SolveError::SingleClass`] without pairs, [`SolveError::TooManyPairs`] above `limit` pairs
 /// or when the memory cannot be had (with `limit` then 0).
-pub fn aucsvm(
+pub fn aucsvm_dual(
     pb: &Problem<'_>,
     c1: f64,
     tol: f64,
@@ -674,6 +686,7 @@ pub fn aucsvm(
         iterations: sweeps,
         converged,
         seconds: start.elapsed().as_secs_f64(),
+        weights: Vec::new(),
     })
 }
 

@@ -28,8 +28,9 @@ use crate::kernels::SubKernelKind::{self, Density, Gaussian, Pearson};
 use crate::model::MAX_CORE;
 use crate::{CachedFit, GamCvmParams, InductiveModel, KernelCache, KernelSpec, SolverKind};
 
-/// Pairs above which AUCSVM refuses to run: its dual keeps 12 bytes per pair and every sweep
-/// touches them all (the paper's sets up to PageBlocks-I's 1.76 million pairs fit).
+/// Pairs above which AUCSVM refuses to run: where the paper's sets end (PageBlocks-I, 1.76 million
+/// pairs). The primal solver ([`crate::primal`]) holds nothing per pair; the limit keeps a fit to
+/// minutes (its kernel products grow as the square of the training points).
 pub const AUCSVM_MAX_PAIRS: usize = 2_000_000;
 
 /// Kernel matrices a process keeps for reuse across the candidates of a grid (2 GiB).

@@ -253,7 +253,7 @@ fn aucsvm_refuses_large_problems_and_solves_small_ones() {
     assert_eq!(
         e,
         FitError::TooLarge {
-            what: "positive-negative pairs (the exact AUCSVM dual keeps 12 bytes per pair)",
+            what: "positive-negative pairs (AUCSVM's limit: its kernel products grow as the square of the training points)",
             size: 300,
             limit: 299
         }

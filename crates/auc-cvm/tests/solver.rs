@@ -207,7 +207,7 @@ proptest! {
 }
 
 #[test]
-fn aucsvm_matches_projected_gradient_on_the_orthant() {
+fn aucsvm_dual_matches_projected_gradient_on_the_orthant() {
     let (g, pos, neg) = random_problem(8, 12, 0.3, 5);
     let pb = Problem {
         gram: &g,
@@ -215,7 +215,7 @@ fn aucsvm_matches_projected_gradient_on_the_orthant() {
         neg: &neg,
     };
     let c1 = 2.0;
-    let sol = solver::aucsvm(&pb, c1, 1e-10, 10_000, 100_000).unwrap();
+    let sol = solver::aucsvm_dual(&pb, c1, 1e-10, 10_000, 100_000).unwrap();
     assert!(sol.converged);
     // Independent check: projected gradient ascent of 1'a - a'Ha/2 on a >= 0.
     let h = h_matrix(&pb, c1);
@@ -318,7 +318,7 @@ fn aucsvm_materialized(pb: &Problem<'_>, c1: f64, tol: f64, max_sweeps: usize) -
 /// convex, H~ = H + I/C1, so the optimum is unique): on overlapping and on separable classes,
 /// with test points in the kernel that neither solver trains on.
 #[test]
-fn aucsvm_gives_the_solution_of_the_materialized_solver() {
+fn aucsvm_dual_gives_the_solution_of_the_materialized_solver() {
     for (np, nn, shift, c1, seed) in [
         (9, 14, 0.3, 2.0, 5),
         (20, 31, 0.0, 0.1, 6),
@@ -333,7 +333,7 @@ fn aucsvm_gives_the_solution_of_the_materialized_solver() {
             pos: &pos,
             neg,
         };
-        let sol = solver::aucsvm(&pb, c1, 1e-11, 100_000, 1_000_000).unwrap();
+        let sol = solver::aucsvm_dual(&pb, c1, 1e-11, 100_000, 1_000_000).unwrap();
         assert!(sol.converged);
         let ours = full_alpha(&sol, nn, np * nn);
         let theirs = aucsvm_materialized(&pb, c1, 1e-11, 1_000_000);
@@ -387,7 +387,14 @@ fn solvers_reject_one_class_and_too_many_pairs() {
         e.to_string(),
         "12 positive-negative pairs exceed the exact solver's limit of 11"
     );
-    assert!(solver::aucsvm(&pb, 1.0, 1e-9, 11, 10).is_err());
+    assert_eq!(
+        solver::aucsvm(&pb, 1.0, 1e-9, 11, 10).unwrap_err(),
+        SolveError::TooManyPairs {
+            pairs: 12,
+            limit: 11
+        }
+    );
+    assert!(solver::aucsvm_dual(&pb, 1.0, 1e-9, 11, 10).is_err());
 }
 
 /// SPEC section 7's identity behind the shortcut: over the materialized pairs,
@@ -425,6 +432,7 @@ fn h_beta_of_every_pair_is_a_score_gap() {
             iterations: 0,
             converged: true,
             seconds: 0.0,
+            weights: Vec::new(),
         };
         let f = pb.scores(&sol.point_weights(&pb, 1.0));
         for i in 0..np as u32 {
@@ -442,5 +450,143 @@ fn h_beta_of_every_pair_is_a_score_gap() {
                 assert!((brute - gap).abs() < 1e-12, "{brute} vs {gap}");
             }
         }
+    }
+}
+
+/// Every pair of `pb` with the scores `f`: the primal objective of AUCSVM at point weights `w`
+/// (scores `f = K w`), and the dual objective at alpha = C1 (1 - f_i + f_j)_+, both by brute
+/// force over the pairs. Weak duality makes the primal no lower than the dual; they meet only at
+/// the optimum.
+fn duality_gap(pb: &Problem<'_>, c1: f64, w: &[(usize, f64)]) -> (f64, f64) {
+    let f = pb.scores(w);
+    let mut loss = 0.0;
+    let mut alpha = Vec::new();
+    for &i in pb.pos {
+        for &j in pb.neg {
+            let xi = (1.0 - f[i] + f[j]).max(0.0);
+            loss += xi * xi;
+            alpha.push((i, j, c1 * xi));
+        }
+    }
+    let wkw: f64 = w.iter().map(|&(t, wt)| wt * f[t]).sum();
+    let primal = 0.5 * wkw + 0.5 * c1 * loss;
+    // Dual: sum alpha - 1/2 |sum alpha z|^2 - |alpha|^2 / (2 C1).
+    let mut wa = vec![0.0; pb.gram.n()];
+    for &(i, j, a) in &alpha {
+        wa[i] += a;
+        wa[j] -= a;
+    }
+    let wa: Vec<(usize, f64)> = wa.into_iter().enumerate().filter(|e| e.1 != 0.0).collect();
+    let fa = pb.scores(&wa);
+    let quad: f64 = wa.iter().map(|&(t, x)| x * fa[t]).sum();
+    let sum: f64 = alpha.iter().map(|e| e.2).sum();
+    let sq: f64 = alpha.iter().map(|e| e.2 * e.2).sum();
+    (primal, sum - 0.5 * quad - sq / (2.0 * c1))
+}
+
+/// Pairs clearly inside the margin, and pairs not clearly outside it (1 - f_i + f_j above
+/// 1e-7 and above -1e-7): a count of support pairs from rounded scores lies between.
+fn support_band(pb: &Problem<'_>, f: &[f64]) -> (usize, usize) {
+    let slack = |i: usize, j: usize| 1.0 - f[i] + f[j];
+    let all = || {
+        pb.pos
+            .iter()
+            .flat_map(|&i| pb.neg.iter().map(move |&j| (i, j)))
+    };
+    (
+        all().filter(|&(i, j)| slack(i, j) > 1e-7).count(),
+        all().filter(|&(i, j)| slack(i, j) > -1e-7).count(),
+    )
+}
+
+/// The primal truncated Newton solver (`solver::aucsvm`) and the dual coordinate descent
+/// (`solver::aucsvm_dual`, today's solver before it) solve the same problem: the same scores on
+/// every kernel point (training and test points) to 1e-6 of the largest, the same objective,
+/// and a duality gap of the primal's weights below 1e-9 of the objective.
+#[test]
+fn aucsvm_primal_gives_the_scores_of_the_dual() {
+    for (np, nn, shift, c1, seed) in [
+        (9, 14, 0.3, 2.0, 5),
+        (20, 31, 0.0, 0.1, 6),
+        (17, 25, 1.5, 10.0, 7),
+        (1, 12, 0.5, 1.0, 8),
+        (30, 40, 0.8, 100.0, 9),
+        (12, 3, 0.2, 0.001, 10),
+    ] {
+        let (g, pos, neg) = random_problem(np, nn + 6, shift, seed);
+        let neg = &neg[..nn];
+        let pb = Problem {
+            gram: &g,
+            pos: &pos,
+            neg,
+        };
+        let primal = solver::aucsvm(&pb, c1, 1e-12, 100_000, 200).unwrap();
+        assert!(primal.converged, "seed {seed}: {} steps", primal.iterations);
+        assert!(primal.pairs.is_empty(), "no per-pair storage");
+        let dual = solver::aucsvm_dual(&pb, c1, 1e-12, 100_000, 1_000_000).unwrap();
+        assert!(dual.converged);
+        let fp = pb.scores(&primal.point_weights(&pb, 1.0));
+        let fd = pb.scores(&dual.point_weights(&pb, 1.0));
+        let scale = fd.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        for (t, (a, b)) in fp.iter().zip(&fd).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-6 * scale,
+                "seed {seed}, point {t}: primal {a} against dual {b}"
+            );
+        }
+        assert!(
+            (primal.q - dual.q).abs() <= 1e-6 * dual.q,
+            "seed {seed}: q {} against {}",
+            primal.q,
+            dual.q
+        );
+        let (lo, hi) = support_band(&pb, &fp);
+        assert!(
+            lo <= primal.core_size && primal.core_size <= hi,
+            "seed {seed}: {} support pairs, {lo} to {hi} by brute force",
+            primal.core_size
+        );
+        let (p, d) = duality_gap(&pb, c1, &primal.point_weights(&pb, 1.0));
+        assert!(p >= d - 1e-12 * p.abs(), "weak duality: {p} < {d}");
+        assert!(p - d <= 1e-9 * p.abs(), "seed {seed}: gap {} of {p}", p - d);
+    }
+}
+
+/// Pairs counted from sorted scores: the support pairs and the point weights against a brute
+/// force count, with ties among the scores (duplicate points) and a single negative.
+#[test]
+fn aucsvm_primal_handles_duplicates_and_one_negative() {
+    // Duplicate points: the kernel is singular, the weights are not unique, the scores are.
+    let x: Vec<f64> = (0..24)
+        .map(|e| [0.1, 0.5, -0.3, 0.5, 0.1, 0.9][e % 6] + (e / 6) as f64 * 0.01)
+        .collect();
+    let pts = Points::from_dense(1, x);
+    let k = Gaussian { sigma1: 0.4 };
+    let g = Gram::from_fn(24, |i, j| k.value(&pts, i, &pts, j));
+    for (pos, neg) in [
+        (
+            (0..24).step_by(2).collect::<Vec<_>>(),
+            (1..24).step_by(2).collect::<Vec<_>>(),
+        ),
+        ((0..23).collect(), vec![23]),
+    ] {
+        let pb = Problem {
+            gram: &g,
+            pos: &pos,
+            neg: &neg,
+        };
+        let sol = solver::aucsvm(&pb, 3.0, 1e-12, 1_000, 200).unwrap();
+        assert!(sol.converged);
+        let w = sol.point_weights(&pb, 1.0);
+        let f = pb.scores(&w);
+        let (lo, hi) = support_band(&pb, &f);
+        assert!(
+            lo <= sol.core_size && sol.core_size <= hi,
+            "{lo} {} {hi}",
+            sol.core_size
+        );
+        assert!(lo > 0);
+        let (p, d) = duality_gap(&pb, 3.0, &w);
+        assert!(p - d <= 1e-9 * p.abs(), "gap {} of {p}", p - d);
     }
 }
