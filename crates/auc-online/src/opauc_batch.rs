@@ -10,8 +10,10 @@
 //!
 //! # Default
 //!
-//! $\lambda = 2^{-10}$: the value the nested cross-validation of `docs/results/batch.md` chose
-//! most often over the shared data sets (`cargo xtask reproduce batch`).
+//! $\lambda = 2^{-10}$, provisionally: the online OPAUC's default $\lambda$ (its nested-CV
+//! choice in `docs/results/defaults.md`). It is to be replaced by the value the nested
+//! cross-validation of `cargo xtask reproduce batch` (`docs/results/batch.md`) chooses most
+//! often over the shared data sets, which has not been run yet.
 
 use auc_core::{
     BatchParams, DataShape, Dataset, DynFit, Family, FitError, ParamError, ParamSpec, Params, Range,
