@@ -678,14 +678,9 @@ mod tests {
             for i in [0, 3, 5, 22, 699] {
                 for (j0, len) in [(0, 700), (13, 512), (600, 100)] {
                     cols.values(kind, &pts, i, &pts, j0, &mut out[..len]);
-                    for t in 0..len {
+                    for (t, got) in out[..len].iter().enumerate() {
                         let want = k.value(&pts, i, &pts, j0 + t);
-                        assert_eq!(
-                            out[t].to_bits(),
-                            want.to_bits(),
-                            "{kind:?} ({i}, {})",
-                            j0 + t
-                        );
+                        assert_eq!(got.to_bits(), want.to_bits(), "{kind:?} ({i}, {})", j0 + t);
                     }
                 }
             }

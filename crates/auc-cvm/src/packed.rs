@@ -716,7 +716,7 @@ mod tests {
         expand_in_order(&tri, &mut out, n, &order);
         for i in 0..n {
             for j in 0..n {
-                assert_eq!(out[i * n + j], val(i, j), "({i}, {j})");
+                assert_eq!(out[i * n + j].to_bits(), val(i, j).to_bits(), "({i}, {j})");
             }
         }
     }
