@@ -187,6 +187,12 @@ pub enum FitError {
         /// Its size in bytes.
         bytes: u64,
     },
+    /// A quantity the fit computes from the data is not finite: the data's values are too
+    /// large for it (their squares overflow, say).
+    NotFinite {
+        /// What overflowed, e.g. `"class moments"`.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for FitError {
@@ -201,6 +207,10 @@ impl fmt::Display for FitError {
             FitError::OutOfMemory { what, bytes } => {
                 write!(f, "cannot allocate {what} ({:.2} GB)", *bytes as f64 / 1e9)
             }
+            FitError::NotFinite { what } => write!(
+                f,
+                "the {what} of this data are not finite (feature values too large: their squares overflow); rescale the features before training"
+            ),
         }
     }
 }

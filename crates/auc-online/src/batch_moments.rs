@@ -69,7 +69,8 @@ impl PairProblem {
     ///
     /// # Errors
     /// [`FitError::SingleClass`] when a class is empty (no pairs); [`FitError::Empty`] when
-    /// both are.
+    /// both are; [`FitError::NotFinite`] when the moments overflowed (feature values whose squares are
+    /// not finite).
     pub fn new(m: &Moments) -> Result<Self, FitError> {
         let (np, nn) = (m.pos.count(), m.neg.count());
         if np == 0 && nn == 0 {
@@ -78,7 +79,7 @@ impl PairProblem {
         if np == 0 || nn == 0 {
             return Err(FitError::SingleClass);
         }
-        let delta = m
+        let delta: Vec<f64> = m
             .pos
             .mean()
             .iter()
@@ -88,6 +89,11 @@ impl PairProblem {
         let mut s = m.pos.cov_dense();
         for (a, b) in s.iter_mut().zip(m.neg.cov_dense()) {
             *a += b;
+        }
+        if !delta.iter().chain(&s).all(|v: &f64| v.is_finite()) {
+            return Err(FitError::NotFinite {
+                what: "class moments",
+            });
         }
         Ok(Self {
             dim: m.dim(),
@@ -402,8 +408,19 @@ pub fn block_moments(rows: &[f64], k: usize, p: usize, scratch: &mut BlockScratc
             });
         }
     }
-    ClassMoments::from_parts(k as u64, mean, packed)
-        .expect("the moments of finite rows are finite with a non-negative diagonal")
+    match ClassMoments::from_parts(k as u64, mean, packed) {
+        Ok(m) => m,
+        // Values whose squares overflow give an infinite product: fall back to Welford's
+        // updates, which carry the overflow on without a check, and let
+        // [`PairProblem::new`] refuse the non-finite moments with an error.
+        Err(_) => {
+            let mut m = ClassMoments::new(p);
+            for r in rows.chunks_exact(p.max(1)).take(k) {
+                m.update(Row::Dense(r));
+            }
+            m
+        }
+    }
 }
 
 /// A linear scorer $f(x) = w^\top x$ fitted from merged moments, with its optimality

@@ -121,7 +121,7 @@ class OAUCM(OnlineAUCEstimator):
 
     Parameters
     ----------
-    lam : real, default=0.03125
+    lam : real, default=0.0625
         regularization lambda > 0; the step is 1/(lambda t) [OAUC Thm 6] (finite and > 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
@@ -155,7 +155,7 @@ class OAUCM(OnlineAUCEstimator):
     def __init__(
         self,
         *,
-        lam: float = 0.03125,
+        lam: float = 0.0625,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
@@ -171,7 +171,7 @@ class OAUCMc(OnlineAUCEstimator):
     ----------
     eta : real, default=0.015625
         constant step eta > 0 [OAUC eq. 12]; the paper picks it from 2^[-10..10] (finite and > 0).
-    lam : real, default=0.0009765625
+    lam : real, default=2.384185791015625e-07
         regularization lambda >= 0 [OAUC alg. 1]; the paper picks it from 2^[-10..10] (finite and >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
@@ -207,7 +207,7 @@ class OAUCMc(OnlineAUCEstimator):
         self,
         *,
         eta: float = 0.015625,
-        lam: float = 0.0009765625,
+        lam: float = 2.384185791015625e-07,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
@@ -221,9 +221,9 @@ class OPAUC(OnlineAUCEstimator):
 
     Parameters
     ----------
-    eta : real, default=0.015625
+    eta : real, default=0.00390625
         constant step eta > 0 [OPAUC16]; the papers pick it from 2^[-10..10] (OAUC) or 2^[-10..3] (ADM) (finite and > 0).
-    lam : real, default=0.0009765625
+    lam : real, default=0.00390625
         regularization lambda >= 0 [OPAUC16]; picked from the same grids as eta (finite and >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
@@ -258,8 +258,8 @@ class OPAUC(OnlineAUCEstimator):
     def __init__(
         self,
         *,
-        eta: float = 0.015625,
-        lam: float = 0.0009765625,
+        eta: float = 0.00390625,
+        lam: float = 0.00390625,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
@@ -273,7 +273,7 @@ class AdaOAM(OnlineAUCEstimator):
 
     Parameters
     ----------
-    eta : real, default=0.25
+    eta : real, default=0.0625
         base step eta > 0 [ADM sec. 3]; ADM picks it from 2^[-10..3] (finite and > 0).
     lam : real, default=0.0009765625
         regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM sec. 3]; ADM picks it from 2^[-10..3] (finite and > 0).
@@ -313,7 +313,7 @@ class AdaOAM(OnlineAUCEstimator):
     def __init__(
         self,
         *,
-        eta: float = 0.25,
+        eta: float = 0.0625,
         lam: float = 0.0009765625,
         epsilon: float = 1e-08,
         seed: int = 0,
@@ -329,13 +329,13 @@ class AdmOAM(OnlineAUCEstimator):
 
     Parameters
     ----------
-    eta : real, default=0.0009765625
+    eta : real, default=0.00390625
         base step eta > 0 [ADM alg. 1]; ADM picks it from 2^[-10..3] (finite and > 0).
     lam : real, default=0.0009765625
         regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM alg. 1]; ADM picks it from 2^[-10..3] (finite and > 0).
-    beta1 : real, default=0.9
+    beta1 : real, default=0.5
         first-moment decay beta1 in [0, 1) [ADM alg. 1]; ADM picks it from 0.1..0.9 (in [0, 1)).
-    beta2 : real, default=0.9
+    beta2 : real, default=0.999
         second-moment decay beta2 in [0, 1) [ADM alg. 1]; ADM picks it from 0.099..0.999 (in [0, 1)).
     epsilon : real, default=1e-08
         epsilon > 0 added to sqrt(v_hat) [ADM alg. 1] (finite and > 0).
@@ -375,10 +375,10 @@ class AdmOAM(OnlineAUCEstimator):
     def __init__(
         self,
         *,
-        eta: float = 0.0009765625,
+        eta: float = 0.00390625,
         lam: float = 0.0009765625,
-        beta1: float = 0.9,
-        beta2: float = 0.9,
+        beta1: float = 0.5,
+        beta2: float = 0.999,
         epsilon: float = 1e-08,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
@@ -393,7 +393,7 @@ class OAMseq(OnlineAUCEstimator):
 
     Parameters
     ----------
-    c : real, default=0.0009765625
+    c : real, default=0.000244140625
         penalty C > 0 on the pairwise hinge losses [OAM11]; tuned in 2^[-10..10] [ADM, experimental setup] (finite and > 0).
     budget : integer, default=100
         reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup] (an integer >= 1).
@@ -430,7 +430,7 @@ class OAMseq(OnlineAUCEstimator):
     def __init__(
         self,
         *,
-        c: float = 0.0009765625,
+        c: float = 0.000244140625,
         budget: int = 100,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
@@ -445,7 +445,7 @@ class OAMgra(OnlineAUCEstimator):
 
     Parameters
     ----------
-    c : real, default=0.0009765625
+    c : real, default=0.000244140625
         penalty C > 0 on the pairwise hinge losses [OAM11]; tuned in 2^[-10..10] [ADM, experimental setup] (finite and > 0).
     budget : integer, default=100
         reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup] (an integer >= 1).
@@ -482,7 +482,7 @@ class OAMgra(OnlineAUCEstimator):
     def __init__(
         self,
         *,
-        c: float = 0.0009765625,
+        c: float = 0.000244140625,
         budget: int = 100,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
@@ -666,7 +666,7 @@ class KOIL(OnlineAUCEstimator):
     Parameters
     ----------
     eta : real, default=0.015625
-        step size eta in (0, 1]; weights shrink by (1 - eta) each step [KOIL18] (finite and > 0).
+        step size eta in (0, 1]; weights shrink by (1 - eta) each step [KOIL18] (in (0, 1]).
     c : real, default=256.0
         loss weight C > 0 of the localized hinge loss [KOIL18] (finite and > 0).
     k : integer, default=10
@@ -1349,6 +1349,94 @@ class AUCSVM(AUCEstimator):
         n_loc: int = 16,
         sigma_scale: float = 1.0,
         transductive: bool = True,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class OPAUCbatch(AUCEstimator):
+    """OPAUC-batch: OPAUC-batch [OAUC eq. 13; OPAUC16]: the square surrogate over all pairs, solved exactly from merged class moments (Cholesky)
+
+    Registry name ``opauc-batch``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    lam : real, default=0.0009765625
+        regularization lambda > 0 of lambda/2 ||w||^2 + (1/2) mean over pairs of (1 - w'(x+ - x-))^2 (finite and > 0).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): lambda=2^-10..2^10.
+    """
+    lam: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        lam: float = 0.0009765625,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+    ) -> None: ...
+
+class OAUCMbatch(AUCEstimator):
+    """OAUC-M-batch: OAUC-M-batch [OAUC eq. 14, Lemma 2]: psi_M of all pair differences, minimized exactly from merged class moments (Newton, certified)
+
+    Registry name ``oauc-m-batch``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    lam : real, default=0.0009765625
+        regularization lambda > 0 of lambda/2 ||w||^2 + psi_M(w' Delta, w' (S+ + S-) w) (finite and > 0).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): lambda=2^-10..2^10.
+    """
+    lam: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    def __init__(
+        self,
+        *,
+        lam: float = 0.0009765625,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
