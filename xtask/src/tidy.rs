@@ -34,6 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "auc-core",
             "auc-data",
+            "auc-stats",
             "auc-online",
             "auc-kernel",
             "auc-cvm",

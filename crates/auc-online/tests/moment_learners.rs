@@ -664,7 +664,13 @@ fn params_are_checked_and_read_from_json() {
     let p: AdmOamParams = serde_json::from_str(r#"{"eta": 0.5, "beta2": 0.999}"#).unwrap();
     assert_eq!(
         (p.eta, p.lambda, p.beta1, p.beta2, p.epsilon),
-        (0.5, AdmOamParams::default().lambda, 0.9, 0.999, 1e-8)
+        (
+            0.5,
+            AdmOamParams::default().lambda,
+            AdmOamParams::default().beta1,
+            0.999,
+            1e-8
+        )
     );
     assert!(serde_json::from_str::<OpaucParams>(r#"{"beta1": 0.9}"#).is_err());
     let ml: OaucMParams = serde_json::from_str(r#"{"lambda": 0.5}"#).unwrap();
