@@ -471,7 +471,7 @@ fn key_of_params(axes: &[Axis], params: &serde_json::Value) -> Option<String> {
 /// One point's result on one set.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Cell {
-    /// Mean test AUC and whether a run diverged ([`auc_core::Scorer::divergence`]).
+    /// Mean test AUC and whether a run diverged (`auc_core::Scorer::divergence`).
     Auc { mean: f64, diverged: bool },
     /// `auc cv` failed for this point on this set (the reason is in [`Store::failures`]).
     Fail,

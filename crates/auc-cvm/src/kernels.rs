@@ -313,7 +313,7 @@ impl Knn {
     }
 
     /// [`Knn::search`] with the distances of each query computed in runs of reference points
-    /// ([`Columns`]): the same distances bit for bit, hence the same neighbours, several times
+    /// (column-major): the same distances bit for bit, hence the same neighbours, several times
     /// faster. The fit uses it; scoring one new row keeps [`Knn::search`].
     pub fn search_fast(query: &Points, reference: &Points, k: usize, exclude_self: bool) -> Self {
         let cand = reference.n - usize::from(exclude_self && reference.n > 0);
