@@ -437,6 +437,22 @@ pub struct MomentModel {
 }
 
 impl MomentModel {
+    /// Fits from merged moments with `solve` ([`solve_square`] or [`solve_psi_m`]): the problem
+    /// of the moments, its solution, the model and its one-line summary.
+    ///
+    /// # Errors
+    /// Those of [`PairProblem::new`] and of `solve`.
+    pub fn fit(
+        lambda: f64,
+        m: &Moments,
+        solve: fn(f64, &PairProblem) -> Result<Solution, FitError>,
+    ) -> Result<(Self, String), FitError> {
+        let pb = PairProblem::new(m)?;
+        let model = Self::new(lambda, solve(lambda, &pb)?, &pb);
+        let summary = model.summary();
+        Ok((model, summary))
+    }
+
     /// The model of a solution at `lambda` for a problem with these class counts.
     pub fn new(lambda: f64, s: Solution, pb: &PairProblem) -> Self {
         Self {

@@ -22,7 +22,7 @@ use auc_stats::Moments;
 use serde::{Deserialize, Serialize};
 
 use crate::batch_moments::{
-    MomentFit, MomentModel, MomentParams, PairProblem, fit_bytes, moments_of, solve_psi_m,
+    MomentFit, MomentModel, MomentParams, fit_bytes, moments_of, solve_psi_m,
 };
 
 /// Parameters of the batch psi_M learner.
@@ -62,10 +62,7 @@ impl Params for OaucMBatchParams {
 impl MomentParams for OaucMBatchParams {
     fn fit_moments(&self, m: &Moments) -> Result<(MomentModel, String), FitError> {
         self.check()?;
-        let pb = PairProblem::new(m)?;
-        let model = MomentModel::new(self.lambda, solve_psi_m(self.lambda, &pb)?, &pb);
-        let summary = model.summary();
-        Ok((model, summary))
+        MomentModel::fit(self.lambda, m, solve_psi_m)
     }
 }
 

@@ -22,7 +22,7 @@ use auc_stats::Moments;
 use serde::{Deserialize, Serialize};
 
 use crate::batch_moments::{
-    MomentFit, MomentModel, MomentParams, PairProblem, fit_bytes, moments_of, solve_square,
+    MomentFit, MomentModel, MomentParams, fit_bytes, moments_of, solve_square,
 };
 
 /// Parameters of the batch square-surrogate learner.
@@ -62,10 +62,7 @@ impl Params for OpaucBatchParams {
 impl MomentParams for OpaucBatchParams {
     fn fit_moments(&self, m: &Moments) -> Result<(MomentModel, String), FitError> {
         self.check()?;
-        let pb = PairProblem::new(m)?;
-        let model = MomentModel::new(self.lambda, solve_square(self.lambda, &pb)?, &pb);
-        let summary = model.summary();
-        Ok((model, summary))
+        MomentModel::fit(self.lambda, m, solve_square)
     }
 }
 
