@@ -194,12 +194,19 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     let (mut model, line_text) =
         fit_from_moments(algo, t.given, &summary, &positive, t.prep.scaling(), t.seed).map_err(
             |e| -> Error {
-                format!(
+                // The message is a new error: carry the cause chain into it ("fitting from
+                // moments failed" alone does not say that a class was missing).
+                let mut msg = format!(
                     "training {} from the moments of {}: {e}",
                     algo.name,
                     inputs_name(t.inputs)
-                )
-                .into()
+                );
+                let mut cause = std::error::Error::source(&e);
+                while let Some(c) = cause {
+                    msg.push_str(&format!(": {c}"));
+                    cause = c.source();
+                }
+                msg.into()
             },
         )?;
     let solve = solve_start.elapsed().as_secs_f64();
