@@ -27,6 +27,7 @@ use auc_data::{
 };
 use auc_learners::Preparation;
 
+use crate::blocks;
 use crate::memory::{self, Bytes};
 use crate::output::Error;
 use crate::progress::Bar;
@@ -283,7 +284,168 @@ impl Survey {
 /// The first pass over files that can be read twice: their dimension, label counts and, when
 /// `ranges` is set, the per-feature ranges a scaling is fitted on (their memory checked against
 /// `limit` before it grows). `given` are the `--positive` labels, which are always counted.
+///
+/// Plain LIBSVM files (without `--limit`) are surveyed in parallel blocks on the rayon pool
+/// ([`crate::blocks`]; everything a survey keeps merges exactly, so the result is the same), unless
+/// a block's ranges times the blocks in flight would not fit in `limit`; other inputs by one
+/// parser.
 pub(crate) fn survey(
+    paths: &[PathBuf],
+    opts: &ReadOptions,
+    ranges: bool,
+    given: Option<&[f64]>,
+    limit: Bytes,
+) -> Result<Survey, Error> {
+    let mut plain = opts.limit.is_none();
+    for p in paths {
+        plain = plain && blocks::plain_libsvm(p, opts)?;
+    }
+    if plain && let Some(s) = survey_blocks(paths, opts, ranges, given, limit, blocks::BLOCK_BYTES)?
+    {
+        return Ok(s);
+    }
+    survey_stream(paths, opts, ranges, given, limit)
+}
+
+/// What a block of a parallel survey found.
+struct Part {
+    rows: u64,
+    dim: usize,
+    ranges: Option<FeatureRanges>,
+    labels: HashMap<u64, usize>,
+}
+
+/// Adds one label's count to `labels` under the [`MAX_LABELS`] rule of a survey.
+fn count_label(
+    labels: &mut HashMap<u64, usize>,
+    bits: u64,
+    count: usize,
+    given: Option<&[f64]>,
+    source: &str,
+) -> Result<(), Error> {
+    let full = labels.len() >= MAX_LABELS;
+    match labels.get_mut(&bits) {
+        Some(c) => *c += count,
+        None if !full || given.is_some_and(|g| g.contains(&f64::from_bits(bits))) => {
+            labels.insert(bits, count);
+        }
+        None if given.is_some() => {}
+        None => {
+            return Err(format!(
+                "{source}: more than {MAX_LABELS} distinct labels (a regression target?): the default positive class needs every label's count; pass --positive LABEL[,LABEL..]"
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// [`survey`] of plain LIBSVM files in parallel blocks of about `block_bytes`; `None` when a
+/// block's ranges, times the blocks in flight, would exceed `limit` (the caller then surveys with
+/// one parser, which checks the memory of one set of ranges).
+fn survey_blocks(
+    paths: &[PathBuf],
+    opts: &ReadOptions,
+    ranges: bool,
+    given: Option<&[f64]>,
+    limit: Bytes,
+    block_bytes: usize,
+) -> Result<Option<Survey>, Error> {
+    let what = "first pass (ranges and labels)";
+    let total_bytes: u64 = paths
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let bar = Bar::bytes(what, Some(total_bytes));
+    let mut total = Part {
+        rows: 0,
+        dim: 0,
+        ranges: ranges.then(|| FeatureRanges::new(0)),
+        labels: HashMap::new(),
+    };
+    let mut too_wide = false;
+    let mut done_bytes = 0u64;
+    for path in paths {
+        let source = path.display().to_string();
+        let result = blocks::for_each(
+            path,
+            opts,
+            block_bytes,
+            |raw| {
+                let wide =
+                    FeatureRanges::bytes_for(raw.dim()).saturating_mul(blocks::WINDOW as u64 + 1);
+                if ranges && wide > limit.0 {
+                    return Ok(None);
+                }
+                let mut labels: HashMap<u64, usize> = HashMap::new();
+                for &l in raw.raw_labels() {
+                    *labels.entry(l.to_bits()).or_default() += 1;
+                }
+                let r = ranges.then(|| {
+                    let mut r = FeatureRanges::new(0);
+                    r.observe_rows(&raw);
+                    r
+                });
+                Ok(Some(Part {
+                    rows: raw.n() as u64,
+                    dim: raw.dim(),
+                    ranges: r,
+                    labels,
+                }))
+            },
+            |part, bytes| {
+                let Some(part) = part else {
+                    too_wide = true;
+                    return Err("too wide for parallel blocks".into());
+                };
+                if let (Some(t), Some(r)) = (&mut total.ranges, &part.ranges) {
+                    if r.dim() > t.dim() {
+                        memory::check(
+                            Scaler::bytes_for(r.dim()),
+                            limit,
+                            "fitting the scaling",
+                            "use --hash-bits B to fold the features into 2^B",
+                        )?;
+                    }
+                    t.merge(r);
+                }
+                total.rows += part.rows;
+                total.dim = total.dim.max(part.dim);
+                // In label order, so that which labels are kept past MAX_LABELS does not
+                // depend on a hash map's order.
+                let mut labels: Vec<(u64, usize)> = part.labels.into_iter().collect();
+                labels.sort_unstable();
+                for (bits, count) in labels {
+                    count_label(&mut total.labels, bits, count, given, &source)?;
+                }
+                bar.set_stream(what, done_bytes + bytes, total.rows);
+                Ok(())
+            },
+        );
+        match result {
+            Err(_) if too_wide => {
+                bar.finish();
+                return Ok(None);
+            }
+            r => r?,
+        }
+        done_bytes += std::fs::metadata(path).map_or(0, |m| m.len());
+    }
+    bar.finish();
+    if let Some(r) = &mut total.ranges {
+        r.grow(total.dim);
+    }
+    Ok(Some(Survey {
+        rows: total.rows,
+        dim: total.dim,
+        ranges: total.ranges,
+        labels: total.labels,
+    }))
+}
+
+/// [`survey`] with one parser (any input).
+fn survey_stream(
     paths: &[PathBuf],
     opts: &ReadOptions,
     ranges: bool,
@@ -309,22 +471,9 @@ pub(crate) fn survey(
             }
             r.observe_rows(&raw);
         }
+        let source = reader.source();
         for &l in raw.raw_labels() {
-            let full = labels.len() >= MAX_LABELS;
-            match labels.get_mut(&l.to_bits()) {
-                Some(c) => *c += 1,
-                None if !full || given.is_some_and(|g| g.contains(&l)) => {
-                    labels.insert(l.to_bits(), 1);
-                }
-                None if given.is_some() => {}
-                None => {
-                    return Err(format!(
-                        "{}: more than {MAX_LABELS} distinct labels (a regression target?): the default positive class needs every label's count; pass --positive LABEL[,LABEL..]",
-                        reader.source()
-                    )
-                    .into());
-                }
-            }
+            count_label(&mut labels, l.to_bits(), 1, given, &source)?;
         }
         bar.set_stream(what, reader.bytes(), reader.rows());
     }
@@ -609,4 +758,95 @@ pub(crate) fn run(
             (None, done) => done,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A LIBSVM file of `rows` rows in a fresh directory: sparse rows with growing indices,
+    /// negative and positive values, labels from `labels` in turn.
+    fn file(name: &str, rows: usize, labels: &[&str]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("auc-feed-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("data.libsvm");
+        let mut text = String::new();
+        for i in 0..rows {
+            text.push_str(labels[i % labels.len()]);
+            let mut row = std::collections::BTreeMap::new();
+            for j in 0..(i % 7) {
+                let idx = 1 + (i * 31 + j * 17) % (5 + i / 40);
+                row.insert(idx, ((i * 13 + j) % 23) as f64 / 4.0 - 2.5);
+            }
+            for (idx, v) in row {
+                text.push_str(&format!(" {idx}:{v}"));
+            }
+            text.push('\n');
+        }
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn key(s: &Survey) -> (u64, usize, Option<FeatureRanges>, Vec<(f64, usize)>) {
+        (s.rows, s.dim, s.ranges.clone(), s.label_counts())
+    }
+
+    #[test]
+    fn parallel_blocks_survey_like_one_parser() {
+        let path = file("same", 3_000, &["+1", "-1", "-1", "3", "-1"]);
+        let paths = vec![path.clone(), path.clone()];
+        let opts = ReadOptions::default();
+        let limit = Bytes(1 << 30);
+        for ranges in [false, true] {
+            let one = survey_stream(&paths, &opts, ranges, None, limit).unwrap();
+            // Blocks of about 1 kB: dozens of blocks per file, several windows.
+            for block in [1_000, 7_777, 1 << 22] {
+                let par = survey_blocks(&paths, &opts, ranges, None, limit, block)
+                    .unwrap()
+                    .expect("fits");
+                assert_eq!(key(&par), key(&one), "ranges {ranges}, block {block}");
+            }
+            assert_eq!(one.rows, 6_000);
+        }
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn parallel_blocks_name_the_file_line_of_an_error() {
+        let path = file("error", 2_000, &["+1", "-1"]);
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        let at = text.match_indices('\n').nth(1_499).unwrap().0;
+        text.insert_str(at, " 999:abc");
+        std::fs::write(&path, text).unwrap();
+        let opts = ReadOptions::default();
+        let paths = vec![path.clone()];
+        let one = survey_stream(&paths, &opts, true, None, Bytes(1 << 30))
+            .err()
+            .unwrap()
+            .to_string();
+        let par = survey_blocks(&paths, &opts, true, None, Bytes(1 << 30), 1_000)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(one.contains(":1500:"), "{one}");
+        assert_eq!(par, one);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_survey_too_wide_for_parallel_blocks_falls_back() {
+        let path = file("wide", 500, &["+1", "-1"]);
+        let opts = ReadOptions::default();
+        let paths = vec![path.clone()];
+        let need = FeatureRanges::bytes_for(20);
+        // Room for one set of ranges but not for a window of them.
+        assert!(
+            survey_blocks(&paths, &opts, true, None, Bytes(need * 2), 1_000)
+                .unwrap()
+                .is_none()
+        );
+        let s = survey(&paths, &opts, true, None, Bytes(need * 2)).unwrap();
+        assert_eq!(s.rows, 500);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
 }

@@ -7,6 +7,7 @@
 //! goes to stderr with its cause chain and exit code 2; a closed stdout pipe (`auc cv ... |
 //! head`) is a success.
 
+mod blocks;
 mod commands;
 mod feed;
 mod friedman;

@@ -4,9 +4,9 @@
 //! A moment pass reads each input once and keeps only per-label class moments and feature
 //! ranges (`auc_learners::MomentSummary`), so memory does not grow with the number of rows.
 //! A plain (not gzipped) LIBSVM file is cut into blocks of whole lines that are parsed and
-//! summarized in parallel on the thread pool (`--threads`), a window of [`WINDOW`] blocks at a
-//! time; the window's summaries are then merged **in file order**, so the result depends on the
-//! block size only, never on the number of threads. CSV files, gzip and standard input are
+//! summarized in parallel on the thread pool (`--threads`), a window of blocks at a time
+//! ([`crate::blocks`]); the summaries are then merged **in file order**, so the result depends
+//! on the block size only, never on the number of threads. CSV files, gzip and standard input are
 //! parsed by one `RowStream`, the next chunk being parsed while the last one is summarized.
 //! Inputs that are moment files (they start with `AUCMOMNT`, whatever their name) are read and
 //! merged as they are, so `auc train --algo opauc-batch A.mom B.mom C.svm` merges the pass
@@ -17,9 +17,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use auc_core::ParamMap;
-use auc_data::{DataError, Format, ReadOptions, RowStream};
+use auc_data::{ReadOptions, RowStream};
 use auc_learners::{Algorithm, MomentSummary, fit_from_moments};
-use rayon::prelude::*;
 use serde_json::json;
 
 use crate::commands::{PrepArgs, pool};
@@ -27,11 +26,7 @@ use crate::input::{self, ReadArgs};
 use crate::memory::{self, Bytes};
 use crate::output::{Error, line, write_atomic};
 
-/// Blocks parsed in parallel before their summaries are merged (in order).
-pub(crate) const WINDOW: usize = 16;
-
-/// The default block size of the parallel LIBSVM pass.
-const BLOCK_BYTES: usize = 4 << 20;
+use crate::blocks::{self, BLOCK_BYTES};
 
 /// Rows per chunk of the sequential (CSV, gzip, stdin) pass.
 const CHUNK_ROWS: usize = 16_384;
@@ -310,31 +305,10 @@ fn summarize_data(
     opts: &ReadOptions,
     block_bytes: usize,
 ) -> Result<MomentSummary, Error> {
-    let name = path.display().to_string();
-    let libsvm = opts.format.resolve(&name) != Format::Csv;
-    if libsvm && path.as_os_str() != "-" {
-        let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-        let mut magic = [0u8; 2];
-        let n = read_full(&mut file, &mut magic).map_err(|e| format!("{name}: {e}"))?;
-        if !(n == 2 && magic == [0x1f, 0x8b]) {
-            return summarize_blocks(path, &name, opts, block_bytes);
-        }
+    if blocks::plain_libsvm(path, opts)? {
+        return summarize_blocks(path, opts, block_bytes);
     }
     summarize_stream(path, opts)
-}
-
-/// Reads into `buf` until it is full or the input ends; returns the bytes read.
-fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 /// A CSV file, gzip or standard input: one parser, each chunk summarized while the next is
@@ -362,132 +336,33 @@ fn summarize_stream(path: &Path, opts: &ReadOptions) -> Result<MomentSummary, Er
     Ok(total)
 }
 
-/// A block of whole lines and where it starts in the file.
-struct Block {
-    offset: u64,
-    bytes: Vec<u8>,
-}
-
-/// Cuts a file into blocks of whole lines of about `size` bytes.
-struct Blocks {
-    file: std::fs::File,
-    size: usize,
-    carry: Vec<u8>,
-    offset: u64,
-    done: bool,
-}
-
-impl Blocks {
-    /// The next block (`None` at the end of the file).
-    fn next_block(&mut self) -> std::io::Result<Option<Block>> {
-        if self.done && self.carry.is_empty() {
-            return Ok(None);
-        }
-        let mut buf = std::mem::take(&mut self.carry);
-        loop {
-            if !self.done {
-                let start = buf.len();
-                buf.resize(start + self.size, 0);
-                let n = read_full(&mut self.file, &mut buf[start..])?;
-                buf.truncate(start + n);
-                if n < self.size {
-                    self.done = true;
-                }
-            }
-            match buf.iter().rposition(|&b| b == b'\n') {
-                Some(k) if !self.done || k + 1 < buf.len() => {
-                    self.carry = buf[k + 1..].to_vec();
-                    buf.truncate(k + 1);
-                    break;
-                }
-                _ if self.done => break,
-                // A line longer than a block: read on.
-                _ => {}
-            }
-        }
-        if buf.is_empty() {
-            return Ok(None);
-        }
-        let offset = self.offset;
-        self.offset += buf.len() as u64;
-        Ok(Some(Block { offset, bytes: buf }))
-    }
-}
-
 /// A plain LIBSVM file in parallel blocks (see the module docs).
 fn summarize_blocks(
     path: &Path,
-    name: &str,
     opts: &ReadOptions,
     block_bytes: usize,
 ) -> Result<MomentSummary, Error> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-    let mut blocks = Blocks {
-        file,
-        size: block_bytes,
-        carry: Vec::new(),
-        offset: 0,
-        done: false,
-    };
+    let name = path.display().to_string();
     let mut total = MomentSummary::new(
         opts.hash_bits.map_or(0, |b| 1usize << b),
         auc_data::Reading::Libsvm,
         opts.hash_bits,
     );
-    total.add_source(name);
-    loop {
-        let mut window = Vec::with_capacity(WINDOW);
-        while window.len() < WINDOW {
-            match blocks.next_block().map_err(|e| format!("{name}: {e}"))? {
-                Some(b) => window.push(b),
-                None => break,
-            }
-        }
-        if window.is_empty() {
-            break;
-        }
-        let parts: Vec<Result<MomentSummary, DataError>> = window
-            .par_iter()
-            .map(|b| {
-                let raw = RowStream::new(&b.bytes[..], name, opts)?.read_all()?;
-                let mut s = MomentSummary::new(0, auc_data::Reading::Libsvm, opts.hash_bits);
-                s.observe(&raw, name);
-                Ok(s)
-            })
-            .collect();
-        for (b, part) in window.iter().zip(parts) {
-            match part {
-                Ok(s) => total.merge(&s).map_err(|e| format!("{name}: {e}"))?,
-                Err(e) => return Err(at_file_line(e, path, b.offset)),
-            }
-        }
-        if window.len() < WINDOW {
-            break;
-        }
-    }
+    total.add_source(&name);
+    blocks::for_each(
+        path,
+        opts,
+        block_bytes,
+        |raw| {
+            let mut s = MomentSummary::new(0, auc_data::Reading::Libsvm, opts.hash_bits);
+            s.observe(&raw, &name);
+            Ok(s)
+        },
+        |s, _| {
+            total
+                .merge(&s)
+                .map_err(|e| -> Error { format!("{name}: {e}").into() })
+        },
+    )?;
     Ok(total)
-}
-
-/// A block's parse error with its line number counted from the start of the file (the block
-/// starts at byte `offset`).
-fn at_file_line(mut e: DataError, path: &Path, offset: u64) -> Error {
-    if let DataError::Parse { line, .. } = &mut e {
-        let before = std::fs::File::open(path).and_then(|f| {
-            let mut r = std::io::BufReader::new(f).take(offset);
-            let mut buf = vec![0u8; 1 << 16];
-            let mut count = 0usize;
-            loop {
-                let n = r.read(&mut buf)?;
-                if n == 0 {
-                    break;
-                }
-                count += buf[..n].iter().filter(|&&b| b == b'\n').count();
-            }
-            Ok(count)
-        });
-        if let Ok(n) = before {
-            *line += n;
-        }
-    }
-    Box::new(e)
 }
