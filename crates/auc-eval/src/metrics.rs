@@ -47,59 +47,96 @@ impl fmt::Display for MetricError {
 
 impl std::error::Error for MetricError {}
 
-/// Counts of positives and negatives sharing one distinct score, in decreasing score order.
-struct TieGroup {
-    score: f64,
-    pos: usize,
-    neg: usize,
+/// An unsigned key whose integer order is the IEEE total order of `f64::total_cmp`: negative
+/// numbers have every bit flipped (larger magnitudes become smaller keys), others only the sign.
+fn order_key(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
-/// Checks the inputs and returns the tie groups in decreasing score order, with the class totals.
-#[allow(clippy::float_cmp)] // Ties are exactly equal scores, as in scikit-learn.
-fn tie_groups(
-    scores: &[f64],
-    labels: &[Label],
-) -> Result<(Vec<TieGroup>, usize, usize), MetricError> {
-    if scores.len() != labels.len() {
-        return Err(MetricError::LengthMismatch {
-            scores: scores.len(),
-            labels: labels.len(),
-        });
-    }
-    if let Some(index) = scores.iter().position(|s| !s.is_finite()) {
-        return Err(MetricError::NonFinite { index });
-    }
-    let pos = labels.iter().filter(|l| l.is_pos()).count();
-    let neg = labels.len() - pos;
-    if pos == 0 || neg == 0 {
-        return Err(MetricError::SingleClass { pos, neg });
-    }
-    // (score, label) pairs sorted by score, descending: sorting the values themselves rather
-    // than indices into them keeps the sort in cache (about twice as fast on 10^6 scores).
-    // `total_cmp` puts -0.0 right below 0.0, so the two still fall in one group below.
-    let mut pairs: Vec<(f64, bool)> = scores
-        .iter()
-        .zip(labels)
-        .map(|(&s, l)| (s, l.is_pos()))
-        .collect();
-    pairs.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-    let mut groups: Vec<TieGroup> = Vec::new();
-    for (s, is_pos) in pairs {
-        let (p, n) = if is_pos { (1, 0) } else { (0, 1) };
-        match groups.last_mut() {
-            // -0.0 and 0.0 compare equal, as in scikit-learn.
-            Some(g) if g.score == s => {
-                g.pos += p;
-                g.neg += n;
+/// The float of an [`order_key`].
+fn from_order_key(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
+}
+
+/// The scores of each class, sorted increasingly: the tie groups of both classes together are
+/// read off by merging them from the top ([`Sorted::for_each_group`]).
+struct Sorted {
+    pos: Vec<f64>,
+    neg: Vec<f64>,
+}
+
+impl Sorted {
+    /// Checks the inputs and sorts each class's scores apart, as unsigned keys whose integer
+    /// order is `f64::total_cmp`'s ([`order_key`]): half the bytes a sort of (score, label)
+    /// pairs moves, and integer comparisons (about 1.5x faster than `total_cmp` on 10^6
+    /// scores; an LSB radix sort was slower still on this machine). -0.0 sorts right below 0.0;
+    /// [`Sorted::for_each_group`] puts the two in one group.
+    fn new(scores: &[f64], labels: &[Label]) -> Result<Self, MetricError> {
+        if scores.len() != labels.len() {
+            return Err(MetricError::LengthMismatch {
+                scores: scores.len(),
+                labels: labels.len(),
+            });
+        }
+        if let Some(index) = scores.iter().position(|s| !s.is_finite()) {
+            return Err(MetricError::NonFinite { index });
+        }
+        let pos = labels.iter().filter(|l| l.is_pos()).count();
+        let neg = labels.len() - pos;
+        if pos == 0 || neg == 0 {
+            return Err(MetricError::SingleClass { pos, neg });
+        }
+        let mut pk: Vec<u64> = Vec::with_capacity(pos);
+        let mut nk: Vec<u64> = Vec::with_capacity(neg);
+        for (&s, l) in scores.iter().zip(labels) {
+            if l.is_pos() {
+                pk.push(order_key(s));
+            } else {
+                nk.push(order_key(s));
             }
-            _ => groups.push(TieGroup {
-                score: s,
-                pos: p,
-                neg: n,
-            }),
+        }
+        pk.sort_unstable();
+        nk.sort_unstable();
+        Ok(Sorted {
+            pos: pk.into_iter().map(from_order_key).collect(),
+            neg: nk.into_iter().map(from_order_key).collect(),
+        })
+    }
+
+    /// Calls `f(score, positives, negatives)` for each distinct score in decreasing order
+    /// (`==` equality, as scikit-learn's ties: -0.0 joins 0.0, under the score 0.0).
+    #[allow(clippy::float_cmp)] // Ties are exactly equal scores, as in scikit-learn.
+    fn for_each_group(&self, mut f: impl FnMut(f64, usize, usize)) {
+        let (ps, ns) = (&self.pos, &self.neg);
+        let (mut i, mut j) = (ps.len(), ns.len());
+        while i > 0 || j > 0 {
+            let s = match (i, j) {
+                (0, _) => ns[j - 1],
+                (_, 0) => ps[i - 1],
+                _ if ps[i - 1].total_cmp(&ns[j - 1]).is_ge() => ps[i - 1],
+                _ => ns[j - 1],
+            };
+            let (i0, j0) = (i, j);
+            while i > 0 && ps[i - 1] == s {
+                i -= 1;
+            }
+            while j > 0 && ns[j - 1] == s {
+                j -= 1;
+            }
+            f(s, i0 - i, j0 - j);
         }
     }
-    Ok((groups, pos, neg))
+
+    /// Positives.
+    fn pos(&self) -> usize {
+        self.pos.len()
+    }
+
+    /// Negatives.
+    fn neg(&self) -> usize {
+        self.neg.len()
+    }
 }
 
 /// Area under the ROC curve: the Wilcoxon-Mann-Whitney statistic
@@ -110,16 +147,17 @@ fn tie_groups(
 /// Equals scikit-learn's `roc_auc_score` (the trapezoid rule over the full ROC curve) up to
 /// rounding. Errors on a single class, on NaN or infinite scores and on mismatched lengths.
 pub fn auc(scores: &[f64], labels: &[Label]) -> Result<f64, MetricError> {
-    let (groups, pos, neg) = tie_groups(scores, labels)?;
+    let sorted = Sorted::new(scores, labels)?;
+    let (pos, neg) = (sorted.pos(), sorted.neg());
     // Walking the groups in decreasing score order, a positive in group g wins against every
     // negative in later groups (lower scores) and ties with the negatives of its own group.
-    let mut neg_above = 0u64;
+    let mut neg_above = 0usize;
     let mut wins2 = 0u128; // twice the number of won pairs, exact in integers
-    for g in &groups {
-        let neg_below = (neg - neg_above as usize - g.neg) as u128;
-        wins2 += 2 * g.pos as u128 * neg_below + g.pos as u128 * g.neg as u128;
-        neg_above += g.neg as u64;
-    }
+    sorted.for_each_group(|_, gp, gn| {
+        let neg_below = (neg - neg_above - gn) as u128;
+        wins2 += 2 * gp as u128 * neg_below + gp as u128 * gn as u128;
+        neg_above += gn;
+    });
     Ok(wins2 as f64 / (2.0 * pos as f64 * neg as f64))
 }
 
@@ -129,17 +167,18 @@ pub fn auc(scores: &[f64], labels: &[Label]) -> Result<f64, MetricError> {
 /// recall when every example scoring at least the $k$-th threshold is called positive (no
 /// interpolation; tied scores enter together).
 pub fn average_precision(scores: &[f64], labels: &[Label]) -> Result<f64, MetricError> {
-    let (groups, pos, _) = tie_groups(scores, labels)?;
+    let sorted = Sorted::new(scores, labels)?;
+    let pos = sorted.pos();
     let (mut tp, mut fp) = (0usize, 0usize);
     let mut ap = 0.0;
-    for g in &groups {
-        tp += g.pos;
-        fp += g.neg;
-        if g.pos > 0 {
+    sorted.for_each_group(|_, gp, gn| {
+        tp += gp;
+        fp += gn;
+        if gp > 0 {
             let precision = tp as f64 / (tp + fp) as f64;
-            ap += (g.pos as f64 / pos as f64) * precision;
+            ap += (gp as f64 / pos as f64) * precision;
         }
-    }
+    });
     Ok(ap)
 }
 
@@ -158,22 +197,53 @@ pub struct RocPoint {
 /// The ROC curve: `(0, 0)` at threshold `+inf`, then one point per distinct score in decreasing
 /// order, ending at `(1, 1)`. Every point is kept (scikit-learn's `drop_intermediate=False`).
 pub fn roc_curve(scores: &[f64], labels: &[Label]) -> Result<Vec<RocPoint>, MetricError> {
-    let (groups, pos, neg) = tie_groups(scores, labels)?;
-    let mut out = Vec::with_capacity(groups.len() + 1);
-    out.push(RocPoint {
+    roc_points(scores, labels, false)
+}
+
+/// The ROC curve without the points that lie on a straight run between their two neighbours
+/// (scikit-learn's `drop_intermediate=True`): `(0, 0)` at `+inf`, the first and last distinct
+/// scores, and every distinct score where the curve bends, i.e. where the next tie group's
+/// (positives, negatives) counts differ from its own (the second difference of the cumulative
+/// counts is non-zero). Decided on integer counts, so rounding of the rates cannot fake a bend.
+pub fn roc_curve_corners(scores: &[f64], labels: &[Label]) -> Result<Vec<RocPoint>, MetricError> {
+    roc_points(scores, labels, true)
+}
+
+/// [`roc_curve`], or with `corners` [`roc_curve_corners`], in one walk over the tie groups (a
+/// group's point is written once the next group shows whether the curve bends there).
+fn roc_points(
+    scores: &[f64],
+    labels: &[Label],
+    corners: bool,
+) -> Result<Vec<RocPoint>, MetricError> {
+    let sorted = Sorted::new(scores, labels)?;
+    let (pos, neg) = (sorted.pos() as f64, sorted.neg() as f64);
+    let mut out = vec![RocPoint {
         threshold: f64::INFINITY,
         fpr: 0.0,
         tpr: 0.0,
-    });
+    }];
+    let point = |score: f64, tp: usize, fp: usize| RocPoint {
+        threshold: score,
+        fpr: fp as f64 / neg,
+        tpr: tp as f64 / pos,
+    };
     let (mut tp, mut fp) = (0usize, 0usize);
-    for g in &groups {
-        tp += g.pos;
-        fp += g.neg;
-        out.push(RocPoint {
-            threshold: g.score,
-            fpr: fp as f64 / neg as f64,
-            tpr: tp as f64 / pos as f64,
-        });
+    // The previous group: its score, counts, the cumulative counts after it, whether it is the
+    // first.
+    let mut prev: Option<(f64, usize, usize, usize, usize, bool)> = None;
+    sorted.for_each_group(|score, gp, gn| {
+        if let Some((s, pp, pn, ptp, pfp, first)) = prev
+            && (!corners || first || pp != gp || pn != gn)
+        {
+            out.push(point(s, ptp, pfp));
+        }
+        tp += gp;
+        fp += gn;
+        prev = Some((score, gp, gn, tp, fp, prev.is_none()));
+    });
+    if let Some((s, _, _, ptp, pfp, _)) = prev {
+        out.push(point(s, ptp, pfp));
     }
     Ok(out)
 }
@@ -344,6 +414,59 @@ fn push_run(runs: &mut Vec<Vec<f64>>, run: Vec<f64>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn order_keys_sort_as_total_cmp_and_invert() {
+        let xs = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -2.5,
+            -f64::MIN_POSITIVE,
+            -5e-324,
+            -0.0,
+            0.0,
+            5e-324,
+            1.0,
+            1e300,
+            f64::INFINITY,
+        ];
+        for w in xs.windows(2) {
+            assert!(order_key(w[0]) < order_key(w[1]), "{} {}", w[0], w[1]);
+            assert_eq!(w[0].total_cmp(&w[1]), order_key(w[0]).cmp(&order_key(w[1])));
+        }
+        for x in xs {
+            assert_eq!(from_order_key(order_key(x)).to_bits(), x.to_bits());
+        }
+    }
+
+    #[test]
+    fn corners_drop_exactly_the_collinear_points() {
+        // Scores 9..1 with labels making runs: + + + - - + - - -
+        let scores: Vec<f64> = (1..=9).rev().map(f64::from).collect();
+        let labels: Vec<Label> = [1, 1, 1, 0, 0, 1, 0, 0, 0]
+            .iter()
+            .map(|&l| if l == 1 { Label::Pos } else { Label::Neg })
+            .collect();
+        let full = roc_curve(&scores, &labels).unwrap();
+        let corners = roc_curve_corners(&scores, &labels).unwrap();
+        let kept: Vec<f64> = corners.iter().skip(1).map(|p| p.threshold).collect();
+        // The ends (9, 1) and where the next step differs: 7 (+ then -), 5 (- then +), 4.
+        assert_eq!(kept, vec![9.0, 7.0, 5.0, 4.0, 1.0]);
+        // Every dropped point lies on the segment between the kept ones around it.
+        for p in &full[1..] {
+            let i = corners
+                .iter()
+                .rposition(|c| c.threshold >= p.threshold)
+                .unwrap();
+            if corners[i].threshold.to_bits() == p.threshold.to_bits() {
+                assert_eq!(corners[i], *p);
+                continue;
+            }
+            let (a, b) = (corners[i], corners[i + 1]);
+            let cross = (b.fpr - a.fpr) * (p.tpr - a.tpr) - (b.tpr - a.tpr) * (p.fpr - a.fpr);
+            assert!(cross.abs() < 1e-12, "{p:?} not between {a:?} and {b:?}");
+        }
+    }
+
     use super::*;
     use Label::{Neg, Pos};
 

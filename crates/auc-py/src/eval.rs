@@ -66,14 +66,17 @@ pub(crate) fn average_precision(
         .map_err(value_error)
 }
 
-/// The full ROC curve (every distinct score): `(fpr, tpr, thresholds)`, the first threshold
-/// `+inf`.
+/// The ROC curve `(fpr, tpr, thresholds)`, the first threshold `+inf`: every distinct score,
+/// or with `drop_intermediate` only the corners (`metrics::roc_curve_corners`, scikit-learn's
+/// rule).
 #[pyfunction]
+#[pyo3(signature = (scores, y, drop_intermediate=false))]
 #[allow(clippy::type_complexity)]
 pub(crate) fn roc_curve<'py>(
     py: Python<'py>,
     scores: PyReadonlyArray1<'py, f64>,
     y: PyReadonlyArray1<'py, bool>,
+    drop_intermediate: bool,
 ) -> PyResult<(
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<f64>>,
@@ -82,7 +85,13 @@ pub(crate) fn roc_curve<'py>(
     let labels = scored(&scores, &y)?;
     let s = slice(&scores);
     let points = py
-        .detach(|| metrics::roc_curve(&s, &labels))
+        .detach(|| {
+            if drop_intermediate {
+                metrics::roc_curve_corners(&s, &labels)
+            } else {
+                metrics::roc_curve(&s, &labels)
+            }
+        })
         .map_err(value_error)?;
     let fpr: Vec<f64> = points.iter().map(|p| p.fpr).collect();
     let tpr: Vec<f64> = points.iter().map(|p| p.tpr).collect();

@@ -69,14 +69,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, drop_intermediate=True):
     first ``inf`` with ``(0, 0)``; ``drop_intermediate`` drops the points that are collinear
     with both neighbours (corners kept), as scikit-learn does."""
     y, s = _binary(y_true, y_score, pos_label, default_greater=False)
-    fpr, tpr, thr = _native.roc_curve(s, y)
-    if drop_intermediate and len(fpr) > 3:
-        # Among the points of finite thresholds, one between two others on a straight run adds
-        # nothing to the curve: keep the ends and every point where the second difference of
-        # either rate is non-zero; the (0, 0) point at +inf is always kept.
-        # The test runs on the counts, where rounding of the rates cannot fake a bend.
-        f = np.rint(fpr[1:] * np.count_nonzero(~y))
-        t = np.rint(tpr[1:] * np.count_nonzero(y))
-        keep = np.r_[True, True, (np.diff(f, 2) != 0) | (np.diff(t, 2) != 0), True]
-        fpr, tpr, thr = fpr[keep], tpr[keep], thr[keep]
+    # The corners are found in Rust on the integer counts, where rounding of the rates cannot
+    # fake a bend; the (0, 0) point at +inf is always kept.
+    fpr, tpr, thr = _native.roc_curve(s, y, bool(drop_intermediate))
     return fpr, tpr, thr
