@@ -46,6 +46,13 @@ const MAX_ROWS: usize = 1 << 16;
 /// Chunks waiting in the channel between the parser thread and the learner.
 const IN_FLIGHT: usize = 2;
 
+/// Bytes of the prepared rows a streamed pass holds at once when every row is dense with `dim`
+/// features (min-max scaling): the chunks in the channel, the one being prepared and the one
+/// being learned from, each at least one row.
+pub(crate) fn dense_rows_bytes(dim: usize) -> u64 {
+    (IN_FLIGHT as u64 + 2).saturating_mul(CHUNK_BYTES.max((dim as u64).saturating_mul(8)))
+}
+
 /// Distinct labels a first pass counts; beyond them the default positive class (which needs every
 /// label's count) is refused, and `--positive` is asked for.
 pub(crate) const MAX_LABELS: usize = 1 << 16;

@@ -535,6 +535,18 @@ fn plan(learn: &LearnArgs, paths: &[PathBuf], what: &str, limit: Bytes) -> Resul
     if let Some(s) = &scale_from {
         dim = dim.max(s.dim);
     }
+    if matches!(scaler, Scaler::MinMax { .. }) {
+        // Min-max scaling makes every row dense: the scaler and a few dense rows in flight.
+        let d = dim.max(scaler.dim());
+        memory::check(
+            Scaler::bytes_for(d).saturating_add(feed::dense_rows_bytes(d)),
+            limit,
+            &format!(
+                "{what}: min-max scaling of {d} features (the scaler and the dense rows in flight)"
+            ),
+            "use --scale maxabs, which keeps sparse rows sparse, or fewer --hash-bits",
+        )?;
+    }
     Ok(Plan {
         opts,
         classes,

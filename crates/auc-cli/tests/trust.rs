@@ -454,6 +454,25 @@ fn class_9_memory_is_checked_before_allocation() {
         ],
         "needs about",
     );
+    // Min-max scaling makes every row dense: the scaler and the dense rows in flight are
+    // counted before the pass (4 Mi hashed features: 168 MB of scaler, 134 MB of rows).
+    check_fails(
+        &[
+            "train",
+            "--algo",
+            "pa-i",
+            b,
+            "--hash-bits",
+            "22",
+            "--scale",
+            "minmax",
+            "-o",
+            m,
+            "--max-memory",
+            "200M",
+        ],
+        "min-max scaling of 4194304 features (the scaler and the dense rows in flight) needs about",
+    );
     // The default scaling keeps sparse data sparse (max-abs below 10 % density).
     let o = auc(&["info", b, "--hash-bits", "18"]);
     assert!(stdout(&o).contains("scale auto  maxabs"), "{}", stdout(&o));
