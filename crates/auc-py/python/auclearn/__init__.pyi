@@ -549,7 +549,7 @@ class OKAUCM(OnlineAUCEstimator):
 
     Parameters
     ----------
-    lam : real, default=0.0009765625
+    lam : real, default=0.015625
         regularization lambda > 0 of lambda/2 ||f||^2 [OAUC eq. 21]; tuned in 2^[-10..10] [OAUC sec. 6.3] (finite and > 0).
     sigma : real, default=2.0
         Gaussian width sigma > 0, k = exp(-||x-z||^2/sigma^2) [OAUC sec. 6.3]; tuned in 2^[-10..10] (finite and > 0).
@@ -589,7 +589,7 @@ class OKAUCM(OnlineAUCEstimator):
     def __init__(
         self,
         *,
-        lam: float = 0.0009765625,
+        lam: float = 0.015625,
         sigma: float = 2.0,
         budget: int = 100,
         removal: Literal['fifo', 'reservoir'] = 'fifo',
