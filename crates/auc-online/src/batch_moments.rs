@@ -437,7 +437,7 @@ fn radius_start(lambda: f64, pb: &PairProblem, max_steps: u32) -> Option<Vec<f64
         .collect();
     let mut w = vec![0.0; p];
     let mut sw = vec![0.0; p];
-    let mut w_of = |r: f64, w: &mut Vec<f64>| {
+    let w_of = |r: f64, w: &mut Vec<f64>| {
         w.iter_mut().for_each(|x| *x = 0.0);
         for i in 0..p {
             let den = 2.0 * lambda * r + alpha[i];
