@@ -86,7 +86,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             .iter()
             .map(|n| {
                 FAMILIES.iter().find(|f| f.name == n).ok_or_else(|| {
-                    format!("--family: unknown family `{n}` (known: linear, kernel, batch, moments)")
+                    format!(
+                        "--family: unknown family `{n}` (known: linear, kernel, batch, moments)"
+                    )
                 })
             })
             .collect::<Result<_, _>>()?,

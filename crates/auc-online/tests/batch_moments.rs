@@ -461,9 +461,7 @@ fn the_kink_test_agrees_with_a_brute_force_search_of_the_pairwise_objective() {
             None => {
                 off += 1;
                 // Off the kink: the scores of the pairs are not all w' Delta = 1 apart.
-                let sw: Vec<f64> = (0..2)
-                    .map(|i| dot(&pb.s[i * 2..i * 2 + 2], &s.w))
-                    .collect();
+                let sw: Vec<f64> = (0..2).map(|i| dot(&pb.s[i * 2..i * 2 + 2], &s.w)).collect();
                 let r = (1.0 - dot(&s.w, &pb.delta)).hypot(dot(&s.w, &sw).max(0.0).sqrt());
                 assert!(r > 1e-6, "lambda {lambda}: r = {r}");
             }
