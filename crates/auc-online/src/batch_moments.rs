@@ -380,7 +380,7 @@ pub fn kink_solution(lambda: f64, pb: &PairProblem) -> Option<Solution> {
             quad += c * c / sigma[i];
         }
     }
-    if !(pn2 > 0.0) || lambda * (1.0 + quad) > pn2 {
+    if !pn2.is_finite() || pn2 <= 0.0 || lambda * (1.0 + quad) > pn2 {
         return None;
     }
     let w: Vec<f64> = delta_n.iter().map(|d| d / pn2).collect();
