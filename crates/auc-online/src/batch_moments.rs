@@ -294,7 +294,7 @@ pub fn solve_psi_m(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError> 
 /// certificate.
 ///
 /// **Newton** (smooth minimizer): from the point where the radius equation (eq. 12) puts the
-/// stationary point ([`radius_start`]; bisection on one scalar, which never stalls at the kink),
+/// stationary point (`radius_start`: bisection on one scalar, which never stalls at the kink),
 /// each step solves $\nabla^2 F_M\, s = \nabla F_M$
 /// with the Hessian of eq. 7 (at least $\lambda I$) by Cholesky, then halves the step until the
 /// Armijo condition $F(w - a s) \le F(w) - 10^{-4} a\, \nabla F^\top s$ holds. It stops when
