@@ -17,7 +17,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 /// Feature counts (100 is the throughput experiment's width).
-const DIMS: [usize; 3] = [16, 100, 300];
+const DIMS: [usize; 3] = [20, 100, 300];
 /// Rows per pass.
 const N: usize = 4_096;
 

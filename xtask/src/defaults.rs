@@ -4,7 +4,8 @@
 //!
 //! For every algorithm of the registry (`auc algos --json`) with a default grid, and every data
 //! set of its family's table (linear: `linear.rs`'s 19 sets; kernel: `kernel.rs`'s 15, with its
-//! `--max-train 10000`; batch: `cvm.rs`'s 14), `auc cv --each --scale minmax` cross-validates
+//! `--max-train 10000`; batch: `cvm.rs`'s 14; moments, the batch learners fitted from merged
+//! class moments: `batch.rs`'s 15 of [OAUC Table 2]), `auc cv --each --scale minmax` cross-validates
 //! each grid point on its own (2 x stratified 5-fold, seed 0; `--quick`: 1 x 3-fold on the
 //! tables' quick sets, 3 values per axis). The grid is the registry's default grid plus the
 //! registry's current default value on each axis, and a power-of-2 axis is extended by two of
@@ -49,6 +50,14 @@ const FAMILIES: &[Family] = &[
         exp: &crate::cvm::BATCH,
         tuned: None,
     },
+    // The batch learners fitted from merged class moments are measured on [OAUC Table 2]'s
+    // sets beside their online forms, not on the CVM table's: `auc algos --json` marks them
+    // `from_moments`, and `read_registry` files them under this family.
+    Family {
+        name: "moments",
+        exp: &crate::batch::BATCH,
+        tuned: Some("batch.md"),
+    },
 ];
 
 /// A point beats another on a set when its mean AUC there is higher; a default must not be
@@ -77,7 +86,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             .iter()
             .map(|n| {
                 FAMILIES.iter().find(|f| f.name == n).ok_or_else(|| {
-                    format!("--family: unknown family `{n}` (known: linear, kernel, batch)")
+                    format!(
+                        "--family: unknown family `{n}` (known: linear, kernel, batch, moments)"
+                    )
                 })
             })
             .collect::<Result<_, _>>()?,
@@ -218,7 +229,11 @@ fn read_registry(bin: &Path) -> Result<Vec<AlgoInfo>, String> {
         .map(|a| AlgoInfo {
             name: text(&a["name"]),
             title: text(&a["title"]),
-            family: text(&a["family"]),
+            family: if a["from_moments"] == true {
+                "moments".to_owned()
+            } else {
+                text(&a["family"])
+            },
             grid: a["grid"]
                 .as_array()
                 .map(|g| g.iter().map(text).collect())

@@ -14,23 +14,7 @@ use crate::linear::Experiment;
 pub(crate) const KERNEL: Experiment = Experiment {
     key: "kernel",
     title: "Kernel online AUC learners: [OAUC Table 3]",
-    sets: &[
-        "fourclass",
-        "heart",
-        "ionosphere",
-        "australian",
-        "diabetes",
-        "vehicle",
-        "german",
-        "splice",
-        "segment",
-        "satimage",
-        "svmguide1",
-        "letter",
-        "magic04",
-        "poker",
-        "shuttle",
-    ],
+    sets: crate::linear::OAUC_SETS,
     family: "kernel",
     paper: PAPER,
     extra_args: &["--max-train", "10000"],
@@ -98,5 +82,6 @@ mod tests {
         assert_eq!(LINEAR.data_sets().map(|s| s.len()), Ok(19));
         assert_eq!(KERNEL.data_sets().map(|s| s.len()), Ok(15));
         assert_eq!(crate::cvm::BATCH.data_sets().map(|s| s.len()), Ok(14));
+        assert_eq!(crate::batch::BATCH.data_sets().map(|s| s.len()), Ok(15));
     }
 }

@@ -217,6 +217,7 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     let bytes = model.to_checked_bytes()?;
     write_atomic(t.output, &bytes)?;
     let seconds = start.elapsed().as_secs_f64();
+    let cert = crate::train::certificate(model.state.as_ref(), algo.name);
     eprintln!(
         "auc: trained {} ({}) on {} examples ({} positive, {} negative), {} features in {seconds:.2} s (moment pass {pass:.2} s, solve {solve:.3} s): {line_text} -> {} ({} bytes)",
         algo.name,
@@ -241,6 +242,8 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
             "diverged": false,
             "divergence": null,
             "tuned": null,
+            "converged": cert.as_ref().map(|c| c["converged"].clone()),
+            "certificate": cert,
             "seconds": seconds,
             "moment_pass_seconds": pass,
             "solve_seconds": solve,

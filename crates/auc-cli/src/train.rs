@@ -314,6 +314,31 @@ fn warn_divergence(state: &dyn Trained, algo: &str) -> Option<String> {
     Some(d.to_string())
 }
 
+/// The optimality certificate of a model fitted by an iterative solver that certifies its result
+/// (a `converged` entry in its description, e.g. the moment learners' Newton method), as JSON
+/// for `--json`: `converged`, `solver_steps`, `distance_bound` and `tolerance`. A fit that
+/// stopped short of its tolerance (step cap, rounding floor) is never silent: a warning on
+/// stderr names the algorithm, the steps and the certified distance.
+pub(crate) fn certificate(state: &dyn Trained, algo: &str) -> Option<serde_json::Value> {
+    let d = state.describe();
+    let converged = d.get("converged")?.as_bool()?;
+    let cert = json!({
+        "converged": converged,
+        "solver_steps": d["solver_steps"],
+        "distance_bound": d["distance_bound"],
+        "tolerance": d["tolerance"],
+    });
+    if !converged {
+        eprintln!(
+            "auc: warning: {algo} stopped after {} solver steps without meeting its tolerance: the certificate only guarantees ||w - w*|| <= {:.3e} (tolerance {:.1e}); the model is saved, but it is not the exact minimizer (see max_steps)",
+            d["solver_steps"],
+            d["distance_bound"].as_f64().unwrap_or(f64::NAN),
+            d["tolerance"].as_f64().unwrap_or(f64::NAN),
+        );
+    }
+    Some(cert)
+}
+
 /// Checks the trained state before it is saved: a state that is not finite (features too large
 /// without scaling) is an error, never a model that scores NaN.
 fn check_state(state: &dyn Trained, algo: &str) -> Result<(), Error> {
@@ -1014,6 +1039,7 @@ fn save(
     let bytes = model.to_checked_bytes()?;
     write_atomic(&a.output, &bytes)?;
     let t = &model.training;
+    let cert = certificate(model.state.as_ref(), model.algorithm.name);
     eprintln!(
         "auc: trained {} ({}) on {} examples ({} positive, {} negative; {} in all), {} features in {seconds:.2} s{} -> {} ({} bytes)",
         model.algorithm.name,
@@ -1040,6 +1066,8 @@ fn save(
             "diverged": t.diverged.is_some(),
             "divergence": t.diverged,
             "tuned": tuned,
+            "converged": cert.as_ref().map(|c| c["converged"].clone()),
+            "certificate": cert,
             "seconds": seconds,
             "output": a.output.display().to_string(),
             "bytes": bytes.len(),

@@ -84,7 +84,7 @@ fn a_file_split_in_three_merges_to_the_whole() {
         assert!(o.status.success(), "{}", stderr(&o));
         // Merging in another grouping changes the moments by rounding (~1e-16 relative), which
         // the solve amplifies by the condition number of lambda I + Delta Delta' + S: about
-        // 3e-12 of the largest score at the default lambda = 2^-10 on heart.
+        // 3e-12 of the largest score at lambda = 2^-10 on heart (the defaults are 2^-9, 2^-10).
         close(&scores(&merged, &heart()), &want, 2e-11);
         // Two moment files and a data file together.
         let mixed = dir.path().join(format!("{name}-mixed.auc"));
@@ -271,4 +271,92 @@ fn errors_name_the_file_and_the_line() {
         ],
         "h.mom: cannot merge moments",
     );
+}
+
+/// The moment learners whose solver is iterative (a `max_steps` parameter), from `auc algos
+/// --json`.
+fn iterative_moment_algos() -> Vec<String> {
+    let o = auc(&["algos", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| {
+            a["from_moments"] == true
+                && a["params"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|p| p["name"] == "max_steps")
+        })
+        .map(|a| a["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The one JSON line of `auc train --json`.
+fn train_json(args: &[&str]) -> (serde_json::Value, String) {
+    let o = auc(args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = serde_json::from_str(stdout(&o).trim()).unwrap();
+    (v, stderr(&o))
+}
+
+#[test]
+fn tiny_separable_data_converge_and_a_capped_solver_says_it_did_not() {
+    // Six rows, two features, separable with a feature constant within each class: the psi_M
+    // minimizer sits on its kink, where the Newton solver used to stop at its 100-step cap with
+    // ||w - w*|| <= 1.7 certified and exit 0 without a word.
+    let algos = iterative_moment_algos();
+    assert_eq!(algos.len(), 1, "{algos:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let sets = [
+        "+1 1:1 2:0.5\n+1 1:1 2:0.7\n+1 1:1 2:0.1\n-1 1:0 2:0.3\n-1 1:0 2:0.9\n-1 1:0 2:0.2\n",
+        "+1 1:5 2:1\n+1 1:6 2:2\n+1 1:7 2:3\n-1 1:1 2:1\n-1 1:2 2:2\n-1 1:3 2:3\n",
+    ];
+    let model = dir.path().join("m.auc");
+    let m = model.to_str().unwrap();
+    for (k, text) in sets.iter().enumerate() {
+        let f = write(dir.path(), &format!("tiny{k}.svm"), text);
+        let f = f.to_str().unwrap();
+        for algo in &algos {
+            let (v, err) = train_json(&["train", "--algo", algo, f, "-o", m, "--json"]);
+            assert_eq!(v["converged"], true, "{v}\n{err}");
+            assert_eq!(v["certificate"]["converged"], true, "{v}");
+            assert!(
+                v["certificate"]["distance_bound"].as_f64().unwrap() <= 1e-6,
+                "{v}"
+            );
+            assert!(!err.contains("warning"), "{err}");
+            // The model file keeps the certificate.
+            let o = auc(&["model", m, "--json"]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert!(stdout(&o).contains("\"converged\":true"), "{}", stdout(&o));
+        }
+    }
+    // A cap of one step on data whose minimizer is off the kink: a warning naming the
+    // algorithm, the steps and the certified distance, and `converged: false` in the JSON.
+    for algo in &algos {
+        let (v, err) = train_json(&[
+            "train",
+            "--algo",
+            algo,
+            &heart(),
+            "--max-steps",
+            "1",
+            "-o",
+            m,
+            "--json",
+        ]);
+        assert_eq!(v["converged"], false, "{v}");
+        assert_eq!(v["certificate"]["solver_steps"], 1, "{v}");
+        assert!(
+            err.contains(&format!("warning: {algo} stopped after 1 solver steps"))
+                && err.contains("||w - w*|| <="),
+            "{err}"
+        );
+        // Without the cap: converged, no warning.
+        let (v, err) = train_json(&["train", "--algo", algo, &heart(), "-o", m, "--json"]);
+        assert_eq!(v["converged"], true, "{v}");
+        assert!(!err.contains("warning"), "{err}");
+    }
 }

@@ -301,6 +301,8 @@ impl Describe for MomentModel {
         v["gradient_norm"] = json!(self.grad_norm());
         v["gap_bound"] = json!(self.gap_bound());
         v["distance_bound"] = json!(self.distance_bound());
+        v["converged"] = json!(self.converged());
+        v["tolerance"] = json!(self.tolerance());
         v["fitted_positives"] = json!(pos);
         v["fitted_negatives"] = json!(neg);
         v

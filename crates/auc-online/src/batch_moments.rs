@@ -46,7 +46,7 @@ use crate::Linear;
 pub const BLOCK_ROWS: usize = 256;
 
 /// The most Newton steps [`solve_psi_m`] takes; it needs about ten from $w = 0$ on the shared
-/// data sets.
+/// data sets (`oauc-m-batch`'s `max_steps` changes it).
 pub const MAX_NEWTON_STEPS: u32 = 100;
 
 /// The whole-data problem of both surrogates: $\Delta$, $S$ and the class counts.
@@ -146,9 +146,13 @@ pub struct Solution {
     pub w: Vec<f64>,
     /// $F(w)$.
     pub objective: f64,
-    /// $\lVert \nabla F(w) \rVert$, recomputed at the returned $w$.
+    /// The certificate $G$: $\lVert w - w^\star\rVert \le G/\lambda$ and
+    /// $F(w) - \min F \le G^2/(2\lambda)$. Where $F$ is differentiable it is
+    /// $\lVert \nabla F(w) \rVert$, recomputed at the returned $w$; for a minimizer on the kink
+    /// of $\psi_M$ it is the $\varepsilon$-subgradient bound of [`kink_solution`].
     pub grad_norm: f64,
-    /// Cholesky solves (square surrogate: 2, one refinement) or Newton steps (psi_M).
+    /// Cholesky solves (square surrogate: 2, one refinement) or Newton steps (psi_M; 0 for a
+    /// minimizer on the kink, found in closed form).
     pub steps: u32,
 }
 
@@ -235,28 +239,258 @@ pub fn solve_square(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError>
     })
 }
 
+/// Relative size below which an eigenvalue of $S$ counts as zero when [`solve_psi_m`] looks
+/// for a minimizer on the kink of $\psi_M$: $\sigma_i \le 10^{-12} \max_j \sigma_j$. $S$ is
+/// computed from centred values and carries rounding of about $10^{-16} \lVert S\rVert$ per
+/// entry, so a direction of no spread in the data (a feature constant within each class, or
+/// collinear features) shows up as an eigenvalue of that size, not as an exact zero.
+pub const NULL_EIGENVALUE: f64 = 1e-12;
+
+/// The absolute part of the null-space threshold of [`kink_solution`]: eigenvalues of $S$ up to
+/// $10^{-12}\sigma_{\max} + 10^{-20}\lVert\Delta\rVert^2$ count as zero. When no class has any
+/// spread at all, $S$ is pure rounding (the squares of centring errors, about
+/// $10^{-32} \lvert x\rvert^2$: $2 \cdot 10^{-28}$ for one feature whose values are $\pm 97$), so
+/// a threshold relative to $\sigma_{\max}$ alone would find no null space. Treating
+/// such an eigenvalue as 0 changes $F_M$ by at most
+/// $\frac12\sqrt{10^{-20}}\lVert\Delta\rVert\lVert w\rVert$, $5 \cdot 10^{-11}$ on the kink
+/// ($w^\top\Delta = 1$ there).
+pub const NULL_SPREAD: f64 = 1e-20;
+
+/// A $\psi_M$ solution counts as converged when its certificate pins the minimizer to
+/// $\lVert w - w^\star\rVert \le 10^{-6} \max(1, \lVert w\rVert)$, or the objective to
+/// $F(w) - \min F \le$ [`GAP_TOLERANCE`] $\max(1, F(w))$ ([`MomentModel::converged`]).
+/// Newton steps continue to $10^{-14}$ (the rounding floor of a smooth minimizer); a minimizer
+/// on the kink is certified to about $\sqrt{2 \cdot 10^{-16}/\lambda}$ in distance and to the
+/// rounding of $F$ in value (see [`solve_psi_m_with`]).
+pub const CERTIFICATE_TOLERANCE: f64 = 1e-6;
+
+/// The objective gap below which a $\psi_M$ solution counts as converged whatever its distance
+/// bound: $10^{-14} \max(1, F(w))$, a hundred roundings of $F$. At small $\lambda$ the distance
+/// bound $\sqrt{2 \cdot \text{gap} / \lambda}$ of a kink minimizer can exceed $10^{-6}$ while its
+/// value is optimal to the last digits.
+pub const GAP_TOLERANCE: f64 = 1e-14;
+
 /// Minimizes $F_M(w) = \frac\lambda2\lVert w\rVert^2 + \psi_M(w^\top\Delta, w^\top S w)$
-/// (eq. 5) by a damped Newton method from $w = 0$.
-///
-/// Each step solves $\nabla^2 F_M\, s = \nabla F_M$ with the Hessian of eq. 7 (at least
-/// $\lambda I$) by Cholesky, then halves the step until the Armijo condition
-/// $F(w - a s) \le F(w) - 10^{-4} a\, \nabla F^\top s$ holds. Stopping rule: stop when
-/// $\lVert\nabla F\rVert / \lambda \le 10^{-14}\max(1, \lVert w\rVert)$, when no halving (of 60)
-/// decreases $F$ (the rounding floor), or after [`MAX_NEWTON_STEPS`]. The returned
-/// [`Solution::grad_norm`] gives the certificate of eq. 8.
+/// (eq. 5) with at most [`MAX_NEWTON_STEPS`] Newton steps: [`solve_psi_m_with`].
 ///
 /// # Errors
 /// As [`solve_square`].
 pub fn solve_psi_m(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError> {
+    solve_psi_m_with(lambda, pb, MAX_NEWTON_STEPS)
+}
+
+/// Minimizes $F_M$ (eq. 5) in two ways and keeps the better certified one.
+///
+/// **On the kink** ([`kink_solution`], closed form): $F_M$ is not differentiable where
+/// $u(w) = (1 - w^\top\Delta, S^{1/2} w) = 0$, i.e. on $K = \{w : w^\top\Delta = 1,\ S w = 0\}$,
+/// which is not empty when $\Delta$ has a component $\Delta_N$ in the null space $N$ of $S$
+/// (separable data: a direction in which both classes have no spread). On $K$,
+/// $F_M = \frac\lambda2\lVert w\rVert^2$, so the only candidate there is
+/// $w_K = \Delta_N / \lVert\Delta_N\rVert^2$, and it is the minimizer iff $0 \in \partial F_M(w_K)$,
+/// which works out to $\lambda (1 + \Delta^\top S^{+} \Delta) \le \lVert\Delta_N\rVert^2$
+/// (`docs/math/batch-moments.md`, eq. 10). A Newton method cannot stop there: the gradient
+/// jumps across $K$ and the Hessian grows like $1/r$, so before this branch existed the solver
+/// crept towards $w_K$ with ever shorter steps and stopped at its step cap with a useless
+/// certificate.
+///
+/// **Newton** (smooth minimizer): from the point where the radius equation (eq. 12) puts the
+/// stationary point (`radius_start`: bisection on one scalar, which never stalls at the kink),
+/// each step solves $\nabla^2 F_M\, s = \nabla F_M$
+/// with the Hessian of eq. 7 (at least $\lambda I$) by Cholesky, then halves the step until the
+/// Armijo condition $F(w - a s) \le F(w) - 10^{-4} a\, \nabla F^\top s$ holds. It stops when
+/// $\lVert\nabla F\rVert / \lambda \le 10^{-14}\max(1, \lVert w\rVert)$, when no halving (of 60)
+/// decreases $F$ (the rounding floor), or after `max_steps` steps (which also caps the
+/// bisection). It is skipped when the kink solution is already certified.
+///
+/// The returned [`Solution::grad_norm`] $G$ certifies $\lVert w - w^\star\rVert \le G/\lambda$ and
+/// $F(w) - \min F \le G^2/(2\lambda)$ (eq. 8); [`MomentModel::converged`] compares it with
+/// [`CERTIFICATE_TOLERANCE`].
+///
+/// # Errors
+/// As [`solve_square`], and a `max_steps` of 0.
+pub fn solve_psi_m_with(
+    lambda: f64,
+    pb: &PairProblem,
+    max_steps: u32,
+) -> Result<Solution, FitError> {
     check::positive("lambda", lambda)?;
+    if max_steps == 0 {
+        return Err(FitError::Param(ParamError::BadValue {
+            name: "max_steps".to_owned(),
+            value: "0".to_owned(),
+            expected: "at least 1 Newton step".to_owned(),
+        }));
+    }
+    let kink = kink_solution(lambda, pb);
+    if let Some(k) = &kink
+        && certified(lambda, k)
+    {
+        return Ok(kink.expect("checked"));
+    }
+    let newton = newton_psi_m(lambda, pb, max_steps);
+    Ok(match kink {
+        Some(k) if k.grad_norm < newton.grad_norm => k,
+        _ => newton,
+    })
+}
+
+/// Whether a solution's certificate meets [`CERTIFICATE_TOLERANCE`] or [`GAP_TOLERANCE`], as
+/// [`MomentModel::converged`].
+fn certified(lambda: f64, s: &Solution) -> bool {
+    s.grad_norm / lambda <= CERTIFICATE_TOLERANCE * dot(&s.w, &s.w).sqrt().max(1.0)
+        || s.grad_norm * s.grad_norm / (2.0 * lambda) <= GAP_TOLERANCE * s.objective.max(1.0)
+}
+
+/// The minimizer of $F_M$ on its kink, when it lies there (see [`solve_psi_m_with`]); `None`
+/// when $\Delta$ has no component in the null space of $S$ or the kink point is not optimal.
+///
+/// $N$ is spanned by the eigenvectors of $S$ whose eigenvalues are at most [`NULL_EIGENVALUE`]
+/// times the largest plus [`NULL_SPREAD`] $\lVert\Delta\rVert^2$; the point and its certificate are those of $S$ with these eigenvalues
+/// set to 0 (the rounding of the moment pass, see [`NULL_EIGENVALUE`]). The certificate is an
+/// $\varepsilon$-subgradient one: with $t = 2\lambda/\lVert\Delta_N\rVert^2$, $z_0 = t - 1$ and
+/// $z_1 = t\, (S^{+})^{1/2}\Delta$ (so $\lVert z\rVert \le 1$ exactly when the kink is optimal),
+/// $g = \lambda w - \frac12(1 + z_0)\Delta + \frac12 S^{1/2} z_1 = \lambda w - \frac t2 \Delta_N$
+/// is an $\varepsilon$-subgradient of $F_M$ at $w$ with
+/// $\varepsilon = \frac12(\lvert b\rvert - z_0 b)$, $b = 1 - w^\top\Delta$ (zero in exact
+/// arithmetic, a rounding error here). Strong convexity then gives
+/// $\lVert w - w^\star\rVert \le G/\lambda$ with $G = \lVert g\rVert + \sqrt{\lVert g\rVert^2 + 2\lambda\varepsilon}$,
+/// and $F(w) - \min F \le \lVert g\rVert^2/(2\lambda) + \varepsilon \le G^2/(2\lambda)$ (eq. 11).
+pub fn kink_solution(lambda: f64, pb: &PairProblem) -> Option<Solution> {
     let p = pb.dim;
+    if p == 0 {
+        return None;
+    }
+    let evd = MatRef::from_row_major_slice(&pb.s, p, p)
+        .self_adjoint_eigen(Side::Lower)
+        .ok()?;
+    let (q, sigma) = (evd.U(), evd.S().column_vector());
+    let top = (0..p).fold(0.0f64, |m, i| m.max(sigma[i]));
+    let floor = NULL_EIGENVALUE * top + NULL_SPREAD * dot(&pb.delta, &pb.delta);
+    // Delta's coordinates in the eigenbasis; its null part and Delta' S^+ Delta.
+    let mut delta_n = vec![0.0; p];
+    let (mut pn2, mut quad) = (0.0, 0.0);
+    for i in 0..p {
+        let c: f64 = (0..p).map(|j| q[(j, i)] * pb.delta[j]).sum();
+        if sigma[i] <= floor {
+            pn2 += c * c;
+            for (d, j) in delta_n.iter_mut().zip(0..p) {
+                *d += c * q[(j, i)];
+            }
+        } else {
+            quad += c * c / sigma[i];
+        }
+    }
+    if !pn2.is_finite() || pn2 <= 0.0 || lambda * (1.0 + quad) > pn2 {
+        return None;
+    }
+    let w: Vec<f64> = delta_n.iter().map(|d| d / pn2).collect();
+    let t = 2.0 * lambda / pn2;
+    let b = 1.0 - dot(&w, &pb.delta);
+    let eps = 0.5 * (b.abs() - (t - 1.0) * b);
+    let g2: f64 = w
+        .iter()
+        .zip(&delta_n)
+        .map(|(wi, di)| {
+            let g = lambda * wi - 0.5 * t * di;
+            g * g
+        })
+        .sum();
+    let g = g2.sqrt();
+    let (mut sw, mut grad) = (vec![0.0; p], vec![0.0; p]);
+    let (objective, _, _) = pb.psi(lambda, &w, &mut sw, &mut grad);
+    Some(Solution {
+        grad_norm: g + (g2 + 2.0 * lambda * eps.max(0.0)).sqrt(),
+        w,
+        objective,
+        steps: 0,
+    })
+}
+
+/// The start of the Newton method: the smooth stationary point located by its radius.
+///
+/// Where $r = \lVert u(w)\rVert > 0$, $\nabla F_M = 0$ (eq. 6) multiplied by $2r$ reads
+/// $(2\lambda r I + A) w = (1 + r)\Delta$ with $A = \Delta\Delta^\top + S$ (eq. 12). With the
+/// eigendecomposition $A = \sum_i \alpha_i q_i q_i^\top$ this gives, for every $r > 0$, the point
+/// $w(r) = (1 + r) \sum_i \frac{q_i^\top\Delta}{2\lambda r + \alpha_i} q_i$, and the minimizer
+/// is $w(r^\star)$ for the root $r^\star$ of $\varphi(r) = \lVert u(w(r))\rVert - r$ (a root
+/// makes $w(r)$ stationary, and $F_M$ has one stationary point). $\varphi(0) \ge 0$ and
+/// $\varphi(r) < 0$ for large $r$ ($w(r) \to \Delta / 2\lambda$), so bisection on a doubling
+/// bracket finds $r^\star$ without ever evaluating $F_M$ near its kink, where Newton's method
+/// from $w = 0$ can stall: the iterates may approach the kink point, which is not the minimizer
+/// when (eq. 10) fails, with steps that shrink as the Hessian grows like $1/r$. `None` when the
+/// eigendecomposition fails. At most `max_steps` (up to 200) bisection steps: the cap of
+/// [`solve_psi_m_with`] bounds both phases.
+fn radius_start(lambda: f64, pb: &PairProblem, max_steps: u32) -> Option<Vec<f64>> {
+    let p = pb.dim;
+    let mut a = pb.s.clone();
+    for (row, &di) in a.chunks_exact_mut(p).zip(&pb.delta) {
+        for (x, &dj) in row.iter_mut().zip(&pb.delta) {
+            *x += di * dj;
+        }
+    }
+    let evd = MatRef::from_row_major_slice(&a, p, p)
+        .self_adjoint_eigen(Side::Lower)
+        .ok()?;
+    let (q, alpha) = (evd.U(), evd.S().column_vector());
+    let coef: Vec<f64> = (0..p)
+        .map(|i| (0..p).map(|j| q[(j, i)] * pb.delta[j]).sum())
+        .collect();
     let mut w = vec![0.0; p];
+    let mut sw = vec![0.0; p];
+    let w_of = |r: f64, w: &mut Vec<f64>| {
+        w.iter_mut().for_each(|x| *x = 0.0);
+        for i in 0..p {
+            let den = 2.0 * lambda * r + alpha[i];
+            if den > 0.0 {
+                let k = (1.0 + r) * coef[i] / den;
+                for (x, j) in w.iter_mut().zip(0..p) {
+                    *x += k * q[(j, i)];
+                }
+            }
+        }
+    };
+    let mut phi = |r: f64, w: &mut Vec<f64>| -> f64 {
+        w_of(r, w);
+        pb.s_mul(w, &mut sw);
+        let b = 1.0 - dot(w, &pb.delta);
+        b.hypot(dot(w, &sw).max(0.0).sqrt()) - r
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    let mut doublings = 0;
+    while phi(hi, &mut w) > 0.0 {
+        lo = hi;
+        hi *= 2.0;
+        doublings += 1;
+        if doublings > 1000 || !hi.is_finite() {
+            return None;
+        }
+    }
+    for _ in 0..max_steps.min(200) {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if phi(mid, &mut w) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    w_of(0.5 * (lo + hi), &mut w);
+    w.iter().all(|v| v.is_finite()).then_some(w)
+}
+
+/// The damped Newton method of [`solve_psi_m_with`], from the point [`radius_start`] finds
+/// (from $w = 0$ if it finds none).
+fn newton_psi_m(lambda: f64, pb: &PairProblem, max_steps: u32) -> Solution {
+    let p = pb.dim;
+    let mut w = radius_start(lambda, pb, max_steps).unwrap_or_else(|| vec![0.0; p]);
     let (mut sw, mut grad) = (vec![0.0; p], vec![0.0; p]);
     let (mut trial, mut tsw, mut tgrad) = (vec![0.0; p], vec![0.0; p], vec![0.0; p]);
     let mut hess = vec![0.0; p * p];
     let (mut f, mut b, mut r) = pb.psi(lambda, &w, &mut sw, &mut grad);
     let mut steps = 0;
-    while steps < MAX_NEWTON_STEPS {
+    while steps < max_steps {
         let gnorm = dot(&grad, &grad).sqrt();
         if gnorm / lambda <= 1e-14 * dot(&w, &w).sqrt().max(1.0) {
             break;
@@ -291,7 +525,19 @@ pub fn solve_psi_m(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError> 
                 *t = wj - a * sj;
             }
             let (ft, bt, rt) = pb.psi(lambda, &trial, &mut tsw, &mut tgrad);
-            if ft <= f - 1e-4 * a * slope {
+            // A step must make progress: a strict Armijo decrease of F, or, once the decrease
+            // left to make is below F's rounding (a residual gradient g along a direction of
+            // curvature h lowers F by only g^2 / 2h), F equal up to rounding and a smaller
+            // gradient. Without the second rule Newton stalled there with ||grad|| / lambda
+            // stuck at 1e-6 on stiff problems; with neither it accepted steps that changed
+            // nothing until the step cap.
+            // F's rounding is that of its largest terms (r = sqrt(b^2 + w'Sw) and w'Sw are
+            // sums of terms far larger than F near a separating w), hence the noise level.
+            let shrinks = dot(&tgrad, &tgrad).sqrt() < gnorm;
+            let armijo = ft <= f - 1e-4 * a * slope && (ft < f || shrinks);
+            let noise = 1e3 * f64::EPSILON * (f.abs() + r);
+            let flat = ft <= f + noise && shrinks;
+            if armijo || flat {
                 std::mem::swap(&mut w, &mut trial);
                 std::mem::swap(&mut sw, &mut tsw);
                 std::mem::swap(&mut grad, &mut tgrad);
@@ -306,12 +552,12 @@ pub fn solve_psi_m(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError> 
             break;
         }
     }
-    Ok(Solution {
+    Solution {
         grad_norm: dot(&grad, &grad).sqrt(),
         w,
         objective: f,
         steps,
-    })
+    }
 }
 
 /// The moments of the rows of `data`, computed block by block ([`BLOCK_ROWS`] rows of a class
@@ -476,7 +722,8 @@ impl MomentModel {
         self.objective
     }
 
-    /// $\lVert \nabla F(w) \rVert$ at the saved $w$.
+    /// The certificate $G$ of [`Solution::grad_norm`] ($\lVert \nabla F(w) \rVert$ where $F$ is
+    /// differentiable at the saved $w$).
     pub fn grad_norm(&self) -> f64 {
         self.grad_norm
     }
@@ -501,15 +748,34 @@ impl MomentModel {
         self.grad_norm / self.lambda
     }
 
+    /// Whether the certificate pins the minimizer to [`CERTIFICATE_TOLERANCE`]
+    /// ($\lVert w - w^\star\rVert \le 10^{-6} \max(1, \lVert w\rVert)$) or the objective to
+    /// [`GAP_TOLERANCE`] ($F(w) - \min F \le 10^{-14} \max(1, F(w))$). `false` means the
+    /// solver stopped (step cap or rounding floor) farther out; front ends must say so.
+    pub fn converged(&self) -> bool {
+        self.distance_bound() <= self.tolerance()
+            || self.gap_bound() <= GAP_TOLERANCE * self.objective.max(1.0)
+    }
+
+    /// The distance [`MomentModel::converged`] compares the certificate with.
+    pub fn tolerance(&self) -> f64 {
+        CERTIFICATE_TOLERANCE * dot(&self.w, &self.w).sqrt().max(1.0)
+    }
+
     /// The one-line summary `auc train` prints.
     pub fn summary(&self) -> String {
         format!(
-            "objective {}, {} solver steps, certificate: F - min F <= {:.1e}, ||w - w*|| <= {:.1e} (||w|| = {:.4})",
+            "objective {}, {} solver steps, certificate: F - min F <= {:.1e}, ||w - w*|| <= {:.1e} (||w|| = {:.4}){}",
             auc_core::shortest(self.objective),
             self.steps,
             self.gap_bound(),
             self.distance_bound(),
-            dot(&self.w, &self.w).sqrt()
+            dot(&self.w, &self.w).sqrt(),
+            if self.converged() {
+                ""
+            } else {
+                ", NOT CONVERGED"
+            }
         )
     }
 }

@@ -52,8 +52,10 @@ mod solam;
 pub use average::{Averaged, Linear};
 pub use baselines::{PaI, PaIParams, Perceptron, PerceptronParams};
 pub use batch_moments::{
-    BLOCK_ROWS, BlockScratch, MAX_NEWTON_STEPS, MomentModel, MomentParams, PairProblem, Solution,
-    block_moments, fit_bytes as moment_fit_bytes, moments_of, solve_psi_m, solve_square,
+    BLOCK_ROWS, BlockScratch, CERTIFICATE_TOLERANCE, GAP_TOLERANCE, MAX_NEWTON_STEPS, MomentModel,
+    MomentParams, NULL_EIGENVALUE, NULL_SPREAD, PairProblem, Solution, block_moments,
+    fit_bytes as moment_fit_bytes, kink_solution, moments_of, solve_psi_m, solve_psi_m_with,
+    solve_square,
 };
 pub use moment::{
     AdaOam, AdaOamParams, AdmOam, AdmOamParams, MAX_NORM, OaucM, OaucMParams, OaucMc, OaucMcParams,

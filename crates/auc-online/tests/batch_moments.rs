@@ -9,8 +9,8 @@
 
 use auc_core::{BatchParams, Dataset, Label, Row, Scorer};
 use auc_online::{
-    BlockScratch, Linear, MomentParams, OaucMBatchParams, OpaucBatchParams, PairProblem,
-    block_moments, moments_of, solve_psi_m, solve_square,
+    BlockScratch, CERTIFICATE_TOLERANCE, Linear, MomentParams, OaucMBatchParams, OpaucBatchParams,
+    PairProblem, block_moments, kink_solution, moments_of, solve_psi_m, solve_square,
 };
 use auc_stats::{ClassMoments, Moments};
 use auc_surrogate::psi_m;
@@ -241,10 +241,22 @@ fn the_fit_does_not_depend_on_how_the_moments_were_chunked() {
     }
     let lambda = 2f64.powi(-6);
     let base_s = OpaucBatchParams { lambda }.fit_moments(&whole).unwrap().0;
-    let base_m = OaucMBatchParams { lambda }.fit_moments(&whole).unwrap().0;
+    let base_m = OaucMBatchParams {
+        lambda,
+        ..Default::default()
+    }
+    .fit_moments(&whole)
+    .unwrap()
+    .0;
     for m in &variants {
         let s = OpaucBatchParams { lambda }.fit_moments(m).unwrap().0;
-        let mm = OaucMBatchParams { lambda }.fit_moments(m).unwrap().0;
+        let mm = OaucMBatchParams {
+            lambda,
+            ..Default::default()
+        }
+        .fit_moments(m)
+        .unwrap()
+        .0;
         assert!(rel_diff(s.weights(), base_s.weights()) <= 1e-12);
         assert!(rel_diff(mm.weights(), base_m.weights()) <= 1e-12);
     }
@@ -281,7 +293,14 @@ fn fit_model_scores_by_w_and_needs_both_classes() {
     let neg_only = d.select(&[1, 2, 4]);
     assert!(OpaucBatchParams::default().fit_model(&neg_only, 0).is_err());
     assert!(OpaucBatchParams { lambda: 0.0 }.fit_model(&d, 0).is_err());
-    assert!(OaucMBatchParams { lambda: -1.0 }.fit_model(&d, 0).is_err());
+    assert!(
+        OaucMBatchParams {
+            lambda: -1.0,
+            ..Default::default()
+        }
+        .fit_model(&d, 0)
+        .is_err()
+    );
 }
 
 #[test]
@@ -297,8 +316,213 @@ fn degenerate_moments_stay_finite() {
     .unwrap();
     for lambda in [1e-6, 1e-2, 1.0] {
         let s = OpaucBatchParams { lambda }.fit_model(&d, 0).unwrap().0;
-        let m = OaucMBatchParams { lambda }.fit_model(&d, 0).unwrap().0;
+        let m = OaucMBatchParams {
+            lambda,
+            ..Default::default()
+        }
+        .fit_model(&d, 0)
+        .unwrap()
+        .0;
         assert!(s.weights().iter().chain(m.weights()).all(|v| v.is_finite()));
         assert!(m.objective() <= 1.0);
+        assert!(m.converged(), "lambda {lambda}: {}", m.summary());
+    }
+}
+
+/// `F(w)` is no larger than at any of many points nearby (a brute-force minimality check that
+/// knows nothing of the solver's kink branch): random directions at several radii.
+fn is_pairwise_minimum(pairs: &[Vec<f64>], lambda: f64, w: &[f64], seed: u64) -> bool {
+    let f = brute_psi(pairs, lambda, w);
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..200 {
+        let dir: Vec<f64> = w.iter().map(|_| rng.random_range(-1.0..1.0)).collect();
+        for h in [1e-2, 1e-4, 1e-6] {
+            let x: Vec<f64> = w.iter().zip(&dir).map(|(a, d)| a + h * d).collect();
+            if brute_psi(pairs, lambda, &x) < f - 1e-13 * f.abs().max(1.0) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[test]
+fn tiny_separable_data_converge_on_the_kink_with_a_certificate() {
+    // Issue 19 (step 1): six rows, two features, classes separable with no spread along a
+    // direction in which the means differ. The minimizer sits on the kink of psi_M, where the
+    // Newton method used to run into its 100-step cap with ||w - w*|| <= 1.7 certified.
+    let sets: [(Vec<f64>, &str); 3] = [
+        // Feature 1 constant within each class (an exact zero eigenvalue of S).
+        (
+            vec![1.0, 0.5, 1.0, 0.7, 1.0, 0.1, 0.0, 0.3, 0.0, 0.9, 0.0, 0.2],
+            "constant feature",
+        ),
+        // Both classes spread along (1, 1) only (a rounding-level eigenvalue of S).
+        (
+            vec![5.0, 1.0, 6.0, 2.0, 7.0, 3.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0],
+            "collinear spread",
+        ),
+        // Scaled as auc train's min-max scaling leaves the second set.
+        (
+            vec![
+                1.0 / 3.0,
+                -1.0,
+                2.0 / 3.0,
+                0.0,
+                1.0,
+                1.0,
+                -1.0,
+                -1.0,
+                -2.0 / 3.0,
+                0.0,
+                -1.0 / 3.0,
+                1.0,
+            ],
+            "collinear spread, scaled",
+        ),
+    ];
+    let labels = || {
+        [Label::Pos; 3]
+            .into_iter()
+            .chain([Label::Neg; 3])
+            .collect::<Vec<_>>()
+    };
+    for (values, what) in sets {
+        let d = Dataset::dense(2, values, labels()).unwrap();
+        let pairs = pair_diffs(&d);
+        for lambda in [2f64.powi(-10), 2f64.powi(-4), 0.1] {
+            let (m, summary) = OaucMBatchParams {
+                lambda,
+                ..Default::default()
+            }
+            .fit_model(&d, 0)
+            .unwrap();
+            assert!(m.converged(), "{what}, lambda {lambda}: {summary}");
+            assert!(
+                m.distance_bound() <= CERTIFICATE_TOLERANCE,
+                "{what}: {summary}"
+            );
+            assert!(!summary.contains("NOT CONVERGED"), "{summary}");
+            assert!(
+                is_pairwise_minimum(&pairs, lambda, m.weights(), 3),
+                "{what}, lambda {lambda}: {:?} is not a minimum",
+                m.weights()
+            );
+        }
+        // Small lambda: the minimizer is the kink point, found without Newton steps.
+        let pb = PairProblem::new(&moments_of(&d)).unwrap();
+        let k = kink_solution(2f64.powi(-10), &pb).expect("the kink is optimal at small lambda");
+        assert_eq!(k.steps, 0);
+        assert!((dot(&k.w, &pb.delta) - 1.0).abs() <= 1e-12, "{what}");
+    }
+}
+
+#[test]
+fn the_kink_test_agrees_with_a_brute_force_search_of_the_pairwise_objective() {
+    // lambda (1 + Delta' S^+ Delta) <= ||Delta_N||^2 decides whether the kink point is the
+    // minimizer (docs/math/batch-moments.md, eq. 10). Large lambda moves the minimizer off the
+    // kink (smooth Newton); the solver's answer is a minimum either way.
+    let values = vec![1.0, 0.5, 1.0, 0.7, 1.0, 0.1, 0.0, 0.3, 0.0, 0.9, 0.0, 0.2];
+    let d = Dataset::dense(
+        2,
+        values,
+        [
+            Label::Pos,
+            Label::Pos,
+            Label::Pos,
+            Label::Neg,
+            Label::Neg,
+            Label::Neg,
+        ]
+        .to_vec(),
+    )
+    .unwrap();
+    let pairs = pair_diffs(&d);
+    let pb = PairProblem::new(&moments_of(&d)).unwrap();
+    let (mut on, mut off) = (0, 0);
+    for k in -10..=6 {
+        let lambda = 2f64.powi(k);
+        let s = solve_psi_m(lambda, &pb).unwrap();
+        assert!(
+            s.grad_norm / lambda <= CERTIFICATE_TOLERANCE,
+            "lambda {lambda}: {s:?}"
+        );
+        assert!(
+            is_pairwise_minimum(&pairs, lambda, &s.w, 11),
+            "lambda {lambda}: {s:?}"
+        );
+        match kink_solution(lambda, &pb) {
+            Some(kink) => {
+                on += 1;
+                // On the kink: w' Delta = 1 and no spread of the scores within a class.
+                assert!((dot(&kink.w, &pb.delta) - 1.0).abs() <= 1e-12);
+                assert!(rel_diff(&s.w, &kink.w) <= 1e-12);
+            }
+            None => {
+                off += 1;
+                // Off the kink: the scores of the pairs are not all w' Delta = 1 apart.
+                let sw: Vec<f64> = (0..2).map(|i| dot(&pb.s[i * 2..i * 2 + 2], &s.w)).collect();
+                let r = (1.0 - dot(&s.w, &pb.delta)).hypot(dot(&s.w, &sw).max(0.0).sqrt());
+                assert!(r > 1e-6, "lambda {lambda}: r = {r}");
+            }
+        }
+    }
+    assert!(on > 0 && off > 0, "{on} lambdas on the kink, {off} off it");
+}
+
+#[test]
+fn a_newton_run_stopped_by_its_cap_says_it_did_not_converge() {
+    let d = data(45, 4, 2);
+    let (m, summary) = OaucMBatchParams {
+        lambda: 1e-3,
+        max_steps: 1,
+    }
+    .fit_model(&d, 0)
+    .unwrap();
+    assert_eq!(m.steps(), 1);
+    assert!(!m.converged(), "{summary}");
+    assert!(m.distance_bound() > m.tolerance());
+    assert!(summary.contains("NOT CONVERGED"), "{summary}");
+    // The same problem with the default cap converges.
+    let (m, summary) = OaucMBatchParams {
+        lambda: 1e-3,
+        ..Default::default()
+    }
+    .fit_model(&d, 0)
+    .unwrap();
+    assert!(m.converged() && m.steps() > 1, "{summary}");
+    assert!(
+        OaucMBatchParams {
+            lambda: 1e-3,
+            max_steps: 0
+        }
+        .fit_model(&d, 0)
+        .is_err()
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Small random data sets, often degenerate (values from a few integers, so features are
+    /// constant within a class, collinear or separable): the psi_M solver's certificate always
+    /// meets its tolerance, and the answer is a minimum of the pairwise objective.
+    #[test]
+    fn psi_m_certificates_meet_the_tolerance_on_small_data(
+        p in 1usize..4,
+        rows in proptest::collection::vec((proptest::prelude::any::<bool>(), proptest::collection::vec(-2i8..=2, 3)), 2..10),
+        scale in proptest::prop_oneof![proptest::strategy::Just(1.0), 0.01f64..100.0],
+        k in -12i32..=4,
+    ) {
+        let mut labels: Vec<Label> = rows.iter().map(|(pos, _)| if *pos { Label::Pos } else { Label::Neg }).collect();
+        labels[0] = Label::Pos;
+        labels[1] = Label::Neg;
+        let values: Vec<f64> = rows.iter().flat_map(|(_, v)| v[..p].iter().map(|&x| f64::from(x) * scale)).collect();
+        let d = Dataset::dense(p, values, labels).unwrap();
+        let lambda = 2f64.powi(k);
+        let (m, summary) = OaucMBatchParams { lambda, ..Default::default() }.fit_model(&d, 0).unwrap();
+        proptest::prop_assert!(m.converged(), "lambda {}: {}", lambda, summary);
+        let pairs = pair_diffs(&d);
+        proptest::prop_assert!(is_pairwise_minimum(&pairs, lambda, m.weights(), 5), "{:?}: {}", m.weights(), summary);
     }
 }

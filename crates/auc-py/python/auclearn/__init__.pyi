@@ -1361,7 +1361,7 @@ class OPAUCbatch(AUCEstimator):
 
     Parameters
     ----------
-    lam : real, default=0.0009765625
+    lam : real, default=0.001953125
         regularization lambda > 0 of lambda/2 ||w||^2 + (1/2) mean over pairs of (1 - w'(x+ - x-))^2 (finite and > 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
@@ -1392,7 +1392,7 @@ class OPAUCbatch(AUCEstimator):
     def __init__(
         self,
         *,
-        lam: float = 0.0009765625,
+        lam: float = 0.001953125,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
@@ -1407,6 +1407,8 @@ class OAUCMbatch(AUCEstimator):
     ----------
     lam : real, default=0.0009765625
         regularization lambda > 0 of lambda/2 ||w||^2 + psi_M(w' Delta, w' (S+ + S-) w) (finite and > 0).
+    max_steps : integer, default=100
+        the most Newton steps (a fit stopped there without its certificate is reported) (an integer >= 1).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
@@ -1430,6 +1432,7 @@ class OAUCMbatch(AUCEstimator):
     Default search grid (``auc train --tune``): lambda=2^-10..2^10.
     """
     lam: float
+    max_steps: int
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
@@ -1437,6 +1440,7 @@ class OAUCMbatch(AUCEstimator):
         self,
         *,
         lam: float = 0.0009765625,
+        max_steps: int = 100,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
