@@ -1310,7 +1310,7 @@ fn approx_study(args: &[String], data_dir: &Path, out: &Path) -> Result<(), Stri
 /// split held out, one transductive kernel on all N points for each landmark count of
 /// `--landmarks` (a comma list; 0 is the dense fusion; `auto` is the largest multiple of 1,000
 /// whose `estimate_bytes` fits in `--memory-gb G`, 4 unless given), the same fixed parameters as
-/// the study above. Beside each fit: the test AUC of the Bayes-optimal score (the sum of the
+/// the study above unless `--c1` or `--eps` says otherwise. Beside each fit: the test AUC of the Bayes-optimal score (the sum of the
 /// features, since both classes share the identity covariance), the ceiling any model can reach
 /// on these rows.
 fn approx_synthetic(args: &[String], out: &Path) -> Result<(), String> {
@@ -1323,6 +1323,8 @@ fn approx_synthetic(args: &[String], out: &Path) -> Result<(), String> {
     let nsyn = num("--synthetic", 100_000.0)? as usize;
     let seed = num("--seed", 1.0)? as u64;
     let budget = num("--memory-gb", 4.0)?;
+    let eps = num("--eps", 1e-3)?;
+    let c1 = num("--c1", 1.0)?;
     let (dim, n_loc) = (10usize, 8usize);
     let data = auc_data::Synthetic {
         n: nsyn,
@@ -1362,9 +1364,9 @@ fn approx_synthetic(args: &[String], out: &Path) -> Result<(), String> {
             fusion,
             approx,
         },
-        c1: 1.0,
+        c1,
         c2: 1.0,
-        eps: 1e-3,
+        eps,
         max_core: MAX_CORE,
         solver: SolverKind::Cvm,
         transductive: true,
@@ -1402,7 +1404,7 @@ fn approx_synthetic(args: &[String], out: &Path) -> Result<(), String> {
         }
     }
     let mut md = format!(
-        "Produced by `cvm --approx-synthetic FILE --synthetic {nsyn} --landmarks {list} --memory-gb {budget} --seed {seed}` (`benches/src/bin/cvm.rs`, `cargo xtask reproduce cvm --approx-synthetic`). `auc_data::Synthetic` (n = {nsyn}, 10 features, imbalance 9, class means 2 apart along the diagonal, unit variance, seed {seed}); the first fold of a stratified 5-fold split: {} training rows ({np} positives, {nn} negatives, {} pairs) and {} test rows; features min-max scaled on the training part; one transductive kernel on all {nsyn} points; C1 = 1, n_loc = {n_loc}, epsilon = 1e-3, the printed normalization, no parameter search. Bayes-optimal test AUC (the sum of the raw features, the best any score can do on these rows): {bayes_auc:.4}.\n\n| landmarks | points per landmark | test AUC | test AP | kernel s | fusion s | rounds | CVM s | core pairs | kernel kept MB | `estimate_bytes` GB |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "Produced by `cvm --approx-synthetic FILE --synthetic {nsyn} --landmarks {list} --memory-gb {budget} --seed {seed} --c1 {c1} --eps {eps}` (`benches/src/bin/cvm.rs`, `cargo xtask reproduce cvm --approx-synthetic`). `auc_data::Synthetic` (n = {nsyn}, 10 features, imbalance 9, class means 2 apart along the diagonal, unit variance, seed {seed}); the first fold of a stratified 5-fold split: {} training rows ({np} positives, {nn} negatives, {} pairs) and {} test rows; features min-max scaled on the training part; one transductive kernel on all {nsyn} points; C1 = {c1}, n_loc = {n_loc}, epsilon = {eps}, the printed normalization, no parameter search. Bayes-optimal test AUC (the sum of the raw features, the best any score can do on these rows): {bayes_auc:.4}.\n\n| landmarks | points per landmark | test AUC | test AP | kernel s | fusion s | rounds | CVM s | core pairs | kernel kept MB | `estimate_bytes` GB |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
         sd.train.n(),
         np as u64 * nn as u64,
         sd.test.n(),
