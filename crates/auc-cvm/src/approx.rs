@@ -125,8 +125,8 @@ impl LandmarkKernel {
         self.core_times(&v, &nonzero, nonzero.len() * 8 < m)
     }
 
-    /// $	ilde K_m v$ for `v` whose nonzero entries are `nonzero`: one dot product per row, or,
-    /// with `sparse`, the sum of the rows of the nonzero entries ($	ilde K_m$ is symmetric:
+    /// $\tilde K_m v$ for `v` whose nonzero entries are `nonzero`: one dot product per row, or,
+    /// with `sparse`, the sum of the rows of the nonzero entries ($\tilde K_m$ is symmetric:
     /// eq. 22 symmetrizes it), $O(m \cdot \mathrm{nnz})$ instead of $O(m^2)$. The core vector
     /// machine's updates change a few points' weights, so their `v` has a few times $n_{loc}$
     /// nonzeros.
