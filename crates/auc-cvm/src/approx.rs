@@ -473,7 +473,11 @@ mod tests {
         let m = lk.m;
         for a in 0..m {
             for b in 0..a {
-                assert_eq!(lk.core[a * m + b], lk.core[b * m + a], "({a}, {b})");
+                assert_eq!(
+                    lk.core[a * m + b].to_bits(),
+                    lk.core[b * m + a].to_bits(),
+                    "({a}, {b})"
+                );
             }
         }
         let mut v = vec![0.0f64; m];
