@@ -9,8 +9,10 @@
 //! writes `docs/results/cvm-rows-norm.md` and its figures beside the main table instead.
 //! Other arguments (`--sets a,b`, `--repeats R`, `--folds K`, `--inner K`, `--c1 a,b`,
 //! `--nloc a,b`, `--max-runs-large N`, `--reuse`) pass through to the binary; `--approx-study`
-//! (with `--landmarks M`, `--synthetic N`) writes `docs/results/cvm-approx.md` instead, the
-//! landmark approximation against the dense fusion.
+//! (with `--landmarks M` or `--fractions a,b`, `--synthetic N`) writes `docs/results/cvm-approx.md`
+//! instead, the landmark approximation against the dense fusion; `--approx-synthetic` (with
+//! `--synthetic N`, `--landmarks M,..|auto`, `--memory-gb G`) writes
+//! `docs/results/cvm-approx-synthetic.md`, the approximation on generated rows.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -63,11 +65,17 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         root.join("docs/results")
     };
     std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
-    if args.iter().any(|a| a == "--approx-study") {
-        let out = out_dir.join(if quick {
-            "cvm-approx-quick.md"
+    let synthetic = args.iter().any(|a| a == "--approx-synthetic");
+    if synthetic || args.iter().any(|a| a == "--approx-study") {
+        let (mode, file) = if synthetic {
+            ("--approx-synthetic", "cvm-approx-synthetic")
         } else {
-            "cvm-approx.md"
+            ("--approx-study", "cvm-approx")
+        };
+        let out = out_dir.join(if quick {
+            format!("{file}-quick.md")
+        } else {
+            format!("{file}.md")
         });
         let (out_s, data_s) = (out.display().to_string(), datasets.display().to_string());
         let mut cmd = vec![
@@ -82,13 +90,10 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             "--data",
             &data_s,
         ];
-        for a in args
-            .iter()
-            .filter(|a| *a != "--approx-study" && *a != "--quick")
-        {
+        for a in args.iter().filter(|a| *a != mode && *a != "--quick") {
             cmd.push(a);
         }
-        cmd.extend(["--approx-study", &out_s]);
+        cmd.extend([mode, &out_s]);
         cargo(&cmd, &[])?;
         eprintln!("reproduce: wrote {out_s}");
         return Ok(());

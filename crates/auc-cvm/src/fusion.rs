@@ -288,7 +288,7 @@ pub enum Normalization {
     Rows,
     /// Eqs. 18 and 20 as printed: each entry over the sum of that entry across the sub-kernels.
     /// The local kernels' rows are then divided by their sums, or the iteration overflows.
-    /// The default (`normalization = printed`): the best GAM-CVM on 13 of 14 shared data sets
+    /// The default (`normalization = printed`): the better three-kernel GAM-CVM on 12 of 13 shared data sets
     /// (docs/results/README.md).
     #[default]
     #[serde(rename = "printed")]

@@ -742,7 +742,7 @@ class GAMCVM(AUCEstimator):
     t : integer, default=20
         at most this many diffusion rounds [CVM eq. 21] (our default) (an integer >= 1).
     normalization : choice, default='printed'
-        printed (the default, best measured on 13 of 14 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
+        printed (the default: the better three-kernel model on 12 of 13 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
     landmarks : integer, default=0
         0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
     sigma_scale : real, default=1.0
@@ -1014,7 +1014,7 @@ class GAMCVMK12(AUCEstimator):
     t : integer, default=20
         at most this many diffusion rounds [CVM eq. 21] (our default) (an integer >= 1).
     normalization : choice, default='printed'
-        printed (the default, best measured on 13 of 14 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
+        printed (the default: the better three-kernel model on 12 of 13 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
     landmarks : integer, default=0
         0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
     sigma_scale : real, default=1.0
@@ -1094,7 +1094,7 @@ class GAMCVMK13(AUCEstimator):
     t : integer, default=20
         at most this many diffusion rounds [CVM eq. 21] (our default) (an integer >= 1).
     normalization : choice, default='printed'
-        printed (the default, best measured on 13 of 14 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
+        printed (the default: the better three-kernel model on 12 of 13 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
     landmarks : integer, default=0
         0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
     sigma_scale : real, default=1.0
@@ -1174,7 +1174,7 @@ class GAMCVMK23(AUCEstimator):
     t : integer, default=20
         at most this many diffusion rounds [CVM eq. 21] (our default) (an integer >= 1).
     normalization : choice, default='printed'
-        printed (the default, best measured on 13 of 14 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
+        printed (the default: the better three-kernel model on 12 of 13 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
     landmarks : integer, default=0
         0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
     sigma_scale : real, default=1.0
