@@ -130,8 +130,8 @@ def test_labels_with_pos_label(client, labels, pos_label):
     X, y01 = data()
     y = np.array(labels, dtype=object if isinstance(labels[0], str) else np.int64)[y01]
     name = MOMENT[0]
-    want = auclearn.Learner(name, pos_label=pos_label, scale="minmax").fit(X, y)
     dX, dy, frame = dask_frame(X, y, "7-empty")
+    want = auclearn.Learner(name, pos_label=pos_label, scale="minmax").fit(frame, y)
     got = adask.fit(name, dX, dy, pos_label=pos_label, scale="minmax")
     assert_same_model(got, want, frame)
     assert got.model_.positive_rule == want.model_.positive_rule

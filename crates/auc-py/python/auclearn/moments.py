@@ -55,10 +55,12 @@ def info(moments: bytes) -> MomentsInfo:
 def _features(X):
     """``X`` as ``_native`` reads it: a float64/float32 array (DataFrames converted) or a CSR
     matrix's arrays (CSC converted, never densified)."""
+    # Arrays rebuilt from a network buffer (Dask's serialization) may be misaligned: copied then.
     if sp.issparse(X):
         if X.dtype not in (np.float64, np.float32):
             X = X.astype(np.float64)
-        return _as_native(X)
+        tag, data, indices, indptr, dim = _as_native(X)
+        return (tag, *(np.require(a, requirements=("C", "A")) for a in (data, indices, indptr)), dim)
     if hasattr(X, "dtypes") and hasattr(X, "to_numpy"):  # a pandas DataFrame
         same = all(str(d) == "float32" for d in X.dtypes)
         return X.to_numpy(dtype=np.float32 if same else np.float64)
@@ -67,7 +69,7 @@ def _features(X):
         X = X.astype(np.float64)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (rows, features); got an array of shape {X.shape}")
-    return X
+    return np.require(X, requirements="A")
 
 
 def _is_numeric(dtype) -> bool:
@@ -91,7 +93,7 @@ def _labels(y, n: int) -> np.ndarray:
             f"labels must be numbers or booleans to be summarized (got dtype {y.dtype}); "
             "pass y == pos_label for other labels"
         )
-    return np.ascontiguousarray(y, dtype=np.float64)
+    return np.require(y, dtype=np.float64, requirements=("C", "A"))
 
 
 def summarize(X, y, *, source=None) -> bytes:
