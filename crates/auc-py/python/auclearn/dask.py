@@ -132,10 +132,14 @@ def _split(X, y):
     return x_parts, y_parts, dim, names, dtype
 
 
-def _classes(y_parts, dtype) -> np.ndarray:
+def _unique(y) -> np.ndarray:
+    return np.unique(np.asarray(y))
+
+
+def _classes(y_parts) -> np.ndarray:
     """The sorted distinct labels (a pass over the labels alone)."""
-    found = dask.compute(*[dask.delayed(lambda v: np.unique(np.asarray(v)))(v) for v in y_parts])
-    return np.unique(np.concatenate(found)) if found else np.array([])
+    found = dask.compute(*[dask.delayed(_unique, pure=True)(v) for v in y_parts])
+    return np.unique(np.concatenate(found))
 
 
 def fit(
@@ -182,7 +186,7 @@ def fit(
     numeric = _moments._is_numeric(dtype)
     positive = None
     if not numeric:
-        classes = _classes(y_parts, dtype)
+        classes = _classes(y_parts)
         _moments._binary(est, classes)
         positive = est._positive(classes)
     parts = [
