@@ -179,12 +179,12 @@ pub(crate) fn merge_moments<'py>(
     Ok(PyBytes::new(py, &merged))
 }
 
+/// `(features, rows, [(label, rows), ...], sources)`.
+type Info = (usize, u64, Vec<(f64, u64)>, Vec<String>);
+
 /// What moment-file bytes hold: `(features, rows, [(label, rows), ...], sources)`, labels sorted.
 #[pyfunction]
-pub(crate) fn moments_info(
-    py: Python<'_>,
-    bytes: PyBackedBytes,
-) -> PyResult<(usize, u64, Vec<(f64, u64)>, Vec<String>)> {
+pub(crate) fn moments_info(py: Python<'_>, bytes: PyBackedBytes) -> PyResult<Info> {
     let s = py.detach(|| read(&bytes))?;
     Ok((s.dim(), s.rows(), s.label_counts(), s.sources().to_vec()))
 }
