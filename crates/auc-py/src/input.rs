@@ -161,14 +161,16 @@ pub(crate) enum Idx<'a> {
 }
 
 impl Idx<'_> {
-    fn len(self) -> usize {
+    /// Number of entries.
+    pub(crate) fn len(self) -> usize {
         match self {
             Idx::I32(a) => a.len(),
             Idx::I64(a) => a.len(),
         }
     }
 
-    fn get(self, k: usize) -> i64 {
+    /// Entry `k`.
+    pub(crate) fn get(self, k: usize) -> i64 {
         match self {
             Idx::I32(a) => i64::from(a[k]),
             Idx::I64(a) => a[k],

@@ -8,13 +8,15 @@
 //! Friedman/Nemenyi test and the nested cross-validation protocol; `input` borrows numpy and
 //! scipy.sparse arrays without copying them.
 //!
-//! New families of bindings (the moments-based batch learners behind a later `auclearn.dask`)
-//! go in a module of their own here, registered in `_native`, with their Python side in a
-//! submodule of the package.
+//! `moments` computes, merges and fits from class moments (the moment-file bytes of `auc
+//! moments`), behind `auclearn.moments` and `auclearn.dask`. New families of bindings go in a
+//! module of their own here, registered in `_native`, with their Python side in a submodule of
+//! the package.
 
 mod eval;
 mod input;
 mod model;
+mod moments;
 
 use pyo3::prelude::*;
 use serde_json::Value;
@@ -46,5 +48,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eval::roc_curve, m)?)?;
     m.add_function(wrap_pyfunction!(eval::friedman, m)?)?;
     m.add_function(wrap_pyfunction!(eval::nested_cv, m)?)?;
+    m.add_function(wrap_pyfunction!(moments::moments, m)?)?;
+    m.add_function(wrap_pyfunction!(moments::merge_moments, m)?)?;
+    m.add_function(wrap_pyfunction!(moments::moments_info, m)?)?;
+    m.add_function(wrap_pyfunction!(moments::fit_moments, m)?)?;
     Ok(())
 }

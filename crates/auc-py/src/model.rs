@@ -241,6 +241,11 @@ pub(crate) fn fit(
 }
 
 impl PyModel {
+    /// Wraps a trained model.
+    pub(crate) fn new(model: Model) -> Self {
+        Self { model }
+    }
+
     fn check_dim(&self, rows: &Rows<'_>) -> PyResult<()> {
         let dim = self.model.preparation.dim;
         if rows.dim() != dim {

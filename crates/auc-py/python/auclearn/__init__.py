@@ -7,7 +7,9 @@ its class, and ``Learner("opauc", eta=0.5)`` builds one by CLI name).
 
 Submodules: ``auclearn.metrics`` (ROC AUC, average precision, ROC curve), ``auclearn.stats``
 (Friedman test with the Nemenyi critical difference), ``auclearn.model_selection``
-(``nested_cv``, the papers' protocol).
+(``nested_cv``, the papers' protocol), ``auclearn.moments`` (class moments computed per part,
+merged exactly and fitted: the batch moment learners on data held in pieces) and
+``auclearn.dask`` (``fit`` on dask arrays and DataFrames; imported on request, it needs dask).
 """
 
 from . import _native
@@ -22,7 +24,7 @@ from ._estimators import (
     from_bytes,
     load,
 )
-from . import metrics, model_selection, stats
+from . import metrics, model_selection, moments, stats
 from .model_selection import nested_cv
 from .stats import friedman_nemenyi
 
@@ -43,6 +45,7 @@ __all__ = [
     "load",
     "metrics",
     "model_selection",
+    "moments",
     "nested_cv",
     "stats",
 ] + [cls.__name__ for cls in ESTIMATORS.values()]

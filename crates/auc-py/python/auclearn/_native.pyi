@@ -43,6 +43,18 @@ def nested_cv(
     max_train: int | None,
     average: bool,
 ) -> str: ...
+def moments(x: Any, y: NDArray[np.float64], source: str | None = None) -> bytes: ...
+def merge_moments(parts: list[bytes], same_dim: bool = True) -> bytes: ...
+def moments_info(bytes: bytes) -> tuple[int, int, list[tuple[float, int]], list[str]]: ...
+def fit_moments(
+    name: str,
+    params: str,
+    moments: bytes,
+    positive_labels: list[float],
+    positive_rule: str,
+    scale: str,
+    seed: int,
+) -> Model: ...
 
 class Model:
     @staticmethod

@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike
 
 from . import metrics as metrics
 from . import model_selection as model_selection
+from . import moments as moments
 from . import stats as stats
 from ._estimators import AUCEstimator as AUCEstimator
 from ._estimators import ESTIMATORS as ESTIMATORS

@@ -1,0 +1,232 @@
+//! Class moments from Python: the bindings behind `auclearn.moments` and `auclearn.dask`.
+//!
+//! A partition of the training data (a numpy or scipy.sparse block, borrowed as `input` borrows
+//! it) becomes an [`auc_learners::MomentSummary`] in its moment-file bytes (`AUCMOMNT`, as
+//! `auc moments` writes them), small and cheap to pickle between processes; any number of such
+//! byte strings merge exactly ([`MomentSummary::merge`], Chan's formula per label), and the
+//! merged bytes fit any registry row that [`auc_learners::Algorithm::fits_from_moments`] into
+//! the same [`PyModel`] that `auclearn`'s estimators hold, so the result scores, saves and
+//! pickles like an in-memory fit (`docs/math/batch-moments.md`).
+//!
+//! Nothing here names a learner: `fit_moments` takes the registry name Python passes and
+//! [`auc_learners::fit_from_moments`] refuses (listing the moment learners) a row that is not
+//! fitted from moments. Every computation runs with the GIL released; errors are `ValueError`s
+//! carrying the Rust message with its causes.
+
+use std::borrow::Cow;
+
+use auc_data::{Positive, Reading};
+use auc_learners::{MomentError, MomentSummary};
+use numpy::PyReadonlyArray1;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::PyBytes;
+
+use crate::input::{Borrowed, Idx, Rows, Scratch, Vals};
+use crate::model::{PyModel, param_map, scaling};
+
+/// Values per block when dense rows must be converted (float32, Fortran order, strided views)
+/// before the blocked moment update: about 8 MB of float64, whatever the width.
+const BLOCK_VALUES: usize = 1 << 20;
+
+/// An error with its chain of causes, `outer: inner: ...`, as a Python `ValueError`.
+fn chained(e: &dyn std::error::Error) -> PyErr {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let s = c.to_string();
+        if !text.contains(&s) {
+            text.push_str(": ");
+            text.push_str(&s);
+        }
+        cause = c.source();
+    }
+    PyValueError::new_err(text)
+}
+
+/// The summary of `rows` with labels `y`: C-ordered float64 rows and CSR arrays with float64
+/// values and int32 indices are read in place; other dense layouts are converted a block of
+/// rows at a time and the blocks merged (exact); other CSR arrays are converted once.
+fn summarize(rows: &Rows<'_>, y: &[f64]) -> Result<MomentSummary, MomentError> {
+    let (n, p) = (rows.n(), rows.dim());
+    if y.len() != n {
+        return Err(MomentError::Input(format!(
+            "X has {n} rows but y has {} labels",
+            y.len()
+        )));
+    }
+    match *rows {
+        Rows::DenseF64(a) if a.as_slice().is_some() => {
+            MomentSummary::from_dense(a.as_slice().expect("checked"), n, p, y)
+        }
+        Rows::Csr {
+            data,
+            indices,
+            indptr,
+            dim,
+        } => {
+            let ptr: Vec<usize> = (0..indptr.len()).map(|k| indptr.get(k) as usize).collect();
+            let idx: Cow<'_, [u32]> = match indices {
+                // Non-negative (checked when borrowed), so the bits are the same number.
+                Idx::I32(a) => Cow::Borrowed(bytemuck::cast_slice(a)),
+                Idx::I64(a) => Cow::Owned(a.iter().map(|&j| j as u32).collect()),
+            };
+            let vals: Cow<'_, [f64]> = match data {
+                Vals::F64(v) => Cow::Borrowed(v),
+                Vals::F32(v) => Cow::Owned(v.iter().map(|&x| f64::from(x)).collect()),
+            };
+            MomentSummary::from_csr(&ptr, &idx, &vals, n, dim, y)
+        }
+        _ => {
+            let block = (BLOCK_VALUES / p.max(1)).max(1);
+            let mut total = MomentSummary::new(p, Reading::Libsvm, None);
+            let mut scratch = Scratch::default();
+            let mut buf = Vec::with_capacity(block.min(n) * p);
+            let mut start = 0;
+            while start < n {
+                let end = (start + block).min(n);
+                buf.clear();
+                for i in start..end {
+                    match rows.row(i, &mut scratch) {
+                        auc_core::Row::Dense(v) => buf.extend_from_slice(v),
+                        auc_core::Row::Sparse(_) => unreachable!("dense matrices lend dense rows"),
+                    }
+                }
+                let part = MomentSummary::from_dense(&buf, end - start, p, &y[start..end])?;
+                total.merge(&part)?;
+                start = end;
+            }
+            Ok(total)
+        }
+    }
+}
+
+/// The moment-file bytes of the rows of `x` (a 2-D float array or a CSR tuple, as `fit` takes)
+/// with the numeric labels `y`, recorded as coming from `source` (e.g. `partition 3`).
+#[pyfunction]
+#[pyo3(signature = (x, y, source = None))]
+pub(crate) fn moments<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    y: PyReadonlyArray1<'py, f64>,
+    source: Option<String>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let borrowed = Borrowed::extract(x)?;
+    let rows = borrowed.rows()?;
+    let y = y
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("y: {e}")))?;
+    let bytes = py
+        .detach(|| {
+            summarize(&rows, y).map(|mut s| {
+                if let Some(source) = &source {
+                    s.add_source(source);
+                }
+                s.to_bytes()
+            })
+        })
+        .map_err(|e| chained(&e))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// How a summary's parts are named in messages: its sources, shortened when many.
+fn parts_name(s: &MomentSummary) -> String {
+    match s.sources() {
+        [] => "a part".to_owned(),
+        [one] => one.clone(),
+        [first, .., last] => format!("the merge of {first} .. {last}"),
+    }
+}
+
+/// Reads moment-file bytes.
+fn read(bytes: &[u8]) -> PyResult<MomentSummary> {
+    MomentSummary::from_bytes(bytes).map_err(|e| chained(&e))
+}
+
+/// The exact merge of moment-file byte strings, as one moment file's bytes. `same_dim`: refuse
+/// parts of different feature counts (partitions of one matrix), naming them; otherwise the
+/// merged summary covers the largest (as `auc train` merges LIBSVM files).
+#[pyfunction]
+#[pyo3(signature = (parts, same_dim = true))]
+pub(crate) fn merge_moments<'py>(
+    py: Python<'py>,
+    parts: Vec<PyBackedBytes>,
+    same_dim: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let merged = py.detach(|| -> PyResult<Vec<u8>> {
+        let mut iter = parts.iter();
+        let Some(first) = iter.next() else {
+            return Err(PyValueError::new_err("no moments to merge"));
+        };
+        let mut total = read(first)?;
+        let first_name = parts_name(&total);
+        for bytes in iter {
+            let part = read(bytes)?;
+            if same_dim && part.dim() != total.dim() {
+                return Err(PyValueError::new_err(format!(
+                    "{} has {} features but {} has {}: every partition must have the same columns",
+                    parts_name(&part),
+                    part.dim(),
+                    first_name,
+                    total.dim()
+                )));
+            }
+            total.merge(&part).map_err(|e| chained(&e))?;
+        }
+        Ok(total.to_bytes())
+    })?;
+    Ok(PyBytes::new(py, &merged))
+}
+
+/// `(features, rows, [(label, rows), ...], sources)`.
+type Info = (usize, u64, Vec<(f64, u64)>, Vec<String>);
+
+/// What moment-file bytes hold: `(features, rows, [(label, rows), ...], sources)`, labels sorted.
+#[pyfunction]
+pub(crate) fn moments_info(py: Python<'_>, bytes: PyBackedBytes) -> PyResult<Info> {
+    let s = py.detach(|| read(&bytes))?;
+    Ok((s.dim(), s.rows(), s.label_counts(), s.sources().to_vec()))
+}
+
+/// Fits the registry algorithm `name` (one fitted from moments) with the JSON `params` on
+/// merged moment-file bytes: rows labelled with one of `positive_labels` are positive (each
+/// must occur), the scaling `scale` (as the CLI's `--scale`) is fitted on the merged feature
+/// ranges and applied to the moments. The model records `positive_rule` and `seed`.
+#[pyfunction]
+#[pyo3(signature = (name, params, moments, positive_labels, positive_rule, scale, seed))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fit_moments(
+    py: Python<'_>,
+    name: &str,
+    params: &str,
+    moments: PyBackedBytes,
+    positive_labels: Vec<f64>,
+    positive_rule: String,
+    scale: &str,
+    seed: u64,
+) -> PyResult<PyModel> {
+    let algo = auc_learners::lookup(name).map_err(|e| chained(&e))?;
+    let given = param_map(params)?;
+    let scaling = scaling(scale)?;
+    let model = py.detach(|| -> PyResult<auc_learners::Model> {
+        let summary = read(&moments)?;
+        let (mut model, _) = auc_learners::fit_from_moments(
+            algo,
+            &given,
+            &summary,
+            &Positive::Labels(positive_labels),
+            scaling,
+            seed,
+        )
+        .map_err(|e| chained(&e))?;
+        model.preparation.positive_rule = positive_rule;
+        model.training.written_by = format!("auclearn {}", env!("CARGO_PKG_VERSION"));
+        model
+            .state
+            .validate()
+            .map_err(|e| PyValueError::new_err(format!("{name}: unusable fit ({e})")))?;
+        Ok(model)
+    })?;
+    Ok(PyModel::new(model))
+}
