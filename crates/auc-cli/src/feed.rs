@@ -249,6 +249,20 @@ impl Reader {
     }
 }
 
+/// A label outside {-1, +1} and {0, 1} on a pass whose positive class was not fixed beforehand
+/// ([`Classes::Binary`]): standard input is refused with this message; a file, read once on the
+/// hope that its labels are binary, is read again after a first pass that counts its labels.
+#[derive(Debug)]
+pub(crate) struct NotBinary(String);
+
+impl std::fmt::Display for NotBinary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotBinary {}
+
 /// What a first pass over the inputs found.
 pub(crate) struct Survey {
     /// Rows (after `--limit`).
@@ -625,12 +639,11 @@ impl Prep {
                         false
                     };
                     if !ok {
-                        return Err(format!(
+                        return Err(Box::new(NotBinary(format!(
                             "{source}: example {}: label {}: an input read once takes +1 (or 1) as the positive class of labels {{-1, +1}} or {{0, 1}} and cannot count the classes of other label sets first; pass --positive LABEL[,LABEL..]",
                             first + i as u64 + 1,
                             crate::input::fmt_label(l)
-                        )
-                        .into());
+                        ))));
                     }
                 }
             }

@@ -466,6 +466,8 @@ fn written_by() -> String {
 /// How a streamed pass reads and prepares its input, decided before it starts (after the first
 /// pass over a file).
 struct Plan {
+    /// A file read once on the hope that its labels are binary (see [`plan`]).
+    hopeful: bool,
     opts: ReadOptions,
     classes: Classes,
     /// The positive class chosen by a first pass, with its reason (`None`: decided by the pass).
@@ -481,7 +483,18 @@ struct Plan {
 /// twice when something must be known before learning (the scaling's ranges, the label counts of
 /// the default positive class, the dimension), refuses one-class files before the second pass,
 /// and refuses input read once that would need a first pass for its scaling.
-fn plan(learn: &LearnArgs, paths: &[PathBuf], what: &str, limit: Bytes) -> Result<Plan, Error> {
+///
+/// With `hopeful`, a file whose scaling needs no ranges and whose positive class is not given is
+/// read once, as standard input is (binary labels checked row by row, the dimension grown on the
+/// way); `Plan::hopeful` says so, and a [`feed::NotBinary`] error of that pass means: plan
+/// again without `hopeful` (a first pass counts the labels) and start over.
+fn plan(
+    learn: &LearnArgs,
+    paths: &[PathBuf],
+    what: &str,
+    limit: Bytes,
+    hopeful: bool,
+) -> Result<Plan, Error> {
     let mut opts = learn.options()?;
     let scale_from = learn.scale_from()?;
     let scaling = learn.prep.scaling();
@@ -505,7 +518,8 @@ fn plan(learn: &LearnArgs, paths: &[PathBuf], what: &str, limit: Bytes) -> Resul
     }
     let given = learn.read.positive.clone();
     let fixed = learn.fixed_dim();
-    let survey = if reread && (need_ranges || given.is_none() || fixed.is_none()) {
+    let hopeful = hopeful && reread && !need_ranges;
+    let survey = if reread && !hopeful && (need_ranges || given.is_none() || fixed.is_none()) {
         Some(feed::survey(
             paths,
             &opts,
@@ -573,6 +587,7 @@ fn plan(learn: &LearnArgs, paths: &[PathBuf], what: &str, limit: Bytes) -> Resul
         )?;
     }
     Ok(Plan {
+        hopeful: hopeful && matches!(classes, Classes::Binary),
         opts,
         classes,
         choice,
@@ -822,19 +837,30 @@ fn train_streaming(
 ) -> Result<(), Error> {
     let what = format!("training {}", algo.name);
     let limit = memory::limit(a.learn.max_memory);
-    let plan = plan(&a.learn, &a.data, &what, limit)?;
-    let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
+    // A file whose labels turn out not to be binary is read again after a first pass.
+    let mut plan = plan(&a.learn, &a.data, &what, limit, true)?;
     let start_time = Instant::now();
-    let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
-    let reader = Reader::open(&a.data, &plan.opts)?;
-    let done = learn_pass(
-        reader,
-        prep_for(&plan, &a.learn),
-        &mut learning,
-        &a.learn,
-        &what,
-    )?;
-    let (positives, negatives) = (learning.positives, learning.negatives);
+    let (state, done, positives, negatives) = loop {
+        let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
+        let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
+        let reader = Reader::open(&a.data, &plan.opts)?;
+        let pass = learn_pass(
+            reader,
+            prep_for(&plan, &a.learn),
+            &mut learning,
+            &a.learn,
+            &what,
+        );
+        let counts = (learning.positives, learning.negatives);
+        drop(learning);
+        match pass {
+            Ok(done) => break (state, done, counts.0, counts.1),
+            Err(e) if plan.hopeful && e.is::<feed::NotBinary>() => {
+                plan = self::plan(&a.learn, &a.data, &what, limit, false)?;
+            }
+            Err(e) => return Err(e),
+        }
+    };
     let seconds = start_time.elapsed().as_secs_f64();
     let choice = match &plan.choice {
         Some(c) => c.clone(),
@@ -1190,7 +1216,7 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
     let (run, state, examples) = if a.learn.shuffle_full {
         stream_in_memory(&a, algo, config.as_ref(), prequential, &what, limit)?
     } else {
-        let plan = plan(&a.learn, &a.data, &what, limit)?;
+        let plan = plan(&a.learn, &a.data, &what, limit, false)?;
         let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
         if !a.json {
             line(format!("{:>10} {:>8}", "examples", "AUC"))?;

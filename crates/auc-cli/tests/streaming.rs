@@ -328,6 +328,60 @@ fn the_positive_class_of_a_stream_read_once() {
     no_temp_files(dir.path());
 }
 
+/// A file whose scaling needs no first pass is read once when its labels are binary (as a pipe
+/// is: the same model bytes), and read again after a first pass that counts its labels when a
+/// third label shows up part way (the minority class is then positive, as the first pass of a
+/// file always chose it).
+#[test]
+fn a_file_is_read_once_unless_its_labels_are_not_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = String::new();
+    for i in 0..3000 {
+        let label = if i % 5 == 0 { "1" } else { "-1" };
+        rows.push_str(&format!("{label} 1:{} {}:1\n", i % 7, 2 + i % 11));
+    }
+    let file = common::write(dir.path(), "bin.libsvm", &rows);
+    let (m1, m2) = (dir.path().join("file.auc"), dir.path().join("pipe.auc"));
+    let base = ["train", "--algo", "pa-i", "--scale", "none"];
+    let o = common::auc(
+        &[
+            &base[..],
+            &[file.to_str().unwrap(), "-o", m1.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    ok(&o, "binary file");
+    let o = auc_with_stdin(
+        &[&base[..], &["-", "-o", m2.to_str().unwrap()]].concat(),
+        rows.as_bytes(),
+    );
+    ok(&o, "binary pipe");
+    assert_eq!(read(&m1), read(&m2));
+    // A third label at row 2,500: the file is read again, 7 (the minority) is positive.
+    let mut third = String::new();
+    for (i, line) in rows.lines().enumerate() {
+        let line = match line.split_once(' ') {
+            Some(("1", rest)) if i >= 2_500 => format!("7 {rest}"),
+            Some(("1", rest)) => format!("5 {rest}"),
+            Some((_, rest)) => format!("3 {rest}"),
+            None => unreachable!(),
+        };
+        third.push_str(&line);
+        third.push('\n');
+    }
+    let other = common::write(dir.path(), "three.libsvm", &third);
+    let o = common::auc(
+        &[
+            &base[..],
+            &[other.to_str().unwrap(), "-o", m1.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    ok(&o, "three labels");
+    assert!(stderr(&o).contains("positive class: 7"), "{}", stderr(&o));
+    no_temp_files(dir.path());
+}
+
 /// `auc predict` writes scores as it reads: from standard input, gzip included, the scores of
 /// the file; a bad row part way into a file output leaves no file (nor temporary file), and
 /// on standard output the scores before it with exit code 2.
