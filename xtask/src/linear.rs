@@ -81,7 +81,7 @@ pub(crate) const LINEAR: Experiment = Experiment {
     curves: true,
 };
 
-/// The 15 data sets [OAUC] reports on (its Tables 2 and 3) that `../shared/datasets` holds, in
+/// The 15 data sets \[OAUC\] reports on (its Tables 2 and 3) that `../shared/datasets` holds, in
 /// the paper's order: the kernel table and the batch-against-online table (`kernel.rs`,
 /// `batch.rs`) both run on exactly these.
 pub(crate) const OAUC_SETS: &[&str] = &[
