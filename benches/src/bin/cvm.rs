@@ -1097,12 +1097,7 @@ fn approx_study(args: &[String], data_dir: &Path, out: &Path) -> Result<(), Stri
     })?;
     let only: Option<Vec<String>> =
         arg(args, "--sets").map(|s| s.split(',').map(str::to_owned).collect());
-    let fusion = FusionParams {
-        rho: 0.1,
-        max_iter: 20,
-        tol: 1e-3,
-        normalization: Normalization::AcrossKernels,
-    };
+    let fusion = paper_fusion(Normalization::AcrossKernels);
     let spec = |approx| KernelSpec {
         kernels: SubKernelKind::ALL.to_vec(),
         sigma_scale: 1.0,
@@ -1350,12 +1345,7 @@ fn approx_synthetic(args: &[String], out: &Path) -> Result<(), String> {
         })
         .collect();
     let bayes_auc = auc(&bayes, raw_test.labels()).map_err(|e| e.to_string())?;
-    let fusion = FusionParams {
-        rho: 0.1,
-        max_iter: 20,
-        tol: 1e-3,
-        normalization: Normalization::AcrossKernels,
-    };
+    let fusion = paper_fusion(Normalization::AcrossKernels);
     let params = |approx| GamCvmParams {
         kernel: KernelSpec {
             kernels: SubKernelKind::ALL.to_vec(),
@@ -1497,16 +1487,11 @@ fn run() -> Result<(), String> {
             vec![0.5, 1.0, 2.0]
         },
         eps: 1e-3,
-        fusion: FusionParams {
-            rho: 0.1,
-            max_iter: 20,
-            tol: 1e-3,
-            normalization: if args.iter().any(|a| a == "--rows-norm") {
-                Normalization::Rows
-            } else {
-                Normalization::AcrossKernels
-            },
-        },
+        fusion: paper_fusion(if args.iter().any(|a| a == "--rows-norm") {
+            Normalization::Rows
+        } else {
+            Normalization::AcrossKernels
+        }),
         quick,
         max_runs_large: num("--max-runs-large", if quick { 1 } else { 3 })?,
         flags: {
@@ -1585,4 +1570,15 @@ fn run() -> Result<(), String> {
     }
     println!("cvm: wrote {}", out.display());
     Ok(())
+}
+
+/// The cross-diffusion settings of every run here (rho = 0.1, at most 20 rounds, relative
+/// tolerance 1e-3), with the given normalization.
+fn paper_fusion(normalization: Normalization) -> FusionParams {
+    FusionParams {
+        rho: 0.1,
+        max_iter: 20,
+        tol: 1e-3,
+        normalization,
+    }
 }
