@@ -367,8 +367,14 @@ pub(crate) fn report_positive(choice: &PositiveChoice, data: &Dataset) {
     report_positive_counts(choice, pos as u64, neg as u64);
 }
 
-/// The stderr line that says which class is positive and why, from class counts.
+/// The stderr line that says which class is positive and why, from class counts. Data with one
+/// class only gives no ground for a rule's reason (`+1 of a {-1, +1} file` for a file of `1`s),
+/// so that line says what was seen instead.
 pub(crate) fn report_positive_counts(choice: &PositiveChoice, pos: u64, neg: u64) {
+    if (pos == 0 || neg == 0) && choice.rule != auc_data::PositiveRule::Given {
+        eprintln!("auc: one class only: {pos} positive, {neg} negative");
+        return;
+    }
     eprintln!(
         "auc: positive class: {} ({}); {pos} positive, {neg} negative",
         fmt_labels(&choice.labels),

@@ -491,6 +491,23 @@ fn class_10_edge_cases() {
         &["train", "--algo", "pa-i", one.to_str().unwrap(), "-o", m],
         "needs both classes",
     );
+    // Read once (no ranges needed) or after a survey, a one-class file names no rule's reason.
+    for scale in ["none", "minmax"] {
+        let o = auc(&[
+            "train",
+            "--algo",
+            "pa-i",
+            "--scale",
+            scale,
+            one.to_str().unwrap(),
+            "-o",
+            m,
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(err.contains("one class only: 3 positive, 0 negative"), "{err}");
+        assert!(!err.contains("of a {-1, +1} file"), "{err}");
+    }
     let empty = write(dir.path(), "empty.libsvm", "");
     check_fails(
         &["train", "--algo", "pa-i", empty.to_str().unwrap(), "-o", m],
