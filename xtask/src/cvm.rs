@@ -94,7 +94,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             cmd.push(a);
         }
         cmd.extend([mode, &out_s]);
-        cargo(&cmd, &[])?;
+        cargo(&cmd, &crate::DENY)?;
         eprintln!("reproduce: wrote {out_s}");
         return Ok(());
     }
@@ -130,7 +130,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         &figs_s,
     ];
     cmd.extend(args.iter().map(String::as_str));
-    cargo(&cmd, &[])?;
+    cargo(&cmd, &crate::DENY)?;
     let mut text = std::fs::read_to_string(&md).map_err(|e| format!("{}: {e}", md.display()))?;
     text.push_str(&figures(&figs, &out_dir, stem)?);
     std::fs::write(&md, text).map_err(|e| format!("{}: {e}", md.display()))?;

@@ -189,19 +189,30 @@ fn bench(args: &[String]) -> Result<(), String> {
 /// `cargo xtask python`: the release build of the extension (with the `auc` binary its tests
 /// call) and the pytest suite, as in `ci`.
 fn python() -> Result<(), String> {
+    release_build()?;
+    python::run_suite(&project_root())
+}
+
+/// Warnings are errors in every build `ci` makes.
+pub(crate) const DENY: [(&str, &str); 2] = [
+    ("RUSTFLAGS", "-D warnings"),
+    ("RUSTDOCFLAGS", "-D warnings"),
+];
+
+/// The one release build: the `auc` binary and the Python extension in one invocation, so that
+/// the crates under both are compiled once, with one feature set. `ci`, `python` and the
+/// reproductions all call this, with the same flags: a build with other `RUSTFLAGS` or another
+/// package set would compile the whole dependency tree a second time (it did, in CI).
+pub(crate) fn release_build() -> Result<(), String> {
     cargo(
         &["build", "--release", "-p", "auc-cli", "-p", "auc-py"],
-        &[("RUSTFLAGS", "-D warnings")],
-    )?;
-    python::run_suite(&project_root())
+        &DENY,
+    )
 }
 
 fn ci() -> Result<(), String> {
     cargo(&["fmt", "--all", "--", "--check"], &[])?;
-    let deny = [
-        ("RUSTFLAGS", "-D warnings"),
-        ("RUSTDOCFLAGS", "-D warnings"),
-    ];
+    let deny = DENY;
     cargo(
         &[
             "clippy",
@@ -216,12 +227,8 @@ fn ci() -> Result<(), String> {
     cargo(&["test", "--workspace"], &deny)?;
     cargo(&["doc", "--workspace", "--no-deps"], &deny)?;
     tidy::check(&project_root()).map_err(|problems| problems.join("\n"))?;
-    // The `auc` binary and the Python extension in one invocation, so that the crates under
-    // both are compiled once, with one feature set; then auclearn's pytest suite on that build.
-    cargo(
-        &["build", "--release", "-p", "auc-cli", "-p", "auc-py"],
-        &deny,
-    )?;
+    // The release build the Python suite and the smoke runs below share.
+    release_build()?;
     python::run_suite(&project_root())?;
     if reproduce::shared_datasets().is_ok() {
         // Smoke runs of the reproductions on small data sets (about a minute together).

@@ -64,7 +64,7 @@ pub(crate) fn shared_datasets() -> Result<PathBuf, String> {
 /// The shared data sets' folder and a freshly built release `auc` binary.
 pub(crate) fn release_auc() -> Result<(PathBuf, PathBuf), String> {
     let datasets = shared_datasets()?;
-    cargo(&["build", "--release", "--quiet", "-p", "auc-cli"], &[])?;
+    crate::release_build()?;
     Ok((datasets, project_root().join("target/release/auc")))
 }
 
@@ -93,7 +93,7 @@ fn regret(quick: bool) -> Result<(), String> {
     if quick {
         args.push("--quick");
     }
-    cargo(&args, &[])?;
+    cargo(&args, &crate::DENY)?;
     eprintln!("reproduce: wrote {out_s}/regret.md and regret.svg");
     Ok(())
 }
