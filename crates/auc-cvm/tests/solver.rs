@@ -2,8 +2,10 @@
 
 use std::collections::HashSet;
 
+use auc_core::testing::tol;
 use auc_cvm::fusion::Gram;
 use auc_cvm::kernels::{Gaussian, Points, SubKernel};
+use auc_cvm::model::{AUCSVM_MAX_NEWTON, AUCSVM_TOL};
 use auc_cvm::solver::{self, CvmParams, Problem, SolveError};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -588,5 +590,112 @@ fn aucsvm_primal_handles_duplicates_and_one_negative() {
         assert!(lo > 0);
         let (p, d) = duality_gap(&pb, 3.0, &w);
         assert!(p - d <= 1e-9 * p.abs(), "gap {} of {p}", p - d);
+    }
+}
+
+/// Haberman-like data: three features on small integer grids (min-max scaled), one point in
+/// about seven a copy of an earlier one (sometimes with the other label), the classes barely
+/// apart, so that most pairs are support pairs. Points `0..np` are positive.
+fn haberman_like(np: usize, nn: usize, seed: u64) -> (Gram, Vec<usize>, Vec<usize>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let n = np + nn;
+    let mut x: Vec<f64> = Vec::with_capacity(3 * n);
+    for t in 0..n {
+        if t > 4 && rng.random_bool(0.15) {
+            let s = rng.random_range(0..t);
+            x.extend_from_within(3 * s..3 * s + 3);
+        } else {
+            x.push(f64::from(rng.random_range(0..12u32)) / 11.0);
+            x.push(f64::from(rng.random_range(0..8u32)) / 7.0);
+            let nodes = if rng.random_bool(0.5) {
+                0
+            } else {
+                rng.random_range(0..10u32)
+            };
+            x.push(f64::from(nodes) / 9.0 + if t < np { 0.05 } else { 0.0 });
+        }
+    }
+    let pts = Points::from_dense(3, x);
+    let k = Gaussian::median_std(&pts);
+    let g = Gram::from_fn(n, |i, j| k.value(&pts, i, &pts, j));
+    (g, (0..np).collect(), (np..n).collect())
+}
+
+/// The primal solver at the reproduction's settings (`AUCSVM_TOL`, `AUCSVM_MAX_NEWTON`) reaches the
+/// optimum of the dual solver run to convergence, at C1 = 10 and 1 on Haberman-like data (ties,
+/// duplicate points, heavy overlap: the regime where the two AUCSVM columns of
+/// `docs/results/cvm.md` differed). The primal objective at the primal's weights and the dual
+/// objective at the dual solver's alpha bracket the common optimum (weak duality), so their
+/// difference below 1e-9 of the objective shows both solved the same problem to that precision;
+/// the scores agree to 1e-6 of the largest (they move with the square root of the objective's
+/// error, and both solvers read the same `f32` kernel).
+///
+/// Round 1's dual budget (tolerance 1e-6, 2,000 sweeps) stops short on all three, as it did on
+/// Haberman and Pima: asserted so that the test keeps exercising that regime.
+#[test]
+fn aucsvm_primal_objective_equals_the_converged_dual_on_haberman_like_data() {
+    for (np, nn, c1, seed) in [(20, 55, 10.0, 2), (20, 55, 1.0, 4), (15, 40, 10.0, 1)] {
+        let (g, pos, neg) = haberman_like(np, nn, seed);
+        let pb = Problem {
+            gram: &g,
+            pos: &pos,
+            neg: &neg,
+        };
+        let primal = solver::aucsvm(&pb, c1, AUCSVM_TOL, usize::MAX, AUCSVM_MAX_NEWTON).unwrap();
+        assert!(primal.converged, "seed {seed}: {} steps", primal.iterations);
+        let dual = solver::aucsvm_dual(&pb, c1, 1e-10, usize::MAX, 1_000_000).unwrap();
+        assert!(dual.converged, "seed {seed}: {} sweeps", dual.iterations);
+        let (p, _) = duality_gap(&pb, c1, &primal.point_weights(&pb, 1.0));
+        // The dual objective of the dual solver's alpha (`beta` holds alpha itself).
+        let d = dual.beta.iter().sum::<f64>() - 0.5 * dual.q;
+        assert!(p >= d - 1e-12 * p, "seed {seed}: weak duality, {p} < {d}");
+        assert!(
+            p - d <= 1e-9 * p,
+            "seed {seed}, c1 {c1}: primal objective {p}, dual solver's {d}: {:.3e} apart",
+            (p - d) / p
+        );
+        let fp = pb.scores(&primal.point_weights(&pb, 1.0));
+        let fd = pb.scores(&dual.point_weights(&pb, 1.0));
+        let scale = fd.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        for (t, (a, b)) in fp.iter().zip(&fd).enumerate() {
+            assert!(
+                tol::close_with(*a, *b, 1e-6 * scale, 0.0),
+                "seed {seed}, point {t}: primal {a} against dual {b}"
+            );
+        }
+        let round1 = solver::aucsvm_dual(&pb, c1, 1e-6, usize::MAX, 2_000).unwrap();
+        let d1 = round1.beta.iter().sum::<f64>() - 0.5 * round1.q;
+        assert!(!round1.converged && d1 < d, "seed {seed}: {d1} against {d}");
+    }
+}
+
+/// At the reproduction's settings the primal's weights are optimal to a duality gap of 1e-9 of
+/// the objective on Haberman-sized problems at C1 = 10 and 1 (81 / 225 points in the data set;
+/// a training part holds about 65 / 180; Pima's 214 / 400). With `AUCSVM_TOL` = 1e-9 the solver
+/// stopped one Newton step early on the third (gap 3e-9 of the objective), and on Pima's own
+/// folds at C1 = 10 with gaps up to 3e-3 (`docs/results/cvm.md`).
+#[test]
+fn aucsvm_primal_closes_the_duality_gap_on_haberman_sized_problems() {
+    for (np, nn, c1, seed) in [
+        (65, 180, 10.0, 11),
+        (65, 180, 1.0, 12),
+        (80, 220, 10.0, 13),
+        (160, 300, 10.0, 14),
+    ] {
+        let (g, pos, neg) = haberman_like(np, nn, seed);
+        let pb = Problem {
+            gram: &g,
+            pos: &pos,
+            neg: &neg,
+        };
+        let sol = solver::aucsvm(&pb, c1, AUCSVM_TOL, usize::MAX, AUCSVM_MAX_NEWTON).unwrap();
+        assert!(sol.converged, "seed {seed}: {} steps", sol.iterations);
+        let (p, d) = duality_gap(&pb, c1, &sol.point_weights(&pb, 1.0));
+        assert!(p >= d - 1e-12 * p, "seed {seed}: weak duality, {p} < {d}");
+        assert!(
+            p - d <= 1e-9 * p,
+            "seed {seed}, c1 {c1}: gap {:.3e} of {p}",
+            (p - d) / p
+        );
     }
 }
