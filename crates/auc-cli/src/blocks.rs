@@ -52,15 +52,9 @@ pub(crate) fn for_each<T: Send>(
     mut merge: impl FnMut(T, u64) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-    let mut blocks = Blocks {
-        file,
-        size: block_bytes.max(1),
-        carry: Vec::new(),
-        offset: 0,
-        done: false,
-    };
-    let width = (2 * rayon::current_num_threads()).clamp(2, WINDOW);
+    let mut blocks =
+        Blocks::open(path, block_bytes, usize::MAX).map_err(|e| format!("{name}: {e}"))?;
+    let width = window();
     loop {
         let mut window = Vec::with_capacity(width);
         while window.len() < width {
@@ -74,12 +68,7 @@ pub(crate) fn for_each<T: Send>(
         }
         let parts: Vec<Result<T, Error>> = window
             .par_iter()
-            .map(|b| {
-                let raw = RowStream::new(&b.bytes[..], &name, opts)
-                    .and_then(RowStream::read_all)
-                    .map_err(|e| at_file_line(e, path, b.offset))?;
-                each(raw)
-            })
+            .map(|b| each(parse(b, path, opts)?))
             .collect();
         for (b, part) in window.iter().zip(parts) {
             merge(part?, b.offset + b.bytes.len() as u64)?;
@@ -89,6 +78,21 @@ pub(crate) fn for_each<T: Send>(
         }
     }
     Ok(())
+}
+
+/// Blocks parsed in parallel at once: two per thread of the current rayon pool, at most
+/// [`WINDOW`].
+pub(crate) fn window() -> usize {
+    (2 * rayon::current_num_threads()).clamp(2, WINDOW)
+}
+
+/// The rows of `block` of the LIBSVM file `path`; a parse error names the line counted from the
+/// start of the file.
+pub(crate) fn parse(block: &Block, path: &Path, opts: &ReadOptions) -> Result<RawData, DataError> {
+    let name = path.display().to_string();
+    RowStream::new(&block.bytes[..], &name, opts)
+        .and_then(RowStream::read_all)
+        .map_err(|e| at_file_line(e, path, block.offset))
 }
 
 /// Reads into `buf` until it is full or the input ends; returns the bytes read.
@@ -106,27 +110,65 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 }
 
 /// A block of whole lines and where it starts in the file.
-struct Block {
-    offset: u64,
-    bytes: Vec<u8>,
+pub(crate) struct Block {
+    /// The byte of the file the block starts at.
+    pub(crate) offset: u64,
+    /// The lines, each with its line end (the last line of a file may lack one).
+    pub(crate) bytes: Vec<u8>,
 }
 
-/// Cuts a file into blocks of whole lines of about `size` bytes.
-struct Blocks {
+/// Cuts a file into blocks of whole lines of about `size` bytes, and of at most `max_lines`
+/// lines.
+pub(crate) struct Blocks {
     file: std::fs::File,
     size: usize,
+    max_lines: usize,
     carry: Vec<u8>,
     offset: u64,
     done: bool,
 }
 
+/// The position of the `n`-th line end of `buf` (`n >= 1`), if it has that many.
+fn nth_line_end(buf: &[u8], n: usize) -> Option<usize> {
+    if n == usize::MAX {
+        return None;
+    }
+    buf.iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .nth(n.max(1) - 1)
+        .map(|(k, _)| k)
+}
+
 impl Blocks {
+    /// The blocks of the file at `path`: about `size` bytes each (cut at the last line end), and
+    /// at most `max_lines` lines (`usize::MAX`: any number), which bounds the rows of a block
+    /// when each row takes much more memory prepared than as text (min-max scaling makes rows
+    /// dense).
+    pub(crate) fn open(path: &Path, size: usize, max_lines: usize) -> std::io::Result<Self> {
+        Ok(Blocks {
+            file: std::fs::File::open(path)?,
+            size: size.max(1),
+            max_lines,
+            carry: Vec::new(),
+            offset: 0,
+            done: false,
+        })
+    }
+
     /// The next block (`None` at the end of the file).
-    fn next_block(&mut self) -> std::io::Result<Option<Block>> {
+    pub(crate) fn next_block(&mut self) -> std::io::Result<Option<Block>> {
         if self.done && self.carry.is_empty() {
             return Ok(None);
         }
         let mut buf = std::mem::take(&mut self.carry);
+        if let Some(k) = nth_line_end(&buf, self.max_lines) {
+            // The lines left over hold a whole block already: no read (the carry stays below
+            // two reads).
+            self.carry = buf[k + 1..].to_vec();
+            buf.truncate(k + 1);
+            return Ok(Some(self.take(buf)));
+        }
         loop {
             if !self.done {
                 let start = buf.len();
@@ -148,18 +190,31 @@ impl Blocks {
                 _ => {}
             }
         }
+        if let Some(k) = nth_line_end(&buf, self.max_lines)
+            && k + 1 < buf.len()
+        {
+            let mut rest = buf[k + 1..].to_vec();
+            rest.extend_from_slice(&self.carry);
+            self.carry = rest;
+            buf.truncate(k + 1);
+        }
         if buf.is_empty() {
             return Ok(None);
         }
+        Ok(Some(self.take(buf)))
+    }
+
+    /// `buf` as the block at the current offset, which moves past it.
+    fn take(&mut self, buf: Vec<u8>) -> Block {
         let offset = self.offset;
         self.offset += buf.len() as u64;
-        Ok(Some(Block { offset, bytes: buf }))
+        Block { offset, bytes: buf }
     }
 }
 
 /// A block's parse error with its line number counted from the start of the file (the block
 /// starts at byte `offset`).
-fn at_file_line(mut e: DataError, path: &Path, offset: u64) -> Error {
+fn at_file_line(mut e: DataError, path: &Path, offset: u64) -> DataError {
     if let DataError::Parse { line, .. } = &mut e {
         let before = std::fs::File::open(path).and_then(|f| {
             let mut r = std::io::BufReader::new(f).take(offset);
@@ -178,5 +233,5 @@ fn at_file_line(mut e: DataError, path: &Path, offset: u64) -> Error {
             *line += n;
         }
     }
-    Box::new(e)
+    e
 }

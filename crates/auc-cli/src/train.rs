@@ -2,8 +2,9 @@
 //! (test-then-train) evaluation.
 //!
 //! A one-pass learner reads its input incrementally ([`crate::feed`]): chunks parsed and prepared
-//! on a parser thread feed the learner through a bounded channel, in memory of the learner's
-//! state plus a few chunks, whatever the number of rows. A file is read twice, a first pass
+//! on a parser thread (a plain LIBSVM file: blocks parsed in parallel on the rayon pool, in file
+//! order) feed the learner through a bounded channel, in memory of the learner's state plus a
+//! few chunks or a window of blocks, whatever the number of rows. A file is read twice, a first pass
 //! finding what must be known before the first update (the feature ranges of the scaling, the
 //! label counts of the default positive class, the dimension); an input that can be read only
 //! once (standard input, a pipe) takes its scaling from `--scale-from` or goes unscaled, takes
@@ -798,11 +799,21 @@ fn learn_pass(
     let mut checked_buffer = false;
     let done = feed::run(reader, prep, !learn.one_thread, |chunk| {
         let data = &chunk.data;
-        learning.grow(data.dim())?;
+        // The dimension the learner must have before each row (see `feed::Chunk::widths`).
+        let mut widths = chunk.widths.iter().peekable();
+        while let Some((_, dim)) = widths.next_if(|(at, _)| *at == 0) {
+            learning.grow(*dim)?;
+        }
         if let (Some(s), false) = (&shuffle, checked_buffer) {
             checked_buffer = true;
+            // Sized on the first rows of the first chunk, which do not depend on how the
+            // input is cut.
+            let first = data.n().clamp(1, feed::FIRST_ROWS) as u64;
             let per_row = if data.is_sparse() {
-                12 * data.nnz() as u64 / data.n().max(1) as u64 + 48
+                let nnz: usize = (0..data.n().min(feed::FIRST_ROWS))
+                    .map(|i| data.row(i).nnz())
+                    .sum();
+                12 * nnz as u64 / first + 48
             } else {
                 8 * data.dim() as u64 + 32
             };
@@ -813,7 +824,10 @@ fn learn_pass(
                 "use a smaller --shuffle-buffer",
             )?;
         }
-        for (x, y) in data.iter() {
+        for (i, (x, y)) in data.iter().enumerate() {
+            while let Some((_, dim)) = widths.next_if(|(at, _)| *at == i) {
+                learning.grow(*dim)?;
+            }
             match &mut shuffle {
                 None => learning.step(x, y)?,
                 Some(s) => s.push(x, y, &mut |x, y| learning.step(x, y))?,

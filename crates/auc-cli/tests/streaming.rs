@@ -506,3 +506,188 @@ fn the_shuffle_buffer_is_seeded_and_bounded() {
     assert_ne!(small, full);
     assert_eq!(big, full);
 }
+
+/// A LIBSVM file whose dimension grows as it is read (indices up to `5 + i / 40` at row `i`),
+/// with an index written with a zero value past a row's last feature every 97 rows (it counts
+/// for the dimension, not for the stored rows), labels `pos` one row in five, `neg` otherwise.
+fn growing_file(dir: &Path, name: &str, rows: usize, pos: &str, neg: &str) -> std::path::PathBuf {
+    let mut text = String::new();
+    for i in 0..rows {
+        text.push_str(if i % 5 == 0 { pos } else { neg });
+        let mut row = std::collections::BTreeMap::new();
+        for j in 0..(1 + i % 7) {
+            let idx = 1 + (i * 31 + j * 17) % (5 + i / 40);
+            row.insert(idx, ((i * 13 + j) % 23) as f64 / 4.0 - 2.5);
+        }
+        for (idx, v) in row {
+            text.push_str(&format!(" {idx}:{v}"));
+        }
+        if i % 97 == 5 {
+            text.push_str(&format!(" {}:0", 6 + i / 20));
+        }
+        text.push('\n');
+    }
+    write(dir, name, &text)
+}
+
+/// Runs `auc` with `AUC_BLOCK_BYTES` set (blocks of the parallel learning pass), or with
+/// `--one-thread` (one parser, no blocks) when `block` is `None`.
+fn auc_blocks(args: &[&str], block: Option<usize>) -> std::process::Output {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_auc"));
+    c.args(args);
+    match block {
+        Some(b) => c.env("AUC_BLOCK_BYTES", b.to_string()),
+        None => c.arg("--one-thread"),
+    };
+    c.output().expect("the auc binary runs")
+}
+
+/// The learning pass over a plain LIBSVM file parses it in parallel blocks handed on in file
+/// order. With blocks of 1 kB and 7.7 kB (dozens of blocks, many windows), and of the default
+/// size, the models equal those of one parser (`--one-thread`) byte for byte: for a learner of
+/// each family and OAUC-M (whose sums depend on its dimension), in file order and through the
+/// shuffle buffer, with min-max scaling (a first pass fixes the dimension) and unscaled (the
+/// file read once, the learner growing where one parser's chunks grow it, indices written with
+/// zero values included), and a file whose third label makes the pass start over.
+#[test]
+fn parallel_blocks_train_the_models_of_one_parser() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = growing_file(dir.path(), "bin.libsvm", 3_000, "+1", "-1");
+    let three = growing_file(dir.path(), "three.libsvm", 2_000, "2", "-1");
+    // OAUC-M and the first learner of each family.
+    let mut names = vec!["oauc-m".to_owned()];
+    let mut families: Vec<String> = Vec::new();
+    for (name, family) in one_pass() {
+        if !families.contains(&family) {
+            families.push(family);
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    assert!(
+        names.iter().any(|n| n == "oauc-m") && names.len() >= 3,
+        "{names:?}"
+    );
+    let mut checked = 0;
+    for name in &names {
+        for file in [&binary, &three] {
+            for extra in [
+                &[][..],
+                &["--scale", "none"][..],
+                &["--shuffle", "5", "--shuffle-buffer", "300"][..],
+                &[
+                    "--scale",
+                    "none",
+                    "--shuffle",
+                    "5",
+                    "--shuffle-buffer",
+                    "300",
+                ][..],
+            ] {
+                let what = format!("{name} {} {extra:?}", file.display());
+                let model = |block: Option<usize>| {
+                    let out = dir.path().join(format!("m-{}.auc", block.unwrap_or(0)));
+                    let mut args = vec!["train", "--algo", name, file.to_str().unwrap()];
+                    args.extend_from_slice(extra);
+                    args.extend_from_slice(&["-o", out.to_str().unwrap()]);
+                    let o = auc_blocks(&args, block);
+                    ok(&o, &what);
+                    read(&out)
+                };
+                let one = model(None);
+                for block in [1_000, 7_777, 1 << 20] {
+                    assert!(model(Some(block)) == one, "{what}: blocks of {block} bytes");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 3 * 8, "only {checked} runs");
+}
+
+/// `auc predict` and `auc stream` read a plain file in parallel blocks too: the same scores
+/// and curve as one parser, in input order.
+#[test]
+fn parallel_blocks_score_and_stream_in_input_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = growing_file(dir.path(), "bin.libsvm", 3_000, "+1", "-1");
+    let f = file.to_str().unwrap();
+    let m = dir.path().join("m.auc");
+    let o = auc(&["train", "--algo", "oauc-m", f, "-o", m.to_str().unwrap()]);
+    ok(&o, "train");
+    for args in [
+        vec!["predict", "-m", m.to_str().unwrap(), f],
+        vec!["stream", "--algo", "solam", "--every", "100", f],
+    ] {
+        let one = auc_blocks(&args, None);
+        ok(&one, "one parser");
+        assert!(stdout(&one).lines().count() > 20, "{args:?}");
+        for block in [1_000, 7_777] {
+            let par = auc_blocks(&args, Some(block));
+            ok(&par, &format!("{args:?} blocks of {block}"));
+            assert_eq!(par.stdout, one.stdout, "{args:?} blocks of {block}");
+        }
+    }
+}
+
+/// A malformed row in a late block: the error names its line of the file, as one parser does,
+/// and no model (nor temporary file) is written; `auc predict -o` leaves no scores file.
+#[test]
+fn a_parse_error_in_a_late_block_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = growing_file(dir.path(), "bin.libsvm", 3_000, "+1", "-1");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    lines[2_600] = format!("{} 3:x", lines[2_600]);
+    let bad = write(dir.path(), "bad.libsvm", &(lines.join("\n") + "\n"));
+    let out = dir.path().join("m.auc");
+    let m = dir.path().join("good.auc");
+    ok(
+        &auc(&[
+            "train",
+            "--algo",
+            "pa-i",
+            file.to_str().unwrap(),
+            "-o",
+            m.to_str().unwrap(),
+        ]),
+        "train",
+    );
+    for extra in [&[][..], &["--scale", "none"][..]] {
+        let mut args = vec!["train", "--algo", "pa-i", bad.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["-o", out.to_str().unwrap()]);
+        let one = auc_blocks(&args, None);
+        assert_eq!(one.status.code(), Some(2), "{}", stderr(&one));
+        assert!(
+            stderr(&one).contains("bad.libsvm:2601:"),
+            "{}",
+            stderr(&one)
+        );
+        for block in [1_000, 7_777] {
+            let par = auc_blocks(&args, Some(block));
+            assert_eq!(par.status.code(), Some(2), "{}", stderr(&par));
+            assert_eq!(stderr(&par), stderr(&one), "{extra:?} blocks of {block}");
+            assert!(!out.exists());
+        }
+    }
+    let scores = dir.path().join("s.txt");
+    let args = [
+        "predict",
+        "-m",
+        m.to_str().unwrap(),
+        bad.to_str().unwrap(),
+        "-o",
+        scores.to_str().unwrap(),
+    ];
+    let par = auc_blocks(&args, Some(1_000));
+    assert_eq!(par.status.code(), Some(2));
+    assert!(
+        stderr(&par).contains("bad.libsvm:2601:"),
+        "{}",
+        stderr(&par)
+    );
+    assert!(!scores.exists());
+    no_temp_files(dir.path());
+}
