@@ -505,7 +505,10 @@ fn class_10_edge_cases() {
         ]);
         assert_eq!(o.status.code(), Some(2));
         let err = stderr(&o);
-        assert!(err.contains("one class only: 3 positive, 0 negative"), "{err}");
+        assert!(
+            err.contains("one class only: 3 positive, 0 negative"),
+            "{err}"
+        );
         assert!(!err.contains("of a {-1, +1} file"), "{err}");
     }
     let empty = write(dir.path(), "empty.libsvm", "");
