@@ -294,10 +294,14 @@ macro_rules! variant {
                     "tau {:.4}, core set {}{}; fusion {:.2} s, optimization {:.3} s",
                     info.tau,
                     info.core_size,
-                    if info.converged {
-                        ""
-                    } else {
-                        " (stopped at the core-set limit before the (1+epsilon) approximation was met)"
+                    match (info.converged, &params.solver) {
+                        (true, _) => "",
+                        (false, SolverKind::AucSvm { .. }) => {
+                            " (stopped at the Newton step cap before its gradient tolerance was met)"
+                        }
+                        (false, SolverKind::Cvm) => {
+                            " (stopped at the core-set limit before the (1+epsilon) approximation was met)"
+                        }
                     },
                     info.fusion_seconds,
                     info.solve_seconds
