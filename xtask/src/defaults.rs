@@ -1345,6 +1345,15 @@ impl Outcome {
         let chosen = &self.points[c.index];
         let now = match default_key(algo, &self.axes) {
             Some(k) if k == *chosen => format!("{} (in the registry)", show(chosen)),
+            // A choice from part of the family's sets is no default's evidence: say so, so that
+            // a registry value that differs from it is not read as a default the table beats.
+            Some(k) if sets.len() < self.table.sets.len() => format!(
+                "{} (only {} of {} sets measured: not adopted; registry now: {})",
+                show(chosen),
+                sets.len(),
+                self.table.sets.len(),
+                show(&k)
+            ),
             Some(k) => format!("{} (registry now: {})", show(chosen), show(&k)),
             None => format!("{} (registry now: off the grid)", show(chosen)),
         };

@@ -552,7 +552,7 @@ class OKAUCM(OnlineAUCEstimator):
     ----------
     lam : real, default=0.015625
         regularization lambda > 0 of lambda/2 ||f||^2 [OAUC eq. 21]; tuned in 2^[-10..10] [OAUC sec. 6.3] (finite and > 0).
-    sigma : real, default=2.0
+    sigma : real, default=1.0
         Gaussian width sigma > 0, k = exp(-||x-z||^2/sigma^2) [OAUC sec. 6.3]; tuned in 2^[-10..10] (finite and > 0).
     budget : integer, default=100
         support buffer size per class (at most 100000); 100 + 100 in [OAUC sec. 6.3] (an integer >= 1).
@@ -591,7 +591,7 @@ class OKAUCM(OnlineAUCEstimator):
         self,
         *,
         lam: float = 0.015625,
-        sigma: float = 2.0,
+        sigma: float = 1.0,
         budget: int = 100,
         removal: Literal['fifo', 'reservoir'] = 'fifo',
         seed: int = 0,
