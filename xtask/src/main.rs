@@ -212,7 +212,6 @@ pub(crate) fn release_build() -> Result<(), String> {
 
 fn ci() -> Result<(), String> {
     cargo(&["fmt", "--all", "--", "--check"], &[])?;
-    let deny = DENY;
     cargo(
         &[
             "clippy",
@@ -222,10 +221,10 @@ fn ci() -> Result<(), String> {
             "-D",
             "warnings",
         ],
-        &deny,
+        &DENY,
     )?;
-    cargo(&["test", "--workspace"], &deny)?;
-    cargo(&["doc", "--workspace", "--no-deps"], &deny)?;
+    cargo(&["test", "--workspace"], &DENY)?;
+    cargo(&["doc", "--workspace", "--no-deps"], &DENY)?;
     tidy::check(&project_root()).map_err(|problems| problems.join("\n"))?;
     // The release build the Python suite and the smoke runs below share.
     release_build()?;
