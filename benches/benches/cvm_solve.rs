@@ -1,5 +1,5 @@
 //! Optimization-stage time of the GAM-CVM core vector machine against the number of
-//! positive-negative pairs, $10^4$ to $10^7$, and on a Letter-z-sized problem (SPEC section 7).
+//! positive-negative pairs, $10^4$ to $10^7$, and on a Letter-z-sized problem (conventions section 7).
 //! The kernel matrix is built outside the timed closure, as \[CVM Table 3\] times the
 //! optimization stage only.
 

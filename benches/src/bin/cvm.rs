@@ -9,8 +9,8 @@
 //!
 //! # Protocol
 //!
-//! Repeated stratified K-fold CV (SPEC section 8). On each outer split the scaler is fitted on
-//! the training part (SPEC section 1) and the kernel of each variant is built once, on the
+//! Repeated stratified K-fold CV (conventions section 8). On each outer split the scaler is fitted on
+//! the training part (conventions section 1) and the kernel of each variant is built once, on the
 //! training and test points together (the transductive mode of the paper: no test label is
 //! read). The inner 3-fold CV that picks the parameters reuses that kernel, training on the
 //! inner training points and scoring the inner validation points, so that one fusion serves
@@ -640,7 +640,7 @@ fn run_set(
             }
             *cell.chosen.entry(key).or_default() += 1;
             if algo.name == GAM {
-                // SPEC section 7: inductive against transductive on the same split and parameters.
+                // conventions section 7: inductive against transductive on the same split and parameters.
                 let mut ip = params(algo, c1, cfg.eps, cfg.fusion);
                 ip.kernel.n_loc = nl.min(n_train - 1);
                 ip.transductive = false;
@@ -662,7 +662,7 @@ fn run_set(
     Ok(cells)
 }
 
-/// Fig. 4 data: test AUC and AP of GAM-CVM over the 8 x 8 (C1, C2) grid of SPEC section 8, mean
+/// Fig. 4 data: test AUC and AP of GAM-CVM over the 8 x 8 (C1, C2) grid of conventions section 8, mean
 /// over one stratified K-fold split, with `n_loc` and `epsilon` fixed.
 fn fig4(data: &Dataset, set: &Set, cfg: &Config, out: &mut String) -> Result<(), String> {
     let grid = [0.001, 0.01, 0.1, 0.5, 1.0, 5.0, 10.0, 100.0];

@@ -165,7 +165,7 @@ fn online_pass(stream: &Dataset, lambda: f64) -> (f64, Vec<Option<Term>>) {
         let reg = 0.5 * lambda * dot(&w, &w);
         let opp = moments.opposite(y);
         if opp.count() == 0 {
-            // SPEC section 5: an empty opposite class contributes no loss term.
+            // conventions section 5: an empty opposite class contributes no loss term.
             total += reg;
             w.iter_mut().for_each(|wi| *wi *= 1.0 - eta * lambda);
             terms.push(None);

@@ -7,18 +7,19 @@ use std::time::Instant;
 use auc_core::{Dataset, Label, ParamMap};
 use auc_data::{FeatureRanges, Scaling};
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig, RunRecord};
-use auc_eval::grid::{self, GridAxis};
 use auc_eval::metrics;
 use auc_learners::{ALL, Algorithm, lookup};
 use clap::{Parser, Subcommand};
 use serde_json::json;
 
-use crate::hyper::HyperArgs;
+use crate::hyper::{HyperArgs, grid_points};
 use crate::input::{self, ReadArgs};
-use crate::memory::{self, Bytes};
 use crate::output::{Error, line, write_text};
 use crate::plot;
 use crate::progress::Bar;
+use crate::stage_args::StageArgs;
+use crate::threads::pool;
+use auc_stream::memory::{self, Bytes};
 
 /// Online and batch AUC maximization on imbalanced data.
 #[derive(Parser, Debug)]
@@ -61,7 +62,7 @@ enum Command {
     Predict(crate::predict::PredictArgs),
     /// Prequential (test-then-train) AUC of a one-pass learner along a stream, printed as it is
     /// read (input read incrementally, as `auc train` reads it).
-    Stream(crate::train::StreamArgs),
+    Stream(crate::stream::StreamArgs),
     /// Describe a saved model: algorithm, parameters, positive class, reading, scaling, state.
     Model(crate::predict::ModelArgs),
     /// List the algorithms with their parameters, defaults and grids.
@@ -103,50 +104,6 @@ struct MetricsArgs {
     json: bool,
 }
 
-/// Scaling and row normalization, fitted on training data only.
-#[derive(clap::Args, Debug, Clone)]
-pub(crate) struct PrepArgs {
-    /// Feature scaling, fitted on the training data: `auto` is min-max to [-1, 1] on data with
-    /// at least 10 % non-zeros and max-abs (x / max|x|, zeros stay zero) below, so sparse data
-    /// stays sparse; `minmax`, `maxabs`, `none`.
-    #[arg(long, value_enum, default_value = "auto", help_heading = "Preparation")]
-    scale: ScaleArg,
-    /// The same as `--scale none`.
-    #[arg(long, help_heading = "Preparation")]
-    no_scale: bool,
-    /// Divide every example by its Euclidean norm (after scaling).
-    #[arg(long, help_heading = "Preparation")]
-    pub(crate) unit_norm: bool,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum ScaleArg {
-    Auto,
-    Minmax,
-    Maxabs,
-    None,
-}
-
-impl PrepArgs {
-    /// The scaling asked for.
-    pub(crate) fn scaling(&self) -> Scaling {
-        if self.no_scale {
-            return Scaling::None;
-        }
-        match self.scale {
-            ScaleArg::Auto => Scaling::Auto,
-            ScaleArg::Minmax => Scaling::MinMax,
-            ScaleArg::Maxabs => Scaling::MaxAbs,
-            ScaleArg::None => Scaling::None,
-        }
-    }
-
-    /// Whether any preparation flag differs from its default.
-    pub(crate) fn is_given(&self) -> bool {
-        self.no_scale || self.unit_norm || self.scale != ScaleArg::Auto
-    }
-}
-
 /// What both `cv` and `curve` need: an algorithm, its data and how to prepare it.
 #[derive(clap::Args, Debug)]
 struct RunArgs {
@@ -171,7 +128,7 @@ struct RunArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     #[command(flatten)]
-    prep: PrepArgs,
+    stages: StageArgs,
     #[command(flatten)]
     read: ReadArgs,
     /// Refuse to start when the data and models would need more memory than this (8G, 512M).
@@ -186,7 +143,7 @@ impl RunArgs {
         let algo = lookup(&self.algo)?;
         let params = self.hyper.to_map()?;
         algo.check_names(&params)?;
-        crate::train::check_average(algo, self.average)?;
+        crate::training::check_average(algo, self.average)?;
         Ok((algo, params))
     }
 
@@ -221,8 +178,8 @@ impl RunArgs {
             repeats,
             inner_folds: inner,
             seed: self.seed,
-            scaling: self.prep.scaling(),
-            unit_norm: self.prep.unit_norm,
+            scaling: self.stages.spec().scaling,
+            unit_norm: self.stages.spec().unit_norm,
             max_train: None,
         }
     }
@@ -310,7 +267,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Train(a) => crate::train::train(a),
         Command::Moments(a) => crate::moments::moments(a),
         Command::Predict(a) => crate::predict::predict(a),
-        Command::Stream(a) => crate::train::stream(a),
+        Command::Stream(a) => crate::stream::stream(a),
         Command::Model(a) => crate::predict::model(a),
         Command::Algos(a) => list_algos(a.json),
     }
@@ -443,33 +400,6 @@ fn metrics_cmd(a: MetricsArgs) -> Result<(), Error> {
     }
 }
 
-/// The grid axes of `--grid` arguments; `default` stands for the algorithm's default grid.
-pub(crate) fn grid_points(algo: &Algorithm, args: &[String]) -> Result<Vec<ParamMap>, Error> {
-    let mut axes: Vec<GridAxis> = Vec::new();
-    for g in args {
-        if g == "default" {
-            for d in algo.grid {
-                axes.push(grid::parse_grid_arg(d)?);
-            }
-        } else {
-            axes.push(grid::parse_grid_arg(g)?);
-        }
-    }
-    Ok(grid::expand(&axes)?)
-}
-
-/// A thread pool of `threads` workers (all cores when `None`).
-pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        if t == 0 {
-            return Err("--threads must be at least 1".into());
-        }
-        b = b.num_threads(t);
-    }
-    Ok(b.build()?)
-}
-
 fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     let (algo, base) = a.run.algo()?;
     let points = grid_points(algo, &a.grid)?;
@@ -551,7 +481,10 @@ fn cv_cmd(a: CvArgs) -> Result<(), Error> {
             );
             obj.insert("inner_folds".into(), json!(a.inner_folds));
             obj.insert("seed".into(), json!(a.run.seed));
-            obj.insert("scaling".into(), json!(a.run.prep.scaling().to_string()));
+            obj.insert(
+                "scaling".into(),
+                json!(a.run.stages.spec().scaling.to_string()),
+            );
             obj.insert("diverged".into(), json!(summary.diverged_runs > 0));
             obj.insert("wall_seconds".into(), json!(total));
         }

@@ -4,7 +4,8 @@
 //! ([`auc_learners::Algorithm::configure`]), with "did you mean" for typos.
 
 use auc_core::{ParamMap, ParamValue};
-use auc_learners::ALL;
+use auc_eval::grid::{self, GridAxis};
+use auc_learners::{ALL, Algorithm};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
 /// The parameters given on the command line, as untyped values.
@@ -115,6 +116,24 @@ impl clap::Args for HyperArgs {
     fn augment_args_for_update(cmd: Command) -> Command {
         Self::augment_args(cmd)
     }
+}
+
+/// The grid axes of `--grid` arguments; `default` stands for the algorithm's default grid.
+pub(crate) fn grid_points(
+    algo: &Algorithm,
+    args: &[String],
+) -> Result<Vec<ParamMap>, crate::output::Error> {
+    let mut axes: Vec<GridAxis> = Vec::new();
+    for g in args {
+        if g == "default" {
+            for d in algo.grid {
+                axes.push(grid::parse_grid_arg(d)?);
+            }
+        } else {
+            axes.push(grid::parse_grid_arg(g)?);
+        }
+    }
+    Ok(grid::expand(&axes)?)
 }
 
 #[cfg(test)]

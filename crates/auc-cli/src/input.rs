@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use auc_core::Dataset;
 use auc_data::{
     CsvOptions, FeatureRanges, Format, LabelColumn, Positive, PositiveChoice, RawData, ReadOptions,
-    Reading, RowStream, Scaler, Scaling,
+    Reading, RowStream,
 };
-use auc_learners::Preparation;
+use auc_prep::{Preparation, ScaleFrom, ScaleSource};
 use clap::Args;
 
 use crate::output::Error;
@@ -189,103 +189,41 @@ pub(crate) fn read_with(
     Ok(RawData::concat(parts))
 }
 
-/// The reader options that read data as a model's training data was read: the same format and
-/// CSV layout, the model's dimension (an index past it is an error) and hashing.
-pub(crate) fn options_like(prep: &Preparation) -> ReadOptions {
-    let mut opts = prep.reading.options();
-    opts.hash_bits = prep.hash_bits;
-    opts.dim = if prep.hash_bits.is_some() {
-        None
+/// Reads `--scale-from FILE`: a model file (its fitted scaling) or the JSON of `auc info --json`
+/// (its `ranges`). Whether its hashing matches the data's is checked by [`auc_prep::PrepSpec::new`].
+pub(crate) fn load_scale_from(path: &Path) -> Result<ScaleFrom, Error> {
+    let name = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("--scale-from {name}: {e}"))?;
+    let (source, dim, hash_bits) = if bytes.starts_with(b"AUCMODEL") {
+        let m = auc_learners::Model::from_bytes(&bytes)
+            .map_err(|e| format!("--scale-from {name}: {e}"))?;
+        let p = m.preparation;
+        (ScaleSource::Fitted(p.scaler().clone()), p.dim, p.hash_bits)
     } else {
-        Some(prep.dim)
-    };
-    opts
-}
-
-/// Feature ranges brought from elsewhere (`--scale-from`), for data that cannot be read twice.
-pub(crate) struct ScaleFrom {
-    /// The file they came from.
-    pub(crate) path: PathBuf,
-    /// A fitted scaler (a model's) or ranges to fit one on (`auc info --json` output).
-    pub(crate) source: ScaleSource,
-    /// The dimension they cover.
-    pub(crate) dim: usize,
-}
-
-/// What `--scale-from` found.
-pub(crate) enum ScaleSource {
-    /// A model's fitted scaling.
-    Fitted(Scaler),
-    /// Per-feature ranges.
-    Ranges(FeatureRanges),
-}
-
-impl ScaleFrom {
-    /// Reads `path`: a model file (its fitted scaling) or the JSON of `auc info --json` (its
-    /// `ranges`); refuses one whose features were hashed differently from `hash_bits`.
-    pub(crate) fn load(path: &Path, hash_bits: Option<u8>) -> Result<ScaleFrom, Error> {
-        let name = path.display();
-        let bytes = std::fs::read(path).map_err(|e| format!("--scale-from {name}: {e}"))?;
-        let (source, dim, hashed) = if bytes.starts_with(b"AUCMODEL") {
-            let m = auc_learners::Model::from_bytes(&bytes)
-                .map_err(|e| format!("--scale-from {name}: {e}"))?;
-            let p = m.preparation;
-            (ScaleSource::Fitted(p.scaler), p.dim, p.hash_bits)
-        } else {
-            let not = || -> Error {
-                format!(
-                    "--scale-from {name}: neither an auc model file nor the output of `auc info --json` (which holds the feature ranges)"
-                )
-                .into()
-            };
-            let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|_| not())?;
-            let ranges = v.get("ranges").ok_or_else(not)?;
-            let r: FeatureRanges = serde_json::from_value(ranges.clone())
-                .map_err(|e| format!("--scale-from {name}: the ranges do not read: {e}"))?;
-            check_ranges(&r).map_err(|e| format!("--scale-from {name}: {e}"))?;
-            let hashed = v
-                .get("hash_bits")
-                .and_then(serde_json::Value::as_u64)
-                .and_then(|b| u8::try_from(b).ok());
-            let dim = r.dim();
-            (ScaleSource::Ranges(r), dim, hashed)
-        };
-        if hashed != hash_bits {
-            let says = |b: Option<u8>| {
-                b.map_or_else(|| "no hashing".to_owned(), |b| format!("--hash-bits {b}"))
-            };
-            return Err(format!(
-                "--scale-from {name} holds the ranges of features read with {}, but this data is read with {}: give the same --hash-bits",
-                says(hashed),
-                says(hash_bits)
+        let not = || -> Error {
+            format!(
+                "--scale-from {name}: neither an auc model file nor the output of `auc info --json` (which holds the feature ranges)"
             )
-            .into());
-        }
-        Ok(ScaleFrom {
-            path: path.to_path_buf(),
-            source,
-            dim,
-        })
-    }
-
-    /// The scaler of kind `scaling`: the model's own (which `scaling` must not contradict), or
-    /// the one the ranges give.
-    pub(crate) fn scaler(&self, scaling: Scaling) -> Result<Scaler, Error> {
-        match &self.source {
-            ScaleSource::Ranges(r) => Ok(r.finish(scaling)),
-            ScaleSource::Fitted(s) => {
-                if scaling != Scaling::Auto && scaling != s.kind() {
-                    return Err(format!(
-                        "--scale {scaling} contradicts the {} scaling the model {} was trained with (--scale-from takes a model's scaling as it is; leave --scale out)",
-                        s.kind(),
-                        self.path.display()
-                    )
-                    .into());
-                }
-                Ok(s.clone())
-            }
-        }
-    }
+            .into()
+        };
+        let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|_| not())?;
+        let ranges = v.get("ranges").ok_or_else(not)?;
+        let r: FeatureRanges = serde_json::from_value(ranges.clone())
+            .map_err(|e| format!("--scale-from {name}: the ranges do not read: {e}"))?;
+        check_ranges(&r).map_err(|e| format!("--scale-from {name}: {e}"))?;
+        let hashed = v
+            .get("hash_bits")
+            .and_then(serde_json::Value::as_u64)
+            .and_then(|b| u8::try_from(b).ok());
+        let dim = r.dim();
+        (ScaleSource::Ranges(r), dim, hashed)
+    };
+    Ok(ScaleFrom {
+        origin: name.to_string(),
+        source,
+        dim,
+        hash_bits,
+    })
 }
 
 /// Checks ranges read from a file: equal lengths, finite numbers, `min <= max`, counts within
@@ -352,14 +290,7 @@ pub(crate) fn fmt_labels(labels: &[f64]) -> String {
         .join(",")
 }
 
-/// A label as files write it: `+1` for one, other values as Rust prints them.
-pub(crate) fn fmt_label(l: f64) -> String {
-    if l.to_bits() == 1.0f64.to_bits() {
-        "+1".to_owned()
-    } else {
-        auc_core::shortest(l)
-    }
-}
+pub(crate) use auc_stream::fmt_label;
 
 /// The stderr line that says which class is positive and why.
 pub(crate) fn report_positive(choice: &PositiveChoice, data: &Dataset) {

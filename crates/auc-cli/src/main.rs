@@ -7,19 +7,22 @@
 //! goes to stderr with its cause chain and exit code 2; a closed stdout pipe (`auc cv ... |
 //! head`) is a success.
 
-mod blocks;
 mod commands;
-mod feed;
 mod friedman;
 mod hyper;
 mod input;
-mod memory;
+mod learning;
 mod moments;
 mod output;
+mod plan;
 mod plot;
 mod predict;
 mod progress;
+mod stage_args;
+mod stream;
+mod threads;
 mod train;
+mod training;
 
 use std::process::ExitCode;
 

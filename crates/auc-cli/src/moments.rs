@@ -5,7 +5,7 @@
 //! ranges (`auc_learners::MomentSummary`), so memory does not grow with the number of rows.
 //! A plain (not gzipped) LIBSVM file is cut into blocks of whole lines that are parsed and
 //! summarized in parallel on the thread pool (`--threads`), a window of blocks at a time
-//! ([`crate::blocks`]); the summaries are then merged **in file order**, so the result depends
+//! ([`auc_stream::blocks`]); the summaries are then merged **in file order**, so the result depends
 //! on the block size only, never on the number of threads. CSV files, gzip and standard input are
 //! parsed by one `RowStream`, the next chunk being parsed while the last one is summarized.
 //! Inputs that are moment files (they start with `AUCMOMNT`, whatever their name) are read and
@@ -21,12 +21,14 @@ use auc_data::{ReadOptions, RowStream};
 use auc_learners::{Algorithm, MomentSummary, fit_from_moments};
 use serde_json::json;
 
-use crate::commands::{PrepArgs, pool};
-use crate::input::{self, ReadArgs};
-use crate::memory::{self, Bytes};
-use crate::output::{Error, line, write_atomic};
+use auc_prep::TransformSpec;
 
-use crate::blocks::{self, BLOCK_BYTES};
+use crate::input::{self, ReadArgs};
+use crate::output::{Error, line, write_atomic};
+use crate::threads::pool;
+use auc_stream::memory::{self, Bytes};
+
+use auc_stream::blocks::{self, BLOCK_BYTES};
 
 /// Rows per chunk of the sequential (CSV, gzip, stdin) pass.
 const CHUNK_ROWS: usize = 16_384;
@@ -102,7 +104,7 @@ pub(crate) struct TrainFromMoments<'a> {
     pub(crate) inputs: &'a [PathBuf],
     pub(crate) output: &'a Path,
     pub(crate) read: &'a ReadArgs,
-    pub(crate) prep: &'a PrepArgs,
+    pub(crate) stages: TransformSpec,
     pub(crate) threads: Option<usize>,
     pub(crate) seed: u64,
     pub(crate) max_memory: Option<Bytes>,
@@ -159,7 +161,7 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     let algo = t.algo;
     algo.check_names(t.given)?;
     let config = algo.configure(t.given)?;
-    if t.prep.unit_norm {
+    if t.stages.unit_norm {
         return Err(format!(
             "--unit-norm divides each row by its own norm, which does not commute with class moments; {} is fitted from moments and cannot use it",
             algo.name
@@ -186,24 +188,24 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     )?;
     let solve_start = Instant::now();
     let positive = t.read.positive_rule();
-    let (mut model, line_text) =
-        fit_from_moments(algo, t.given, &summary, &positive, t.prep.scaling(), t.seed).map_err(
-            |e| -> Error {
-                // The message is a new error: carry the cause chain into it ("fitting from
-                // moments failed" alone does not say that a class was missing).
-                let mut msg = format!(
-                    "training {} from the moments of {}: {e}",
-                    algo.name,
-                    inputs_name(t.inputs)
-                );
-                let mut cause = std::error::Error::source(&e);
-                while let Some(c) = cause {
-                    msg.push_str(&format!(": {c}"));
-                    cause = c.source();
-                }
-                msg.into()
-            },
-        )?;
+    let (mut model, line_text) = fit_from_moments(
+        algo, t.given, &summary, &positive, &t.stages, t.seed,
+    )
+    .map_err(|e| -> Error {
+        // The message is a new error: carry the cause chain into it ("fitting from
+        // moments failed" alone does not say that a class was missing).
+        let mut msg = format!(
+            "training {} from the moments of {}: {e}",
+            algo.name,
+            inputs_name(t.inputs)
+        );
+        let mut cause = std::error::Error::source(&e);
+        while let Some(c) = cause {
+            msg.push_str(&format!(": {c}"));
+            cause = c.source();
+        }
+        msg.into()
+    })?;
     let solve = solve_start.elapsed().as_secs_f64();
     model.training.written_by = format!("auc {}", env!("CARGO_PKG_VERSION"));
     let tr = &model.training;
@@ -217,7 +219,7 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     let bytes = model.to_checked_bytes()?;
     write_atomic(t.output, &bytes)?;
     let seconds = start.elapsed().as_secs_f64();
-    let cert = crate::train::certificate(model.state.as_ref(), algo.name);
+    let cert = crate::training::certificate(model.state.as_ref(), algo.name);
     eprintln!(
         "auc: trained {} ({}) on {} examples ({} positive, {} negative), {} features in {seconds:.2} s (moment pass {pass:.2} s, solve {solve:.3} s): {line_text} -> {} ({} bytes)",
         algo.name,
@@ -238,7 +240,7 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
             "negatives": tr.negatives,
             "positive": model.preparation.positive_labels,
             "features": model.preparation.dim,
-            "scaling": model.preparation.scaler.kind().to_string(),
+            "scaling": model.preparation.scaler().kind().to_string(),
             "diverged": false,
             "divergence": null,
             "tuned": null,

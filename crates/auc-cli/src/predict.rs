@@ -10,10 +10,10 @@ use auc_eval::metrics;
 use auc_learners::Model;
 use serde_json::json;
 
-use crate::feed::{self, Classes, Prep, Reader};
 use crate::input::{self, ReadArgs};
 use crate::output::{Error, Sink, is_stdout, line};
 use crate::progress::Bar;
+use auc_stream::{Classes, Reader, Shaper};
 
 /// Flags of `auc predict`.
 #[derive(clap::Args, Debug)]
@@ -78,7 +78,7 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     let m = load(&a.model)?;
     a.read.check_against(&m.preparation, &a.model)?;
     let prep = &m.preparation;
-    let mut reader = Reader::open(std::slice::from_ref(&a.data), &input::options_like(prep))?;
+    let mut reader = Reader::open(std::slice::from_ref(&a.data), &prep.read_options())?;
     reader.on_wider(format!("the model was trained on {} features", prep.dim));
     if let (Some(want), Some(found)) = (prep.reading.csv(), reader.reading().csv()) {
         want.check(found, &a.data.display().to_string())?;
@@ -89,14 +89,15 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     // place; the scores already on standard output stay there).
     let paths = std::slice::from_ref(&a.data);
     if let Some(given) = &a.read.positive
-        && feed::rereadable(paths)
+        && auc_stream::rereadable(paths)
     {
-        let survey = feed::survey(
+        let survey = auc_stream::survey(
             paths,
-            &input::options_like(prep),
+            &prep.read_options(),
             false,
             Some(given),
-            crate::memory::limit(None),
+            auc_stream::memory::limit(None),
+            &crate::progress::PassBar::default(),
         )?;
         auc_data::PositiveChoice::from_counts(
             &survey.label_counts(),
@@ -122,13 +123,13 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         Classes::Known { labels, .. } => labels.clone(),
         Classes::Binary => vec![1.0],
     };
-    let chunk_prep = Prep::new(classes.clone(), prep.dim, prep.clone());
+    let shaper = Shaper::new(classes.clone(), prep.dim, prep.transform.clone());
     let mut sink = Sink::create(a.output.as_deref().unwrap_or(Path::new("-")))?;
     let (mut scores, mut labels) = (Vec::new(), Vec::new());
     let bar = Bar::bytes("scoring", reader.total_bytes());
     let mut text = String::new();
     let start = Instant::now();
-    let done = feed::run(reader, chunk_prep, !a.one_thread, |chunk| {
+    let done = auc_stream::run(reader, shaper, !a.one_thread, |chunk| {
         let s = m.scores(&chunk.data).map_err(|e| match e {
             auc_learners::Error::NonFiniteScore { row, value } => {
                 auc_learners::Error::NonFiniteScore {
@@ -154,7 +155,7 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     })?;
     bar.finish();
     let seconds = start.elapsed().as_secs_f64();
-    feed::final_choice(&classes, &done.seen)?;
+    auc_stream::final_choice(&classes, &done.seen)?;
     sink.finish()?;
     if a.no_metrics {
         report_count(&a, done.rows, seconds);
@@ -222,8 +223,9 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
             "features": p.dim,
             "reading": p.reading,
             "hash_bits": p.hash_bits,
-            "scaling": p.scaler.kind().to_string(),
-            "unit_norm": p.unit_norm,
+            "scaling": p.scaler().kind().to_string(),
+            "unit_norm": p.unit_norm(),
+            "stages": p.transform.describe(),
             "training": t,
             "state": state,
             "format_version": auc_learners::FORMAT_VERSION,
@@ -249,8 +251,12 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
     line(format!("reading     {}", input::describe_reading(p)))?;
     line(format!(
         "scaling     {}{}",
-        p.scaler.kind(),
-        if p.unit_norm { ", then unit norm" } else { "" }
+        p.scaler().kind(),
+        if p.unit_norm() {
+            ", then unit norm"
+        } else {
+            ""
+        }
     ))?;
     line(format!(
         "training    {} examples ({} positive, {} negative), seed {}, {}",

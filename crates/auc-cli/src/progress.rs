@@ -102,3 +102,29 @@ impl Bar {
         self.bar.finish_and_clear();
     }
 }
+
+/// A bytes bar made when a pass of the streaming engine starts: the engine's
+/// [`auc_stream::Progress`] drawn on the terminal.
+#[derive(Default)]
+pub(crate) struct PassBar {
+    bar: std::sync::OnceLock<(String, Bar)>,
+}
+
+impl auc_stream::Progress for PassBar {
+    fn start(&self, what: &str, total: Option<u64>) {
+        // A second pass through the same value keeps the first bar.
+        let _ = self.bar.set((what.to_owned(), Bar::bytes(what, total)));
+    }
+
+    fn update(&self, bytes: u64, rows: u64) {
+        if let Some((what, bar)) = self.bar.get() {
+            bar.set_stream(what, bytes, rows);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some((_, bar)) = self.bar.get() {
+            bar.finish();
+        }
+    }
+}

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// The class of an example: positive (usually the rare class) or negative.
 ///
-/// Files carry labels as numbers; the data layer maps them to this enum (SPEC section 1), so no
+/// Files carry labels as numbers; the data layer maps them to this enum (conventions section 1), so no
 /// learner ever compares floats to find the class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Label {

@@ -127,14 +127,14 @@ pub trait Fit {
     /// The trained model.
     type Model: Scorer;
 
-    /// Trains on `train`. `seed` drives every random choice the procedure makes (SPEC section 1).
+    /// Trains on `train`. `seed` drives every random choice the procedure makes (conventions section 1).
     fn fit(&self, train: &Dataset, seed: u64) -> Result<Self::Model, FitError>;
 }
 
 /// Fits an online learner by streaming the training rows once, **in the dataset's order**.
 ///
 /// Whoever builds the dataset decides the order; the evaluation layer feeds every training part
-/// in a seeded random permutation (SPEC section 1). The seed goes to [`OnlineParams::build`],
+/// in a seeded random permutation (conventions section 1). The seed goes to [`OnlineParams::build`],
 /// for learners that make random choices of their own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Streaming<P>(pub P);
@@ -169,7 +169,7 @@ pub trait DynFit: Send + Sync {
 
     /// As [`DynFit::fit_dyn`], also shown the features of the rows the model will score
     /// (`unlabeled`), for transductive procedures such as GAM-CVM, whose kernel is built on
-    /// training and test points together (SPEC section 7); returns the model and its scores of
+    /// training and test points together (conventions section 7); returns the model and its scores of
     /// those rows. The evaluation layer passes each validation or test part here; a procedure
     /// must not read its labels. The default fits on `train` alone and scores `unlabeled` with
     /// the model, so inductive learners need not know about it.

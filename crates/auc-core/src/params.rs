@@ -346,7 +346,7 @@ pub trait Params:
     /// The grid `auc train --tune` searches and reproductions start from, as `--grid` axes
     /// (`eta=2^-10..2^10:2`); empty when there is nothing to tune.
     const GRID: &'static [&'static str];
-    /// The papers' full grid (SPEC section 8), as `--grid` axes; defaults to [`Params::GRID`].
+    /// The papers' full grid (conventions section 8), as `--grid` axes; defaults to [`Params::GRID`].
     const PAPER_GRID: &'static [&'static str] = Self::GRID;
 
     /// The one validation: every field in its spec's range, plus any rule across fields. Runs

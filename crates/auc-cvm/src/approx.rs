@@ -9,7 +9,7 @@
 //! kernels of eqs. 19-20, averaged over the sub-kernels: weights $\lambda(x, \cdot)$ summing to 1.
 //! The kernel on all points is one diffusion step through them, plus eq. 21's $\rho I$:
 //! $$\tilde K_n = \Lambda \tilde K_m \Lambda^\top + \rho I,$$
-//! the extension the inductive model uses for a new point (SPEC section 7), applied to every
+//! the extension the inductive model uses for a new point (conventions section 7), applied to every
 //! point. It is positive definite where $\tilde K_m$ is positive semi-definite, and non-negative.
 //! Nothing of size $n^2$ exists: an entry costs $O(n_{loc}^2)$, $f = \tilde K_n w$ costs
 //! $O(m^2 + n\, n_{loc})$, and the memory is $O(m^2 + n (p + n_{loc}))$

@@ -443,7 +443,7 @@ pub struct Gaussian {
 }
 
 impl Gaussian {
-    /// $\sigma_1$ = the median over points of the per-sample standard deviation (SPEC section 7).
+    /// $\sigma_1$ = the median over points of the per-sample standard deviation (conventions section 7).
     /// Falls back to 1 when that median is 0 (every point constant across its features).
     pub fn median_std(pts: &Points) -> Self {
         let stds: Vec<f64> = (0..pts.n()).map(|i| pts.sample_std(i)).collect();
@@ -512,7 +512,7 @@ pub struct Density {
 }
 
 impl Density {
-    /// $\sigma_2$ = the median local sparsity (SPEC section 7); the largest sparsity when the
+    /// $\sigma_2$ = the median local sparsity (conventions section 7); the largest sparsity when the
     /// median is 0 (many duplicate points), and 1 when every sparsity is 0.
     pub fn median_sparsity(pts: &Points) -> Self {
         let m = median(pts.spa.clone());

@@ -1,6 +1,6 @@
 //! GAM-CVM \[CVM secs. 2-4\]: sub-kernels fused by cross-diffusion, a generalized AUC objective
 //! with ranking margin $\tau$, solved as a center-constrained minimum enclosing ball by a core
-//! vector machine (SPEC section 7), plus the baselines built from the same parts: single and
+//! vector machine (conventions section 7), plus the baselines built from the same parts: single and
 //! paired sub-kernels (\[CVM Table 6\]), a rho-AUCCVM-style single Gaussian kernel, and AUCSVM as
 //! the exact pairwise QP \[BS05\].
 //!

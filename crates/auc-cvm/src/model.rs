@@ -1,7 +1,7 @@
 //! GAM-CVM as a batch learner: parameters, the fitted model, transductive and inductive
 //! scoring, and the [`DynFit`] implementation the evaluation layer runs.
 //!
-//! # Transductive and inductive scoring (SPEC section 7)
+//! # Transductive and inductive scoring (conventions section 7)
 //!
 //! The fused kernel exists only on the points it was built from. [`DynFit::fit_transductive`]
 //! builds it on the training rows and the rows to be scored (never their labels), so each of

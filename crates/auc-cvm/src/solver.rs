@@ -20,7 +20,7 @@
 //! $q = \beta^\top \tilde H \beta$, and the radius of the core set's ball is
 //! $R^2 = \varsigma - q$.
 //!
-//! # The farthest pair without pairs (SPEC section 7)
+//! # The farthest pair without pairs (conventions section 7)
 //!
 //! For a pair outside the core set, $(\tilde H\beta)_m = f_\beta(x_i) - f_\beta(x_j)$ with
 //! $f_\beta = K w$, $w$ the per-point sums of $\beta$. The farthest non-core pair minimizes
@@ -194,7 +194,7 @@ impl Solution {
         0.5 * c2 * c2 * self.q
     }
 
-    /// The ranking margin $\tau = \alpha^\top \tilde H \alpha / C_2 = C_2 q$ (SPEC section 7).
+    /// The ranking margin $\tau = \alpha^\top \tilde H \alpha / C_2 = C_2 q$ (conventions section 7).
     pub fn tau(&self, c2: f64) -> f64 {
         c2 * self.q
     }

@@ -10,7 +10,7 @@
 //! # Defaults
 //!
 //! The paper fixes none of $C_1$, $C_2$, $\epsilon$, $n_{loc}$, $\rho$, $T$; its grids are in
-//! SPEC section 8. Ours: $C_1 = 1$, $C_2 = 1$ ($C_2$ only scales the scores, [`crate::solver`]),
+//! conventions section 8. Ours: $C_1 = 1$, $C_2 = 1$ ($C_2$ only scales the scores, [`crate::solver`]),
 //! $\epsilon = 10^{-3}$ (fig. 5 of `docs/results/cvm.md`: AUC drops already at $10^{-2}$),
 //! $n_{loc} = 16$, $\rho = 0.1$, $T = 20$, transductive scoring in cross-validation as the
 //! paper measures (an `auc train` model is always inductive).
@@ -159,7 +159,7 @@ const EXACT: &[ParamSpec] = &[C1, N_LOC, SIGMA_SCALE, TRANSDUCTIVE];
 
 /// The coarse grid of `docs/results/cvm.md`.
 const GRID: &[&str] = &["c1=0.1,1,10", "n_loc=8,32"];
-/// SPEC section 8's grid.
+/// conventions section 8's grid.
 const PAPER_GRID: &[&str] = &[
     "c1=0.001,0.01,0.1,0.5,1,5,10,100",
     "epsilon=1e-8,1e-7,1e-6,1e-5,1e-4,1e-3,1e-2,1e-1",
@@ -167,7 +167,7 @@ const PAPER_GRID: &[&str] = &[
 ];
 /// rho-AUCCVM tunes the Gaussian bandwidth instead of the neighbourhood.
 const RHO_GRID: &[&str] = &["c1=0.1,1,10", "sigma_scale=0.5,1,2"];
-/// SPEC section 8's grid for rho-AUCCVM, with the bandwidth.
+/// conventions section 8's grid for rho-AUCCVM, with the bandwidth.
 const RHO_PAPER_GRID: &[&str] = &[
     "c1=0.001,0.01,0.1,0.5,1,5,10,100",
     "epsilon=1e-8,1e-7,1e-6,1e-5,1e-4,1e-3,1e-2,1e-1",
@@ -175,7 +175,7 @@ const RHO_PAPER_GRID: &[&str] = &[
 ];
 /// AUCSVM: an exact solver, no epsilon.
 const EXACT_GRID: &[&str] = &["c1=0.1,1,10"];
-/// SPEC section 8's C1 grid for AUCSVM.
+/// conventions section 8's C1 grid for AUCSVM.
 const EXACT_PAPER_GRID: &[&str] = &["c1=0.001,0.01,0.1,0.5,1,5,10,100"];
 
 impl GamCvmSettings {

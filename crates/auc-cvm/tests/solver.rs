@@ -399,7 +399,7 @@ fn solvers_reject_one_class_and_too_many_pairs() {
     assert!(solver::aucsvm_dual(&pb, 1.0, 1e-9, 11, 10).is_err());
 }
 
-/// SPEC section 7's identity behind the shortcut: over the materialized pairs,
+/// conventions section 7's identity behind the shortcut: over the materialized pairs,
 /// $(\tilde H \beta)_m = f_\beta(x_i) - f_\beta(x_j) + \beta_m / C_1$, with $f_\beta = K w$ from the
 /// point weights; so the CCMEB distance $\varsigma + q - 2(\tilde H\beta)_m$ is largest at the
 /// non-core pair with the smallest score gap.

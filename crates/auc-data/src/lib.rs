@@ -1,7 +1,7 @@
 //! Reading and preparing data for the `auc` workspace: LIBSVM and CSV parsing (whole files or in
 //! chunks), gzip and standard input, feature hashing, choosing the positive class and binarizing,
 //! scaling fitted on one part and applied to another, unit-norm rows, and seeded synthetic
-//! imbalanced data (SPEC section 1).
+//! imbalanced data (conventions section 1).
 //!
 //! This is the only layer that checks raw input: every value it hands on is finite and every sparse
 //! row is sorted, so learners need not check again. It never trains or scores anything.
@@ -67,7 +67,9 @@ pub use raw::{
     BinaryLabels, DENSE_DENSITY, Layout, Positive, PositiveChoice, PositiveRule, RawData,
     dense_bytes,
 };
-pub use scale::{AUTO_MIN_MAX_DENSITY, FeatureRanges, SCALED_LIMIT, Scaler, Scaling, unit_norm};
+pub use scale::{
+    AUTO_MIN_MAX_DENSITY, FeatureRanges, SCALED_LIMIT, Scaler, Scaling, row_norm, unit_norm,
+};
 pub use stream::RowStream;
 pub use synthetic::Synthetic;
 

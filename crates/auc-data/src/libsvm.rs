@@ -1,4 +1,4 @@
-//! The LIBSVM / svmlight text format, parsed with nom one line at a time (SPEC section 1).
+//! The LIBSVM / svmlight text format, parsed with nom one line at a time (conventions section 1).
 //!
 //! A line is `LABEL (INDEX:VALUE | qid:N)*`, tokens separated by spaces or tabs, with `#` starting
 //! a comment that runs to the end of the line. Blank, whitespace-only and comment-only lines are

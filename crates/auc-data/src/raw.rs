@@ -50,7 +50,7 @@ pub struct RawData {
     reading: Reading,
 }
 
-/// Which file labels become the positive class when binarizing (SPEC section 1).
+/// Which file labels become the positive class when binarizing (conventions section 1).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum Positive {
     /// The default. A file whose label set is exactly {-1, +1} or {0, 1} takes +1 (or 1) as the
@@ -531,7 +531,7 @@ impl RawData {
     }
 
     /// The positive class `positive` picks on these rows, and the rule that picked it
-    /// (SPEC section 1).
+    /// (conventions section 1).
     ///
     /// - [`Positive::Auto`]: labels exactly {-1, +1} or {0, 1} give `[1]` with
     ///   [`PositiveRule::BinaryPlusOne`], whatever the class sizes; any other label set gives the

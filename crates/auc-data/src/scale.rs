@@ -1,4 +1,4 @@
-//! Per-feature scaling fitted on one part and applied to another (SPEC section 1), the mergeable
+//! Per-feature scaling fitted on one part and applied to another (conventions section 1), the mergeable
 //! range statistics it is fitted from, and unit-norm rows.
 //!
 //! [`Scaling`] is the user's choice; [`FeatureRanges`] accumulates per-feature ranges in one pass
@@ -6,7 +6,7 @@
 //! into a [`Scaler`], which a model file stores and applies to later data, whole
 //! ([`Scaler::transform`]) or row by row ([`Scaler::transform_row`]).
 //!
-//! Deviation (SPEC section 1 says test values are not clipped): a scaled value is saturated at
+//! Deviation (conventions section 1 says test values are not clipped): a scaled value is saturated at
 //! $\pm$[`SCALED_LIMIT`] $= \pm 10^{12}$. Values within the training range map into $[-1, 1]$, so
 //! the bound only touches test values more than about $5 \cdot 10^{11}$ training ranges outside
 //! it, where an unbounded result could overflow to infinity (a value of $10^{308}$ against a
@@ -537,8 +537,8 @@ fn max_abs_value(m: f64, x: f64) -> f64 {
 }
 
 /// $\lVert x \rVert$ computed without overflow: the largest magnitude times the norm of the row
-/// divided by it.
-fn safe_norm(x: Row<'_>) -> f64 {
+/// divided by it. The norm [`unit_norm`] divides by, for a single row.
+pub fn row_norm(x: Row<'_>) -> f64 {
     let mut m = 0.0f64;
     x.for_each(|_, v| m = m.max(v.abs()));
     if m == 0.0 {
@@ -558,7 +558,7 @@ fn safe_norm(x: Row<'_>) -> f64 {
 /// values near the largest double do not overflow to a zero row.
 pub fn unit_norm(data: &Dataset) -> Dataset {
     let labels = data.labels().to_vec();
-    let norms: Vec<f64> = data.iter().map(|(x, _)| safe_norm(x)).collect();
+    let norms: Vec<f64> = data.iter().map(|(x, _)| row_norm(x)).collect();
     let div = |v: f64, i: usize| if norms[i] > 0.0 { v / norms[i] } else { 0.0 };
     let result = match data.storage() {
         Storage::Dense { values } => {

@@ -1,4 +1,4 @@
-//! `RawData` operations through the public API: label counts, binarizing (SPEC section 1),
+//! `RawData` operations through the public API: label counts, binarizing (conventions section 1),
 //! `with_dim`, `concat` and `truncate`.
 
 use auc_core::Label::{self, Neg, Pos};

@@ -1,7 +1,7 @@
 //! How a one-pass learner's AUC evolves along the stream: convergence curves on a fixed test set
 //! and prequential (test-then-train) evaluation.
 //!
-//! Both walk the stream in the order given; shuffle or scale beforehand if wanted (SPEC section 1).
+//! Both walk the stream in the order given; shuffle or scale beforehand if wanted (conventions section 1).
 //!
 //! | symbol | Rust name | meaning |
 //! |---|---|---|
@@ -11,7 +11,7 @@
 use auc_core::{Dataset, DynFit, OnlineLearner};
 use serde::Serialize;
 
-use crate::cv::{CvConfig, EvalError, permuted, prepare};
+use crate::cv::{CvConfig, EvalError, permuted, split_parts};
 use crate::folds::{derive_seed, stratified_kfold};
 use crate::metrics::{MetricError, auc};
 
@@ -138,7 +138,7 @@ const TAG_CURVE_FIT: u64 = 13;
 
 /// A convergence curve the way the protocol prepares data: the test part is `test` when given,
 /// else the first of `cfg.folds` stratified folds of `data` (seeded); the training part is fed in
-/// a seeded random permutation (SPEC section 1); scaling (and unit norm) follow `cfg`, fitted on
+/// a seeded random permutation (conventions section 1); scaling (and unit norm) follow `cfg`, fitted on
 /// the training part only. `fit` must be a one-pass learner ([`DynFit::online`]).
 pub fn convergence_protocol(
     data: &Dataset,
@@ -174,7 +174,7 @@ pub fn convergence_protocol(
         });
     }
     let order = permuted(train_idx, derive_seed(cfg.seed, &[TAG_CURVE_ORDER]));
-    let prepared = prepare(data, &order, test_src, &test_idx, cfg);
+    let prepared = split_parts(data, &order, test_src, &test_idx, cfg);
     let mut learner = fit
         .online(
             prepared.train.dim(),

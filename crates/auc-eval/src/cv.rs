@@ -1,10 +1,10 @@
 //! The papers' nested cross-validation protocol [OAUC sec. 6.3] (also ADM's "Experimental testbed
-//! and setup"), as SPEC section 8 fixes it.
+//! and setup"), as conventions section 8 fixes it.
 //!
 //! For each of $R$ repetitions of a stratified $K$-fold split of the data (outer split):
 //!
 //! 1. Scaling ([`CvConfig::scaling`]) is fitted on the outer training part only and applied to
-//!    both parts; then rows are divided by their norm if [`CvConfig::unit_norm`] (SPEC section 1).
+//!    both parts; then rows are divided by their norm if [`CvConfig::unit_norm`] (conventions section 1).
 //! 2. If there is more than one candidate parameter set, an inner stratified
 //!    [`CvConfig::inner_folds`]-fold CV on the outer training part scores each candidate by its
 //!    mean validation AUC. Each inner fold re-fits the scaler on its own training rows, starting
@@ -13,11 +13,11 @@
 //!    training part and scored on the test part: AUC and AP.
 //!
 //! Every training part is fed to the learner in a seeded random permutation, because files are
-//! often sorted by class and one-pass learners are order sensitive (SPEC section 1).
+//! often sorted by class and one-pass learners are order sensitive (conventions section 1).
 //!
 //! Every fit goes through [`DynFit::fit_transductive`] with the (scaled) features of the part it
 //! will score: the validation part in the inner CV, the test part in the final fit. Inductive
-//! learners ignore them (the trait's default); transductive ones (GAM-CVM, SPEC section 7) build
+//! learners ignore them (the trait's default); transductive ones (GAM-CVM, conventions section 7) build
 //! their kernel on both, never reading the labels of the scored part.
 //!
 //! # Seeds and threads
@@ -47,13 +47,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use auc_core::{Dataset, DynFit, FitError, Label, ParamError, ParamMap};
-use auc_data::{Scaler, Scaling, unit_norm};
+use auc_data::Scaling;
+use auc_prep::{ScaleEvidence, TransformSpec};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 use serde::Serialize;
 
+pub use crate::error::EvalError;
 use crate::folds::{Split, derive_seed, repeated_stratified_kfold, stratified_kfold};
 use crate::metrics::{MetricError, auc, average_precision};
 
@@ -72,122 +74,6 @@ const TAG_SUBSAMPLE: u64 = 7;
 /// Folds of [`tune`].
 const TAG_TUNE_FOLDS: u64 = 8;
 
-/// Why an evaluation could not produce its records.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum EvalError {
-    /// Training with these parameters failed (the source says why).
-    Fit {
-        /// The full parameter set that was being trained.
-        params: ParamMap,
-        /// What the learner reported.
-        source: FitError,
-    },
-    /// A candidate's parameters were rejected when its learner was made.
-    Param(ParamError),
-    /// A metric has no value (one class only, or non-finite scores).
-    Metric {
-        /// What was being scored, e.g. `"test part of repeat 1, fold 3"`.
-        context: String,
-        /// Why the metric is undefined.
-        source: MetricError,
-    },
-    /// A class has fewer examples than there are folds, so stratified folds cannot exist.
-    Folds {
-        /// The class that is too small.
-        class: Label,
-        /// How many examples it has in `part`.
-        count: usize,
-        /// The number of folds asked for.
-        k: usize,
-        /// Which rows were being split, e.g. `"the data"`.
-        part: String,
-    },
-    /// Fewer than two folds were asked for.
-    FoldCount {
-        /// The number asked for.
-        k: usize,
-    },
-    /// A setting is out of range (`repeats = 0`, `every = 0`, ...).
-    Config {
-        /// The setting's name.
-        name: &'static str,
-        /// Its value.
-        value: usize,
-        /// The allowed values, in words.
-        allowed: &'static str,
-    },
-    /// Every candidate gave non-finite validation scores in the inner CV of one outer split.
-    NoUsableParams {
-        /// Repetition of the outer split.
-        repeat: usize,
-        /// Fold of the outer split.
-        fold: usize,
-    },
-    /// A step-by-step evaluation (a convergence curve) was asked of a procedure that is not a
-    /// one-pass learner.
-    NotOnline,
-    /// Training and test rows have different dimensions (convergence curves).
-    Dimension {
-        /// Features of the training rows.
-        train: usize,
-        /// Features of the test rows.
-        test: usize,
-    },
-}
-
-impl fmt::Display for EvalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EvalError::Fit { params, .. } => write!(f, "training with parameters {params} failed"),
-            EvalError::Param(e) => write!(f, "{e}"),
-            EvalError::Metric { context, .. } => write!(f, "cannot score the {context}"),
-            EvalError::Folds {
-                class,
-                count,
-                k,
-                part,
-            } => write!(
-                f,
-                "cannot make {k} stratified folds of {part}: class {class} has only {count} \
-                 example(s), fewer than {k}"
-            ),
-            EvalError::FoldCount { k } => write!(f, "{k} fold(s) asked for; at least 2 are needed"),
-            EvalError::Config {
-                name,
-                value,
-                allowed,
-            } => {
-                write!(f, "{name} = {value} is out of range: it must be {allowed}")
-            }
-            EvalError::NoUsableParams { repeat, fold } => write!(
-                f,
-                "repeat {repeat}, fold {fold}: every candidate gave non-finite validation scores"
-            ),
-            EvalError::NotOnline => {
-                f.write_str("convergence curves need a one-pass (online) learner")
-            }
-            EvalError::Dimension { train, test } => {
-                write!(
-                    f,
-                    "training rows have {train} features but test rows have {test}"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for EvalError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            EvalError::Fit { source, .. } => Some(source),
-            EvalError::Metric { source, .. } => Some(source),
-            // `Param` is transparent: its message is the parameter error's own.
-            _ => None,
-        }
-    }
-}
-
 /// Settings of the protocol. `Default` is the OAUC/ADM protocol [OAUC sec. 6.3]: 4 repetitions
 /// of stratified 5-fold CV with a 5-fold inner CV, min-max scaling on, unit norm off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -200,7 +86,7 @@ pub struct CvConfig {
     pub inner_folds: usize,
     /// Base seed of every random choice.
     pub seed: u64,
-    /// Feature scaling, fitted on each training part only (SPEC section 1); `Auto` resolves on
+    /// Feature scaling, fitted on each training part only (conventions section 1); `Auto` resolves on
     /// each part by its density.
     pub scaling: Scaling,
     /// Divide every row by its Euclidean norm (after scaling).
@@ -209,6 +95,16 @@ pub struct CvConfig {
     /// this many rows, drawn without replacement, before its inner CV and final fit. The kernel
     /// experiments of [OAUC sec. 6.3] cap at 10,000. `None` keeps every row.
     pub max_train: Option<usize>,
+}
+
+impl CvConfig {
+    /// The preparation stages fitted on each training part.
+    pub fn stages(&self) -> TransformSpec {
+        TransformSpec {
+            scaling: self.scaling,
+            unit_norm: self.unit_norm,
+        }
+    }
 }
 
 impl Default for CvConfig {
@@ -496,33 +392,31 @@ pub fn tune(
 }
 
 /// A training part ready to fit (selected in a seeded order, scaled) and its evaluation part.
-pub(crate) struct Prepared {
+pub(crate) struct Parts {
     pub(crate) train: Dataset,
     pub(crate) eval: Dataset,
 }
 
-/// Selects `train_idx` of `train_src` in that order and `eval_idx` of `eval_src`, fits the scaler
-/// on the selected training rows and applies it to both, then unit-norms both if asked.
-pub(crate) fn prepare(
+/// Selects `train_idx` of `train_src` in that order and `eval_idx` of `eval_src`, fits the stages
+/// of [`CvConfig::stages`] on the selected training rows and applies them to both.
+pub(crate) fn split_parts(
     train_src: &Dataset,
     train_idx: &[usize],
     eval_src: &Dataset,
     eval_idx: &[usize],
     cfg: &CvConfig,
-) -> Prepared {
-    let mut train = train_src.select(train_idx);
-    let mut eval = eval_src.select(eval_idx);
-    if cfg.scaling != Scaling::None {
-        // SPEC section 1: fitted on the training part only, applied to both, never clipped.
-        let scaler = Scaler::fit(cfg.scaling, &train);
-        train = scaler.transform(&train);
-        eval = scaler.transform(&eval);
+) -> Parts {
+    let train = train_src.select(train_idx);
+    let eval = eval_src.select(eval_idx);
+    // conventions section 1: fitted on the training part only, applied to both, never clipped.
+    let transform = cfg.stages().fit(ScaleEvidence::Data(&train));
+    if transform.is_identity() {
+        return Parts { train, eval };
     }
-    if cfg.unit_norm {
-        train = unit_norm(&train);
-        eval = unit_norm(&eval);
+    Parts {
+        train: transform.apply_dataset(&train),
+        eval: transform.apply_dataset(&eval),
     }
-    Prepared { train, eval }
 }
 
 /// `idx` shuffled by a generator seeded with `seed`.
@@ -534,7 +428,7 @@ pub(crate) fn permuted(mut idx: Vec<usize>, seed: u64) -> Vec<usize> {
 /// An inner fold's prepared data, built by the first job that needs it and dropped after the
 /// last one.
 struct Slot {
-    data: Mutex<Option<Arc<Prepared>>>,
+    data: Mutex<Option<Arc<Parts>>>,
     remaining: AtomicUsize,
 }
 
@@ -547,7 +441,7 @@ impl Slot {
     }
 
     /// The prepared data, building it under the lock if no job has yet.
-    fn get(&self, build: impl FnOnce() -> Prepared) -> Arc<Prepared> {
+    fn get(&self, build: impl FnOnce() -> Parts) -> Arc<Parts> {
         let mut guard = self.data.lock().unwrap_or_else(PoisonError::into_inner);
         match guard.as_ref() {
             Some(p) => Arc::clone(p),
@@ -743,7 +637,7 @@ fn inner_search(
                 None
             } else {
                 let start = Instant::now();
-                let data = slot.get(|| prepare_inner(train_src, &plans[s], j, cfg));
+                let data = slot.get(|| inner_parts(train_src, &plans[s], j, cfg));
                 let plan = &plans[s].split;
                 let seed = derive_seed(
                     cfg.seed,
@@ -803,7 +697,7 @@ fn inner_search(
 
 /// Inner fold `j` of an outer split: training rows in a seeded order, scaled on themselves, and
 /// the validation rows scaled the same way, all taken from the raw rows.
-fn prepare_inner(train_src: &Dataset, plan: &OuterPlan, j: usize, cfg: &CvConfig) -> Prepared {
+fn inner_parts(train_src: &Dataset, plan: &OuterPlan, j: usize, cfg: &CvConfig) -> Parts {
     let outer_train = &plan.split.train;
     let val_pos = &plan.inner[j];
     let mut in_val = vec![false; outer_train.len()];
@@ -824,7 +718,7 @@ fn prepare_inner(train_src: &Dataset, plan: &OuterPlan, j: usize, cfg: &CvConfig
             j as u64,
         ],
     );
-    prepare(
+    split_parts(
         train_src,
         &permuted(train_idx, seed),
         train_src,
@@ -836,7 +730,7 @@ fn prepare_inner(train_src: &Dataset, plan: &OuterPlan, j: usize, cfg: &CvConfig
 /// Fits on the prepared training rows and returns the validation AUC, or `None` when a score is
 /// not finite.
 fn validation_auc(
-    data: &Prepared,
+    data: &Parts,
     fit: &dyn DynFit,
     seed: u64,
     split: &Split,
@@ -876,7 +770,7 @@ fn final_fit(
         split.train.clone(),
         derive_seed(cfg.seed, &[TAG_OUTER_ORDER, r, f]),
     );
-    let data = prepare(train_src, &order, test_src, &split.test, cfg);
+    let data = split_parts(train_src, &order, test_src, &split.test, cfg);
     let start = Instant::now();
     let fitted = fit
         .fit_transductive(

@@ -1,4 +1,4 @@
-//! Stratified k-fold splits, repeated with seeds derived from one base seed (SPEC sections 1, 8).
+//! Stratified k-fold splits, repeated with seeds derived from one base seed (conventions sections 1, 8).
 //!
 //! Every class is shuffled by a seeded RNG and dealt round-robin to the folds, so each fold holds
 //! $\lfloor n_c / k \rfloor$ or $\lceil n_c / k \rceil$ examples of each class $c$. The deal of
@@ -19,7 +19,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
 
-use crate::cv::EvalError;
+use crate::error::EvalError;
 
 /// One train/test split of a repeated k-fold cross-validation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -1,4 +1,4 @@
-//! Parameter grids as written on the command line, and their cartesian product (SPEC section 8).
+//! Parameter grids as written on the command line, and their cartesian product (conventions section 8).
 //!
 //! One axis is `NAME=SPEC`, where `SPEC` is one of
 //!

@@ -8,9 +8,10 @@
 
 pub mod curve;
 pub mod cv;
+mod error;
 pub mod folds;
 pub mod grid;
 pub mod metrics;
 pub mod stats;
 
-pub use cv::EvalError;
+pub use error::EvalError;

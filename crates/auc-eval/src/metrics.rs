@@ -1,4 +1,4 @@
-//! Ranking metrics: AUC (ties counted 1/2), average precision, ROC curve points (SPEC section 2).
+//! Ranking metrics: AUC (ties counted 1/2), average precision, ROC curve points (conventions section 2).
 
 use std::cmp::Ordering;
 use std::fmt;

@@ -1,4 +1,4 @@
-//! Properties of AUC and AP (SPEC section 2) checked against brute-force definitions.
+//! Properties of AUC and AP (conventions section 2) checked against brute-force definitions.
 //!
 //! None of these are lemmas from a paper, so they carry plain names. The strategies lean on ties:
 //! scores come from a half-integer grid as often as from a continuous range, whole inputs are

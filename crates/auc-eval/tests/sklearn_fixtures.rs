@@ -1,4 +1,4 @@
-//! Agreement with scikit-learn [SKL] on fixed cases (SPEC section 2): `roc_auc_score`,
+//! Agreement with scikit-learn [SKL] on fixed cases (conventions section 2): `roc_auc_score`,
 //! `average_precision_score` and `roc_curve(..., drop_intermediate=False)`.
 //!
 //! The fixtures are written by `test_data/gen_metric_fixtures.py` (numpy + scikit-learn, fixed
@@ -15,7 +15,7 @@ use serde::Deserialize;
 /// How many metric cases the generator writes; an empty or truncated file fails.
 const EXPECTED_CASES: usize = 13;
 
-/// SPEC section 2: AUC must equal scikit-learn's to 1e-12; AP is held to the same bound.
+/// conventions section 2: AUC must equal scikit-learn's to 1e-12; AP is held to the same bound.
 const SKLEARN_TOL: f64 = 1e-12;
 
 #[derive(Deserialize)]

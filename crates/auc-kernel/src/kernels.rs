@@ -43,7 +43,7 @@ pub trait Kernel: Send + Sync {
 /// The Gaussian kernel in the OAUC convention [OAUC sec. 6.3],
 /// $$k(x, z) = \exp\left(-\frac{\lVert x - z \rVert^2}{\sigma^2}\right),
 ///   \qquad \lVert x - z \rVert^2 = \lVert x \rVert^2 + \lVert z \rVert^2 - 2 x^\top z,$$
-/// with no factor 2 in the denominator (SPEC section 6).
+/// with no factor 2 in the denominator (conventions section 6).
 ///
 /// Deviation: the expanded squared distance can come out slightly negative by cancellation when
 /// $x \approx z$; it is clamped at 0, so $k \le 1$ always (tested with nearly equal rows).

@@ -1,12 +1,12 @@
 //! Kernels and budgeted online kernel AUC learners [OAUC sec. 5]: OKAUC-M, OKAUC-S and the KOIL
-//! baseline, with per-class support buffers of fixed budget (SPEC section 6).
+//! baseline, with per-class support buffers of fixed budget (conventions section 6).
 //!
 //! - kernels: [`Kernel`] with [`Gaussian`] (the OAUC convention
 //!   $\exp(-\lVert x - z \rVert^2 / \sigma^2)$, no factor 2), [`LinearKernel`] and
 //!   [`Polynomial`], on dense and sparse rows, with cached squared norms ([`Cached`]) so that
 //!   every kernel value costs one dot product; [`AnyKernel`] picks one at run time;
 //! - [`Support`]: two per-class buffers of budget $B$ with FIFO or reservoir removal, the evicted
-//!   weight compensated [OAUC eq. 28] (argmax fix of SPEC section 6) or moved to the nearest row
+//!   weight compensated [OAUC eq. 28] (argmax fix of conventions section 6) or moved to the nearest row
 //!   \[KOIL18\], the $(2B+1)^2$ kernel block and the buffered f-values cached and updated
 //!   incrementally: a step costs $O(B^2 + Bp)$ and allocates nothing;
 //! - the learners [`OkaucM`] ($\psi_M$, $\eta_t = 1/(\lambda t)$) [OAUC eq. 26],
@@ -19,11 +19,11 @@
 //!
 //! - [OAUC eq. 28] prints $r^\star = \arg\min_r |k(x_r, x_j)|$; the minimizer of the objective it
 //!   states maximizes $k(x_r,x_j)^2/k(x_r,x_r)$, which is what [`Compensation::Projection`] uses
-//!   (SPEC section 6), with the incoming example among the candidates (\[OAUC alg. 4\] evicts
+//!   (conventions section 6), with the incoming example among the candidates (\[OAUC alg. 4\] evicts
 //!   $x_j$, not $x_i$).
 //! - OKAUC inserts every example, whatever its weight, because the buffers are also the
 //!   comparison sets of later examples; KOIL never inserts a zero weight (\[KOIL18\]).
-//! - An empty comparison buffer means no loss term (SPEC section 5); KOIL instead bootstraps with
+//! - An empty comparison buffer means no loss term (conventions section 5); KOIL instead bootstraps with
 //!   weight $\eta C y_t$, as its reference code does, since otherwise no point would ever enter.
 //! - A step whose values are not finite or exceed [`MAX_WEIGHT`] is rejected whole; a row whose
 //!   kernel values overflow is skipped; a score is never NaN.

@@ -21,12 +21,12 @@
 //! [OAUC alg. 4] (see [`crate::Support`]): the buffer is also the comparison set of later
 //! examples, so every example enters, whatever its weight.
 //!
-//! Conventions fixed here (SPEC sections 5 and 6):
+//! Conventions fixed here (conventions sections 5 and 6):
 //! - $t$ counts every example, from 1; the new point's weight uses index $t+1$ of eq. 26,
 //!   i.e. the new example $x_t$ itself.
-//! - An empty comparison buffer means no loss term: only the shrink $s$ acts (SPEC section 5).
+//! - An empty comparison buffer means no loss term: only the shrink $s$ acts (conventions section 5).
 //! - At $A_t = 0$ ($b_t = 0$ and $\sigma_t = 0$) $\psi_M$ is not differentiable; the hinge
-//!   subgradient at $b_t = 0$ is taken, which is 0: the loss term vanishes (SPEC section 4).
+//!   subgradient at $b_t = 0$ is taken, which is 0: the loss term vanishes (conventions section 4).
 //! - A step whose result is not finite or beyond [`crate::MAX_WEIGHT`] is rejected; the example
 //!   still enters its buffer with weight 0.
 

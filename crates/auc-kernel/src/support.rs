@@ -1,5 +1,5 @@
 //! Per-class support buffers of a fixed budget with a cached kernel block and cached f-values
-//! [OAUC sec. 5.3, alg. 4] (SPEC section 6): the state every budgeted kernel learner shares.
+//! [OAUC sec. 5.3, alg. 4] (conventions section 6): the state every budgeted kernel learner shares.
 //!
 //! # Layout
 //!
@@ -63,7 +63,7 @@ pub enum Compensation {
     /// [OAUC eq. 28]: the projection of $\alpha_j k(\cdot, x_j)$ onto one remaining
     /// $k(\cdot, x_r)$, chosen to minimize $\lVert \alpha_j k(\cdot,x_j) - \Delta k(\cdot,x_r)
     /// \rVert^2$: $\Delta = \alpha_j K_{rj}/K_{rr}$ and $r^\star$ **maximizes** $K_{rj}^2/K_{rr}$
-    /// (the paper prints argmin $|k(x_r, x_j)|$, a typo: SPEC section 6).
+    /// (the paper prints argmin $|k(x_r, x_j)|$, a typo: conventions section 6).
     Projection,
     /// \[KOIL18\] FIFO++ / RS++: the whole weight goes to the most similar remaining row,
     /// $r^\star = \arg\max_r K_{rj}$, $\Delta = \alpha_j$.

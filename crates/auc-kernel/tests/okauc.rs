@@ -2,7 +2,7 @@
 //! 26-27] equal a functional-gradient step computed by finite differences of the regularized loss
 //! [OAUC eq. 21], and Lemma 7's norm bound holds with an infinite budget. Plus the buffer
 //! invariants: cached f-values and kernel block, eviction by the best projection [OAUC eq. 28]
-//! (with SPEC section 6's argmax), reservoir removal, resume and extreme inputs.
+//! (with conventions section 6's argmax), reservoir removal, resume and extreme inputs.
 
 use auc_core::{Label, OnlineLearner, OnlineParams, Row, Scorer, SparseVec};
 use auc_kernel::{
@@ -190,7 +190,7 @@ proptest! {
     }
 }
 
-/// [OAUC eq. 28] with SPEC section 6's fix: after an eviction, the change of f is the smallest
+/// [OAUC eq. 28] with conventions section 6's fix: after an eviction, the change of f is the smallest
 /// any single remaining row could make, over every candidate and its best weight.
 #[test]
 fn eviction_moves_the_weight_to_the_best_projection() {

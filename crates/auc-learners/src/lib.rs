@@ -28,7 +28,7 @@ mod registry;
 mod summary;
 mod trained;
 
-pub use model::{Error, FORMAT_VERSION, Model, Preparation, TrainingRecord};
+pub use model::{Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION, TrainingRecord};
 pub use registry::{ALL, Algorithm, find, lookup, names};
 pub use summary::{
     MOMENTS_FORMAT_VERSION, MOMENTS_MAGIC, MomentError, MomentSummary, Update, fit_from_moments,

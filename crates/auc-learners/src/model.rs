@@ -1,12 +1,12 @@
 //! Model files: a trained model with everything needed to read new data as its training data
 //! was read, tagged by the algorithm's name, versioned and checksummed as a whole.
 //!
-//! # Layout (format version 3)
+//! # Layout (format version 4)
 //!
 //! | bytes | content |
 //! |---|---|
 //! | 8 | `AUCMODEL` |
-//! | 4 | format version, `u32` little endian (3) |
+//! | 4 | format version, `u32` little endian (4; 3 is still read) |
 //! | 8 | payload length $L$, `u64` little endian |
 //! | $L$ | payload: postcard encoding of the wire struct below |
 //! | 4 | CRC-32 of every byte before it (header and payload), `u32` little endian |
@@ -14,10 +14,13 @@
 //! The payload holds the algorithm's **name** (never a position in a list), the version of its
 //! state layout, its parameters as a JSON object (every parameter, defaults included), whether
 //! the iterates are averaged, the [`Preparation`] (how the data was read, the positive class,
-//! the dimension, hashing, scaling), a [`TrainingRecord`] and the learner's own state bytes.
+//! the dimension, hashing, the fitted stages), a [`TrainingRecord`] and the learner's own state
+//! bytes. Version 3 differs only in the preparation, which held a scaler and a unit-norm flag
+//! where version 4 holds the list of stages ([`auc_prep::Transform`]); it is read into the same
+//! preparation, so version 3 files load and score as before.
 //!
 //! Reading checks, in order: the magic, the format version (1 and 2 were written before models
-//! were tagged by name and are refused with a message that says so), the length, the checksum,
+//! were tagged by name and are refused with a message that says so; 3 and 4 are read), the length, the checksum,
 //! the payload's decoding, the algorithm's name, its state version, the parameters (as the
 //! command line checks them), the preparation and the state (`SavedState::validate`). So a
 //! damaged or crafted file is an error that says what is wrong, never a panic and never a model
@@ -27,8 +30,8 @@
 
 use std::fmt;
 
-use auc_core::{Dataset, ParamError, ParamMap, Row, StateError};
-use auc_data::{Reading, Scaler};
+use auc_core::{Dataset, ParamError, ParamMap, StateError};
+use auc_prep::{Preparation, PreparationV3};
 use serde::{Deserialize, Serialize};
 
 use crate::params::from_json;
@@ -36,29 +39,13 @@ use crate::registry::Algorithm;
 use crate::trained::{Configured, Trained};
 
 const MAGIC: &[u8; 8] = b"AUCMODEL";
-/// The format version this build writes and the only one it reads.
-pub const FORMAT_VERSION: u32 = 3;
+/// The format version this build writes.
+pub const FORMAT_VERSION: u32 = 4;
+/// The oldest format version this build reads: version 3 stored the preparation as a scaler and
+/// a unit-norm flag ([`PreparationV3`]), version 4 as a list of stages.
+pub const OLDEST_READ_VERSION: u32 = 3;
 /// Bytes before the payload: magic, version, length.
 const HEADER: usize = 20;
-
-/// How a model's training data was read and prepared: what `auc predict` applies to new data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Preparation {
-    /// The format and, for CSV, the layout (delimiter, label column, header names).
-    pub reading: Reading,
-    /// The file labels that make the positive class.
-    pub positive_labels: Vec<f64>,
-    /// Why these labels are positive, in words (`given`, `1 of a {0, 1} file`, `minority class`).
-    pub positive_rule: String,
-    /// The number of features.
-    pub dim: usize,
-    /// Feature hashing into $2^B$ features, when used.
-    pub hash_bits: Option<u8>,
-    /// The fitted scaling.
-    pub scaler: Scaler,
-    /// Whether rows were divided by their norm after scaling.
-    pub unit_norm: bool,
-}
 
 /// What the training runs saw.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -187,7 +174,7 @@ impl fmt::Display for Error {
             }
             Error::OlderFormat { version } => write!(
                 f,
-                "written by an older auc in model format version {version}, before models were tagged by algorithm name; this build reads format version {FORMAT_VERSION} only: train the model again"
+                "written by an older auc in model format version {version}, before models were tagged by algorithm name; this build reads format versions {OLDEST_READ_VERSION} to {FORMAT_VERSION}: train the model again"
             ),
             Error::NewerFormat { version } => write!(
                 f,
@@ -233,61 +220,42 @@ impl std::error::Error for Error {
     }
 }
 
-/// The payload as written and read.
+/// The payload as written and read; `P` is the preparation's layout ([`Preparation`] from
+/// version 4 on, [`PreparationV3`] in version 3).
 #[derive(Serialize, Deserialize)]
-struct Wire {
+struct Wire<P> {
     algorithm: String,
     state_version: u32,
     params: String,
     averaged: bool,
-    preparation: Preparation,
+    preparation: P,
     training: TrainingRecord,
     state: Vec<u8>,
 }
 
-impl Preparation {
-    /// Checks a decoded preparation: positive labels finite and present, the scaler valid and
-    /// no wider than the data, hashing in range and consistent with the dimension.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.positive_labels.is_empty() || self.positive_labels.iter().any(|l| !l.is_finite()) {
-            return Err("the positive labels are missing or not finite".to_owned());
-        }
-        self.scaler.validate().map_err(|e| e.to_string())?;
-        if self.scaler.dim() > self.dim {
-            return Err(format!(
-                "the scaler has {} features, the model {}",
-                self.scaler.dim(),
-                self.dim
-            ));
-        }
-        if let Some(b) = self.hash_bits {
-            if !(1..=31).contains(&b) || self.dim != 1usize << b {
-                return Err(format!(
-                    "{b} hash bits do not give the model's {} features",
-                    self.dim
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// `data` prepared as the training data was: scaled, then divided by row norms if asked.
-    pub fn apply(&self, data: &Dataset) -> Dataset {
-        let scaled = self.scaler.transform(data);
-        if self.unit_norm {
-            auc_data::unit_norm(&scaled)
-        } else {
-            scaled
+impl From<Wire<PreparationV3>> for Wire<Preparation> {
+    fn from(w: Wire<PreparationV3>) -> Self {
+        Wire {
+            algorithm: w.algorithm,
+            state_version: w.state_version,
+            params: w.params,
+            averaged: w.averaged,
+            preparation: w.preparation.into(),
+            training: w.training,
+            state: w.state,
         }
     }
+}
 
-    /// One row prepared as the training data was, into `out` (allocation-free once `out` has
-    /// the capacity).
-    pub fn apply_row(&self, x: Row<'_>, out: &mut auc_core::RowBuf) {
-        self.scaler.transform_row(x, out);
-        if self.unit_norm {
-            out.normalize();
-        }
+/// Decodes a payload of layout `W`, refusing trailing bytes.
+fn decode<W: serde::de::DeserializeOwned>(payload: &[u8]) -> Result<W, Error> {
+    match postcard::take_from_bytes::<W>(payload) {
+        Ok((w, [])) => Ok(w),
+        Ok((_, rest)) => Err(Error::Decode(format!(
+            "{} bytes after the payload",
+            rest.len()
+        ))),
+        Err(e) => Err(Error::Decode(e.to_string())),
     }
 }
 
@@ -346,7 +314,7 @@ impl Model {
             });
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version < FORMAT_VERSION {
+        if version < OLDEST_READ_VERSION {
             return Err(Error::OlderFormat { version });
         }
         if version > FORMAT_VERSION {
@@ -361,15 +329,10 @@ impl Model {
         if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
             return Err(Error::Checksum);
         }
-        let wire: Wire = match postcard::take_from_bytes::<Wire>(&body[HEADER..]) {
-            Ok((w, [])) => w,
-            Ok((_, rest)) => {
-                return Err(Error::Decode(format!(
-                    "{} bytes after the payload",
-                    rest.len()
-                )));
-            }
-            Err(e) => return Err(Error::Decode(e.to_string())),
+        let wire: Wire<Preparation> = if version == 3 {
+            decode::<Wire<PreparationV3>>(&body[HEADER..])?.into()
+        } else {
+            decode(&body[HEADER..])?
         };
         let algorithm = crate::find(&wire.algorithm)
             .ok_or_else(|| Error::UnknownAlgorithm(wire.algorithm.clone()))?;

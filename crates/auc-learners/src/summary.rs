@@ -20,14 +20,16 @@
 //! use auc_core::ParamMap;
 //! use auc_data::{Positive, Scaling};
 //! use auc_learners::{MomentSummary, fit_from_moments, lookup};
+//! use auc_prep::TransformSpec;
 //! // Two partitions of 3 rows of 2 features, labels in {-1, +1}.
 //! let a = MomentSummary::from_dense(&[0.0, 1.0, 1.0, 0.5, 2.0, 2.0], 3, 2, &[1.0, -1.0, 1.0]).unwrap();
 //! let mut b = MomentSummary::from_dense(&[0.5, 0.0, 3.0, 1.0, 1.0, 1.5], 3, 2, &[-1.0, 1.0, -1.0]).unwrap();
 //! b.merge(&a).unwrap();
 //! let b = MomentSummary::from_bytes(&b.to_bytes()).unwrap();
 //! let algo = lookup("opauc-batch").unwrap();
+//! let stages = TransformSpec { scaling: Scaling::MinMax, unit_norm: false };
 //! let (model, summary) =
-//!     fit_from_moments(algo, &ParamMap::new(), &b, &Positive::Auto, Scaling::MinMax, 0).unwrap();
+//!     fit_from_moments(algo, &ParamMap::new(), &b, &Positive::Auto, &stages, 0).unwrap();
 //! assert_eq!(model.training.examples, 6);
 //! assert!(summary.contains("certificate"));
 //! ```
@@ -42,14 +44,13 @@
 use std::fmt;
 
 use auc_core::{FitError, ParamError, ParamMap, Row, SparseRow};
-use auc_data::{
-    DataError, FeatureRanges, Positive, PositiveChoice, RawData, Reading, Scaler, Scaling,
-};
+use auc_data::{DataError, FeatureRanges, Positive, PositiveChoice, RawData, Reading, Scaler};
 use auc_online::{BLOCK_ROWS, BlockScratch, block_moments};
+use auc_prep::{Preparation, ScaleEvidence, TransformSpec};
 use auc_stats::{ClassMoments, Moments};
 use serde::{Deserialize, Serialize};
 
-use crate::{Algorithm, Model, Preparation, TrainingRecord};
+use crate::{Algorithm, Model, TrainingRecord};
 
 /// The first bytes of a moment file.
 pub const MOMENTS_MAGIC: &[u8; 8] = b"AUCMOMNT";
@@ -488,20 +489,19 @@ impl MomentSummary {
             .saturating_add(FeatureRanges::bytes_for(dim))
     }
 
-    /// The positive class `positive` picks, the two classes' moments scaled by `scaling` fitted
-    /// on the merged ranges, and the preparation a model stores.
+    /// The positive class `positive` picks, the two classes' moments through the stages of
+    /// `stages` fitted on the merged ranges, and the preparation a model stores.
     ///
     /// # Errors
     /// [`MomentError::Data`] when `positive` names a label that does not occur;
-    /// [`MomentError::Unsupported`] for `unit_norm` (row normalization does not commute with
+    /// [`MomentError::Unsupported`] for unit norm (row normalization does not commute with
     /// moments) or a feature range too extreme to scale.
     pub fn prepare(
         &self,
         positive: &Positive,
-        scaling: Scaling,
-        unit_norm: bool,
+        stages: &TransformSpec,
     ) -> Result<(Moments, Preparation, PositiveChoice), MomentError> {
-        if unit_norm {
+        if stages.unit_norm {
             return Err(MomentError::Unsupported(
                 "--unit-norm divides each row by its own norm, which does not commute with class moments: the batch moment learners cannot use it (leave it out, or use an online learner)".to_owned(),
             ));
@@ -527,19 +527,12 @@ impl MomentSummary {
             let class = if is_pos { &mut m.pos } else { &mut m.neg };
             class.merge(&l.moments);
         }
-        let scaler = self.ranges.finish(scaling);
-        let (a, c) = affine(&scaler, p)?;
+        let transform = stages.fit(ScaleEvidence::Ranges(&self.ranges));
+        let (a, c) = affine(transform.scaler(), p)?;
         m.pos = scale_moments(&m.pos, &a, &c)?;
         m.neg = scale_moments(&m.neg, &a, &c)?;
-        let preparation = Preparation {
-            reading: self.reading.clone(),
-            positive_labels: choice.labels.clone(),
-            positive_rule: choice.rule.to_string(),
-            dim: p,
-            hash_bits: self.hash_bits,
-            scaler,
-            unit_norm: false,
-        };
+        let preparation =
+            Preparation::new(self.reading.clone(), &choice, p, self.hash_bits, transform);
         Ok((m, preparation, choice))
     }
 
@@ -766,7 +759,7 @@ pub fn fit_from_moments(
     params: &ParamMap,
     summary: &MomentSummary,
     positive: &Positive,
-    scaling: Scaling,
+    stages: &TransformSpec,
     seed: u64,
 ) -> Result<(Model, String), MomentError> {
     let Some(fit) = algorithm.from_moments else {
@@ -783,7 +776,7 @@ pub fn fit_from_moments(
     };
     algorithm.check_names(params).map_err(MomentError::Param)?;
     let config = algorithm.configure(params).map_err(MomentError::Param)?;
-    let (moments, preparation, _) = summary.prepare(positive, scaling, false)?;
+    let (moments, preparation, _) = summary.prepare(positive, stages)?;
     let (state, line) = fit(params, &moments).map_err(MomentError::Fit)?;
     let model = Model {
         algorithm,

@@ -9,7 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use auc_learners::{ALL, Error, FORMAT_VERSION, Model};
+use auc_learners::{ALL, Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION};
 
 fn golden_dir() -> PathBuf {
     common::root().join("crates/auc-learners/tests/golden")
@@ -23,10 +23,11 @@ fn scores_text(scores: &[f64]) -> String {
         .collect()
 }
 
-#[test]
-fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
-    let dir = golden_dir();
-    let update = std::env::var_os("AUC_UPDATE_GOLDEN").is_some();
+/// Checks the golden models under `dir`: each loads and scores as its `.scores` file says, and
+/// writing it again is a fixed point. With `write_missing` (and `AUC_UPDATE_GOLDEN` set) a
+/// missing file is trained and written. Returns the algorithms that have no file.
+fn check_golden(dir: &std::path::Path, write_missing: bool) -> Vec<&'static str> {
+    let update = write_missing && std::env::var_os("AUC_UPDATE_GOLDEN").is_some();
     let mut missing = Vec::new();
     for algo in ALL {
         let model_path = dir.join(format!("{}.auc", algo.name));
@@ -36,7 +37,7 @@ fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
                 let m = common::train_default(algo);
                 let bytes = m.to_checked_bytes().unwrap();
                 let scores = m.scores(&common::heart_for(&m)).unwrap();
-                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::create_dir_all(dir).unwrap();
                 std::fs::write(&model_path, bytes).unwrap();
                 std::fs::write(&scores_path, scores_text(&scores)).unwrap();
             } else {
@@ -58,7 +59,8 @@ fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
         );
         // Written again, the model loads back to the same scores, and writing is then a fixed
         // point. (The bytes need not equal the golden file's: a parameter added since, such as
-        // GAM-CVM's `landmarks`, is written out with the value that reproduces the old fit.)
+        // GAM-CVM's `landmarks`, is written out with the value that reproduces the old fit, and
+        // a version 3 file is written as version 4.)
         let again = m.to_bytes();
         let m2 = Model::from_bytes(&again)
             .unwrap_or_else(|e| panic!("{}: a rewritten model no longer loads: {e}", algo.name));
@@ -75,9 +77,21 @@ fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
             algo.name
         );
     }
+    missing
+}
+
+/// The golden models of format version 3 (`golden/`, written before the preparation became a
+/// list of stages) and of version 4 (`golden/v4/`) load and score as when they were written;
+/// a new learner gets its version 4 file from an `AUC_UPDATE_GOLDEN=1` run.
+#[test]
+fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
+    let dir = golden_dir();
+    // Version 3 files exist for the algorithms of its time; none is ever written again.
+    check_golden(&dir, false);
+    let v4 = check_golden(&dir.join("v4"), true);
     assert!(
-        missing.is_empty(),
-        "no golden model for {missing:?}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
+        v4.is_empty(),
+        "no golden model for {v4:?}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
     );
 }
 
@@ -97,8 +111,40 @@ fn format_version_2_files_are_refused_by_name() {
         let msg = e.to_string();
         assert!(
             msg.contains("model format version 2")
-                && msg.contains(&format!("format version {FORMAT_VERSION}")),
+                && msg.contains(&format!(
+                    "format versions {OLDEST_READ_VERSION} to {FORMAT_VERSION}"
+                )),
             "{msg}"
         );
     }
+}
+
+/// Every golden model of format version 3 (written before the preparation became a list of
+/// stages) is read into the stages version 3 applied: its scaling, then unit norm if it had it.
+#[test]
+fn format_version_3_files_load_into_stages() {
+    let mut read = 0;
+    for algo in ALL {
+        let path = golden_dir().join(format!("{}.auc", algo.name));
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        if u32::from_le_bytes(bytes[8..12].try_into().unwrap()) != 3 {
+            continue;
+        }
+        let m = Model::from_bytes(&bytes).unwrap();
+        let stages = m.preparation.transform.stages();
+        assert!(stages.len() <= 2, "{}: {stages:?}", algo.name);
+        assert_eq!(
+            m.preparation.transform.describe(),
+            format!("scale({})", m.preparation.scaler().kind()),
+            "{}",
+            algo.name
+        );
+        // Written again, it is a version 4 file holding the same stages.
+        let again = Model::from_bytes(&m.to_bytes()).unwrap();
+        assert_eq!(again.preparation, m.preparation);
+        read += 1;
+    }
+    assert!(read > 0, "no golden file of format version 3");
 }

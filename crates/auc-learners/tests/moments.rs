@@ -12,6 +12,7 @@ use auc_data::{Positive, RawData, ReadOptions, RowStream, Scaler, Scaling};
 use auc_learners::{
     ALL, MOMENTS_FORMAT_VERSION, MomentError, MomentSummary, Update, fit_from_moments, lookup,
 };
+use auc_prep::TransformSpec;
 
 fn parse(text: &str) -> RawData {
     RowStream::new(text.as_bytes(), "t.svm", &ReadOptions::default())
@@ -106,13 +107,14 @@ fn fits_from_moments_equal_in_memory_fits_for_every_scaling_and_positive_rule() 
                 let mut params = ParamMap::new();
                 params.set("lambda", 0.01);
                 let (model, _) =
-                    fit_from_moments(algo, &params, &summary, &positive, scaling, 0).unwrap();
+                    fit_from_moments(algo, &params, &summary, &positive, &only(scaling), 0)
+                        .unwrap();
                 // In memory: binarize, fit the scaler, scale, fit.
                 let choice = raw.choose_positive(&positive).unwrap();
                 assert_eq!(model.preparation.positive_labels, choice.labels);
                 let data = raw.binarize(&choice.known()).unwrap();
                 let scaler = Scaler::fit(scaling, &data);
-                assert_eq!(model.preparation.scaler, scaler);
+                assert_eq!(model.preparation.scaler(), &scaler);
                 let prepared = model.preparation.apply(&data);
                 let config = algo.configure(&params).unwrap();
                 let (state, _) = config.fit(&prepared, 0).unwrap().unwrap();
@@ -215,9 +217,16 @@ fn merging_refuses_parts_read_differently_and_fitting_refuses_other_learners() {
     assert!(e.contains("hashing"), "{e}");
     let s = MomentSummary::from_dense(&[1.0, 2.0], 2, 1, &[1.0, -1.0]).unwrap();
     let not = ALL.iter().find(|a| !a.fits_from_moments()).unwrap();
-    let e = fit_from_moments(not, &ParamMap::new(), &s, &Positive::Auto, Scaling::None, 0)
-        .unwrap_err()
-        .to_string();
+    let e = fit_from_moments(
+        not,
+        &ParamMap::new(),
+        &s,
+        &Positive::Auto,
+        &only(Scaling::None),
+        0,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("not fitted from class moments"), "{e}");
     let one_class = MomentSummary::from_dense(&[1.0, 2.0], 2, 1, &[1.0, 1.0]).unwrap();
     let algo = ALL.iter().find(|a| a.fits_from_moments()).unwrap();
@@ -227,12 +236,24 @@ fn merging_refuses_parts_read_differently_and_fitting_refuses_other_learners() {
             &ParamMap::new(),
             &one_class,
             &Positive::Auto,
-            Scaling::None,
+            &only(Scaling::None),
             0
         )
         .is_err()
     );
-    assert!(s.prepare(&Positive::Auto, Scaling::None, false).is_ok());
-    assert!(s.prepare(&Positive::Auto, Scaling::None, true).is_err());
+    let stages = |unit_norm| TransformSpec {
+        scaling: Scaling::None,
+        unit_norm,
+    };
+    assert!(s.prepare(&Positive::Auto, &stages(false)).is_ok());
+    assert!(s.prepare(&Positive::Auto, &stages(true)).is_err());
     assert!(lookup(algo.name).unwrap().fits_from_moments());
+}
+
+/// The stages of `scaling` alone.
+fn only(scaling: Scaling) -> TransformSpec {
+    TransformSpec {
+        scaling,
+        unit_norm: false,
+    }
 }

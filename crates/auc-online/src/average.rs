@@ -1,4 +1,4 @@
-//! Averaged iterates (Polyak-Ruppert) for any linear online learner (SPEC section 5).
+//! Averaged iterates (Polyak-Ruppert) for any linear online learner (conventions section 5).
 //!
 //! With a constant step near the edge of stability a pass can end on a poor last iterate; the
 //! running mean $\bar w_t = \frac1t \sum_{s \le t} w_s$ of the iterates is far steadier. The

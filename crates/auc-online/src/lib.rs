@@ -10,7 +10,7 @@
 //! - [`Solam`] \[SOLAM16\], the saddle-point square-loss learner, $O(\mathrm{nnz}(x))$ per example;
 //! - the classification baselines of [OAUC sec. 6.1], the [`Perceptron`] \[Rosenblatt58\] and the
 //!   passive-aggressive [`PaI`] \[PA06\], $O(\mathrm{nnz}(x))$ per example;
-//! - [`Averaged`], Polyak-Ruppert averaging of any of them (SPEC section 5);
+//! - [`Averaged`], Polyak-Ruppert averaging of any of them (conventions section 5);
 //! - two batch learners fitted exactly from merged class moments, [`OpaucBatchParams`] (the
 //!   square surrogate over all pairs, one Cholesky solve) and [`OaucMBatchParams`] (psi_M over
 //!   all pairs, certified Newton), with the shared [`MomentModel`] (`docs/math/batch-moments.md`).

@@ -5,7 +5,7 @@
 //! # One step
 //!
 //! Every learner here runs the same step on an example $(x_t, y_t)$, $t = 1, 2, \dots$ counting
-//! every example (SPEC section 5):
+//! every example (conventions section 5):
 //! 1. read the opposite class's mean $\bar x$ and covariance $\Sigma$ and compute $d = x_t - \bar x$,
 //!    $\Sigma w_t$, $\mu = y_t w_t^\top d$ and $\sigma^2 = w_t^\top \Sigma w_t$;
 //! 2. take a gradient step on $L_t(w) = \frac{\lambda}{2} \lVert w \rVert^2 + \Psi_t(w)$, with
@@ -219,7 +219,7 @@ impl Core {
             .update_and_mul_opposite(x, y, &self.w, &mut self.scratch.sw);
         let opp = self.moments.opposite(y);
         if opp.count() == 0 {
-            // The mean over an empty set is 0: only the regularizer acts (SPEC section 5).
+            // The mean over an empty set is 0: only the regularizer acts (conventions section 5).
             return Coef { a: 0.0, b: 0.0 };
         }
         write_diff(x, opp.mean(), &mut self.scratch.d);
@@ -270,7 +270,7 @@ impl Core {
     fn ogd_step(&mut self, eta: f64, lambda: f64, c: Coef) {
         let s = &mut self.scratch;
         if c.a == 0.0 && c.b == 0.0 {
-            // Only the regularizer: w <- w - eta lambda w (SPEC section 5).
+            // Only the regularizer: w <- w - eta lambda w (conventions section 5).
             for (next, &w) in s.next.iter_mut().zip(&self.w) {
                 *next = w - eta * (lambda * w);
             }
@@ -521,7 +521,7 @@ impl OnlineParams for OaucMParams {
 /// $$w_{t+1} = w_t - \eta_t \left(\lambda w_t - \Phi_M(v_t)\, y_t (x_t - \bar x_t) +
 ///   \frac{\phi_M(v_t)}{\sigma_t}\Sigma_t w_t\right) \quad \text{[OAUC eq. 12, 14]},$$
 /// evaluated as $-\frac12(1 + b/\sqrt A)\, y_t(x_t - \bar x_t) + \Sigma_t w_t / (2\sqrt A)$, which
-/// never divides by $\sigma_t$ (SPEC section 4). Cost: see the module docs.
+/// never divides by $\sigma_t$ (conventions section 4). Cost: see the module docs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OaucM {
     lambda: f64,
@@ -646,7 +646,7 @@ impl OnlineParams for OaucMcParams {
     }
 }
 
-/// OAUC-M$_c$: OAUC-M [OAUC alg. 1, eq. 14] with a constant step $\eta$ (SPEC section 5):
+/// OAUC-M$_c$: OAUC-M [OAUC alg. 1, eq. 14] with a constant step $\eta$ (conventions section 5):
 /// $$w_{t+1} = w_t - \eta \left(\lambda w_t + \nabla\psi_M\right) \quad \text{[OAUC eq. 12]}.$$
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OaucMc {
@@ -765,7 +765,7 @@ impl OnlineParams for OpaucParams {
 ///   (x_t - \bar x_t)(x_t - \bar x_t)^\top w_t + \Sigma_t w_t\right).$$
 /// The outer product is never formed: $(x - \bar x)(x - \bar x)^\top w = (x - \bar x)\,
 /// ((x - \bar x)^\top w)$ costs $O(p)$. Like [OAUC eq. 13] and OPAUC's code it descends
-/// $\psi_S/2$, so the papers' step grids apply (SPEC section 4).
+/// $\psi_S/2$, so the papers' step grids apply (conventions section 4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Opauc {
     eta: f64,
@@ -814,7 +814,7 @@ impl OnlineLearner for Opauc {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AdaOamParams {
-    /// Base step $\eta > 0$ [ADM sec. 3]; the ADM grid is $2^{[-10..3]}$ (SPEC section 8).
+    /// Base step $\eta > 0$ [ADM sec. 3]; the ADM grid is $2^{[-10..3]}$ (conventions section 8).
     pub eta: f64,
     /// Regularization $\lambda > 0$; also sets the projection radius $1/\sqrt\lambda$ [ADM sec. 3].
     pub lambda: f64,
@@ -1101,7 +1101,7 @@ impl OnlineParams for AdmOamParams {
 /// $$m_t = \beta_1 m_{t-1} + (1 - \beta_1) g_t,\quad v_t = \beta_2 v_{t-1} + (1 - \beta_2) g_t^2,
 ///   \quad \hat m_t = \frac{m_t}{1 - \beta_1^t},\quad \hat v_t = \frac{v_t}{1 - \beta_2^t},$$
 /// $$w_{t+1} = \Pi\left(w_t - \eta\, \frac{\hat m_t}{\sqrt{\hat v_t} + \epsilon}\right),$$
-/// with $m_0 = v_0 = 0$ and $t$ counting every example (SPEC section 5).
+/// with $m_0 = v_0 = 0$ and $t$ counting every example (conventions section 5).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AdmOam {
     eta: f64,

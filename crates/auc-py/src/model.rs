@@ -10,9 +10,10 @@
 //!
 //! Fitting and scoring run with the GIL released.
 
-use auc_core::{Label, OnlineLearner, ParamMap, RowBuf};
-use auc_data::{FeatureRanges, Reading, Scaler, Scaling};
-use auc_learners::{Model, Preparation, Trained, TrainingRecord};
+use auc_core::{Label, OnlineLearner, ParamMap};
+use auc_data::{FeatureRanges, Scaling};
+use auc_learners::{Model, Trained, TrainingRecord};
+use auc_prep::{Preparation, RowBuffers, ScaleEvidence, Transform, TransformSpec};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -25,17 +26,23 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The scaling named by a word of the CLI's `--scale`.
+/// The scaling named by a word of the CLI's `--scale` (read by [`Scaling`]'s own parser).
 pub(crate) fn scaling(word: &str) -> PyResult<Scaling> {
-    match word {
-        "none" => Ok(Scaling::None),
-        "minmax" => Ok(Scaling::MinMax),
-        "maxabs" => Ok(Scaling::MaxAbs),
-        "auto" => Ok(Scaling::Auto),
-        other => Err(PyValueError::new_err(format!(
-            "scale must be one of none, minmax, maxabs, auto (as the CLI's --scale), not {other:?}"
-        ))),
-    }
+    word.parse::<Scaling>().map_err(|_| {
+        let words: Vec<&str> = Scaling::ALL.iter().map(|s| s.name()).collect();
+        PyValueError::new_err(format!(
+            "scale must be one of {} (as the CLI's --scale), not {word:?}",
+            words.join(", ")
+        ))
+    })
+}
+
+/// The stages an array fit asks for: the scaling of `scale`, no unit norm.
+pub(crate) fn stages(scale: &str) -> PyResult<TransformSpec> {
+    Ok(TransformSpec {
+        scaling: scaling(scale)?,
+        unit_norm: false,
+    })
 }
 
 /// Parameters from a JSON object of the registry's names.
@@ -47,13 +54,12 @@ pub(crate) fn param_map(json: &str) -> PyResult<ParamMap> {
 /// there is nothing to prepare).
 fn stream(learner: &mut dyn OnlineLearner, rows: &Rows<'_>, labels: &[Label], prep: &Preparation) {
     let mut scratch = Scratch::default();
-    if matches!(prep.scaler, Scaler::None) && !prep.unit_norm {
+    if prep.transform.is_identity() {
         rows.for_each(&mut scratch, |i, x| learner.update(x, labels[i]));
     } else {
-        let mut buf = RowBuf::default();
+        let mut bufs = RowBuffers::new();
         rows.for_each(&mut scratch, |i, x| {
-            prep.apply_row(x, &mut buf);
-            learner.update(buf.as_row(), labels[i]);
+            learner.update(prep.apply_row(x, &mut bufs), labels[i]);
         });
     }
 }
@@ -63,15 +69,14 @@ fn stream(learner: &mut dyn OnlineLearner, rows: &Rows<'_>, labels: &[Label], pr
 fn score(state: &dyn Trained, rows: &Rows<'_>, prep: &Preparation) -> Result<Vec<f64>, String> {
     let mut out = Vec::with_capacity(rows.n());
     let mut scratch = Scratch::default();
-    let mut buf = RowBuf::default();
-    let plain = matches!(prep.scaler, Scaler::None) && !prep.unit_norm;
+    let mut bufs = RowBuffers::new();
+    let plain = prep.transform.is_identity();
     for i in 0..rows.n() {
         let x = rows.row(i, &mut scratch);
         let s = if plain {
             state.score(x)
         } else {
-            prep.apply_row(x, &mut buf);
-            state.score(buf.as_row())
+            state.score(prep.apply_row(x, &mut bufs))
         };
         if !s.is_finite() {
             return Err(auc_learners::Error::NonFiniteScore { row: i, value: s }.to_string());
@@ -81,15 +86,15 @@ fn score(state: &dyn Trained, rows: &Rows<'_>, prep: &Preparation) -> Result<Vec
     Ok(out)
 }
 
-/// The scaler fitted on `rows` (one pass over them), or none.
-fn fit_scaler(rows: &Rows<'_>, scaling: Scaling) -> Scaler {
-    if scaling == Scaling::None {
-        return Scaler::None;
+/// The stages fitted on `rows` (one pass over them for the ranges of a scaling).
+fn fit_transform(rows: &Rows<'_>, stages: &TransformSpec) -> Transform {
+    if !stages.needs_ranges() {
+        return stages.fit(ScaleEvidence::Nothing);
     }
     let mut ranges = FeatureRanges::new(rows.dim());
     let mut scratch = Scratch::default();
     rows.for_each(&mut scratch, |_, x| ranges.observe(x));
-    ranges.finish(scaling)
+    stages.fit(ScaleEvidence::Ranges(&ranges))
 }
 
 /// Checks a trained state as the CLI does before saving it.
@@ -172,7 +177,7 @@ pub(crate) fn fit(
     let given = param_map(params)?;
     algo.check_names(&given).map_err(value_error)?;
     let config = algo.configure(&given).map_err(value_error)?;
-    let scaling = scaling(scale)?;
+    let stages = stages(scale)?;
     let borrowed = Borrowed::extract(x)?;
     let rows = borrowed.rows()?;
     let labels = labels(&y, rows.n())?;
@@ -192,15 +197,12 @@ pub(crate) fn fit(
         check_memory(config.as_ref(), &rows, pos, neg, average, limit)?;
     }
     let result = py.detach(|| -> Result<Model, String> {
-        let preparation = Preparation {
-            reading: Reading::Libsvm,
+        let preparation = Preparation::for_arrays(
+            rows.dim(),
             positive_labels,
             positive_rule,
-            dim: rows.dim(),
-            hash_bits: None,
-            scaler: fit_scaler(&rows, scaling),
-            unit_norm: false,
-        };
+            fit_transform(&rows, &stages),
+        );
         preparation.validate()?;
         let state = match config.start(rows.dim(), seed, average) {
             Some(state) => {
@@ -394,7 +396,7 @@ impl PyModel {
     /// The fitted scaling's name (`none`, `minmax`, `maxabs`).
     #[getter]
     fn scaling(&self) -> String {
-        self.model.preparation.scaler.kind().name().to_owned()
+        self.model.preparation.scaler().kind().name().to_owned()
     }
 
     /// Whether it scores with the average of its iterates.

@@ -24,7 +24,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 
 use crate::input::{Borrowed, Idx, Rows, Scratch, Vals};
-use crate::model::{PyModel, param_map, scaling};
+use crate::model::{PyModel, param_map, stages};
 
 /// Values per block when dense rows must be converted (float32, Fortran order, strided views)
 /// before the blocked moment update: about 8 MB of float64, whatever the width.
@@ -208,7 +208,7 @@ pub(crate) fn fit_moments(
 ) -> PyResult<PyModel> {
     let algo = auc_learners::lookup(name).map_err(|e| chained(&e))?;
     let given = param_map(params)?;
-    let scaling = scaling(scale)?;
+    let stages = stages(scale)?;
     let model = py.detach(|| -> PyResult<auc_learners::Model> {
         let summary = read(&moments)?;
         let (mut model, _) = auc_learners::fit_from_moments(
@@ -216,11 +216,11 @@ pub(crate) fn fit_moments(
             &given,
             &summary,
             &Positive::Labels(positive_labels),
-            scaling,
+            &stages,
             seed,
         )
         .map_err(|e| chained(&e))?;
-        model.preparation.positive_rule = positive_rule;
+        model.preparation = model.preparation.with_positive_rule(positive_rule);
         model.training.written_by = format!("auclearn {}", env!("CARGO_PKG_VERSION"));
         model
             .state

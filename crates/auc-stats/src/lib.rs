@@ -4,7 +4,7 @@
 //! covariance $\Sigma$ (divided by $N$), updated one example at a time in the numerically stable
 //! Welford form, merged exactly across disjoint streams, and the $w^\top \Sigma w$ and
 //! $\Sigma w$ kernels that every moment-based learner (OPAUC / OAUC-S, OAUC-M, AdaOAM, AdmOAM)
-//! calls on its hot path (SPEC section 3). [`ClassMoments`] is one class, [`Moments`] the pair.
+//! calls on its hot path (conventions section 3). [`ClassMoments`] is one class, [`Moments`] the pair.
 //!
 //! It must never depend on the parser (auc-data) or on any learner: rows arrive as
 //! [`auc_core::Row`] views. It must never allocate in [`ClassMoments::update`],
@@ -79,7 +79,7 @@
 //! $C_t = N_t\Sigma_t$ and add Welford's rank-one term \[Welford62\]:
 //! $$\bar{x}_t = \bar{x}_{t-1} + d/N_t,\quad C_t = C_{t-1} + d\,(x_t - \bar{x}_t)^\top,\quad
 //! \Sigma_t = C_t / N_t,$$
-//! which is algebraically equal to eq. 16 (SPEC section 3 writes it as
+//! which is algebraically equal to eq. 16 (conventions section 3 writes it as
 //! $\Sigma \mathrel{+}= (d\,d'^\top - \Sigma)/N$) and only ever works with deviations from the
 //! mean. Storing $C$ rather than $\Sigma$ saves the rescaling of the whole matrix at every step
 //! (two flops per entry instead of three) and makes $N = 0$ exact (all zeros). The tests

@@ -564,7 +564,7 @@ impl Moments {
     /// One learner step's moment work: adds $x$ to class $y$ (as [`update`](Self::update)) and
     /// sets `out` $= \Sigma^{-y} w$, returning $w^\top \Sigma^{-y} w$ (as
     /// [`ClassMoments::cov_mul_and_quad`] on [`opposite`](Self::opposite)). The order does not
-    /// matter: a step reads only the opposite class and writes only its own (SPEC section 5).
+    /// matter: a step reads only the opposite class and writes only its own (conventions section 5).
     ///
     /// The two triangles are different matrices, so there is nothing to share between the two
     /// passes: interleaving their rows in one loop was measured no faster than the two calls.

@@ -1,7 +1,7 @@
 //! The second-order surrogate AUC losses of [OAUC sec. 3]: the square surrogate $\psi_S$ and the
 //! moment-constrained hinge bound $\psi_M$, their values and gradients computed from the opposite
 //! class's moments, and the functions $\Phi_M$, $\phi_M$ of [OAUC eq. 10]. The paper's lemmas are
-//! this crate's property tests (SPEC section 4).
+//! this crate's property tests (conventions section 4).
 //!
 //! For an example $(x, y)$ against the opposite class's mean $m$ and covariance $S$, at weights
 //! $w$: $\mu = y w^\top (x - m)$, $\sigma^2 = w^\top S w$, $b = 1 - \mu$, $A = b^2 + \sigma^2$, and

@@ -64,7 +64,7 @@ fn clamp_variance(s2: f64) -> f64 {
 /// opposite class (checked in `tests/eq1.rs`). The $w$-gradient built from these partials
 /// ([`Psi::write_gradient`]) is the true gradient $-2 b y (x - m) + 2 S w$; [OAUC eq. 13] and
 /// OPAUC drop the factor $2$, i.e. they descend $\psi_S / 2$. A learner that wants the papers'
-/// step sizes halves it (SPEC section 4); this crate does not.
+/// step sizes halves it (conventions section 4); this crate does not.
 ///
 /// A negative `s2` is treated as $0$ (see the crate docs, "Deviations"). Never NaN unless an input
 /// is NaN; for $|1 - \mu| > 1.3 \cdot 10^{154}$ the value is `+inf`, which is its true size.
@@ -117,7 +117,7 @@ pub fn psi_m(mu: f64, s2: f64) -> Psi {
     let s = s2.sqrt();
     let r = b.hypot(s); // sqrt(A) = sqrt(b^2 + s2), without forming b^2
     if r == 0.0 {
-        // A = 0, so b = 0 and s2 = 0: the hinge subgradient (SPEC section 4).
+        // A = 0, so b = 0 and s2 = 0: the hinge subgradient (conventions section 4).
         let d_mu = if b > 0.0 { -1.0 } else { 0.0 };
         return Psi {
             value: 0.0,

@@ -15,7 +15,7 @@ proptest! {
     /// $\frac1n \sum_i \mathbb{1}[c_i < 0] \le \frac1n \sum_i \max(0, 1 - c_i)
     /// \le \psi_M(y w^\top (x - \bar x), w^\top \Sigma w)$, where $\bar x$, $\Sigma$ are the
     /// points' mean and population covariance (computed here by two passes, independently of the
-    /// crate). Also with ties counted $1/2$ (SPEC section 2), which the hinge still bounds.
+    /// crate). Also with ties counted $1/2$ (conventions section 2), which the hinge still bounds.
     ///
     /// The clouds include $n = 1$, $n = 2$, identical points and $w = 0$, where
     /// $w^\top \Sigma w = 0$ and the bound is an equality. The first inequality is checked

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use auc_core::Dataset;
-use auc_data::{Positive, RawData, ReadOptions, RowStream, Scaler, Scaling};
-use auc_learners::{Algorithm, Model, Preparation, TrainingRecord};
+use auc_data::{Positive, RawData, ReadOptions, RowStream, Scaling};
+use auc_learners::{Algorithm, Model, TrainingRecord};
+use auc_prep::{Preparation, ScaleEvidence, TransformSpec};
 
 /// The repository root.
 pub(crate) fn root() -> PathBuf {
@@ -31,16 +32,12 @@ pub(crate) fn train_default(algo: &'static Algorithm) -> Model {
     let raw = heart_raw();
     let choice = raw.choose_positive(&Positive::Auto).unwrap();
     let data = raw.binarize(&choice.known()).unwrap();
-    let scaler = Scaler::fit(Scaling::Auto, &data);
-    let preparation = Preparation {
-        reading: raw.reading().clone(),
-        positive_labels: choice.labels.clone(),
-        positive_rule: choice.rule.to_string(),
-        dim: data.dim(),
-        hash_bits: None,
-        scaler,
+    let stages = TransformSpec {
+        scaling: Scaling::Auto,
         unit_norm: false,
     };
+    let transform = stages.fit(ScaleEvidence::Data(&data));
+    let preparation = Preparation::new(raw.reading().clone(), &choice, data.dim(), None, transform);
     let prepared = preparation.apply(&data);
     let config = algo.configure(&auc_core::ParamMap::new()).unwrap();
     let state = match config.start(prepared.dim(), 0, false) {

@@ -14,18 +14,18 @@ use std::path::Path;
 use auc_data::{DataError, Format, RawData, ReadOptions, RowStream};
 use rayon::prelude::*;
 
-use crate::output::Error;
+use crate::Error;
 
 /// The most blocks parsed in parallel before their results are handed on (in order); a window
 /// holds two per thread, so memory stays a few blocks per core.
-pub(crate) const WINDOW: usize = 16;
+pub const WINDOW: usize = 16;
 
 /// The default block size.
-pub(crate) const BLOCK_BYTES: usize = 4 << 20;
+pub const BLOCK_BYTES: usize = 4 << 20;
 
 /// Whether `path` is a plain LIBSVM file (by `opts.format` and its name; not gzip, not standard
 /// input), which [`for_each`] can cut into blocks.
-pub(crate) fn plain_libsvm(path: &Path, opts: &ReadOptions) -> Result<bool, Error> {
+pub fn plain_libsvm(path: &Path, opts: &ReadOptions) -> Result<bool, Error> {
     let name = path.display().to_string();
     if path.as_os_str() == auc_data::STDIN || opts.format.resolve(&name) == Format::Csv {
         return Ok(false);
@@ -44,7 +44,7 @@ pub(crate) fn plain_libsvm(path: &Path, opts: &ReadOptions) -> Result<bool, Erro
 /// `each` turns a block's rows into a result on a worker thread, `merge` receives the results in
 /// file order with the bytes read so far. A parse error names the line counted from the start
 /// of the file; errors of `each` and `merge` are returned as they are.
-pub(crate) fn for_each<T: Send>(
+pub fn for_each<T: Send>(
     path: &Path,
     opts: &ReadOptions,
     block_bytes: usize,
@@ -82,13 +82,13 @@ pub(crate) fn for_each<T: Send>(
 
 /// Blocks parsed in parallel at once: two per thread of the current rayon pool, at most
 /// [`WINDOW`].
-pub(crate) fn window() -> usize {
+pub fn window() -> usize {
     (2 * rayon::current_num_threads()).clamp(2, WINDOW)
 }
 
 /// The rows of `block` of the LIBSVM file `path`; a parse error names the line counted from the
 /// start of the file.
-pub(crate) fn parse(block: &Block, path: &Path, opts: &ReadOptions) -> Result<RawData, DataError> {
+pub fn parse(block: &Block, path: &Path, opts: &ReadOptions) -> Result<RawData, DataError> {
     let name = path.display().to_string();
     RowStream::new(&block.bytes[..], &name, opts)
         .and_then(RowStream::read_all)
@@ -110,16 +110,16 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 }
 
 /// A block of whole lines and where it starts in the file.
-pub(crate) struct Block {
+pub struct Block {
     /// The byte of the file the block starts at.
-    pub(crate) offset: u64,
+    pub offset: u64,
     /// The lines, each with its line end (the last line of a file may lack one).
-    pub(crate) bytes: Vec<u8>,
+    pub bytes: Vec<u8>,
 }
 
 /// Cuts a file into blocks of whole lines of about `size` bytes, and of at most `max_lines`
 /// lines.
-pub(crate) struct Blocks {
+pub struct Blocks {
     file: std::fs::File,
     size: usize,
     max_lines: usize,
@@ -145,7 +145,7 @@ impl Blocks {
     /// at most `max_lines` lines (`usize::MAX`: any number), which bounds the rows of a block
     /// when each row takes much more memory prepared than as text (min-max scaling makes rows
     /// dense).
-    pub(crate) fn open(path: &Path, size: usize, max_lines: usize) -> std::io::Result<Self> {
+    pub fn open(path: &Path, size: usize, max_lines: usize) -> std::io::Result<Self> {
         Ok(Blocks {
             file: std::fs::File::open(path)?,
             size: size.max(1),
@@ -157,7 +157,7 @@ impl Blocks {
     }
 
     /// The next block (`None` at the end of the file).
-    pub(crate) fn next_block(&mut self) -> std::io::Result<Option<Block>> {
+    pub fn next_block(&mut self) -> std::io::Result<Option<Block>> {
         if self.done && self.carry.is_empty() {
             return Ok(None);
         }

@@ -5,11 +5,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::output::Error;
+use crate::Error;
 
 /// A number of bytes given on the command line: `8G`, `512M`, `1.5GB`, `2000000`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Bytes(pub(crate) u64);
+pub struct Bytes(pub u64);
 
 impl FromStr for Bytes {
     type Err = String;
@@ -55,7 +55,7 @@ impl fmt::Display for Bytes {
 }
 
 /// The machine's physical memory, from `/proc/meminfo` (Linux); `None` elsewhere.
-pub(crate) fn physical() -> Option<u64> {
+pub fn physical() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -63,12 +63,12 @@ pub(crate) fn physical() -> Option<u64> {
 }
 
 /// The limit: the given one, else three quarters of physical memory, else 16 GiB.
-pub(crate) fn limit(given: Option<Bytes>) -> Bytes {
+pub fn limit(given: Option<Bytes>) -> Bytes {
     given.unwrap_or_else(|| Bytes(physical().map_or(16 << 30, |p| p / 4 * 3)))
 }
 
 /// Refuses when `needed` bytes for `what` exceed `limit`, saying what to do instead.
-pub(crate) fn check(needed: u64, limit: Bytes, what: &str, instead: &str) -> Result<(), Error> {
+pub fn check(needed: u64, limit: Bytes, what: &str, instead: &str) -> Result<(), Error> {
     if needed <= limit.0 {
         return Ok(());
     }

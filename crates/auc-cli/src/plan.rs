@@ -1,0 +1,193 @@
+//! The plan of a streamed pass ([`Plan`]), decided in one place before it starts: what the first
+//! pass over a file must find, the positive class, the fitted stages, the learner's starting
+//! dimension; and the fresh learner it starts.
+
+use std::path::PathBuf;
+
+use auc_data::{PositiveChoice, ReadOptions, Scaler};
+use auc_learners::{Algorithm, Configured, Trained};
+use auc_prep::{PrepSpec, ScaleEvidence, Transform};
+
+use crate::input::{self};
+use crate::output::Error;
+use crate::progress::PassBar;
+use crate::training::*;
+use auc_stream::memory::{self, Bytes};
+use auc_stream::{Classes, Shaper};
+
+/// How a streamed pass reads and prepares its input, decided before it starts (after the first
+/// pass over a file).
+pub(crate) struct Plan {
+    /// A file read once on the hope that its labels are binary (see [`plan`]).
+    pub(crate) hopeful: bool,
+    pub(crate) opts: ReadOptions,
+    pub(crate) classes: Classes,
+    /// The positive class chosen by a first pass, with its reason (`None`: decided by the pass).
+    pub(crate) choice: Option<PositiveChoice>,
+    /// What was asked.
+    pub(crate) spec: PrepSpec,
+    /// The stages, fitted before the pass.
+    pub(crate) transform: Transform,
+    /// Where `--scale-from` took the scaling from, and the dimension it covers.
+    pub(crate) scaled_from: Option<(String, usize)>,
+    /// The learner's dimension at the start.
+    pub(crate) dim: usize,
+}
+
+/// Decides how to stream `paths` for `learn`: runs the first pass over files that can be read
+/// twice when something must be known before learning (the scaling's ranges, the label counts of
+/// the default positive class, the dimension), refuses one-class files before the second pass,
+/// and refuses input read once that would need a first pass for its scaling.
+///
+/// With `hopeful`, a file whose scaling needs no ranges and whose positive class is not given is
+/// read once, as standard input is (binary labels checked row by row, the dimension grown on the
+/// way); `Plan::hopeful` says so, and a [`auc_stream::NotBinary`] error of that pass means: plan
+/// again without `hopeful` (a first pass counts the labels) and start over.
+pub(crate) fn plan(
+    learn: &LearnArgs,
+    paths: &[PathBuf],
+    what: &str,
+    limit: Bytes,
+    hopeful: bool,
+) -> Result<Plan, Error> {
+    let spec = learn.prep_spec()?;
+    let mut opts = spec.read.clone();
+    let scaling = spec.transform.scaling;
+    let need_ranges = spec.needs_ranges();
+    let reread = auc_stream::rereadable(paths);
+    if need_ranges && !reread {
+        let once: Vec<String> = paths
+            .iter()
+            .filter(|p| !auc_stream::rereadable(std::slice::from_ref(p)))
+            .map(|p| p.display().to_string())
+            .collect();
+        return Err(format!(
+            "{what}: {} can be read only once, so the scaling (--scale {scaling}) cannot be fitted on it before learning starts: pass --scale-from FILE (a model trained on such data, or the output of `auc info --json` on a sample of it) or --scale none",
+            if once.iter().all(|o| o == "-") {
+                "standard input".to_owned()
+            } else {
+                once.join(", ")
+            }
+        )
+        .into());
+    }
+    let given = learn.read.positive.clone();
+    let fixed = spec.fixed_dim();
+    let hopeful = hopeful && reread && !need_ranges;
+    let survey = if reread && !hopeful && (need_ranges || given.is_none() || fixed.is_none()) {
+        Some(auc_stream::survey(
+            paths,
+            &opts,
+            need_ranges,
+            given.as_deref(),
+            limit,
+            &PassBar::default(),
+        )?)
+    } else {
+        None
+    };
+    let (classes, choice) = match &survey {
+        Some(s) => {
+            let (choice, pos, neg) = s.choose(&spec.positive)?;
+            input::report_positive_counts(&choice, pos, neg);
+            input::need_both(pos, neg, what)?;
+            let classes = Classes::Known {
+                labels: choice.labels.clone(),
+                given: false,
+            };
+            (classes, Some(choice))
+        }
+        None => match &given {
+            Some(g) => {
+                let mut labels: Vec<f64> = g.iter().map(|l| l + 0.0).collect();
+                labels.sort_by(f64::total_cmp);
+                labels.dedup_by(|a, b| a.to_bits() == b.to_bits());
+                (
+                    Classes::Known {
+                        labels,
+                        given: true,
+                    },
+                    None,
+                )
+            }
+            None => (Classes::Binary, None),
+        },
+    };
+    let transform = match survey.as_ref().and_then(|s| s.ranges.as_ref()) {
+        Some(r) => spec.fit_transform(ScaleEvidence::Ranges(r))?,
+        None => spec.fit_transform(ScaleEvidence::Nothing)?,
+    };
+    let scaler = transform.scaler();
+    let mut dim = fixed.unwrap_or(0);
+    if let Some(s) = &survey {
+        dim = dim.max(s.dim);
+        // The second pass reads the same rows: an index past the first pass's dimension means
+        // the file changed in between.
+        if opts.hash_bits.is_none() {
+            opts.dim = Some(s.dim.max(opts.dim.unwrap_or(0)));
+        }
+    }
+    if let Some(s) = &spec.scale_from {
+        dim = dim.max(s.dim);
+    }
+    if matches!(scaler, Scaler::MinMax { .. }) {
+        // Min-max scaling makes every row dense: the scaler and a few dense rows in flight.
+        let d = dim.max(scaler.dim());
+        memory::check(
+            Scaler::bytes_for(d).saturating_add(auc_stream::dense_rows_bytes(d)),
+            limit,
+            &format!(
+                "{what}: min-max scaling of {d} features (the scaler and the dense rows in flight)"
+            ),
+            "use --scale maxabs, which keeps sparse rows sparse, or fewer --hash-bits",
+        )?;
+    }
+    Ok(Plan {
+        hopeful: hopeful && matches!(classes, Classes::Binary),
+        opts,
+        classes,
+        choice,
+        scaled_from: spec.scale_from.as_ref().map(|s| (s.origin.clone(), s.dim)),
+        transform,
+        spec,
+        dim,
+    })
+}
+
+/// Warns when a stream scaled from `--scale-from` met features the ranges do not cover (they
+/// pass unscaled).
+pub(crate) fn warn_unscaled(plan: &Plan, dim: usize) {
+    if let Some((path, covered)) = &plan.scaled_from
+        && dim > *covered
+        && !matches!(plan.transform.scaler(), Scaler::None)
+    {
+        eprintln!(
+            "auc: warning: features {} to {dim} are not in the ranges of {path} ({covered} features): they were not scaled",
+            covered + 1,
+        );
+    }
+}
+
+/// A fresh one-pass learner for the plan's dimension, its memory checked first.
+pub(crate) fn start(
+    config: &dyn Configured,
+    algo: &Algorithm,
+    plan: &Plan,
+    learn: &LearnArgs,
+    limit: Bytes,
+) -> Result<Box<dyn Trained>, Error> {
+    memory::check(
+        config.memory_bytes(&dim_shape(plan.dim), learn.average),
+        limit,
+        &format!("{} on {} features", algo.name, plan.dim),
+        "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state (pa-i, solam, perceptron)",
+    )?;
+    Ok(config
+        .start(plan.dim, learn.seed, learn.average)
+        .ok_or("a batch learner cannot stream")??)
+}
+
+/// The parser's shaping of a plan's chunks.
+pub(crate) fn shaper_for(plan: &Plan) -> Shaper {
+    Shaper::new(plan.classes.clone(), plan.dim, plan.transform.clone())
+}

@@ -1,0 +1,156 @@
+//! `auc stream`: prequential (test-then-train) evaluation of a one-pass learner on its input read
+//! incrementally, or in memory with `--shuffle-full`.
+
+use std::path::PathBuf;
+
+use auc_data::Layout;
+use auc_learners::{Algorithm, Configured, Trained, lookup};
+use serde_json::json;
+
+use crate::input::{self};
+use crate::learning::*;
+use crate::output::{Error, line, write_text};
+use crate::plan::*;
+use crate::plot;
+use crate::training::*;
+use auc_stream::Reader;
+use auc_stream::memory::{self, Bytes};
+
+/// Flags of `auc stream`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct StreamArgs {
+    /// Algorithm name (see `auc algos`), a one-pass learner.
+    #[arg(long)]
+    algo: String,
+    /// Data file(s), read in order and concatenated (`-` for standard input).
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Print the AUC of all scores so far after every N examples (and at the end), as the
+    /// stream is read.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
+    /// Draw the prequential curve as an SVG file.
+    #[arg(long, value_name = "OUT.svg")]
+    svg: Option<PathBuf>,
+    #[command(flatten)]
+    learn: LearnArgs,
+    /// One JSON object per point, then a summary.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
+    let algo = lookup(&a.algo)?;
+    if !algo.is_online() {
+        return Err(format!(
+            "`{}` is a batch learner, fitted on all its data at once: `auc stream` needs a one-pass learner that updates after each example (`auc cv` and `auc train` run batch learners)",
+            algo.name
+        )
+        .into());
+    }
+    let (given, _) = given_params(algo, &a.learn.hyper)?;
+    check_average(algo, a.learn.average)?;
+    let config = algo.configure(&given)?;
+    let what = format!("streaming {}", algo.name);
+    let limit = memory::limit(a.learn.max_memory);
+    let prequential = Prequential::new(a.every, a.json);
+    let (run, state, examples) = if a.learn.shuffle_full {
+        stream_in_memory(&a, algo, config.as_ref(), prequential, &what, limit)?
+    } else {
+        let plan = plan(&a.learn, &a.data, &what, limit, false)?;
+        let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
+        if !a.json {
+            line(format!("{:>10} {:>8}", "examples", "AUC"))?;
+        }
+        let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
+        learning.prequential = Some(prequential);
+        let reader = Reader::open(&a.data, &plan.opts)?;
+        let done = learn_pass(reader, shaper_for(&plan), &mut learning, &a.learn, &what)?;
+        let seen = learning.seen;
+        let mut run = learning.prequential.take().expect("set above");
+        run.point(seen)?;
+        let (pos, neg) = (learning.positives, learning.negatives);
+        if plan.choice.is_none() {
+            let c = auc_stream::final_choice(&plan.classes, &done.seen)?;
+            input::report_positive_counts(&c, pos, neg);
+        }
+        warn_unscaled(&plan, done.dim);
+        (run, state, seen)
+    };
+    if run.non_finite > 0 {
+        eprintln!(
+            "auc: warning: {} scores were not finite (features too large unscaled?) and are left out of the AUC",
+            run.non_finite
+        );
+    }
+    if run.skipped > 0 {
+        eprintln!(
+            "auc: {} checkpoints came before both classes had appeared, so no AUC is defined there (the learner still trained on those examples)",
+            run.skipped
+        );
+    }
+    let diverged = warn_divergence(state.as_ref(), algo.name);
+    if let Some(path) = &a.svg {
+        let xy: Vec<(f64, f64)> = run
+            .points
+            .iter()
+            .map(|p| (p.updates as f64, p.auc))
+            .collect();
+        let title = format!(
+            "prequential AUC of {} on {}",
+            algo.name,
+            input::dataset_name(&a.data)
+        );
+        write_text(
+            path,
+            &plot::curve_svg(&xy, &title, "examples", "AUC so far")?,
+        )?;
+    }
+    if a.json {
+        line(json!({
+            "summary": true,
+            "algo": algo.name,
+            "params": config.params(),
+            "examples": examples,
+            "skipped": run.skipped,
+            "diverged": diverged.is_some(),
+            "divergence": diverged,
+        }))?;
+    }
+    Ok(())
+}
+
+/// `auc stream --shuffle-full`: the whole input in memory, fed in a full permutation.
+fn stream_in_memory(
+    a: &StreamArgs,
+    algo: &'static Algorithm,
+    config: &dyn Configured,
+    mut run: Prequential,
+    what: &str,
+    limit: Bytes,
+) -> Result<(Prequential, Box<dyn Trained>, u64), Error> {
+    let prepared = load_training(&a.learn, &a.data, what, Layout::AsRead)?;
+    let data = &prepared.data;
+    memory::check(
+        config.memory_bytes(&shape(data), a.learn.average),
+        limit,
+        &format!("{} on {} features", algo.name, data.dim()),
+        "use --hash-bits B to fold the features into 2^B",
+    )?;
+    let mut state = config
+        .start(data.dim(), a.learn.seed, a.learn.average)
+        .ok_or("a batch learner cannot stream")??;
+    if !a.json {
+        line(format!("{:>10} {:>8}", "examples", "AUC"))?;
+    }
+    let n = data.n() as u64;
+    for (i, (x, y)) in data.iter().enumerate() {
+        let score = state.score(x);
+        state
+            .learner()
+            .ok_or("a batch model cannot learn")?
+            .update(x, y);
+        run.record(score, y, i as u64 + 1, i as u64 + 1 == n)?;
+    }
+    Ok((run, state, n))
+}

@@ -1,0 +1,280 @@
+//! What `auc train` and `auc stream` share: the learning flags ([`LearnArgs`]) and the one
+//! [`auc_prep::PrepSpec`] they build, loading training data in memory through it, and the checks
+//! and reports of a trained state (divergence, finiteness, the optimality certificate).
+
+use std::path::PathBuf;
+
+use auc_core::{DataShape, Dataset, OnlineLearner, ParamMap};
+use auc_data::{Layout, ReadOptions, Scaler, Scaling};
+use auc_learners::{Algorithm, Trained};
+use auc_prep::{PrepError, PrepSpec, ScaleEvidence};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use serde_json::json;
+
+use crate::hyper::HyperArgs;
+use crate::input::{self, ReadArgs};
+use crate::output::Error;
+use crate::progress::Bar;
+use crate::stage_args::StageArgs;
+use auc_stream::memory::{self, Bytes};
+
+/// What training needs besides the algorithm: parameters, preparation, order, seed, reading.
+#[derive(clap::Args, Debug)]
+pub(crate) struct LearnArgs {
+    #[command(flatten)]
+    pub(crate) hyper: HyperArgs,
+    /// Score with the average of the iterates (Polyak-Ruppert) instead of the last one (linear
+    /// one-pass learners only).
+    #[arg(long)]
+    pub(crate) average: bool,
+    #[command(flatten)]
+    pub(crate) stages: StageArgs,
+    /// Take the scaling from FILE instead of a first pass over the data: a model file (its
+    /// fitted scaling, as it is) or the output of `auc info --json` (its feature ranges, fitted
+    /// as --scale says). What standard input and pipes, which are read once, need to be scaled.
+    #[arg(long, value_name = "FILE", help_heading = "Preparation")]
+    pub(crate) scale_from: Option<PathBuf>,
+    /// Feed the examples in a random order drawn from SEED; by default the file order is kept
+    /// (files sorted by class make one-pass learners fail: shuffle them). A one-pass learner
+    /// draws each example from a buffer of --shuffle-buffer rows (an approximation of a random
+    /// permutation that keeps memory bounded; the full permutation when the input fits in the
+    /// buffer); --shuffle-full permutes the whole input in memory.
+    #[arg(long, value_name = "SEED", help_heading = "Order")]
+    pub(crate) shuffle: Option<u64>,
+    /// Rows of the shuffle buffer (memory: this many rows).
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..), help_heading = "Order")]
+    pub(crate) shuffle_buffer: u64,
+    /// With --shuffle, load the input in memory and feed it in a full random permutation.
+    #[arg(long, requires = "shuffle", help_heading = "Order")]
+    pub(crate) shuffle_full: bool,
+    /// The number of features, fixed up front (an index past it is an error). By default a
+    /// first pass over a file finds it, and a learner reading standard input grows its state
+    /// when a larger index appears.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Reading")]
+    pub(crate) dim: Option<u64>,
+    /// Parse and learn on one thread, one after the other, instead of overlapping them on two
+    /// (for measurements, or a machine with one core).
+    #[arg(long)]
+    pub(crate) one_thread: bool,
+    /// Seed of the learner's own random choices (reservoir buffers, the core vector machine's
+    /// sampling).
+    #[arg(long, default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// Keep only the first N examples.
+    #[arg(long)]
+    pub(crate) limit: Option<usize>,
+    /// Refuse to start (or to grow the learner) when it and the data in memory would need more
+    /// than this (8G, 512M). Default: three quarters of physical memory.
+    #[arg(long, value_name = "SIZE")]
+    pub(crate) max_memory: Option<Bytes>,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+}
+
+impl LearnArgs {
+    /// The reader options: the reading flags, `--limit` and `--dim`.
+    pub(crate) fn options(&self) -> Result<ReadOptions, Error> {
+        let mut opts = self.read.options(self.limit)?;
+        opts.dim = self.dim.map(|d| d as usize);
+        Ok(opts)
+    }
+
+    /// What was asked about reading and preparing the data, built and checked once.
+    pub(crate) fn prep_spec(&self) -> Result<PrepSpec, Error> {
+        let stages = self.stages.spec();
+        let scale_from = match &self.scale_from {
+            Some(_) if stages.scaling == Scaling::None => {
+                return Err(PrepError::ScaleFromWithoutScaling.into());
+            }
+            Some(path) => Some(input::load_scale_from(path)?),
+            None => None,
+        };
+        Ok(PrepSpec::new(
+            self.options()?,
+            self.read.positive_rule(),
+            stages,
+            scale_from,
+        )?)
+    }
+}
+
+/// Training data read in memory, binarized and prepared, with the preparation a model stores.
+pub(crate) struct TrainingData {
+    pub(crate) data: Dataset,
+    pub(crate) preparation: auc_prep::Preparation,
+}
+
+/// `data` in a random order drawn from `seed`, or unchanged.
+pub(crate) fn shuffled(data: Dataset, seed: Option<u64>) -> Dataset {
+    match seed {
+        None => data,
+        Some(s) => {
+            let mut idx: Vec<usize> = (0..data.n()).collect();
+            idx.shuffle(&mut StdRng::seed_from_u64(s));
+            data.select(&idx)
+        }
+    }
+}
+
+/// Reads the training input in memory, reports the positive class, refuses one-class data, fits
+/// the scaling on it (or takes `--scale-from`'s), checking the memory of a scaling that would
+/// densify sparse data. `layout` is the rows' storage: one-pass learners see them as read (as a
+/// stream does), batch learners by density.
+///
+/// Each stage drops the copy it no longer needs, so at most two copies of the rows are alive at
+/// once (the file's rows as read, then binarized, scaled and ordered).
+pub(crate) fn load_training(
+    learn: &LearnArgs,
+    paths: &[PathBuf],
+    what: &str,
+    layout: Layout,
+) -> Result<TrainingData, Error> {
+    let limit = memory::limit(learn.max_memory);
+    let spec = learn.prep_spec()?;
+    let raw = input::read_with(&spec.read, paths, learn.limit)?;
+    memory::check(
+        raw.stored_bytes(),
+        limit,
+        "the data",
+        "use --limit or --hash-bits",
+    )?;
+    let (mut data, choice) = input::binarize(&raw, &spec.positive, layout)?;
+    let reading = raw.reading().clone();
+    drop(raw);
+    input::need_both_classes(&data, what)?;
+    if let Some(s) = &spec.scale_from
+        && s.dim > data.dim()
+    {
+        data = data.with_dim(s.dim);
+    }
+    if spec.needs_ranges() {
+        memory::check(
+            spec.transform.fit_bytes(data.dim()),
+            limit,
+            "fitting the scaling",
+            "use --hash-bits B to fold the features into 2^B",
+        )?;
+    }
+    let transform = spec.fit_transform(ScaleEvidence::Data(&data))?;
+    if matches!(transform.scaler(), Scaler::MinMax { .. }) && data.is_sparse() {
+        memory::check(
+            auc_data::dense_bytes(data.n(), data.dim()),
+            limit,
+            "min-max scaling (which makes sparse data dense)",
+            "use --scale maxabs, which keeps zeros zero",
+        )?;
+    }
+    let preparation = spec.preparation(reading, &choice, data.dim(), transform);
+    let prepared = preparation.apply(&data);
+    drop(data);
+    Ok(TrainingData {
+        data: shuffled(prepared, learn.shuffle),
+        preparation,
+    })
+}
+
+/// The shape of a training set, for memory estimates.
+pub(crate) fn shape(data: &Dataset) -> DataShape {
+    let (positives, negatives) = data.class_counts();
+    DataShape {
+        n: data.n(),
+        dim: data.dim(),
+        positives,
+        negatives,
+    }
+}
+
+/// The shape that sizes a one-pass learner's state: only the dimension matters.
+pub(crate) fn dim_shape(dim: usize) -> DataShape {
+    DataShape {
+        dim,
+        ..DataShape::default()
+    }
+}
+
+/// Streams `data` through a one-pass learner, with a progress bar on a terminal.
+pub(crate) fn stream_into(learner: &mut dyn OnlineLearner, data: &Dataset, what: &str) {
+    let bar = Bar::rows(what, data.n() as u64);
+    for (i, (x, y)) in data.iter().enumerate() {
+        learner.update(x, y);
+        if i % 4096 == 4095 {
+            bar.set(i as u64 + 1);
+        }
+    }
+    bar.finish();
+}
+
+/// Prints a divergence warning and returns its text for the model file.
+pub(crate) fn warn_divergence(state: &dyn Trained, algo: &str) -> Option<String> {
+    let d = state.divergence()?;
+    eprintln!("auc: warning: {algo} diverged: {d}");
+    Some(d.to_string())
+}
+
+/// The optimality certificate of a model fitted by an iterative solver that certifies its result
+/// (a `converged` entry in its description, e.g. the moment learners' Newton method), as JSON
+/// for `--json`: `converged`, `solver_steps`, `distance_bound` and `tolerance`. A fit that
+/// stopped short of its tolerance (step cap, rounding floor) is never silent: a warning on
+/// stderr names the algorithm, the steps and the certified distance.
+pub(crate) fn certificate(state: &dyn Trained, algo: &str) -> Option<serde_json::Value> {
+    let d = state.describe();
+    let converged = d.get("converged")?.as_bool()?;
+    let cert = json!({
+        "converged": converged,
+        "solver_steps": d["solver_steps"],
+        "distance_bound": d["distance_bound"],
+        "tolerance": d["tolerance"],
+    });
+    if !converged {
+        eprintln!(
+            "auc: warning: {algo} stopped after {} solver steps without meeting its tolerance: the certificate only guarantees ||w - w*|| <= {:.3e} (tolerance {:.1e}); the model is saved, but it is not the exact minimizer (see max_steps)",
+            d["solver_steps"],
+            d["distance_bound"].as_f64().unwrap_or(f64::NAN),
+            d["tolerance"].as_f64().unwrap_or(f64::NAN),
+        );
+    }
+    Some(cert)
+}
+
+/// Checks the trained state before it is saved: a state that is not finite (features too large
+/// without scaling) is an error, never a model that scores NaN.
+pub(crate) fn check_state(state: &dyn Trained, algo: &str) -> Result<(), Error> {
+    state.validate().map_err(|e| {
+        format!(
+            "training {algo} left an unusable state ({e}); the features are probably too large for it unscaled: use --scale"
+        )
+        .into()
+    })
+}
+
+/// The parameters given, checked against the algorithm, and whether they ask for the
+/// transductive mode.
+pub(crate) fn given_params(algo: &Algorithm, hyper: &HyperArgs) -> Result<(ParamMap, bool), Error> {
+    let given = hyper.to_map()?;
+    algo.check_names(&given)?;
+    let transductive = match given.get("transductive") {
+        Some(auc_core::ParamValue::Bool(b)) => *b,
+        Some(auc_core::ParamValue::Num(v)) => v.to_bits() == 1f64.to_bits(),
+        _ => false,
+    };
+    Ok((given, transductive))
+}
+
+pub(crate) fn written_by() -> String {
+    format!("auc {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Refuses `--average` for learners without a weight vector.
+pub(crate) fn check_average(algo: &Algorithm, average: bool) -> Result<(), Error> {
+    if average && algo.family != auc_core::Family::Linear {
+        return Err(format!(
+            "--average averages the iterates of a linear one-pass learner; {} is a {} learner",
+            algo.name,
+            algo.family.name()
+        )
+        .into());
+    }
+    Ok(())
+}

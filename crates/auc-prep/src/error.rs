@@ -1,0 +1,65 @@
+//! [`PrepError`]: a preparation that cannot be built as asked.
+
+use std::fmt;
+
+use auc_data::Scaling;
+
+/// Why a [`crate::PrepSpec`] cannot be built or fitted.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum PrepError {
+    /// `--scale-from` and `--scale none` together.
+    ScaleFromWithoutScaling,
+    /// `--scale-from` describes features hashed otherwise.
+    ScaleFromHashing {
+        /// Where the scaling came from.
+        origin: String,
+        /// Its hashing.
+        theirs: Option<u8>,
+        /// This data's hashing.
+        ours: Option<u8>,
+    },
+    /// `--scale` names another kind than the model's fitted scaling of `--scale-from`.
+    ScaleFromContradiction {
+        /// The kind asked.
+        asked: Scaling,
+        /// The model's kind.
+        fitted: Scaling,
+        /// The model it came from.
+        origin: String,
+    },
+}
+
+fn hashing(b: Option<u8>) -> String {
+    b.map_or_else(|| "no hashing".to_owned(), |b| format!("--hash-bits {b}"))
+}
+
+impl fmt::Display for PrepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PrepError::ScaleFromWithoutScaling => f.write_str(
+                "--scale-from takes the scaling from a file, --scale none (or --no-scale) asks for none: give one of them",
+            ),
+            PrepError::ScaleFromHashing {
+                origin,
+                theirs,
+                ours,
+            } => write!(
+                f,
+                "--scale-from {origin} holds the ranges of features read with {}, but this data is read with {}: give the same --hash-bits",
+                hashing(*theirs),
+                hashing(*ours)
+            ),
+            PrepError::ScaleFromContradiction {
+                asked,
+                fitted,
+                origin,
+            } => write!(
+                f,
+                "--scale {asked} contradicts the {fitted} scaling the model {origin} was trained with (--scale-from takes a model's scaling as it is; leave --scale out)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PrepError {}

@@ -1,0 +1,31 @@
+//! The preparation pipeline: from what the user asked to the rows a learner sees.
+//!
+//! Three types carry it, each built in one place:
+//!
+//! - [`PrepSpec`] is what was asked (reading, positive-class rule, dimension, hashing, the
+//!   stages, `--scale-from`), built once from the CLI's flags or Python's keyword arguments and
+//!   checked by [`PrepSpec::new`]; its stage part is [`TransformSpec`].
+//! - [`Transform`] is the fitted stages in their fixed order (scaling, then unit norm), fitted on
+//!   training data only ([`TransformSpec::fit`] from a [`ScaleEvidence`]: rows in memory, the
+//!   ranges of a first pass or of merged moment files) and applied identically to whole
+//!   datasets ([`Transform::apply_dataset`]) and single rows ([`Transform::apply_row`]).
+//! - [`Preparation`] is what a model stores: the reading, the positive class, the dimension,
+//!   hashing and the transform. [`Preparation::new`] is its only constructor.
+//!
+//! Every command and binding goes through these types: train, stream, predict, `cv` (a transform
+//! fitted per training part), moments, `--tune`, Python and Dask. A stage is a type implementing
+//! [`FittedStage`] in its own file and one variant of [`Stage`] (see [`transform`]'s docs).
+
+mod error;
+mod fitted;
+mod preparation;
+mod spec;
+mod stages;
+pub mod transform;
+
+pub use error::PrepError;
+pub use fitted::FittedStage;
+pub use preparation::{Preparation, PreparationV3};
+pub use spec::{PrepSpec, ScaleEvidence, ScaleFrom, ScaleSource, TransformSpec};
+pub use stages::UnitNorm;
+pub use transform::{RowBuffers, Stage, Transform};

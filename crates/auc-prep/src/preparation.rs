@@ -1,0 +1,156 @@
+//! [`Preparation`]: how a model's training data was read and prepared, what a model file stores
+//! and what every later reader applies to new data. [`Preparation::new`] is its one
+//! constructor (the struct is `#[non_exhaustive]`, so no other crate can build it by hand).
+//!
+//! [`PreparationV3`] is the layout model files of format version 3 stored (a scaler and a
+//! unit-norm flag instead of a list of stages); it converts to the same preparation, so those
+//! files load and score as they did.
+
+use auc_core::{Dataset, Row};
+use auc_data::{PositiveChoice, ReadOptions, Reading, Scaler};
+use serde::{Deserialize, Serialize};
+
+use crate::transform::{RowBuffers, Transform};
+
+/// How a model's training data was read and prepared: what `auc predict` applies to new data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Preparation {
+    /// The format and, for CSV, the layout (delimiter, label column, header names).
+    pub reading: Reading,
+    /// The file labels that make the positive class.
+    pub positive_labels: Vec<f64>,
+    /// Why these labels are positive, in words (`given`, `1 of a {0, 1} file`, `minority class`).
+    pub positive_rule: String,
+    /// The number of features of the rows as read.
+    pub dim: usize,
+    /// Feature hashing into $2^B$ features, when used.
+    pub hash_bits: Option<u8>,
+    /// The fitted stages.
+    pub transform: Transform,
+}
+
+impl Preparation {
+    /// The preparation of rows read as `reading`, of `dim` features (hashed into $2^B$ with
+    /// `hash_bits`), whose positive class `choice` took, through `transform`.
+    pub fn new(
+        reading: Reading,
+        choice: &PositiveChoice,
+        dim: usize,
+        hash_bits: Option<u8>,
+        transform: Transform,
+    ) -> Preparation {
+        Preparation {
+            reading,
+            positive_labels: choice.labels.clone(),
+            positive_rule: choice.rule.to_string(),
+            dim,
+            hash_bits,
+            transform,
+        }
+    }
+
+    /// The preparation of a fit from arrays (Python): rows by feature index as LIBSVM's are
+    /// (so `auc predict` reads LIBSVM files for the model), `dim` columns, no hashing, and the
+    /// positive class chosen by the caller, with its reason in words.
+    pub fn for_arrays(
+        dim: usize,
+        positive_labels: Vec<f64>,
+        positive_rule: String,
+        transform: Transform,
+    ) -> Preparation {
+        Preparation {
+            reading: Reading::Libsvm,
+            positive_labels,
+            positive_rule,
+            dim,
+            hash_bits: None,
+            transform,
+        }
+    }
+
+    /// The same preparation with the positive class's reason in other words (a caller that
+    /// names its labels its own way).
+    pub fn with_positive_rule(mut self, rule: String) -> Preparation {
+        self.positive_rule = rule;
+        self
+    }
+
+    /// The fitted scaling ([`Scaler::None`] without a scaling stage).
+    pub fn scaler(&self) -> &Scaler {
+        self.transform.scaler()
+    }
+
+    /// Whether rows are divided by their norm.
+    pub fn unit_norm(&self) -> bool {
+        self.transform.unit_norm()
+    }
+
+    /// Checks a decoded preparation: positive labels finite and present, the stages valid for
+    /// the dimension, hashing in range and consistent with the dimension.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.positive_labels.is_empty() || self.positive_labels.iter().any(|l| !l.is_finite()) {
+            return Err("the positive labels are missing or not finite".to_owned());
+        }
+        self.transform.validate(self.dim)?;
+        if let Some(b) = self.hash_bits
+            && (!(1..=31).contains(&b) || self.dim != 1usize << b)
+        {
+            return Err(format!(
+                "{b} hash bits do not give the model's {} features",
+                self.dim
+            ));
+        }
+        Ok(())
+    }
+
+    /// The reader options that read data as the training data was read: the same format and
+    /// CSV layout, the model's dimension (an index past it is an error) and hashing.
+    pub fn read_options(&self) -> ReadOptions {
+        let mut opts = self.reading.options();
+        opts.hash_bits = self.hash_bits;
+        opts.dim = if self.hash_bits.is_some() {
+            None
+        } else {
+            Some(self.dim)
+        };
+        opts
+    }
+
+    /// `data` prepared as the training data was.
+    pub fn apply(&self, data: &Dataset) -> Dataset {
+        self.transform.apply_dataset(data)
+    }
+
+    /// One row prepared as the training data was; the result lives in `bufs` (allocation-free
+    /// once they have grown).
+    pub fn apply_row<'b>(&self, x: Row<'_>, bufs: &'b mut RowBuffers) -> Row<'b> {
+        self.transform.apply_row(x, bufs)
+    }
+}
+
+/// The preparation as model files of format version 3 store it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PreparationV3 {
+    reading: Reading,
+    positive_labels: Vec<f64>,
+    positive_rule: String,
+    dim: usize,
+    hash_bits: Option<u8>,
+    scaler: Scaler,
+    unit_norm: bool,
+}
+
+impl From<PreparationV3> for Preparation {
+    /// Scaling (when there was one), then unit norm (when asked): what version 3 applied.
+    fn from(p: PreparationV3) -> Preparation {
+        Preparation {
+            reading: p.reading,
+            positive_labels: p.positive_labels,
+            positive_rule: p.positive_rule,
+            dim: p.dim,
+            hash_bits: p.hash_bits,
+            transform: Transform::scale_then_norm(p.scaler, p.unit_norm),
+        }
+    }
+}

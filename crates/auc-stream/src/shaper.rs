@@ -1,0 +1,211 @@
+//! [`Shaper`] turns a chunk as read into the rows a learner sees, exactly as the in-memory path
+//! turns the whole input: labels binarized by a positive class fixed beforehand (or, on a stream
+//! read once, the binary rule checked row by row), rows kept in the form they were read
+//! ([`Layout::AsRead`]), the dimension padded to what the learner has, the fitted stages of the
+//! model. Each step works row by row, so chunked and whole inputs give the same rows bit for bit.
+
+use crate::Error;
+use auc_core::Dataset;
+use auc_data::{BinaryLabels, Layout, Positive, PositiveChoice, PositiveRule, RawData};
+use auc_prep::Transform;
+
+/// A label outside {-1, +1} and {0, 1} on a pass whose positive class was not fixed beforehand
+/// ([`Classes::Binary`]): standard input is refused with this message; a file, read once on the
+/// hope that its labels are binary, is read again after a first pass that counts its labels.
+#[derive(Debug)]
+pub struct NotBinary(String);
+
+impl std::fmt::Display for NotBinary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotBinary {}
+
+/// The positive class of a pass.
+#[derive(Clone, Debug)]
+pub enum Classes {
+    /// These labels are positive, chosen beforehand (a first pass, a model); with `given`, each
+    /// must occur (`--positive` on a stream read once), which is checked at the end.
+    Known {
+        /// The positive labels.
+        labels: Vec<f64>,
+        /// Whether they were given (`--positive`), so that each must occur.
+        given: bool,
+    },
+    /// A stream read once without `--positive`: its labels must be -1/+1 or 0/1, checked as
+    /// they come, and 1 is positive.
+    Binary,
+}
+
+/// Labels met by a pass, for the checks that need the whole stream.
+#[derive(Clone, Debug, Default)]
+pub struct Seen {
+    minus_one: bool,
+    zero: bool,
+    one: bool,
+    /// For `Classes::Known { given: true }`: whether each given label occurred.
+    given: Vec<bool>,
+}
+
+impl Seen {
+    /// The binary label set a [`Classes::Binary`] pass met, if it met -1 or 0.
+    fn binary_set(&self) -> Option<BinaryLabels> {
+        if self.minus_one {
+            Some(BinaryLabels::MinusOnePlusOne)
+        } else if self.zero {
+            Some(BinaryLabels::ZeroOne)
+        } else {
+            None
+        }
+    }
+}
+
+/// The positive class a finished pass used, and why (what a model stores).
+pub fn final_choice(classes: &Classes, seen: &Seen) -> Result<PositiveChoice, Error> {
+    match classes {
+        Classes::Known { labels, given } => {
+            if *given && let Some(k) = seen.given.iter().position(|s| !s) {
+                return Err(format!(
+                    "--positive {}: no row of the input has this label",
+                    crate::fmt_label(labels[k])
+                )
+                .into());
+            }
+            Ok(PositiveChoice {
+                labels: labels.clone(),
+                rule: PositiveRule::Given,
+            })
+        }
+        Classes::Binary => Ok(PositiveChoice {
+            labels: vec![1.0],
+            rule: match seen.binary_set() {
+                Some(set) => PositiveRule::BinaryPlusOne(set),
+                // Only 1s: one class, which the caller refuses.
+                None => PositiveRule::BinaryPlusOne(BinaryLabels::MinusOnePlusOne),
+            },
+        }),
+    }
+}
+
+/// How a chunk as read becomes the rows a learner sees: binarized by the positive class, padded
+/// to the learner's dimension, through the fitted stages.
+#[derive(Clone)]
+pub struct Shaper {
+    /// The positive class.
+    pub classes: Classes,
+    /// The dimension every chunk is padded to at least (the learner's, the scaler's).
+    pub min_dim: usize,
+    /// The fitted stages.
+    pub transform: Transform,
+    seen: Seen,
+}
+
+impl Shaper {
+    /// A shaper with these classes, minimum dimension and stages.
+    pub fn new(classes: Classes, min_dim: usize, transform: Transform) -> Self {
+        let given = match &classes {
+            Classes::Known {
+                labels,
+                given: true,
+            } => vec![false; labels.len()],
+            _ => Vec::new(),
+        };
+        Shaper {
+            classes,
+            min_dim,
+            transform,
+            seen: Seen {
+                given,
+                ..Seen::default()
+            },
+        }
+    }
+
+    /// The labels seen so far.
+    pub fn seen(&self) -> &Seen {
+        &self.seen
+    }
+
+    /// Checks the labels `raw_labels` (of rows `first + 1` onwards of `source`) against the
+    /// classes, in row order.
+    pub(crate) fn check_labels(
+        &mut self,
+        raw_labels: &[f64],
+        first: u64,
+        source: &str,
+    ) -> Result<(), Error> {
+        match &self.classes {
+            Classes::Known {
+                labels,
+                given: true,
+            } => {
+                for &l in raw_labels {
+                    if let Some(k) = labels.iter().position(|p| p.to_bits() == l.to_bits()) {
+                        self.seen.given[k] = true;
+                    }
+                }
+            }
+            Classes::Known { .. } => {}
+            Classes::Binary => {
+                for (i, &l) in raw_labels.iter().enumerate() {
+                    let s = &mut self.seen;
+                    let ok = if l.to_bits() == 1f64.to_bits() {
+                        s.one = true;
+                        true
+                    } else if l.to_bits() == (-1f64).to_bits() {
+                        s.minus_one = true;
+                        !s.zero
+                    } else if l.to_bits() == 0f64.to_bits() {
+                        s.zero = true;
+                        !s.minus_one
+                    } else {
+                        false
+                    };
+                    if !ok {
+                        return Err(Box::new(NotBinary(format!(
+                            "{source}: example {}: label {}: an input read once takes +1 (or 1) as the positive class of labels {{-1, +1}} or {{0, 1}} and cannot count the classes of other label sets first; pass --positive LABEL[,LABEL..]",
+                            first + i as u64 + 1,
+                            crate::fmt_label(l)
+                        ))));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The rows of `raw` (rows `first + 1` onwards of `source`, an input whose dimension so far
+    /// is `dim`) binarized, in the form they were read, with at least `max(dim, min_dim)`
+    /// features, scaled and normalized.
+    pub fn apply(
+        &mut self,
+        raw: &RawData,
+        dim: usize,
+        first: u64,
+        source: &str,
+    ) -> Result<Dataset, Error> {
+        self.check_labels(raw.raw_labels(), first, source)?;
+        self.rows(raw, dim)
+    }
+
+    /// The rows of `raw` (of an input whose dimension so far is `dim`) binarized, in the form
+    /// they were read, with at least `max(dim, min_dim)` features, scaled and normalized; the
+    /// labels are not checked ([`Shaper::apply`] does both).
+    pub(crate) fn rows(&self, raw: &RawData, dim: usize) -> Result<Dataset, Error> {
+        let positive = match &self.classes {
+            Classes::Known { labels, .. } => Positive::Known(labels.clone()),
+            Classes::Binary => Positive::Known(vec![1.0]),
+        };
+        let mut data = raw.binarize_as(&positive, Layout::AsRead)?;
+        let dim = dim.max(self.min_dim);
+        if data.dim() < dim {
+            data = data.with_dim(dim);
+        }
+        if self.transform.is_identity() {
+            return Ok(data);
+        }
+        Ok(self.transform.apply_dataset(&data))
+    }
+}

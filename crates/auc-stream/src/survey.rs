@@ -1,0 +1,271 @@
+//! [`survey`]: the first pass over files that can be read twice: the feature ranges a scaling is
+//! fitted on, the label counts the default positive class needs, the dimension.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use crate::Error;
+use crate::Progress;
+use crate::blocks;
+use crate::memory::{self, Bytes};
+use crate::reader::{MAX_LABELS, Reader, empty_raw};
+use auc_data::{FeatureRanges, Positive, PositiveChoice, ReadOptions, Scaler};
+
+/// What a first pass over the inputs found.
+pub struct Survey {
+    /// Rows (after `--limit`).
+    pub rows: u64,
+    /// The dimension.
+    pub dim: usize,
+    /// Per-feature ranges, when a scaling is to be fitted.
+    pub ranges: Option<FeatureRanges>,
+    /// Each distinct label (bits) with its count; beyond [`MAX_LABELS`] distinct labels, only the
+    /// `--positive` ones are counted by value (the others are negatives).
+    labels: HashMap<u64, usize>,
+}
+
+impl Survey {
+    /// The label counts, sorted by label (as `RawData::label_counts` gives them).
+    pub fn label_counts(&self) -> Vec<(f64, usize)> {
+        let mut out: Vec<(f64, usize)> = self
+            .labels
+            .iter()
+            .map(|(&b, &c)| (f64::from_bits(b), c))
+            .collect();
+        out.sort_by(|a, b| a.0.total_cmp(&b.0));
+        out
+    }
+
+    /// The positive class `rule` picks on the surveyed labels, with the positive and negative
+    /// counts.
+    pub fn choose(&self, rule: &Positive) -> Result<(PositiveChoice, u64, u64), Error> {
+        let counts = self.label_counts();
+        let choice = PositiveChoice::from_counts(&counts, rule)?;
+        let pos: usize = counts
+            .iter()
+            .filter(|(l, _)| choice.labels.iter().any(|p| p.to_bits() == l.to_bits()))
+            .map(|(_, c)| c)
+            .sum();
+        Ok((choice, pos as u64, self.rows - pos as u64))
+    }
+}
+
+/// The first pass over files that can be read twice: their dimension, label counts and, when
+/// `ranges` is set, the per-feature ranges a scaling is fitted on (their memory checked against
+/// `limit` before it grows). `given` are the `--positive` labels, which are always counted.
+///
+/// Plain LIBSVM files (without `--limit`) are surveyed in parallel blocks on the rayon pool
+/// ([`crate::blocks`]; everything a survey keeps merges exactly, so the result is the same), unless
+/// a block's ranges times the blocks in flight would not fit in `limit`; other inputs by one
+/// parser.
+pub fn survey(
+    paths: &[PathBuf],
+    opts: &ReadOptions,
+    ranges: bool,
+    given: Option<&[f64]>,
+    limit: Bytes,
+    progress: &dyn Progress,
+) -> Result<Survey, Error> {
+    let mut plain = opts.limit.is_none();
+    for p in paths {
+        plain = plain && blocks::plain_libsvm(p, opts)?;
+    }
+    if plain
+        && let Some(s) = survey_blocks(
+            paths,
+            opts,
+            ranges,
+            given,
+            limit,
+            blocks::BLOCK_BYTES,
+            progress,
+        )?
+    {
+        return Ok(s);
+    }
+    survey_stream(paths, opts, ranges, given, limit, progress)
+}
+
+/// What a block of a parallel survey found.
+struct Part {
+    rows: u64,
+    dim: usize,
+    ranges: Option<FeatureRanges>,
+    labels: HashMap<u64, usize>,
+}
+
+/// Adds one label's count to `labels` under the [`MAX_LABELS`] rule of a survey.
+fn count_label(
+    labels: &mut HashMap<u64, usize>,
+    bits: u64,
+    count: usize,
+    given: Option<&[f64]>,
+    source: &str,
+) -> Result<(), Error> {
+    let full = labels.len() >= MAX_LABELS;
+    match labels.get_mut(&bits) {
+        Some(c) => *c += count,
+        None if !full || given.is_some_and(|g| g.contains(&f64::from_bits(bits))) => {
+            labels.insert(bits, count);
+        }
+        None if given.is_some() => {}
+        None => {
+            return Err(format!(
+                "{source}: more than {MAX_LABELS} distinct labels (a regression target?): the default positive class needs every label's count; pass --positive LABEL[,LABEL..]"
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// [`survey`] of plain LIBSVM files in parallel blocks of about `block_bytes`; `None` when a
+/// block's ranges, times the blocks in flight, would exceed `limit` (the caller then surveys with
+/// one parser, which checks the memory of one set of ranges).
+pub(crate) fn survey_blocks(
+    paths: &[PathBuf],
+    opts: &ReadOptions,
+    ranges: bool,
+    given: Option<&[f64]>,
+    limit: Bytes,
+    block_bytes: usize,
+    progress: &dyn Progress,
+) -> Result<Option<Survey>, Error> {
+    let what = "first pass (ranges and labels)";
+    let total_bytes: u64 = paths
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    progress.start(what, Some(total_bytes));
+    let mut total = Part {
+        rows: 0,
+        dim: 0,
+        ranges: ranges.then(|| FeatureRanges::new(0)),
+        labels: HashMap::new(),
+    };
+    let mut too_wide = false;
+    let mut done_bytes = 0u64;
+    for path in paths {
+        let source = path.display().to_string();
+        let result = blocks::for_each(
+            path,
+            opts,
+            block_bytes,
+            |raw| {
+                let wide =
+                    FeatureRanges::bytes_for(raw.dim()).saturating_mul(blocks::WINDOW as u64 + 1);
+                if ranges && wide > limit.0 {
+                    return Ok(None);
+                }
+                let mut labels: HashMap<u64, usize> = HashMap::new();
+                for &l in raw.raw_labels() {
+                    *labels.entry(l.to_bits()).or_default() += 1;
+                }
+                let r = ranges.then(|| {
+                    let mut r = FeatureRanges::new(0);
+                    r.observe_rows(&raw);
+                    r
+                });
+                Ok(Some(Part {
+                    rows: raw.n() as u64,
+                    dim: raw.dim(),
+                    ranges: r,
+                    labels,
+                }))
+            },
+            |part, bytes| {
+                let Some(part) = part else {
+                    too_wide = true;
+                    return Err("too wide for parallel blocks".into());
+                };
+                if let (Some(t), Some(r)) = (&mut total.ranges, &part.ranges) {
+                    if r.dim() > t.dim() {
+                        memory::check(
+                            Scaler::bytes_for(r.dim()),
+                            limit,
+                            "fitting the scaling",
+                            "use --hash-bits B to fold the features into 2^B",
+                        )?;
+                    }
+                    t.merge(r);
+                }
+                total.rows += part.rows;
+                total.dim = total.dim.max(part.dim);
+                // In label order, so that which labels are kept past MAX_LABELS does not
+                // depend on a hash map's order.
+                let mut labels: Vec<(u64, usize)> = part.labels.into_iter().collect();
+                labels.sort_unstable();
+                for (bits, count) in labels {
+                    count_label(&mut total.labels, bits, count, given, &source)?;
+                }
+                progress.update(done_bytes + bytes, total.rows);
+                Ok(())
+            },
+        );
+        match result {
+            Err(_) if too_wide => {
+                progress.finish();
+                return Ok(None);
+            }
+            r => r?,
+        }
+        done_bytes += std::fs::metadata(path).map_or(0, |m| m.len());
+    }
+    progress.finish();
+    if let Some(r) = &mut total.ranges {
+        r.grow(total.dim);
+    }
+    Ok(Some(Survey {
+        rows: total.rows,
+        dim: total.dim,
+        ranges: total.ranges,
+        labels: total.labels,
+    }))
+}
+
+/// [`survey`] with one parser (any input).
+pub(crate) fn survey_stream(
+    paths: &[PathBuf],
+    opts: &ReadOptions,
+    ranges: bool,
+    given: Option<&[f64]>,
+    limit: Bytes,
+    progress: &dyn Progress,
+) -> Result<Survey, Error> {
+    let mut reader = Reader::open(paths, opts)?;
+    let what = "first pass (ranges and labels)";
+    progress.start(what, reader.total_bytes());
+    let mut raw = empty_raw();
+    let mut fr = ranges.then(|| FeatureRanges::new(0));
+    let mut labels: HashMap<u64, usize> = HashMap::new();
+    while reader.read(&mut raw)? > 0 {
+        if let Some(r) = &mut fr {
+            let dim = raw.dim().max(r.dim());
+            if dim > r.dim() {
+                memory::check(
+                    Scaler::bytes_for(dim),
+                    limit,
+                    "fitting the scaling",
+                    "use --hash-bits B to fold the features into 2^B",
+                )?;
+            }
+            r.observe_rows(&raw);
+        }
+        let source = reader.source();
+        for &l in raw.raw_labels() {
+            count_label(&mut labels, l.to_bits(), 1, given, &source)?;
+        }
+        progress.update(reader.bytes(), reader.rows());
+    }
+    progress.finish();
+    if let Some(r) = &mut fr {
+        r.grow(reader.dim());
+    }
+    Ok(Survey {
+        rows: reader.rows(),
+        dim: reader.dim(),
+        ranges: fr,
+        labels,
+    })
+}
