@@ -1,7 +1,7 @@
 //! `cargo xtask reproduce batch [--quick]`: the batch learners fitted exactly from merged class
 //! moments (OPAUC-batch, OAUC-M-batch) beside their online counterparts OPAUC (OAUC-S) and
 //! OAUC-M, on every shared data set of [OAUC Table 2], with the protocol of the linear table
-//! (SPEC section 8), written to `docs/results/batch.md` with the time per fit. The harness
+//! (conventions section 8), written to `docs/results/batch.md` with the time per fit. The harness
 //! (table, paper figures of the online learners, timing) is `linear.rs`'s.
 //!
 //! The algorithms are taken from the registry (`auc algos --json`): those with `from_moments`

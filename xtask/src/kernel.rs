@@ -4,7 +4,7 @@
 //! The harness (table, Friedman ranks, timing) is `linear.rs`'s.
 //!
 //! Training parts over 10,000 rows are subsampled to 10,000 (`auc cv --max-train 10000`), buffers
-//! are 100 + 100 and KOIL's k is 10, as [OAUC sec. 6.3] says. SPEC section 8's full grids
+//! are 100 + 100 and KOIL's k is 10, as [OAUC sec. 6.3] says. conventions section 8's full grids
 //! (lambda, eta and sigma each over 2^-10..2^10) are 9,261 points per learner; `--full-grid` runs
 //! them, and the committed table uses the coarse grids below (see `KERNEL.protocol` for why).
 

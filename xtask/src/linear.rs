@@ -1,4 +1,4 @@
-//! `cargo xtask reproduce linear [--quick] [--full-grid]`: the protocol of SPEC section 8 for every
+//! `cargo xtask reproduce linear [--quick] [--full-grid]`: the protocol of conventions section 8 for every
 //! linear learner on every data set of [OAUC Table 1] and [ADM Table 1] that `../shared/datasets`
 //! holds, written to `docs/results/linear.md` (with `linear-curves.svg`) beside the papers'
 //! figures of [OAUC Table 2] and [ADM Table 2].
@@ -348,7 +348,7 @@ const SETS: &[Set] = &[
 ];
 
 /// One algorithm of the registry (`auc algos --json`): name, column label (its title), and its
-/// grids (the papers' full grid, per SPEC section 8, and the default grid the committed tables
+/// grids (the papers' full grid, per conventions section 8, and the default grid the committed tables
 /// use).
 pub(crate) struct Algo {
     pub(crate) name: String,
@@ -540,7 +540,7 @@ struct Cell {
 pub(crate) struct Options {
     /// `--quick`: the CI smoke run.
     pub(crate) quick: bool,
-    /// `--full-grid`: SPEC section 8's grids.
+    /// `--full-grid`: conventions section 8's grids.
     pub(crate) full_grid: bool,
     /// `--average`: every learner scores with its averaged iterates.
     pub(crate) average: bool,
@@ -700,7 +700,7 @@ pub(crate) fn data_args(datasets: &Path, set: &Set) -> Vec<String> {
 
 fn cv_args(datasets: &Path, set: &Set, algo: &Algo, opts: &Options) -> Vec<String> {
     let (quick, full_grid) = (opts.quick, opts.full_grid);
-    // The papers scale min-max to [-1, 1] (SPEC section 1).
+    // The papers scale min-max to [-1, 1] (conventions section 1).
     let mut args: Vec<String> = [
         "cv", "--algo", &algo.name, "--json", "--seed", "0", "--scale", "minmax",
     ]

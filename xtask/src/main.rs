@@ -12,6 +12,7 @@ mod kernel;
 mod linear;
 mod python;
 mod reproduce;
+mod structure;
 mod svg;
 mod tidy;
 

@@ -7,6 +7,8 @@
 //!   key as a link) and every `lemma_<key>_` test name in the
 //!   crates is listed in `docs/references.md`;
 //! - no test is marked ignored or should-panic;
+//! - no source file under `crates/*/src` exceeds 1,000 lines and no two files of one crate import
+//!   each other ([`crate::structure`]);
 //! - a learner's name string (its `const NAME` or `ALIASES` in its parameter type) appears in
 //!   its own file only: the registry (`auc-learners`) builds its row from the type, and every
 //!   front end enumerates the registry, so no other list of learner names exists outside docs and
@@ -28,12 +30,14 @@ const LAYERS: &[(&str, &[&str])] = &[
         "auc-cvm",
         &["auc-core", "auc-stats", "auc-surrogate", "auc-kernel"],
     ),
-    ("auc-eval", &["auc-core", "auc-data"]),
+    ("auc-prep", &["auc-core", "auc-data"]),
+    ("auc-eval", &["auc-core", "auc-data", "auc-prep"]),
     (
         "auc-learners",
         &[
             "auc-core",
             "auc-data",
+            "auc-prep",
             "auc-stats",
             "auc-online",
             "auc-kernel",
@@ -41,13 +45,27 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-eval",
         ],
     ),
+    ("auc-stream", &["auc-core", "auc-data", "auc-prep"]),
     (
         "auc-cli",
-        &["auc-core", "auc-data", "auc-eval", "auc-learners"],
+        &[
+            "auc-core",
+            "auc-data",
+            "auc-prep",
+            "auc-stream",
+            "auc-eval",
+            "auc-learners",
+        ],
     ),
     (
         "auc-py",
-        &["auc-core", "auc-data", "auc-eval", "auc-learners"],
+        &[
+            "auc-core",
+            "auc-data",
+            "auc-prep",
+            "auc-eval",
+            "auc-learners",
+        ],
     ),
 ];
 
@@ -61,7 +79,9 @@ pub(crate) fn check(root: &Path) -> Result<(), Vec<String>> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         check_manifest(&krate.join("Cargo.toml"), &name, &mut problems);
-        for file in rust_files(&krate.join("src")) {
+        let sources = rust_files(&krate.join("src"));
+        problems.extend(crate::structure::check_crate(root, &krate, &sources));
+        for file in sources {
             let text = read(&file, &mut problems);
             if !text.trim_start().starts_with("//!") {
                 problems.push(format!(
