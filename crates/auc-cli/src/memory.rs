@@ -80,6 +80,15 @@ pub(crate) fn check(needed: u64, limit: Bytes, what: &str, instead: &str) -> Res
     .into())
 }
 
+/// What a learner's memory error suggests instead: hashing the features, or one of the learners
+/// whose state is a few vectors of $p$ numbers (the registry's `linear_state_names`).
+pub(crate) fn linear_state_advice() -> String {
+    format!(
+        "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state ({})",
+        auc_learners::linear_state_names().join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

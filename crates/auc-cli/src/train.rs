@@ -28,7 +28,10 @@ use auc_data::{Layout, PositiveChoice, ReadOptions, Scaler, Scaling};
 use auc_eval::curve::CurvePoint;
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig};
 use auc_eval::metrics::{MetricError, RunningAuc};
-use auc_learners::{Algorithm, Configured, Model, Preparation, Trained, TrainingRecord, lookup};
+use auc_learners::{
+    Algorithm, Certificate, Configured, Model, Preparation, Trained, Trainer, TrainingRecord,
+    lookup,
+};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -320,21 +323,12 @@ fn warn_divergence(state: &dyn Trained, algo: &str) -> Option<String> {
 /// for `--json`: `converged`, `solver_steps`, `distance_bound` and `tolerance`. A fit that
 /// stopped short of its tolerance (step cap, rounding floor) is never silent: a warning on
 /// stderr names the algorithm, the steps and the certified distance.
-pub(crate) fn certificate(state: &dyn Trained, algo: &str) -> Option<serde_json::Value> {
-    let d = state.describe();
-    let converged = d.get("converged")?.as_bool()?;
-    let cert = json!({
-        "converged": converged,
-        "solver_steps": d["solver_steps"],
-        "distance_bound": d["distance_bound"],
-        "tolerance": d["tolerance"],
-    });
-    if !converged {
+pub(crate) fn certificate(state: &dyn Trained, algo: &str) -> Option<Certificate> {
+    let cert = state.certificate()?;
+    if !cert.converged {
         eprintln!(
             "auc: warning: {algo} stopped after {} solver steps without meeting its tolerance: the certificate only guarantees ||w - w*|| <= {:.3e} (tolerance {:.1e}); the model is saved, but it is not the exact minimizer (see max_steps)",
-            d["solver_steps"],
-            d["distance_bound"].as_f64().unwrap_or(f64::NAN),
-            d["tolerance"].as_f64().unwrap_or(f64::NAN),
+            cert.solver_steps, cert.distance_bound, cert.tolerance,
         );
     }
     Some(cert)
@@ -356,11 +350,7 @@ fn check_state(state: &dyn Trained, algo: &str) -> Result<(), Error> {
 fn given_params(algo: &Algorithm, hyper: &HyperArgs) -> Result<(ParamMap, bool), Error> {
     let given = hyper.to_map()?;
     algo.check_names(&given)?;
-    let transductive = match given.get("transductive") {
-        Some(auc_core::ParamValue::Bool(b)) => *b,
-        Some(auc_core::ParamValue::Num(v)) => v.to_bits() == 1f64.to_bits(),
-        _ => false,
-    };
+    let transductive = algo.asks_transductive(&given);
     Ok((given, transductive))
 }
 
@@ -429,7 +419,7 @@ fn train_in_memory(
             data.n(),
             data.dim()
         ),
-        "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state (pa-i, solam, perceptron)",
+        &memory::linear_state_advice(),
     )?;
     let mut tuned = None;
     if a.tune {
@@ -940,11 +930,12 @@ fn start(
         config.memory_bytes(&dim_shape(plan.dim), learn.average),
         limit,
         &format!("{} on {} features", algo.name, plan.dim),
-        "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state (pa-i, solam, perceptron)",
+        &memory::linear_state_advice(),
     )?;
-    Ok(config
-        .start(plan.dim, learn.seed, learn.average)
-        .ok_or("a batch learner cannot stream")??)
+    match config.trainer() {
+        Trainer::Online(t) => Ok(t.start(plan.dim, learn.seed, learn.average)?),
+        Trainer::Batch(_) => Err("a batch learner cannot stream".into()),
+    }
 }
 
 /// The learner's side of a pass over `state`.
@@ -1006,15 +997,15 @@ fn fit(
     data: &Dataset,
     learn: &LearnArgs,
 ) -> Result<(Box<dyn Trained>, Option<String>), Error> {
-    if let Some(state) = config.start(data.dim(), learn.seed, learn.average) {
-        let mut state = state?;
-        let learner = state.learner().expect("a one-pass learner's state learns");
-        stream_into(learner, data, algo.name);
-        return Ok((state, None));
-    }
-    let fitted = config
-        .fit(data, learn.seed)
-        .expect("an algorithm is one-pass or batch")?;
+    let fitted = match config.trainer() {
+        Trainer::Online(t) => {
+            let mut state = t.start(data.dim(), learn.seed, learn.average)?;
+            let learner = state.learner().expect("a one-pass learner's state learns");
+            stream_into(learner, data, algo.name);
+            return Ok((state, None));
+        }
+        Trainer::Batch(b) => b.fit(data, learn.seed)?,
+    };
     Ok((fitted.0, Some(fitted.1)))
 }
 
@@ -1106,8 +1097,8 @@ fn save(
             "diverged": t.diverged.is_some(),
             "divergence": t.diverged,
             "tuned": tuned,
-            "converged": cert.as_ref().map(|c| c["converged"].clone()),
-            "certificate": cert,
+            "converged": cert.map(|c| c.converged),
+            "certificate": cert.map(|c| c.to_json()),
             "seconds": seconds,
             "output": a.output.display().to_string(),
             "bytes": bytes.len(),
@@ -1316,9 +1307,10 @@ fn stream_in_memory(
         &format!("{} on {} features", algo.name, data.dim()),
         "use --hash-bits B to fold the features into 2^B",
     )?;
-    let mut state = config
-        .start(data.dim(), a.learn.seed, a.learn.average)
-        .ok_or("a batch learner cannot stream")??;
+    let Trainer::Online(trainer) = config.trainer() else {
+        return Err("a batch learner cannot stream".into());
+    };
+    let mut state = trainer.start(data.dim(), a.learn.seed, a.learn.average)?;
     if !a.json {
         line(format!("{:>10} {:>8}", "examples", "AUC"))?;
     }

@@ -354,6 +354,19 @@ pub trait Params:
     /// tests check that it rejects a value outside every real spec's range, so the two cannot
     /// drift apart.)
     fn check(&self) -> Result<(), ParamError>;
+
+    /// Whether the evaluation protocol's fit with these parameters is transductive: shown the
+    /// rows it will score while it fits (GAM-CVM's `transductive`, [`crate::DynFit::fit_transductive`]).
+    /// `false` for every learner without such a mode.
+    fn is_transductive(&self) -> bool {
+        false
+    }
+
+    /// These parameters with any transductive mode turned off: what a fit that saves a model
+    /// of the training rows alone runs. Itself for every learner without such a mode.
+    fn inductive(&self) -> Self {
+        self.clone()
+    }
 }
 
 #[cfg(test)]

@@ -156,3 +156,44 @@ fn algos_json_describes_every_parameter() {
         }
     }
 }
+
+/// The learners memory errors suggest are the ones whose state is a few vectors of p numbers:
+/// the perceptron's and PA-I's w, SOLAM's three vectors; never a moment learner (p^2), OAM or a
+/// kernel learner (a buffer of 2B + 1 examples) or a batch learner.
+#[test]
+fn linear_state_names_come_from_the_memory_estimates() {
+    assert_eq!(
+        auc_learners::linear_state_names(),
+        ["perceptron", "pa-i", "solam"]
+    );
+}
+
+/// Only a transductive mode the parameters themselves set counts: GAM-CVM's transductive
+/// default does not, `transductive=true` (or 1) does, and learners without the mode never ask.
+#[test]
+fn asking_for_the_transductive_mode_is_typed() {
+    let map = |v: ParamValue| -> ParamMap { [("transductive", v)].into_iter().collect() };
+    for a in ALL {
+        assert!(!a.asks_transductive(&ParamMap::new()), "{}", a.name);
+        let has_mode = a.specs.iter().any(|s| s.name == "transductive");
+        assert_eq!(
+            a.asks_transductive(&map(true.into())),
+            has_mode,
+            "{}",
+            a.name
+        );
+        assert_eq!(
+            a.asks_transductive(&map(1.0.into())),
+            has_mode,
+            "{}",
+            a.name
+        );
+        assert!(!a.asks_transductive(&map(false.into())), "{}", a.name);
+        assert!(!a.asks_transductive(&map(2.0.into())), "{}", a.name);
+    }
+    assert!(
+        lookup("gam-cvm")
+            .unwrap()
+            .asks_transductive(&map(true.into()))
+    );
+}
