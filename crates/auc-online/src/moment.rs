@@ -462,6 +462,122 @@ fn step_bound(lambda: f64, psi0: f64, what: &'static str, eta: f64) -> NormBound
 }
 
 // ---------------------------------------------------------------------------------------------
+// OGD on the moments: OAUC-M, OAUC-M_c, OPAUC
+
+/// What tells apart the learners that take a plain OGD step [OAUC eq. 12] on the moments
+/// (OAUC-M, OAUC-M$_c$, OPAUC): the surrogate $\Psi$ they descend and their step size $\eta_t$.
+/// Implemented by their parameter types, which [`OgdMoment`] holds.
+trait OgdRule: Params {
+    /// The surrogate $\Psi$.
+    const LOSS: Loss;
+
+    /// The regularization $\lambda$.
+    fn lambda(&self) -> f64;
+
+    /// The step $\eta_t$ of step $t \ge 1$ (every example counts).
+    fn eta(&self, t: u64) -> f64;
+
+    /// The norm a healthy run's iterate stays within, for [`Scorer::divergence`].
+    fn bound(&self) -> NormBound;
+}
+
+/// A learner that takes one plain OGD step [OAUC eq. 12] per example on
+/// $L_t(w) = \frac{\lambda}{2}\lVert w\rVert^2 + \Psi_t(w)$ from both classes' moments (module
+/// docs, One step), with the surrogate and step size of its parameters `P`: [`OaucM`],
+/// [`OaucMc`] and [`Opauc`]. It holds its checked parameters and the shared state; a model file
+/// stores exactly these, the parameters' fields first, in their declaration order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OgdMoment<P> {
+    params: P,
+    core: Core,
+}
+
+impl<P> OgdMoment<P> {
+    /// A fresh learner for `dim` features with checked parameters.
+    fn new(params: P, dim: usize) -> Self {
+        Self {
+            params,
+            core: Core::new(dim),
+        }
+    }
+}
+
+/// The read-only API of [`OgdMoment`], one block per parameter type (a generic block would bound
+/// a public type's methods by the crate's private [`OgdRule`]).
+macro_rules! ogd_moment_api {
+    ($($p:ty),+) => {$(
+        impl OgdMoment<$p> {
+            /// Both classes' moments after the examples seen so far.
+            pub fn moments(&self) -> &Moments {
+                &self.core.moments
+            }
+
+            /// $t$, the number of examples seen (every class counts).
+            pub fn steps(&self) -> u64 {
+                self.core.t
+            }
+
+            /// The objective the next step descends, at the current $w$, for the example $(x, y)$
+            /// scored against the current opposite class (without adding $x$):
+            /// $L(w) = \frac{\lambda}{2}\lVert w\rVert^2 + \Psi(w)$, and its gradient
+            /// $\lambda w + a\,(x - \bar x) + b\,\Sigma w$ written into `grad` (see the module
+            /// docs for $\Psi$, $a$, $b$). With an empty opposite class $\Psi = 0$.
+            /// A diagnostic: it allocates $2p$ values.
+            ///
+            /// # Panics
+            /// If `grad.len()` or the row's dimension differs from the model's.
+            pub fn loss_and_grad(&self, x: Row<'_>, y: Label, grad: &mut [f64]) -> f64 {
+                self.core
+                    .loss_and_grad(x, y, self.params.lambda(), <$p as OgdRule>::LOSS, grad)
+            }
+        }
+    )+};
+}
+
+ogd_moment_api!(OaucMParams, OaucMcParams, OpaucParams);
+
+impl<P: OgdRule> Linear for OgdMoment<P> {
+    fn weights(&self) -> &[f64] {
+        &self.core.w
+    }
+}
+
+impl<P: OgdRule> Scorer for OgdMoment<P> {
+    fn score(&self, x: Row<'_>) -> f64 {
+        x.dot(&self.core.w)
+    }
+
+    fn divergence(&self) -> Option<Divergence> {
+        linear_divergence(&self.core.w, Some(self.params.bound()), self.core.rejected)
+    }
+}
+
+impl<P: OgdRule> SavedState for OgdMoment<P> {
+    const STATE_VERSION: u32 = 1;
+
+    fn validate(&self) -> Result<(), StateError> {
+        self.params.check()?;
+        self.core.validate()
+    }
+}
+
+impl<P: OgdRule> OnlineLearner for OgdMoment<P> {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let c = self.core.prepare(x, y, P::LOSS);
+        let eta = self.params.eta(self.core.t);
+        self.core.ogd_step(eta, self.params.lambda(), c);
+    }
+
+    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
+    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
+    /// every step leave its entries at 0.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.grow(dim);
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // OAUC-M
 
 /// Parameters of [`OaucM`].
@@ -504,10 +620,7 @@ impl OnlineParams for OaucMParams {
 
     fn build(&self, dim: usize, _seed: u64) -> Result<OaucM, ParamError> {
         self.check()?;
-        Ok(OaucM {
-            lambda: self.lambda,
-            core: Core::new(dim),
-        })
+        Ok(OgdMoment::new(self.clone(), dim))
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
@@ -522,19 +635,17 @@ impl OnlineParams for OaucMParams {
 ///   \frac{\phi_M(v_t)}{\sigma_t}\Sigma_t w_t\right) \quad \text{[OAUC eq. 12, 14]},$$
 /// evaluated as $-\frac12(1 + b/\sqrt A)\, y_t(x_t - \bar x_t) + \Sigma_t w_t / (2\sqrt A)$, which
 /// never divides by $\sigma_t$ (SPEC section 4). Cost: see the module docs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OaucM {
-    lambda: f64,
-    core: Core,
-}
+pub type OaucM = OgdMoment<OaucMParams>;
 
-moment_learner_common!(OaucM, Loss::Moment);
+impl OgdRule for OaucMParams {
+    const LOSS: Loss = Loss::Moment;
 
-impl OaucM {
-    fn params(&self) -> OaucMParams {
-        OaucMParams {
-            lambda: self.lambda,
-        }
+    fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    fn eta(&self, t: u64) -> f64 {
+        1.0 / (self.lambda * t as f64) // [OAUC Thm 6]
     }
 
     /// The step $1/(\lambda t)$ is the theory's, so only the safety cap can trip: a tiny
@@ -546,26 +657,6 @@ impl OaucM {
             advice: "raise lambda",
             now: self.lambda,
         }
-    }
-
-    fn validate_extra(&self) -> Result<(), StateError> {
-        Ok(())
-    }
-}
-
-impl OnlineLearner for OaucM {
-    fn update(&mut self, x: Row<'_>, y: Label) {
-        let c = self.core.prepare(x, y, Loss::Moment);
-        let eta = 1.0 / (self.lambda * self.core.t as f64); // [OAUC Thm 6]
-        self.core.ogd_step(eta, self.lambda, c);
-    }
-
-    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
-    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
-    /// every step leave its entries at 0.
-    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
-        self.core.grow(dim);
-        Ok(())
     }
 }
 
@@ -634,11 +725,7 @@ impl OnlineParams for OaucMcParams {
 
     fn build(&self, dim: usize, _seed: u64) -> Result<OaucMc, ParamError> {
         self.check()?;
-        Ok(OaucMc {
-            eta: self.eta,
-            lambda: self.lambda,
-            core: Core::new(dim),
-        })
+        Ok(OgdMoment::new(self.clone(), dim))
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
@@ -648,44 +735,21 @@ impl OnlineParams for OaucMcParams {
 
 /// OAUC-M$_c$: OAUC-M [OAUC alg. 1, eq. 14] with a constant step $\eta$ (SPEC section 5):
 /// $$w_{t+1} = w_t - \eta \left(\lambda w_t + \nabla\psi_M\right) \quad \text{[OAUC eq. 12]}.$$
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OaucMc {
-    eta: f64,
-    lambda: f64,
-    core: Core,
-}
+pub type OaucMc = OgdMoment<OaucMcParams>;
 
-moment_learner_common!(OaucMc, Loss::Moment);
+impl OgdRule for OaucMcParams {
+    const LOSS: Loss = Loss::Moment;
 
-impl OaucMc {
-    fn params(&self) -> OaucMcParams {
-        OaucMcParams {
-            eta: self.eta,
-            lambda: self.lambda,
-        }
+    fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    fn eta(&self, _t: u64) -> f64 {
+        self.eta
     }
 
     fn bound(&self) -> NormBound {
         step_bound(self.lambda, 1.0, "2 sqrt(2/lambda)", self.eta)
-    }
-
-    fn validate_extra(&self) -> Result<(), StateError> {
-        Ok(())
-    }
-}
-
-impl OnlineLearner for OaucMc {
-    fn update(&mut self, x: Row<'_>, y: Label) {
-        let c = self.core.prepare(x, y, Loss::Moment);
-        self.core.ogd_step(self.eta, self.lambda, c);
-    }
-
-    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
-    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
-    /// every step leave its entries at 0.
-    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
-        self.core.grow(dim);
-        Ok(())
     }
 }
 
@@ -747,11 +811,7 @@ impl OnlineParams for OpaucParams {
 
     fn build(&self, dim: usize, _seed: u64) -> Result<Opauc, ParamError> {
         self.check()?;
-        Ok(Opauc {
-            eta: self.eta,
-            lambda: self.lambda,
-            core: Core::new(dim),
-        })
+        Ok(OgdMoment::new(self.clone(), dim))
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
@@ -766,44 +826,21 @@ impl OnlineParams for OpaucParams {
 /// The outer product is never formed: $(x - \bar x)(x - \bar x)^\top w = (x - \bar x)\,
 /// ((x - \bar x)^\top w)$ costs $O(p)$. Like [OAUC eq. 13] and OPAUC's code it descends
 /// $\psi_S/2$, so the papers' step grids apply (SPEC section 4).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Opauc {
-    eta: f64,
-    lambda: f64,
-    core: Core,
-}
+pub type Opauc = OgdMoment<OpaucParams>;
 
-moment_learner_common!(Opauc, Loss::HalfSquare);
+impl OgdRule for OpaucParams {
+    const LOSS: Loss = Loss::HalfSquare;
 
-impl Opauc {
-    fn params(&self) -> OpaucParams {
-        OpaucParams {
-            eta: self.eta,
-            lambda: self.lambda,
-        }
+    fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    fn eta(&self, _t: u64) -> f64 {
+        self.eta
     }
 
     fn bound(&self) -> NormBound {
         step_bound(self.lambda, 0.5, "2/sqrt(lambda)", self.eta)
-    }
-
-    fn validate_extra(&self) -> Result<(), StateError> {
-        Ok(())
-    }
-}
-
-impl OnlineLearner for Opauc {
-    fn update(&mut self, x: Row<'_>, y: Label) {
-        let c = self.core.prepare(x, y, Loss::HalfSquare);
-        self.core.ogd_step(self.eta, self.lambda, c);
-    }
-
-    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
-    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
-    /// every step leave its entries at 0.
-    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
-        self.core.grow(dim);
-        Ok(())
     }
 }
 
