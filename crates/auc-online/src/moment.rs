@@ -411,7 +411,8 @@ macro_rules! moment_learner_common {
             /// # Panics
             /// If `grad.len()` or the row's dimension differs from the model's.
             pub fn loss_and_grad(&self, x: Row<'_>, y: Label, grad: &mut [f64]) -> f64 {
-                self.core.loss_and_grad(x, y, self.lambda, $loss, grad)
+                self.core
+                    .loss_and_grad(x, y, self.params.lambda, $loss, grad)
             }
         }
 
@@ -435,7 +436,7 @@ macro_rules! moment_learner_common {
             const STATE_VERSION: u32 = 1;
 
             fn validate(&self) -> Result<(), StateError> {
-                self.params().check()?;
+                self.params.check()?;
                 self.core.validate()?;
                 self.validate_extra()
             }
@@ -609,10 +610,6 @@ impl Params for OaucMParams {
         "regularization lambda > 0; the step is 1/(lambda t) [OAUC Thm 6]",
     )];
     const GRID: &'static [&'static str] = &["lambda=2^-10..2^10"];
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.lambda).map(|_| ())
-    }
 }
 
 impl OnlineParams for OaucMParams {
@@ -712,12 +709,6 @@ impl Params for OaucMcParams {
     ];
     const GRID: &'static [&'static str] = OAUC_GRID;
     const PAPER_GRID: &'static [&'static str] = OAUC_PAPER_GRID;
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.eta)?;
-        Self::SPECS[1].check_real(self.lambda)?;
-        Ok(())
-    }
 }
 
 impl OnlineParams for OaucMcParams {
@@ -798,12 +789,6 @@ impl Params for OpaucParams {
     ];
     const GRID: &'static [&'static str] = OAUC_GRID;
     const PAPER_GRID: &'static [&'static str] = OAUC_PAPER_GRID;
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.eta)?;
-        Self::SPECS[1].check_real(self.lambda)?;
-        Ok(())
-    }
 }
 
 impl OnlineParams for OpaucParams {
@@ -902,13 +887,6 @@ impl Params for AdaOamParams {
     ];
     const GRID: &'static [&'static str] = ADM_GRID;
     const PAPER_GRID: &'static [&'static str] = ADM_PAPER_GRID;
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.eta)?;
-        Self::SPECS[1].check_real(self.lambda)?;
-        Self::SPECS[2].check_real(self.epsilon)?;
-        Ok(())
-    }
 }
 
 impl OnlineParams for AdaOamParams {
@@ -917,9 +895,7 @@ impl OnlineParams for AdaOamParams {
     fn build(&self, dim: usize, _seed: u64) -> Result<AdaOam, ParamError> {
         self.check()?;
         Ok(AdaOam {
-            eta: self.eta,
-            lambda: self.lambda,
-            epsilon: self.epsilon,
+            params: self.clone(),
             radius: radius(self.lambda),
             sum_sq: vec![0.0; dim],
             core: Core::new(dim),
@@ -945,9 +921,8 @@ fn radius(lambda: f64) -> f64 {
 /// (componentwise; $\epsilon$ outside the square root, as in diagonal Adagrad).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AdaOam {
-    eta: f64,
-    lambda: f64,
-    epsilon: f64,
+    /// Its parameters (first, so a model file stores their fields in order).
+    params: AdaOamParams,
     radius: f64,
     /// $G_t$, the running sums of squared gradient components.
     sum_sq: Vec<f64>,
@@ -957,21 +932,13 @@ pub struct AdaOam {
 moment_learner_common!(AdaOam, Loss::HalfSquare);
 
 impl AdaOam {
-    fn params(&self) -> AdaOamParams {
-        AdaOamParams {
-            eta: self.eta,
-            lambda: self.lambda,
-            epsilon: self.epsilon,
-        }
-    }
-
     /// Projected on the ball, so only the safety checks can trip.
     fn bound(&self) -> NormBound {
         NormBound {
             value: f64::INFINITY,
             what: "",
             advice: "lower eta",
-            now: self.eta,
+            now: self.params.eta,
         }
     }
 
@@ -979,7 +946,7 @@ impl AdaOam {
         check::len("sum_sq", self.sum_sq.len(), self.core.w.len())?;
         check::finite("sum_sq", &self.sum_sq)?;
         check::state(
-            self.radius.to_bits() == radius(self.lambda).to_bits(),
+            self.radius.to_bits() == radius(self.params.lambda).to_bits(),
             || "the projection radius does not match lambda".to_owned(),
         )
     }
@@ -988,7 +955,7 @@ impl AdaOam {
 impl OnlineLearner for AdaOam {
     fn update(&mut self, x: Row<'_>, y: Label) {
         let c = self.core.prepare(x, y, Loss::HalfSquare);
-        if !self.core.write_gradient(self.lambda, c) {
+        if !self.core.write_gradient(self.params.lambda, c) {
             return; // Deviation: a non-finite gradient is rejected (module docs).
         }
         let s = &mut self.core.scratch;
@@ -1000,7 +967,7 @@ impl OnlineLearner for AdaOam {
             .zip(&mut self.sum_sq)
         {
             *acc += g * g;
-            *next = w - self.eta * g / (acc.sqrt() + self.epsilon);
+            *next = w - self.params.eta * g / (acc.sqrt() + self.params.epsilon);
         }
         commit(&mut self.core.w, &mut s.next, self.radius); // [ADM sec. 3, projection]
     }
@@ -1097,14 +1064,6 @@ impl Params for AdmOamParams {
         "beta1=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9",
         "beta2=0.099,0.199,0.299,0.399,0.499,0.599,0.699,0.799,0.899,0.999",
     ];
-
-    fn check(&self) -> Result<(), ParamError> {
-        let values = [self.eta, self.lambda, self.beta1, self.beta2, self.epsilon];
-        for (spec, v) in Self::SPECS.iter().zip(values) {
-            spec.check_real(v)?;
-        }
-        Ok(())
-    }
 }
 
 impl OnlineParams for AdmOamParams {
@@ -1113,11 +1072,7 @@ impl OnlineParams for AdmOamParams {
     fn build(&self, dim: usize, _seed: u64) -> Result<AdmOam, ParamError> {
         self.check()?;
         Ok(AdmOam {
-            eta: self.eta,
-            lambda: self.lambda,
-            beta1: self.beta1,
-            beta2: self.beta2,
-            epsilon: self.epsilon,
+            params: self.clone(),
             radius: radius(self.lambda),
             first: vec![0.0; dim],
             second: vec![0.0; dim],
@@ -1141,11 +1096,8 @@ impl OnlineParams for AdmOamParams {
 /// with $m_0 = v_0 = 0$ and $t$ counting every example (SPEC section 5).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AdmOam {
-    eta: f64,
-    lambda: f64,
-    beta1: f64,
-    beta2: f64,
-    epsilon: f64,
+    /// Its parameters (first, so a model file stores their fields in order).
+    params: AdmOamParams,
     radius: f64,
     /// $m_t$, the moving average of the gradients.
     first: Vec<f64>,
@@ -1161,23 +1113,13 @@ pub struct AdmOam {
 moment_learner_common!(AdmOam, Loss::HalfSquare);
 
 impl AdmOam {
-    fn params(&self) -> AdmOamParams {
-        AdmOamParams {
-            eta: self.eta,
-            lambda: self.lambda,
-            beta1: self.beta1,
-            beta2: self.beta2,
-            epsilon: self.epsilon,
-        }
-    }
-
     /// Projected on the ball, so only the safety checks can trip.
     fn bound(&self) -> NormBound {
         NormBound {
             value: f64::INFINITY,
             what: "",
             advice: "lower eta",
-            now: self.eta,
+            now: self.params.eta,
         }
     }
 
@@ -1192,7 +1134,7 @@ impl AdmOam {
             || "the decay powers beta^t are outside [0, 1]".to_owned(),
         )?;
         check::state(
-            self.radius.to_bits() == radius(self.lambda).to_bits(),
+            self.radius.to_bits() == radius(self.params.lambda).to_bits(),
             || "the projection radius does not match lambda".to_owned(),
         )
     }
@@ -1201,12 +1143,12 @@ impl AdmOam {
 impl OnlineLearner for AdmOam {
     fn update(&mut self, x: Row<'_>, y: Label) {
         let c = self.core.prepare(x, y, Loss::HalfSquare);
-        self.beta1_t *= self.beta1;
-        self.beta2_t *= self.beta2;
-        if !self.core.write_gradient(self.lambda, c) {
+        self.beta1_t *= self.params.beta1;
+        self.beta2_t *= self.params.beta2;
+        if !self.core.write_gradient(self.params.lambda, c) {
             return; // Deviation: a non-finite gradient is rejected (module docs).
         }
-        let (b1, b2) = (self.beta1, self.beta2);
+        let (b1, b2) = (self.params.beta1, self.params.beta2);
         let corr1 = 1.0 / (1.0 - self.beta1_t); // [ADM alg. 1]: bias correction
         let corr2 = 1.0 / (1.0 - self.beta2_t);
         let s = &mut self.core.scratch;
@@ -1222,7 +1164,7 @@ impl OnlineLearner for AdmOam {
             *v = b2 * *v + (1.0 - b2) * (g * g);
             let m_hat = *m * corr1;
             let v_hat = *v * corr2;
-            *next = w - self.eta * m_hat / (v_hat.sqrt() + self.epsilon);
+            *next = w - self.params.eta * m_hat / (v_hat.sqrt() + self.params.epsilon);
         }
         commit(&mut self.core.w, &mut s.next, self.radius); // [ADM alg. 1, projection]
     }
