@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use auc_data::{PositiveChoice, ReadOptions, Scaler};
-use auc_learners::{Algorithm, Configured, Trained};
+use auc_learners::{Algorithm, Configured, Trained, Trainer};
 use auc_prep::{PrepSpec, ScaleEvidence, Transform};
 
 use crate::input::{self};
@@ -180,11 +180,12 @@ pub(crate) fn start(
         config.memory_bytes(&dim_shape(plan.dim), learn.average),
         limit,
         &format!("{} on {} features", algo.name, plan.dim),
-        "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state (pa-i, solam, perceptron)",
+        &linear_state_advice(),
     )?;
-    Ok(config
-        .start(plan.dim, learn.seed, learn.average)
-        .ok_or("a batch learner cannot stream")??)
+    match config.trainer() {
+        Trainer::Online(t) => Ok(t.start(plan.dim, learn.seed, learn.average)?),
+        Trainer::Batch(_) => Err("a batch learner cannot stream".into()),
+    }
 }
 
 /// The parser's shaping of a plan's chunks.

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use auc_data::Layout;
-use auc_learners::{Algorithm, Configured, Trained, lookup};
+use auc_learners::{Algorithm, Configured, Trained, Trainer, lookup};
 use serde_json::json;
 
 use crate::input::{self};
@@ -137,9 +137,10 @@ fn stream_in_memory(
         &format!("{} on {} features", algo.name, data.dim()),
         "use --hash-bits B to fold the features into 2^B",
     )?;
-    let mut state = config
-        .start(data.dim(), a.learn.seed, a.learn.average)
-        .ok_or("a batch learner cannot stream")??;
+    let Trainer::Online(trainer) = config.trainer() else {
+        return Err("a batch learner cannot stream".into());
+    };
+    let mut state = trainer.start(data.dim(), a.learn.seed, a.learn.average)?;
     if !a.json {
         line(format!("{:>10} {:>8}", "examples", "AUC"))?;
     }

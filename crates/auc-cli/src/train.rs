@@ -26,7 +26,7 @@ use std::time::Instant;
 use auc_core::{Dataset, ParamMap};
 use auc_data::Layout;
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig};
-use auc_learners::{Algorithm, Configured, Model, Trained, TrainingRecord, lookup};
+use auc_learners::{Algorithm, Configured, Model, Trained, Trainer, TrainingRecord, lookup};
 use serde_json::json;
 
 use crate::hyper::grid_points;
@@ -150,7 +150,7 @@ fn train_in_memory(
             data.n(),
             data.dim()
         ),
-        "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state (pa-i, solam, perceptron)",
+        &linear_state_advice(),
     )?;
     let mut tuned = None;
     if a.tune {
@@ -246,15 +246,15 @@ fn fit(
     data: &Dataset,
     learn: &LearnArgs,
 ) -> Result<(Box<dyn Trained>, Option<String>), Error> {
-    if let Some(state) = config.start(data.dim(), learn.seed, learn.average) {
-        let mut state = state?;
-        let learner = state.learner().expect("a one-pass learner's state learns");
-        stream_into(learner, data, algo.name);
-        return Ok((state, None));
-    }
-    let fitted = config
-        .fit(data, learn.seed)
-        .expect("an algorithm is one-pass or batch")?;
+    let fitted = match config.trainer() {
+        Trainer::Online(t) => {
+            let mut state = t.start(data.dim(), learn.seed, learn.average)?;
+            let learner = state.learner().expect("a one-pass learner's state learns");
+            stream_into(learner, data, algo.name);
+            return Ok((state, None));
+        }
+        Trainer::Batch(b) => b.fit(data, learn.seed)?,
+    };
     Ok((fitted.0, Some(fitted.1)))
 }
 
@@ -346,8 +346,8 @@ fn save(
             "diverged": t.diverged.is_some(),
             "divergence": t.diverged,
             "tuned": tuned,
-            "converged": cert.as_ref().map(|c| c["converged"].clone()),
-            "certificate": cert,
+            "converged": cert.map(|c| c.converged),
+            "certificate": cert.map(|c| c.to_json()),
             "seconds": seconds,
             "output": a.output.display().to_string(),
             "bytes": bytes.len(),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use auc_core::{DataShape, Dataset, OnlineLearner, ParamMap};
 use auc_data::{Layout, ReadOptions, Scaler, Scaling};
-use auc_learners::{Algorithm, Trained};
+use auc_learners::{Algorithm, Certificate, Trained};
 use auc_prep::{PrepError, PrepSpec, ScaleEvidence};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -218,24 +218,24 @@ pub(crate) fn warn_divergence(state: &dyn Trained, algo: &str) -> Option<String>
 /// for `--json`: `converged`, `solver_steps`, `distance_bound` and `tolerance`. A fit that
 /// stopped short of its tolerance (step cap, rounding floor) is never silent: a warning on
 /// stderr names the algorithm, the steps and the certified distance.
-pub(crate) fn certificate(state: &dyn Trained, algo: &str) -> Option<serde_json::Value> {
-    let d = state.describe();
-    let converged = d.get("converged")?.as_bool()?;
-    let cert = json!({
-        "converged": converged,
-        "solver_steps": d["solver_steps"],
-        "distance_bound": d["distance_bound"],
-        "tolerance": d["tolerance"],
-    });
-    if !converged {
+pub(crate) fn certificate(state: &dyn Trained, algo: &str) -> Option<Certificate> {
+    let cert = state.certificate()?;
+    if !cert.converged {
         eprintln!(
             "auc: warning: {algo} stopped after {} solver steps without meeting its tolerance: the certificate only guarantees ||w - w*|| <= {:.3e} (tolerance {:.1e}); the model is saved, but it is not the exact minimizer (see max_steps)",
-            d["solver_steps"],
-            d["distance_bound"].as_f64().unwrap_or(f64::NAN),
-            d["tolerance"].as_f64().unwrap_or(f64::NAN),
+            cert.solver_steps, cert.distance_bound, cert.tolerance,
         );
     }
     Some(cert)
+}
+
+/// What a learner's memory error suggests instead: hashing the features, or one of the learners
+/// whose state is a few vectors of $p$ numbers (the registry's `linear_state_names`).
+pub(crate) fn linear_state_advice() -> String {
+    format!(
+        "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state ({})",
+        auc_learners::linear_state_names().join(", ")
+    )
 }
 
 /// Checks the trained state before it is saved: a state that is not finite (features too large
@@ -254,11 +254,7 @@ pub(crate) fn check_state(state: &dyn Trained, algo: &str) -> Result<(), Error> 
 pub(crate) fn given_params(algo: &Algorithm, hyper: &HyperArgs) -> Result<(ParamMap, bool), Error> {
     let given = hyper.to_map()?;
     algo.check_names(&given)?;
-    let transductive = match given.get("transductive") {
-        Some(auc_core::ParamValue::Bool(b)) => *b,
-        Some(auc_core::ParamValue::Num(v)) => v.to_bits() == 1f64.to_bits(),
-        _ => false,
-    };
+    let transductive = algo.asks_transductive(&given);
     Ok((given, transductive))
 }
 

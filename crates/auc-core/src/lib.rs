@@ -18,6 +18,7 @@
 
 mod dataset;
 mod error;
+mod fields;
 mod label;
 mod learner;
 mod params;

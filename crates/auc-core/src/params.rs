@@ -353,7 +353,26 @@ pub trait Params:
     /// when a learner is built; unchecked parameters never reach an algorithm. (The registry's
     /// tests check that it rejects a value outside every real spec's range, so the two cannot
     /// drift apart.)
-    fn check(&self) -> Result<(), ParamError>;
+    ///
+    /// The default, [`crate::check::specs`], checks every field by name against its spec; an
+    /// algorithm with a rule the specs cannot state (an upper bound on an integer, a rule
+    /// across fields) overrides it.
+    fn check(&self) -> Result<(), ParamError> {
+        crate::check::specs(self)
+    }
+
+    /// Whether the evaluation protocol's fit with these parameters is transductive: shown the
+    /// rows it will score while it fits (GAM-CVM's `transductive`, [`crate::DynFit::fit_transductive`]).
+    /// `false` for every learner without such a mode.
+    fn is_transductive(&self) -> bool {
+        false
+    }
+
+    /// These parameters with any transductive mode turned off: what a fit that saves a model
+    /// of the training rows alone runs. Itself for every learner without such a mode.
+    fn inductive(&self) -> Self {
+        self.clone()
+    }
 }
 
 #[cfg(test)]

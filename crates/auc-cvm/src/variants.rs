@@ -276,6 +276,17 @@ macro_rules! variant {
                 self.0.check()?;
                 self.resolve().check()
             }
+
+            fn is_transductive(&self) -> bool {
+                self.0.transductive
+            }
+
+            fn inductive(&self) -> Self {
+                Self(GamCvmSettings {
+                    transductive: false,
+                    ..self.0.clone()
+                })
+            }
         }
 
         impl BatchParams for $ty {

@@ -29,8 +29,10 @@ mod summary;
 mod trained;
 
 pub use model::{Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION, TrainingRecord};
-pub use registry::{ALL, Algorithm, find, lookup, names};
+pub use registry::{ALL, Algorithm, find, linear_state_names, lookup, names};
 pub use summary::{
     MOMENTS_FORMAT_VERSION, MOMENTS_MAGIC, MomentError, MomentSummary, Update, fit_from_moments,
 };
-pub use trained::{Configured, Describe, Fitted, Trained};
+pub use trained::{
+    BatchTrainer, Certificate, Configured, Describe, Fitted, OnlineTrainer, Trained, Trainer,
+};

@@ -25,7 +25,12 @@ pub(crate) fn suggest<'a>(
 /// The parameters of `P` for `map`: defaults for every name not given; unknown names, values
 /// of the wrong kind and values out of range are errors naming the parameter.
 pub(crate) fn typed<P: Params>(map: &ParamMap) -> Result<P, ParamError> {
-    let mut fields = object(&P::default());
+    typed_over(&P::default(), map)
+}
+
+/// As [`typed`], with `base`'s values for every name not given.
+pub(crate) fn typed_over<P: Params>(base: &P, map: &ParamMap) -> Result<P, ParamError> {
+    let mut fields = object(base);
     for (name, value) in map.iter() {
         let spec = P::SPECS
             .iter()

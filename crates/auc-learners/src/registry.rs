@@ -4,8 +4,8 @@
 use std::fmt;
 
 use auc_core::{
-    BatchParams, Family, FitError, OnlineParams, ParamError, ParamKind, ParamMap, ParamSpec,
-    Params, StateError,
+    BatchParams, DataShape, Family, FitError, OnlineParams, ParamError, ParamKind, ParamMap,
+    ParamSpec, Params, StateError,
 };
 use auc_cvm::{
     AucSvm, GamCvm, GamCvmK1, GamCvmK2, GamCvmK3, GamCvmK12, GamCvmK13, GamCvmK23, RhoAucCvm,
@@ -56,6 +56,7 @@ pub struct Algorithm {
     configure: fn(&ParamMap) -> Result<Box<dyn Configured>, ParamError>,
     decode: Decode,
     defaults: fn() -> serde_json::Map<String, Value>,
+    asks_transductive: fn(&ParamMap) -> bool,
     /// How a batch moment learner fits from merged class moments; `None` for every other.
     pub(crate) from_moments: Option<FromMoments>,
 }
@@ -106,6 +107,11 @@ fn defaults_of<P: Params>() -> serde_json::Map<String, Value> {
     object(&P::default())
 }
 
+/// Whether `given` (over the inductive form of the defaults) turns a transductive mode on.
+fn asks_transductive_of<P: Params>(given: &ParamMap) -> bool {
+    params::typed_over(&P::default().inductive(), given).is_ok_and(|p| p.is_transductive())
+}
+
 fn decode_kernel_state<P>(bytes: &[u8], _averaged: bool) -> Result<Box<dyn Trained>, StateError>
 where
     P: OnlineParams,
@@ -142,6 +148,7 @@ impl Algorithm {
             configure: configure_linear::<P>,
             decode: decode_linear::<P>,
             defaults: defaults_of::<P>,
+            asks_transductive: asks_transductive_of::<P>,
             from_moments: None,
         }
     }
@@ -165,6 +172,7 @@ impl Algorithm {
             configure: configure_kernel::<P>,
             decode: decode_kernel_state::<P>,
             defaults: defaults_of::<P>,
+            asks_transductive: asks_transductive_of::<P>,
             from_moments: None,
         }
     }
@@ -188,6 +196,7 @@ impl Algorithm {
             configure: configure_batch::<P>,
             decode: decode_batch_state::<P>,
             defaults: defaults_of::<P>,
+            asks_transductive: asks_transductive_of::<P>,
             from_moments: None,
         }
     }
@@ -227,6 +236,14 @@ impl Algorithm {
             .iter()
             .filter_map(|s| d.get(s.name).map(|v| (s.name, from_json(v))))
             .collect()
+    }
+
+    /// Whether the parameters `given` themselves ask for a transductive fit
+    /// ([`Params::is_transductive`]), which a model saved for rows not yet seen cannot run; a
+    /// default that is transductive (GAM-CVM's in `auc cv`) does not count. `false` when the
+    /// parameters do not configure (the error comes when they are configured).
+    pub fn asks_transductive(&self, given: &ParamMap) -> bool {
+        (self.asks_transductive)(given)
     }
 
     /// Whether a name refers to this algorithm.
@@ -334,4 +351,31 @@ pub fn lookup(name: &str) -> Result<&'static Algorithm, crate::Error> {
 /// Every algorithm's name, in [`ALL`]'s order.
 pub fn names() -> Vec<&'static str> {
     ALL.iter().map(|a| a.name).collect()
+}
+
+/// The most numbers per feature the state of a learner [`linear_state_names`] lists may hold: a
+/// few weight-sized vectors (SOLAM keeps three), never a buffer of examples (OAM's and the
+/// kernel learners' $2B + 1$ rows) or a covariance (the moment learners' $p + 1$ per feature).
+const LINEAR_STATE_VECTORS: u64 = 4;
+
+/// The one-pass learners whose state at their default parameters is a few vectors of $p$
+/// numbers (at most four): what a memory error suggests instead of a learner whose state grows
+/// as $p^2$ or with a buffer of examples. Computed from each algorithm's memory estimate, in
+/// [`ALL`]'s order.
+pub fn linear_state_names() -> Vec<&'static str> {
+    // Large enough that constant terms do not count, small enough that p^2 bytes fit in u64.
+    const DIM: usize = 1 << 16;
+    let shape = DataShape {
+        dim: DIM,
+        ..DataShape::default()
+    };
+    let limit = LINEAR_STATE_VECTORS * 8 * DIM as u64;
+    ALL.iter()
+        .filter(|a| a.is_online())
+        .filter(|a| {
+            a.configure(&ParamMap::new())
+                .is_ok_and(|c| c.memory_bytes(&shape, false) <= limit)
+        })
+        .map(|a| a.name)
+        .collect()
 }

@@ -29,22 +29,36 @@ pub trait Configured: Send + Sync {
     /// the iterates, linear learners only).
     fn procedure(&self, average: bool) -> Result<Box<dyn DynFit>, ParamError>;
 
-    /// A fresh one-pass learner for `dim` features, for training from a stream; `None` for a
-    /// batch learner.
-    fn start(
-        &self,
-        dim: usize,
-        seed: u64,
-        average: bool,
-    ) -> Option<Result<Box<dyn Trained>, ParamError>>;
-
-    /// Fits a batch learner on `train` and returns the model with a one-line summary; `None`
-    /// for a one-pass learner (use [`Configured::start`]).
-    fn fit(&self, train: &Dataset, seed: u64) -> Option<Result<Fitted, FitError>>;
+    /// How it trains: a one-pass learner started fresh and fed rows, or a batch learner fitted
+    /// on all its data at once.
+    fn trainer(&self) -> Trainer<'_>;
 
     /// Bytes a model of this algorithm takes while training on data of this shape (the
     /// state of a one-pass learner; the peak of a batch fit), before anything is allocated.
     fn memory_bytes(&self, shape: &DataShape, average: bool) -> u64;
+}
+
+/// How a configured algorithm trains ([`Configured::trainer`]): every algorithm is exactly one
+/// of the two, so a front end matches on this instead of asking for one and expecting the other.
+#[derive(Clone, Copy)]
+pub enum Trainer<'a> {
+    /// A one-pass learner: started for a dimension, then fed rows ([`Trained::learner`]).
+    Online(&'a dyn OnlineTrainer),
+    /// A batch learner: fitted on all its data at once.
+    Batch(&'a dyn BatchTrainer),
+}
+
+/// The training side of a configured one-pass learner.
+pub trait OnlineTrainer: Send + Sync {
+    /// A fresh learner for `dim` features, for training from a stream (`average`: score with
+    /// the mean of the iterates, linear learners only; refused for the others).
+    fn start(&self, dim: usize, seed: u64, average: bool) -> Result<Box<dyn Trained>, ParamError>;
+}
+
+/// The training side of a configured batch learner.
+pub trait BatchTrainer: Send + Sync {
+    /// Fits on `train` and returns the model with a one-line summary of the fit.
+    fn fit(&self, train: &Dataset, seed: u64) -> Result<Fitted, FitError>;
 }
 
 /// A trained (or training) model of any algorithm: it scores, it may continue training, and it
@@ -68,6 +82,12 @@ pub trait Trained: Scorer + Send + Sync {
 
     /// What `auc model` prints about the state: norms, sizes.
     fn describe(&self) -> Value;
+
+    /// The optimality certificate of a model fitted by an iterative solver that certifies its
+    /// result (the moment learners' Newton method); `None` for every other model.
+    fn certificate(&self) -> Option<Certificate> {
+        None
+    }
 
     /// A copy behind a new box.
     fn box_clone(&self) -> Box<dyn Trained>;
@@ -162,24 +182,8 @@ where
         }
     }
 
-    fn start(
-        &self,
-        dim: usize,
-        seed: u64,
-        average: bool,
-    ) -> Option<Result<Box<dyn Trained>, ParamError>> {
-        Some(self.0.build(dim, seed).map(|l| {
-            let state = if average {
-                LinearState::Averaged(Averaged::new(l))
-            } else {
-                LinearState::Last(l)
-            };
-            Box::new(state) as Box<dyn Trained>
-        }))
-    }
-
-    fn fit(&self, _: &Dataset, _: u64) -> Option<Result<Fitted, FitError>> {
-        None
+    fn trainer(&self) -> Trainer<'_> {
+        Trainer::Online(self)
     }
 
     fn memory_bytes(&self, shape: &DataShape, average: bool) -> u64 {
@@ -206,21 +210,8 @@ where
         Ok(Box::new(Streaming(self.0.clone())))
     }
 
-    fn start(
-        &self,
-        dim: usize,
-        seed: u64,
-        average: bool,
-    ) -> Option<Result<Box<dyn Trained>, ParamError>> {
-        Some(no_average(P::NAME, average).and_then(|()| {
-            self.0
-                .build(dim, seed)
-                .map(|l| Box::new(KernelState(l)) as Box<dyn Trained>)
-        }))
-    }
-
-    fn fit(&self, _: &Dataset, _: u64) -> Option<Result<Fitted, FitError>> {
-        None
+    fn trainer(&self) -> Trainer<'_> {
+        Trainer::Online(self)
     }
 
     fn memory_bytes(&self, shape: &DataShape, _average: bool) -> u64 {
@@ -246,16 +237,8 @@ where
         self.0.procedure()
     }
 
-    fn start(&self, _: usize, _: u64, _: bool) -> Option<Result<Box<dyn Trained>, ParamError>> {
-        None
-    }
-
-    fn fit(&self, train: &Dataset, seed: u64) -> Option<Result<Fitted, FitError>> {
-        Some(
-            self.0
-                .fit_model(train, seed)
-                .map(|(m, summary)| (Box::new(BatchState(m)) as Box<dyn Trained>, summary)),
-        )
+    fn trainer(&self) -> Trainer<'_> {
+        Trainer::Batch(self)
     }
 
     fn memory_bytes(&self, shape: &DataShape, _average: bool) -> u64 {
@@ -263,10 +246,81 @@ where
     }
 }
 
+impl<P> OnlineTrainer for LinearConfig<P>
+where
+    P: OnlineParams,
+    P::Learner: Linear,
+{
+    fn start(&self, dim: usize, seed: u64, average: bool) -> Result<Box<dyn Trained>, ParamError> {
+        let l = self.0.build(dim, seed)?;
+        let state = if average {
+            LinearState::Averaged(Averaged::new(l))
+        } else {
+            LinearState::Last(l)
+        };
+        Ok(Box::new(state))
+    }
+}
+
+impl<P> OnlineTrainer for KernelConfig<P>
+where
+    P: OnlineParams,
+    P::Learner: KernelLearner,
+{
+    fn start(&self, dim: usize, seed: u64, average: bool) -> Result<Box<dyn Trained>, ParamError> {
+        no_average(P::NAME, average)?;
+        Ok(Box::new(KernelState(self.0.build(dim, seed)?)))
+    }
+}
+
+impl<P> BatchTrainer for BatchConfig<P>
+where
+    P: BatchParams,
+    P::Model: Describe,
+{
+    fn fit(&self, train: &Dataset, seed: u64) -> Result<Fitted, FitError> {
+        let (m, summary) = self.0.fit_model(train, seed)?;
+        Ok((Box::new(BatchState(m)), summary))
+    }
+}
+
+/// The optimality certificate of a fit ([`Trained::certificate`]): how far the saved weights
+/// may be from the exact minimizer of the fitted objective.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Certificate {
+    /// Whether the solver met its tolerance (else it stopped at its step cap or a rounding
+    /// floor, and only `distance_bound` holds).
+    pub converged: bool,
+    /// The solver's steps.
+    pub solver_steps: u64,
+    /// The certified bound on $\lVert w - w^* \rVert$.
+    pub distance_bound: f64,
+    /// The distance the solver aims for.
+    pub tolerance: f64,
+}
+
+impl Certificate {
+    /// As `auc train --json` prints it: `converged`, `solver_steps`, `distance_bound` and
+    /// `tolerance` (a bound that is not finite prints as `null`).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "converged": self.converged,
+            "solver_steps": self.solver_steps,
+            "distance_bound": self.distance_bound,
+            "tolerance": self.tolerance,
+        })
+    }
+}
+
 /// What `auc model` says about a batch model's state.
 pub trait Describe {
     /// Sizes and norms, as a JSON object.
     fn describe(&self) -> Value;
+
+    /// Its optimality certificate, if its solver certifies the result.
+    fn certificate(&self) -> Option<Certificate> {
+        None
+    }
 
     /// The number of features it scores.
     fn dim(&self) -> usize;
@@ -306,6 +360,15 @@ impl Describe for MomentModel {
         v["fitted_positives"] = json!(pos);
         v["fitted_negatives"] = json!(neg);
         v
+    }
+
+    fn certificate(&self) -> Option<Certificate> {
+        Some(Certificate {
+            converged: self.converged(),
+            solver_steps: u64::from(self.steps()),
+            distance_bound: self.distance_bound(),
+            tolerance: self.tolerance(),
+        })
     }
 }
 
@@ -476,6 +539,10 @@ where
 
     fn describe(&self) -> Value {
         self.0.describe()
+    }
+
+    fn certificate(&self) -> Option<Certificate> {
+        self.0.certificate()
     }
 
     fn box_clone(&self) -> Box<dyn Trained> {

@@ -6,7 +6,7 @@
 //! for different lengths).
 
 use auc_core::{Dataset, Family, Label, ParamMap, Row, SparseVec};
-use auc_learners::{ALL, Trained};
+use auc_learners::{ALL, Trained, Trainer};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -99,9 +99,12 @@ fn every_one_pass_learner_grows_to_the_state_of_a_known_dimension() {
         for &average in averages {
             for dense in [true, false] {
                 let what = format!("{} (average {average}, dense rows {dense})", algo.name);
-                let mut known = config.start(P, 3, average).unwrap().unwrap();
+                let Trainer::Online(trainer) = config.trainer() else {
+                    panic!("{what}: a one-pass learner trains online")
+                };
+                let mut known = trainer.start(P, 3, average).unwrap();
                 feed(known.as_mut(), &rows, dense, false);
-                let mut grown = config.start(1, 3, average).unwrap().unwrap();
+                let mut grown = trainer.start(1, 3, average).unwrap();
                 feed(grown.as_mut(), &rows, dense, true);
                 assert_eq!(grown.dim(), P, "{what}");
                 grown.validate().unwrap_or_else(|e| panic!("{what}: {e}"));

@@ -10,7 +10,8 @@
 use auc_core::ParamMap;
 use auc_data::{Positive, RawData, ReadOptions, RowStream, Scaler, Scaling};
 use auc_learners::{
-    ALL, MOMENTS_FORMAT_VERSION, MomentError, MomentSummary, Update, fit_from_moments, lookup,
+    ALL, MOMENTS_FORMAT_VERSION, MomentError, MomentSummary, Trainer, Update, fit_from_moments,
+    lookup,
 };
 use auc_prep::TransformSpec;
 
@@ -117,7 +118,10 @@ fn fits_from_moments_equal_in_memory_fits_for_every_scaling_and_positive_rule() 
                 assert_eq!(model.preparation.scaler(), &scaler);
                 let prepared = model.preparation.apply(&data);
                 let config = algo.configure(&params).unwrap();
-                let (state, _) = config.fit(&prepared, 0).unwrap().unwrap();
+                let Trainer::Batch(batch) = config.trainer() else {
+                    panic!("{} fits from moments, so it is a batch learner", algo.name)
+                };
+                let (state, _) = batch.fit(&prepared, 0).unwrap();
                 let want = state.score_all(&prepared);
                 let got = model.scores(&prepared).unwrap();
                 let rel = if scaling == Scaling::None {

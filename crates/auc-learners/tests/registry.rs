@@ -156,3 +156,85 @@ fn algos_json_describes_every_parameter() {
         }
     }
 }
+
+/// The learners memory errors suggest are the ones whose state is a few vectors of p numbers:
+/// the perceptron's and PA-I's w, SOLAM's three vectors; never a moment learner (p^2), OAM or a
+/// kernel learner (a buffer of 2B + 1 examples) or a batch learner.
+#[test]
+fn linear_state_names_come_from_the_memory_estimates() {
+    assert_eq!(
+        auc_learners::linear_state_names(),
+        ["perceptron", "pa-i", "solam"]
+    );
+}
+
+/// Only a transductive mode the parameters themselves set counts: GAM-CVM's transductive
+/// default does not, `transductive=true` (or 1) does, and learners without the mode never ask.
+#[test]
+fn asking_for_the_transductive_mode_is_typed() {
+    let map = |v: ParamValue| -> ParamMap { [("transductive", v)].into_iter().collect() };
+    for a in ALL {
+        assert!(!a.asks_transductive(&ParamMap::new()), "{}", a.name);
+        let has_mode = a.specs.iter().any(|s| s.name == "transductive");
+        assert_eq!(
+            a.asks_transductive(&map(true.into())),
+            has_mode,
+            "{}",
+            a.name
+        );
+        assert_eq!(
+            a.asks_transductive(&map(1.0.into())),
+            has_mode,
+            "{}",
+            a.name
+        );
+        assert!(!a.asks_transductive(&map(false.into())), "{}", a.name);
+        assert!(!a.asks_transductive(&map(2.0.into())), "{}", a.name);
+    }
+    assert!(
+        lookup("gam-cvm")
+            .unwrap()
+            .asks_transductive(&map(true.into()))
+    );
+}
+
+/// The typed certificate is what the description says, for the learners fitted by a certifying
+/// solver (the batch moment learners), and absent for one-pass learners.
+#[test]
+fn certificates_are_typed_and_agree_with_the_description() {
+    use auc_core::Dataset;
+    use auc_core::Label::{Neg, Pos};
+    use auc_learners::Trainer;
+    // Two features, three rows per class, separable along the first feature.
+    let x = vec![
+        1.0, 0.5, 2.0, -0.5, 1.5, 0.0, -1.0, 0.5, -2.0, 0.0, -1.5, -0.5,
+    ];
+    let data = Dataset::dense(2, x, vec![Pos, Pos, Pos, Neg, Neg, Neg]).unwrap();
+    let mut certified = 0;
+    for a in ALL {
+        let config = a.configure(&ParamMap::new()).unwrap();
+        match config.trainer() {
+            Trainer::Online(t) => {
+                let state = t.start(2, 0, false).unwrap();
+                assert!(state.certificate().is_none(), "{}", a.name);
+            }
+            Trainer::Batch(b) if a.fits_from_moments() => {
+                let (state, _) = b.fit(&data, 0).unwrap();
+                let c = state.certificate().expect("a certifying solver");
+                let d = state.describe();
+                assert_eq!(d["converged"], c.converged, "{}", a.name);
+                assert_eq!(d["solver_steps"], c.solver_steps, "{}", a.name);
+                assert_eq!(
+                    d["distance_bound"],
+                    c.to_json()["distance_bound"],
+                    "{}",
+                    a.name
+                );
+                assert_eq!(d["tolerance"], c.to_json()["tolerance"], "{}", a.name);
+                certified += 1;
+            }
+            Trainer::Batch(_) => {}
+        }
+    }
+    assert_eq!(certified, 2);
+}

@@ -21,10 +21,6 @@ impl Params for PerceptronParams {
     const FAMILY: Family = Family::Linear;
     const SPECS: &'static [ParamSpec] = &[];
     const GRID: &'static [&'static str] = &[];
-
-    fn check(&self) -> Result<(), ParamError> {
-        Ok(())
-    }
 }
 
 impl OnlineParams for PerceptronParams {
@@ -119,10 +115,6 @@ impl Params for PaIParams {
     )];
     const GRID: &'static [&'static str] = &["c=2^-10..2^10:2"];
     const PAPER_GRID: &'static [&'static str] = &["c=2^-10..2^10"];
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.c).map(|_| ())
-    }
 }
 
 impl OnlineParams for PaIParams {

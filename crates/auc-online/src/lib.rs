@@ -4,7 +4,8 @@
 //!
 //! - the moment learners [`OaucM`], [`OaucMc`] [OAUC alg. 1], [`Opauc`] [OAUC eq. 13], [`AdaOam`]
 //!   and [`AdmOam`] [ADM alg. 1], which keep each class's mean and covariance (auc-stats) and step
-//!   on the second-order surrogates (auc-surrogate): $O(p^2)$ memory and time per example;
+//!   on the second-order surrogates (auc-surrogate): $O(p^2)$ memory and time per example (the
+//!   first three are one [`OgdMoment`], generic over the surrogate and the step rule);
 //! - the buffer learners [`OamSeq`] and [`OamGra`] \[OAM11\]: per-class reservoirs of a fixed
 //!   budget, $O(B\,\mathrm{nnz})$ per example;
 //! - [`Solam`] \[SOLAM16\], the saddle-point square-loss learner, $O(\mathrm{nnz}(x))$ per example;
@@ -59,7 +60,7 @@ pub use batch_moments::{
 };
 pub use moment::{
     AdaOam, AdaOamParams, AdmOam, AdmOamParams, MAX_NORM, OaucM, OaucMParams, OaucMc, OaucMcParams,
-    Opauc, OpaucParams,
+    OgdMoment, Opauc, OpaucParams,
 };
 pub use oam::{OamGra, OamGraParams, OamSeq, OamSeqParams};
 pub use oauc_m_batch::OaucMBatchParams;

@@ -411,7 +411,8 @@ macro_rules! moment_learner_common {
             /// # Panics
             /// If `grad.len()` or the row's dimension differs from the model's.
             pub fn loss_and_grad(&self, x: Row<'_>, y: Label, grad: &mut [f64]) -> f64 {
-                self.core.loss_and_grad(x, y, self.lambda, $loss, grad)
+                self.core
+                    .loss_and_grad(x, y, self.params.lambda, $loss, grad)
             }
         }
 
@@ -435,7 +436,7 @@ macro_rules! moment_learner_common {
             const STATE_VERSION: u32 = 1;
 
             fn validate(&self) -> Result<(), StateError> {
-                self.params().check()?;
+                self.params.check()?;
                 self.core.validate()?;
                 self.validate_extra()
             }
@@ -458,6 +459,122 @@ fn step_bound(lambda: f64, psi0: f64, what: &'static str, eta: f64) -> NormBound
         what,
         advice: "lower eta",
         now: eta,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// OGD on the moments: OAUC-M, OAUC-M_c, OPAUC
+
+/// What tells apart the learners that take a plain OGD step [OAUC eq. 12] on the moments
+/// (OAUC-M, OAUC-M$_c$, OPAUC): the surrogate $\Psi$ they descend and their step size $\eta_t$.
+/// Implemented by their parameter types, which [`OgdMoment`] holds.
+trait OgdRule: Params {
+    /// The surrogate $\Psi$.
+    const LOSS: Loss;
+
+    /// The regularization $\lambda$.
+    fn lambda(&self) -> f64;
+
+    /// The step $\eta_t$ of step $t \ge 1$ (every example counts).
+    fn eta(&self, t: u64) -> f64;
+
+    /// The norm a healthy run's iterate stays within, for [`Scorer::divergence`].
+    fn bound(&self) -> NormBound;
+}
+
+/// A learner that takes one plain OGD step [OAUC eq. 12] per example on
+/// $L_t(w) = \frac{\lambda}{2}\lVert w\rVert^2 + \Psi_t(w)$ from both classes' moments (module
+/// docs, One step), with the surrogate and step size of its parameters `P`: [`OaucM`],
+/// [`OaucMc`] and [`Opauc`]. It holds its checked parameters and the shared state; a model file
+/// stores exactly these, the parameters' fields first, in their declaration order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OgdMoment<P> {
+    params: P,
+    core: Core,
+}
+
+impl<P> OgdMoment<P> {
+    /// A fresh learner for `dim` features with checked parameters.
+    fn new(params: P, dim: usize) -> Self {
+        Self {
+            params,
+            core: Core::new(dim),
+        }
+    }
+}
+
+/// The read-only API of [`OgdMoment`], one block per parameter type (a generic block would bound
+/// a public type's methods by the crate's private [`OgdRule`]).
+macro_rules! ogd_moment_api {
+    ($($p:ty),+) => {$(
+        impl OgdMoment<$p> {
+            /// Both classes' moments after the examples seen so far.
+            pub fn moments(&self) -> &Moments {
+                &self.core.moments
+            }
+
+            /// $t$, the number of examples seen (every class counts).
+            pub fn steps(&self) -> u64 {
+                self.core.t
+            }
+
+            /// The objective the next step descends, at the current $w$, for the example $(x, y)$
+            /// scored against the current opposite class (without adding $x$):
+            /// $L(w) = \frac{\lambda}{2}\lVert w\rVert^2 + \Psi(w)$, and its gradient
+            /// $\lambda w + a\,(x - \bar x) + b\,\Sigma w$ written into `grad` (see the module
+            /// docs for $\Psi$, $a$, $b$). With an empty opposite class $\Psi = 0$.
+            /// A diagnostic: it allocates $2p$ values.
+            ///
+            /// # Panics
+            /// If `grad.len()` or the row's dimension differs from the model's.
+            pub fn loss_and_grad(&self, x: Row<'_>, y: Label, grad: &mut [f64]) -> f64 {
+                self.core
+                    .loss_and_grad(x, y, self.params.lambda(), <$p as OgdRule>::LOSS, grad)
+            }
+        }
+    )+};
+}
+
+ogd_moment_api!(OaucMParams, OaucMcParams, OpaucParams);
+
+impl<P: OgdRule> Linear for OgdMoment<P> {
+    fn weights(&self) -> &[f64] {
+        &self.core.w
+    }
+}
+
+impl<P: OgdRule> Scorer for OgdMoment<P> {
+    fn score(&self, x: Row<'_>) -> f64 {
+        x.dot(&self.core.w)
+    }
+
+    fn divergence(&self) -> Option<Divergence> {
+        linear_divergence(&self.core.w, Some(self.params.bound()), self.core.rejected)
+    }
+}
+
+impl<P: OgdRule> SavedState for OgdMoment<P> {
+    const STATE_VERSION: u32 = 1;
+
+    fn validate(&self) -> Result<(), StateError> {
+        self.params.check()?;
+        self.core.validate()
+    }
+}
+
+impl<P: OgdRule> OnlineLearner for OgdMoment<P> {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        let c = self.core.prepare(x, y, P::LOSS);
+        let eta = self.params.eta(self.core.t);
+        self.core.ogd_step(eta, self.params.lambda(), c);
+    }
+
+    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
+    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
+    /// every step leave its entries at 0.
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        self.core.grow(dim);
+        Ok(())
     }
 }
 
@@ -493,10 +610,6 @@ impl Params for OaucMParams {
         "regularization lambda > 0; the step is 1/(lambda t) [OAUC Thm 6]",
     )];
     const GRID: &'static [&'static str] = &["lambda=2^-10..2^10"];
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.lambda).map(|_| ())
-    }
 }
 
 impl OnlineParams for OaucMParams {
@@ -504,10 +617,7 @@ impl OnlineParams for OaucMParams {
 
     fn build(&self, dim: usize, _seed: u64) -> Result<OaucM, ParamError> {
         self.check()?;
-        Ok(OaucM {
-            lambda: self.lambda,
-            core: Core::new(dim),
-        })
+        Ok(OgdMoment::new(self.clone(), dim))
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
@@ -522,19 +632,17 @@ impl OnlineParams for OaucMParams {
 ///   \frac{\phi_M(v_t)}{\sigma_t}\Sigma_t w_t\right) \quad \text{[OAUC eq. 12, 14]},$$
 /// evaluated as $-\frac12(1 + b/\sqrt A)\, y_t(x_t - \bar x_t) + \Sigma_t w_t / (2\sqrt A)$, which
 /// never divides by $\sigma_t$ (conventions section 4). Cost: see the module docs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OaucM {
-    lambda: f64,
-    core: Core,
-}
+pub type OaucM = OgdMoment<OaucMParams>;
 
-moment_learner_common!(OaucM, Loss::Moment);
+impl OgdRule for OaucMParams {
+    const LOSS: Loss = Loss::Moment;
 
-impl OaucM {
-    fn params(&self) -> OaucMParams {
-        OaucMParams {
-            lambda: self.lambda,
-        }
+    fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    fn eta(&self, t: u64) -> f64 {
+        1.0 / (self.lambda * t as f64) // [OAUC Thm 6]
     }
 
     /// The step $1/(\lambda t)$ is the theory's, so only the safety cap can trip: a tiny
@@ -546,26 +654,6 @@ impl OaucM {
             advice: "raise lambda",
             now: self.lambda,
         }
-    }
-
-    fn validate_extra(&self) -> Result<(), StateError> {
-        Ok(())
-    }
-}
-
-impl OnlineLearner for OaucM {
-    fn update(&mut self, x: Row<'_>, y: Label) {
-        let c = self.core.prepare(x, y, Loss::Moment);
-        let eta = 1.0 / (self.lambda * self.core.t as f64); // [OAUC Thm 6]
-        self.core.ogd_step(eta, self.lambda, c);
-    }
-
-    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
-    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
-    /// every step leave its entries at 0.
-    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
-        self.core.grow(dim);
-        Ok(())
     }
 }
 
@@ -621,12 +709,6 @@ impl Params for OaucMcParams {
     ];
     const GRID: &'static [&'static str] = OAUC_GRID;
     const PAPER_GRID: &'static [&'static str] = OAUC_PAPER_GRID;
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.eta)?;
-        Self::SPECS[1].check_real(self.lambda)?;
-        Ok(())
-    }
 }
 
 impl OnlineParams for OaucMcParams {
@@ -634,11 +716,7 @@ impl OnlineParams for OaucMcParams {
 
     fn build(&self, dim: usize, _seed: u64) -> Result<OaucMc, ParamError> {
         self.check()?;
-        Ok(OaucMc {
-            eta: self.eta,
-            lambda: self.lambda,
-            core: Core::new(dim),
-        })
+        Ok(OgdMoment::new(self.clone(), dim))
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
@@ -648,44 +726,21 @@ impl OnlineParams for OaucMcParams {
 
 /// OAUC-M$_c$: OAUC-M [OAUC alg. 1, eq. 14] with a constant step $\eta$ (conventions section 5):
 /// $$w_{t+1} = w_t - \eta \left(\lambda w_t + \nabla\psi_M\right) \quad \text{[OAUC eq. 12]}.$$
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OaucMc {
-    eta: f64,
-    lambda: f64,
-    core: Core,
-}
+pub type OaucMc = OgdMoment<OaucMcParams>;
 
-moment_learner_common!(OaucMc, Loss::Moment);
+impl OgdRule for OaucMcParams {
+    const LOSS: Loss = Loss::Moment;
 
-impl OaucMc {
-    fn params(&self) -> OaucMcParams {
-        OaucMcParams {
-            eta: self.eta,
-            lambda: self.lambda,
-        }
+    fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    fn eta(&self, _t: u64) -> f64 {
+        self.eta
     }
 
     fn bound(&self) -> NormBound {
         step_bound(self.lambda, 1.0, "2 sqrt(2/lambda)", self.eta)
-    }
-
-    fn validate_extra(&self) -> Result<(), StateError> {
-        Ok(())
-    }
-}
-
-impl OnlineLearner for OaucMc {
-    fn update(&mut self, x: Row<'_>, y: Label) {
-        let c = self.core.prepare(x, y, Loss::Moment);
-        self.core.ogd_step(self.eta, self.lambda, c);
-    }
-
-    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
-    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
-    /// every step leave its entries at 0.
-    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
-        self.core.grow(dim);
-        Ok(())
     }
 }
 
@@ -734,12 +789,6 @@ impl Params for OpaucParams {
     ];
     const GRID: &'static [&'static str] = OAUC_GRID;
     const PAPER_GRID: &'static [&'static str] = OAUC_PAPER_GRID;
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.eta)?;
-        Self::SPECS[1].check_real(self.lambda)?;
-        Ok(())
-    }
 }
 
 impl OnlineParams for OpaucParams {
@@ -747,11 +796,7 @@ impl OnlineParams for OpaucParams {
 
     fn build(&self, dim: usize, _seed: u64) -> Result<Opauc, ParamError> {
         self.check()?;
-        Ok(Opauc {
-            eta: self.eta,
-            lambda: self.lambda,
-            core: Core::new(dim),
-        })
+        Ok(OgdMoment::new(self.clone(), dim))
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
@@ -766,44 +811,21 @@ impl OnlineParams for OpaucParams {
 /// The outer product is never formed: $(x - \bar x)(x - \bar x)^\top w = (x - \bar x)\,
 /// ((x - \bar x)^\top w)$ costs $O(p)$. Like [OAUC eq. 13] and OPAUC's code it descends
 /// $\psi_S/2$, so the papers' step grids apply (conventions section 4).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Opauc {
-    eta: f64,
-    lambda: f64,
-    core: Core,
-}
+pub type Opauc = OgdMoment<OpaucParams>;
 
-moment_learner_common!(Opauc, Loss::HalfSquare);
+impl OgdRule for OpaucParams {
+    const LOSS: Loss = Loss::HalfSquare;
 
-impl Opauc {
-    fn params(&self) -> OpaucParams {
-        OpaucParams {
-            eta: self.eta,
-            lambda: self.lambda,
-        }
+    fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    fn eta(&self, _t: u64) -> f64 {
+        self.eta
     }
 
     fn bound(&self) -> NormBound {
         step_bound(self.lambda, 0.5, "2/sqrt(lambda)", self.eta)
-    }
-
-    fn validate_extra(&self) -> Result<(), StateError> {
-        Ok(())
-    }
-}
-
-impl OnlineLearner for Opauc {
-    fn update(&mut self, x: Row<'_>, y: Label) {
-        let c = self.core.prepare(x, y, Loss::HalfSquare);
-        self.core.ogd_step(self.eta, self.lambda, c);
-    }
-
-    /// Pads the moments (exactly: see `Moments::grow`), $w$ with zeros: at a
-    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
-    /// every step leave its entries at 0.
-    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
-        self.core.grow(dim);
-        Ok(())
     }
 }
 
@@ -865,13 +887,6 @@ impl Params for AdaOamParams {
     ];
     const GRID: &'static [&'static str] = ADM_GRID;
     const PAPER_GRID: &'static [&'static str] = ADM_PAPER_GRID;
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.eta)?;
-        Self::SPECS[1].check_real(self.lambda)?;
-        Self::SPECS[2].check_real(self.epsilon)?;
-        Ok(())
-    }
 }
 
 impl OnlineParams for AdaOamParams {
@@ -880,9 +895,7 @@ impl OnlineParams for AdaOamParams {
     fn build(&self, dim: usize, _seed: u64) -> Result<AdaOam, ParamError> {
         self.check()?;
         Ok(AdaOam {
-            eta: self.eta,
-            lambda: self.lambda,
-            epsilon: self.epsilon,
+            params: self.clone(),
             radius: radius(self.lambda),
             sum_sq: vec![0.0; dim],
             core: Core::new(dim),
@@ -908,9 +921,8 @@ fn radius(lambda: f64) -> f64 {
 /// (componentwise; $\epsilon$ outside the square root, as in diagonal Adagrad).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AdaOam {
-    eta: f64,
-    lambda: f64,
-    epsilon: f64,
+    /// Its parameters (first, so a model file stores their fields in order).
+    params: AdaOamParams,
     radius: f64,
     /// $G_t$, the running sums of squared gradient components.
     sum_sq: Vec<f64>,
@@ -920,21 +932,13 @@ pub struct AdaOam {
 moment_learner_common!(AdaOam, Loss::HalfSquare);
 
 impl AdaOam {
-    fn params(&self) -> AdaOamParams {
-        AdaOamParams {
-            eta: self.eta,
-            lambda: self.lambda,
-            epsilon: self.epsilon,
-        }
-    }
-
     /// Projected on the ball, so only the safety checks can trip.
     fn bound(&self) -> NormBound {
         NormBound {
             value: f64::INFINITY,
             what: "",
             advice: "lower eta",
-            now: self.eta,
+            now: self.params.eta,
         }
     }
 
@@ -942,7 +946,7 @@ impl AdaOam {
         check::len("sum_sq", self.sum_sq.len(), self.core.w.len())?;
         check::finite("sum_sq", &self.sum_sq)?;
         check::state(
-            self.radius.to_bits() == radius(self.lambda).to_bits(),
+            self.radius.to_bits() == radius(self.params.lambda).to_bits(),
             || "the projection radius does not match lambda".to_owned(),
         )
     }
@@ -951,7 +955,7 @@ impl AdaOam {
 impl OnlineLearner for AdaOam {
     fn update(&mut self, x: Row<'_>, y: Label) {
         let c = self.core.prepare(x, y, Loss::HalfSquare);
-        if !self.core.write_gradient(self.lambda, c) {
+        if !self.core.write_gradient(self.params.lambda, c) {
             return; // Deviation: a non-finite gradient is rejected (module docs).
         }
         let s = &mut self.core.scratch;
@@ -963,7 +967,7 @@ impl OnlineLearner for AdaOam {
             .zip(&mut self.sum_sq)
         {
             *acc += g * g;
-            *next = w - self.eta * g / (acc.sqrt() + self.epsilon);
+            *next = w - self.params.eta * g / (acc.sqrt() + self.params.epsilon);
         }
         commit(&mut self.core.w, &mut s.next, self.radius); // [ADM sec. 3, projection]
     }
@@ -1060,14 +1064,6 @@ impl Params for AdmOamParams {
         "beta1=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9",
         "beta2=0.099,0.199,0.299,0.399,0.499,0.599,0.699,0.799,0.899,0.999",
     ];
-
-    fn check(&self) -> Result<(), ParamError> {
-        let values = [self.eta, self.lambda, self.beta1, self.beta2, self.epsilon];
-        for (spec, v) in Self::SPECS.iter().zip(values) {
-            spec.check_real(v)?;
-        }
-        Ok(())
-    }
 }
 
 impl OnlineParams for AdmOamParams {
@@ -1076,11 +1072,7 @@ impl OnlineParams for AdmOamParams {
     fn build(&self, dim: usize, _seed: u64) -> Result<AdmOam, ParamError> {
         self.check()?;
         Ok(AdmOam {
-            eta: self.eta,
-            lambda: self.lambda,
-            beta1: self.beta1,
-            beta2: self.beta2,
-            epsilon: self.epsilon,
+            params: self.clone(),
             radius: radius(self.lambda),
             first: vec![0.0; dim],
             second: vec![0.0; dim],
@@ -1104,11 +1096,8 @@ impl OnlineParams for AdmOamParams {
 /// with $m_0 = v_0 = 0$ and $t$ counting every example (conventions section 5).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AdmOam {
-    eta: f64,
-    lambda: f64,
-    beta1: f64,
-    beta2: f64,
-    epsilon: f64,
+    /// Its parameters (first, so a model file stores their fields in order).
+    params: AdmOamParams,
     radius: f64,
     /// $m_t$, the moving average of the gradients.
     first: Vec<f64>,
@@ -1124,23 +1113,13 @@ pub struct AdmOam {
 moment_learner_common!(AdmOam, Loss::HalfSquare);
 
 impl AdmOam {
-    fn params(&self) -> AdmOamParams {
-        AdmOamParams {
-            eta: self.eta,
-            lambda: self.lambda,
-            beta1: self.beta1,
-            beta2: self.beta2,
-            epsilon: self.epsilon,
-        }
-    }
-
     /// Projected on the ball, so only the safety checks can trip.
     fn bound(&self) -> NormBound {
         NormBound {
             value: f64::INFINITY,
             what: "",
             advice: "lower eta",
-            now: self.eta,
+            now: self.params.eta,
         }
     }
 
@@ -1155,7 +1134,7 @@ impl AdmOam {
             || "the decay powers beta^t are outside [0, 1]".to_owned(),
         )?;
         check::state(
-            self.radius.to_bits() == radius(self.lambda).to_bits(),
+            self.radius.to_bits() == radius(self.params.lambda).to_bits(),
             || "the projection radius does not match lambda".to_owned(),
         )
     }
@@ -1164,12 +1143,12 @@ impl AdmOam {
 impl OnlineLearner for AdmOam {
     fn update(&mut self, x: Row<'_>, y: Label) {
         let c = self.core.prepare(x, y, Loss::HalfSquare);
-        self.beta1_t *= self.beta1;
-        self.beta2_t *= self.beta2;
-        if !self.core.write_gradient(self.lambda, c) {
+        self.beta1_t *= self.params.beta1;
+        self.beta2_t *= self.params.beta2;
+        if !self.core.write_gradient(self.params.lambda, c) {
             return; // Deviation: a non-finite gradient is rejected (module docs).
         }
-        let (b1, b2) = (self.beta1, self.beta2);
+        let (b1, b2) = (self.params.beta1, self.params.beta2);
         let corr1 = 1.0 / (1.0 - self.beta1_t); // [ADM alg. 1]: bias correction
         let corr2 = 1.0 / (1.0 - self.beta2_t);
         let s = &mut self.core.scratch;
@@ -1185,7 +1164,7 @@ impl OnlineLearner for AdmOam {
             *v = b2 * *v + (1.0 - b2) * (g * g);
             let m_hat = *m * corr1;
             let v_hat = *v * corr2;
-            *next = w - self.eta * m_hat / (v_hat.sqrt() + self.epsilon);
+            *next = w - self.params.eta * m_hat / (v_hat.sqrt() + self.params.epsilon);
         }
         commit(&mut self.core.w, &mut s.next, self.radius); // [ADM alg. 1, projection]
     }

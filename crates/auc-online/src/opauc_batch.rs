@@ -55,10 +55,6 @@ impl Params for OpaucBatchParams {
         "regularization lambda > 0 of lambda/2 ||w||^2 + (1/2) mean over pairs of (1 - w'(x+ - x-))^2",
     )];
     const GRID: &'static [&'static str] = &["lambda=2^-10..2^10"];
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.lambda).map(|_| ())
-    }
 }
 
 impl MomentParams for OpaucBatchParams {

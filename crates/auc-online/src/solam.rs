@@ -123,12 +123,6 @@ impl Params for SolamParams {
     ];
     const GRID: &'static [&'static str] = &["eta=2^-10..2^10:2", "r=1,10,100"];
     const PAPER_GRID: &'static [&'static str] = &["eta=2^-10..2^10", "r=1,10,100"];
-
-    fn check(&self) -> Result<(), ParamError> {
-        Self::SPECS[0].check_real(self.eta)?;
-        Self::SPECS[1].check_real(self.r)?;
-        Ok(())
-    }
 }
 
 impl OnlineParams for SolamParams {

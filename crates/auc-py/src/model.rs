@@ -12,7 +12,7 @@
 
 use auc_core::{Label, OnlineLearner, ParamMap};
 use auc_data::{FeatureRanges, Scaling};
-use auc_learners::{Model, Trained, TrainingRecord};
+use auc_learners::{Model, Trained, Trainer, TrainingRecord};
 use auc_prep::{Preparation, RowBuffers, ScaleEvidence, Transform, TransformSpec};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -130,11 +130,12 @@ pub(crate) fn check_memory(
     let needed = config.memory_bytes(&shape, average);
     if needed > limit {
         return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
-            "this learner on {} rows of {} features needs about {:.3} GB but the limit is {:.3} GB: reduce the features (e.g. feature hashing) or use a learner with O(p) state (pa-i, solam, perceptron)",
+            "this learner on {} rows of {} features needs about {:.3} GB but the limit is {:.3} GB: reduce the features (e.g. feature hashing) or use a learner with O(p) state ({})",
             shape.n,
             shape.dim,
             needed as f64 / 1e9,
-            limit as f64 / 1e9
+            limit as f64 / 1e9,
+            auc_learners::linear_state_names().join(", ")
         )));
     }
     Ok(())
@@ -204,20 +205,18 @@ pub(crate) fn fit(
             fit_transform(&rows, &stages),
         );
         preparation.validate()?;
-        let state = match config.start(rows.dim(), seed, average) {
-            Some(state) => {
-                let mut state = state.map_err(|e| e.to_string())?;
+        let state = match config.trainer() {
+            Trainer::Online(t) => {
+                let mut state = t
+                    .start(rows.dim(), seed, average)
+                    .map_err(|e| e.to_string())?;
                 let learner = state.learner().expect("a one-pass learner's state learns");
                 stream(learner, &rows, &labels, &preparation);
                 state
             }
-            None => {
+            Trainer::Batch(b) => {
                 let data = preparation.apply(&rows.collect(labels)?);
-                let fitted = config
-                    .fit(&data, seed)
-                    .expect("an algorithm is one-pass or batch")
-                    .map_err(|e| e.to_string())?;
-                fitted.0
+                b.fit(&data, seed).map_err(|e| e.to_string())?.0
             }
         };
         check_state(state.as_ref(), algo.name)?;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use auc_core::Dataset;
 use auc_data::{Positive, RawData, ReadOptions, RowStream, Scaling};
-use auc_learners::{Algorithm, Model, TrainingRecord};
+use auc_learners::{Algorithm, Model, Trainer, TrainingRecord};
 use auc_prep::{Preparation, ScaleEvidence, TransformSpec};
 
 /// The repository root.
@@ -40,16 +40,16 @@ pub(crate) fn train_default(algo: &'static Algorithm) -> Model {
     let preparation = Preparation::new(raw.reading().clone(), &choice, data.dim(), None, transform);
     let prepared = preparation.apply(&data);
     let config = algo.configure(&auc_core::ParamMap::new()).unwrap();
-    let state = match config.start(prepared.dim(), 0, false) {
-        Some(s) => {
-            let mut s = s.unwrap();
+    let state = match config.trainer() {
+        Trainer::Online(t) => {
+            let mut s = t.start(prepared.dim(), 0, false).unwrap();
             let l = s.learner().unwrap();
             for (x, y) in prepared.iter() {
                 l.update(x, y);
             }
             s
         }
-        None => config.fit(&prepared, 0).unwrap().unwrap().0,
+        Trainer::Batch(b) => b.fit(&prepared, 0).unwrap().0,
     };
     let (p, n) = prepared.class_counts();
     Model {
