@@ -51,6 +51,7 @@
 
 pub mod approx;
 pub mod fusion;
+mod gram;
 pub mod kernels;
 pub mod model;
 mod packed;
