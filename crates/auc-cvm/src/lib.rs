@@ -51,10 +51,14 @@
 
 pub mod approx;
 pub mod fusion;
+mod gram;
+mod inductive;
 pub mod kernels;
 pub mod model;
 mod packed;
 pub mod primal;
+mod problem;
+mod scoring;
 pub mod solver;
 pub mod variants;
 

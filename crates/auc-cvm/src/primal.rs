@@ -66,7 +66,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::solver::{Problem, Solution, SolveError};
+use crate::problem::{Problem, Solution, SolveError};
 
 /// Bytes [`aucsvm`] holds for `positives` x `negatives` pairs: the training points' kernel in
 /// `f32` ($4 n_t^2$ for $n_t = n_+ + n_-$ points) and 20 vectors of $n_t$ values (scores,

@@ -17,114 +17,11 @@
 
 use std::io::{self, BufRead, Read};
 
-use serde::{Deserialize, Serialize};
-
+use crate::hashing::{Hashed, fold_hashed};
 use crate::input::{BUFFER, Decoded, io_error};
 use crate::number::{Number, whole_number};
-use crate::raw::{Parts, RawData, canonical};
-use crate::stream::{Hashed, fold_hashed};
-use crate::{DataError, LabelColumn, Mismatch, ParseErrorKind, ReadOptions, RowStream};
-
-/// How a CSV file was read, resolved from the options and the file's first record: what a model
-/// file stores so that `predict` reads a file exactly as `train` did ([`CsvReading::options`],
-/// [`CsvReading::check`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CsvReading {
-    /// The field delimiter.
-    pub delimiter: u8,
-    /// The 0-based column that holds the label.
-    pub label_index: usize,
-    /// Columns per record, label included (0 for a file without records).
-    pub fields: usize,
-    /// Every column name of the header line, label included, or `None` when the file has no
-    /// header.
-    pub header: Option<Vec<String>>,
-}
-
-impl CsvReading {
-    /// Whether the file has a header line.
-    pub fn has_header(&self) -> bool {
-        self.header.is_some()
-    }
-
-    /// The label column's name, when there is a header.
-    pub fn label_name(&self) -> Option<&str> {
-        self.header
-            .as_ref()
-            .and_then(|h| h.get(self.label_index))
-            .map(String::as_str)
-    }
-
-    /// The feature columns' names in feature order (the header without the label column), when
-    /// there is a header.
-    pub fn feature_names(&self) -> Option<Vec<&str>> {
-        let header = self.header.as_ref()?;
-        Some(
-            header
-                .iter()
-                .enumerate()
-                .filter(|&(k, _)| k != self.label_index)
-                .map(|(_, name)| name.as_str())
-                .collect(),
-        )
-    }
-
-    /// The CSV options that read a file this way: the label column by index, the delimiter, and a
-    /// header exactly when this reading had one.
-    pub fn options(&self) -> crate::CsvOptions {
-        crate::CsvOptions {
-            label: LabelColumn::Index(self.label_index),
-            delimiter: self.delimiter,
-            header: Some(self.has_header()),
-        }
-    }
-
-    /// Checks that `found` (the reading of `file`, typically read with [`CsvReading::options`])
-    /// has this layout: the same delimiter, header presence, column count, label column and
-    /// column names. The error names the first difference, for names the first differing column.
-    /// A file without records (`found.fields == 0`) matches any layout.
-    pub fn check(&self, found: &CsvReading, file: &str) -> Result<(), DataError> {
-        if found.fields == 0 {
-            return Ok(());
-        }
-        let kind = if self.delimiter != found.delimiter {
-            Mismatch::Delimiter {
-                expected: self.delimiter,
-                found: found.delimiter,
-            }
-        } else if self.has_header() != found.has_header() {
-            Mismatch::Header {
-                expected: self.has_header(),
-            }
-        } else if self.fields != found.fields {
-            Mismatch::Columns {
-                expected: self.fields,
-                found: found.fields,
-            }
-        } else if self.label_index != found.label_index {
-            Mismatch::LabelColumn {
-                expected: self.label_index,
-                found: found.label_index,
-            }
-        } else {
-            let (Some(want), Some(have)) = (&self.header, &found.header) else {
-                return Ok(());
-            };
-            match want.iter().zip(have).position(|(a, b)| a != b) {
-                None => return Ok(()),
-                Some(k) => Mismatch::ColumnName {
-                    column: k + 1,
-                    expected: want[k].clone(),
-                    found: have[k].clone(),
-                },
-            }
-        };
-        Err(DataError::Mismatch {
-            file: file.to_string(),
-            kind,
-        })
-    }
-}
+use crate::raw::{Parts, canonical};
+use crate::{CsvReading, DataError, LabelColumn, ParseErrorKind, ReadOptions};
 
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -612,21 +509,6 @@ fn csv_error(source: &str, gzip: bool, e: csv::Error) -> DataError {
             source: io::Error::new(io::ErrorKind::InvalidData, format!("{other:?}")),
         },
     }
-}
-
-/// Reads delimited numeric text from `reader` (plain or gzip); see the module docs for the format.
-///
-/// `opts.csv` picks the delimiter, the header rule and the label column; `opts.dim` widens the rows
-/// (an error if the file has more features); `opts.limit` stops after that many examples;
-/// `opts.hash_bits` folds the feature columns (the rows are then stored as CSR). The label column
-/// is taken out and the remaining columns, in order, are the features. Storage is dense without
-/// hashing. [`RawData::reading`] gives the resolved layout and the header names.
-pub fn read_csv<R: BufRead>(
-    reader: R,
-    source: &str,
-    opts: &ReadOptions,
-) -> Result<RawData, DataError> {
-    RowStream::with_format(reader, source, crate::Format::Csv, opts)?.read_all()
 }
 
 #[cfg(test)]

@@ -46,23 +46,21 @@
 
 mod csv;
 mod error;
+mod hashing;
 mod input;
 mod libsvm;
 mod lines;
 mod number;
+mod options;
 mod raw;
 mod scale;
 mod stream;
 mod synthetic;
 
-use std::path::Path;
-
-use serde::{Deserialize, Serialize};
-
-pub use crate::csv::{CsvReading, read_csv};
+pub use crate::stream::{read_csv, read_libsvm, read_path};
 pub use error::{DataError, Mismatch, ParseErrorKind, ScalerProblem};
 pub use input::STDIN;
-pub use libsvm::read_libsvm;
+pub use options::{CsvOptions, CsvReading, Format, LabelColumn, ReadOptions, Reading};
 pub use raw::{
     BinaryLabels, DENSE_DENSITY, Layout, Positive, PositiveChoice, PositiveRule, RawData,
     dense_bytes,
@@ -72,169 +70,3 @@ pub use scale::{
 };
 pub use stream::RowStream;
 pub use synthetic::Synthetic;
-
-/// How to read a data file.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ReadOptions {
-    /// The dimension to give the data (so that a test file lines up with its training file). An
-    /// index above it is an error. `None`: the file's largest index (LIBSVM) or column count (CSV),
-    /// or $2^B$ with feature hashing.
-    pub dim: Option<usize>,
-    /// Stop after this many examples.
-    pub limit: Option<usize>,
-    /// The file format.
-    pub format: Format,
-    /// CSV settings, used when the format is CSV.
-    pub csv: CsvOptions,
-    /// Feature hashing with $B$ bits (1 to 31), Vowpal Wabbit's `-b` convention: the 0-based feature
-    /// index $j$ becomes $j \mathbin{\\&} (2^B - 1)$, values that land on the same index within a
-    /// row are summed (an entry that sums to exactly 0 is dropped), and the dimension is $2^B$.
-    /// For files with huge or unbounded index spaces. Indices are still checked as written
-    /// (increasing, in the range of `u32`), and `dim`, if given, must be $2^B$. CSV data read with
-    /// hashing is stored as CSR.
-    pub hash_bits: Option<u8>,
-}
-
-impl ReadOptions {
-    /// The dimension every row is read into: $2^B$ with hashing, else [`ReadOptions::dim`].
-    /// Errors when `hash_bits` is outside `1..=31` or disagrees with `dim`.
-    pub(crate) fn fixed_dim(&self) -> Result<Option<usize>, DataError> {
-        let Some(bits) = self.hash_bits else {
-            return Ok(self.dim);
-        };
-        if !(1..=31).contains(&bits) {
-            return Err(DataError::HashBits { bits });
-        }
-        let hashed = 1usize << bits;
-        match self.dim {
-            Some(dim) if dim != hashed => Err(DataError::HashDim { bits, dim }),
-            _ => Ok(Some(hashed)),
-        }
-    }
-}
-
-/// A data file format.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// By the name: `.csv` and `.tsv` (any case, also under a `.gz` suffix: `x.csv.gz`) are CSV,
-    /// anything else (standard input too) LIBSVM.
-    #[default]
-    Auto,
-    /// LIBSVM / svmlight text.
-    Libsvm,
-    /// Delimited numeric text.
-    Csv,
-}
-
-impl Format {
-    /// The format of a file named `name`: `self` unless it is [`Format::Auto`], which looks at the
-    /// extension (under a trailing `.gz`). Never [`Format::Auto`].
-    pub fn resolve(self, name: &str) -> Format {
-        match self {
-            Format::Auto => match name_ext(name).as_deref() {
-                Some("csv" | "tsv") => Format::Csv,
-                _ => Format::Libsvm,
-            },
-            other => other,
-        }
-    }
-}
-
-/// The extension of `name` in lower case, looking under a trailing `.gz` (`x.CSV.gz` gives `csv`).
-fn name_ext(name: &str) -> Option<String> {
-    let path = Path::new(name);
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    if ext != "gz" {
-        return Some(ext);
-    }
-    let inner = Path::new(path.file_stem()?);
-    Some(inner.extension()?.to_str()?.to_ascii_lowercase())
-}
-
-/// Settings of the CSV reader.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CsvOptions {
-    /// Which column holds the label.
-    pub label: LabelColumn,
-    /// Field separator, `b','` by default. [`Format::Auto`] switches the default comma to a tab
-    /// for `.tsv` (and `.tsv.gz`) files.
-    pub delimiter: u8,
-    /// Whether the first record is a header. `None` detects it: the first record is a header when
-    /// one of its fields is non-empty and not a number.
-    pub header: Option<bool>,
-}
-
-impl Default for CsvOptions {
-    /// Label in column 0, comma-separated, header detected.
-    fn default() -> Self {
-        Self {
-            label: LabelColumn::default(),
-            delimiter: b',',
-            header: None,
-        }
-    }
-}
-
-/// Which CSV column holds the label.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LabelColumn {
-    /// A 0-based column index.
-    Index(usize),
-    /// The column with this header name (the file must have a header).
-    Name(String),
-    /// The last column.
-    Last,
-}
-
-impl Default for LabelColumn {
-    /// Column 0.
-    fn default() -> Self {
-        LabelColumn::Index(0)
-    }
-}
-
-/// How a file was read, resolved from its [`ReadOptions`] and its first lines: what a model file
-/// stores so that later files are read exactly the same way.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Reading {
-    /// LIBSVM text.
-    Libsvm,
-    /// Delimited text with this layout.
-    Csv(CsvReading),
-}
-
-impl Reading {
-    /// The CSV layout, if the file was CSV.
-    pub fn csv(&self) -> Option<&CsvReading> {
-        match self {
-            Reading::Libsvm => None,
-            Reading::Csv(c) => Some(c),
-        }
-    }
-
-    /// The format and CSV settings that read a file this way (label column by index, the same
-    /// delimiter, a header only if this reading had one). Dimension, limit and hashing are left to
-    /// the caller.
-    pub fn options(&self) -> ReadOptions {
-        match self {
-            Reading::Libsvm => ReadOptions {
-                format: Format::Libsvm,
-                ..ReadOptions::default()
-            },
-            Reading::Csv(c) => ReadOptions {
-                format: Format::Csv,
-                csv: c.options(),
-                ..ReadOptions::default()
-            },
-        }
-    }
-}
-
-/// Reads the file at `path`, or standard input when `path` is `-`, in the format `opts.format`
-/// says (see [`Format::Auto`]); gzip input is decompressed whatever its name.
-///
-/// Errors name the file as `path` displays (`-` for standard input).
-pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<RawData, DataError> {
-    RowStream::open(path, opts)?.read_all()
-}

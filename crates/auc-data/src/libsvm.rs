@@ -17,12 +17,12 @@ use std::io::BufRead;
 use nom::bytes::complete::{tag, take_while};
 use nom::{IResult, Offset, Parser};
 
+use crate::hashing::{Hashed, LineError, fold_hashed};
 use crate::input::{Decoded, io_error};
 use crate::lines::Lines;
 use crate::number::{Number, number, token, whole_number};
-use crate::raw::{RawData, canonical};
-use crate::stream::{Hashed, LineError, fold_hashed};
-use crate::{DataError, ParseErrorKind, ReadOptions, RowStream};
+use crate::raw::canonical;
+use crate::{DataError, ParseErrorKind, ReadOptions};
 
 fn is_space(b: u8) -> bool {
     b == b' ' || b == b'\t'
@@ -252,48 +252,9 @@ impl<R: BufRead> LibsvmParser<R> {
     }
 }
 
-/// Reads LIBSVM text from `reader` (plain or gzip), line by line into one reused buffer.
-///
-/// `source` names the input in errors. Honours `opts.dim` (every index must be at most `dim`, and
-/// the result has exactly that dimension), `opts.limit` (stop after that many examples) and
-/// `opts.hash_bits`; `opts.format` and `opts.csv` are ignored. Lines are read as bytes, so invalid
-/// UTF-8 is reported as a parse error at its column (or ignored inside a comment), never as a
-/// panic. The same parser reads chunk by chunk through [`RowStream`].
-pub fn read_libsvm<R: BufRead>(
-    reader: R,
-    source: &str,
-    opts: &ReadOptions,
-) -> Result<RawData, DataError> {
-    RowStream::with_format(reader, source, crate::Format::Libsvm, opts)?.read_all()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use auc_core::Row;
-
-    fn check(input: &str, labels: &[f64], rows: &[&[(u32, f64)]], dim: usize) {
-        let d = read_libsvm(input.as_bytes(), "t", &ReadOptions::default()).unwrap();
-        assert_eq!(d.raw_labels(), labels);
-        assert_eq!(d.dim(), dim);
-        for (i, want) in rows.iter().enumerate() {
-            let Row::Sparse(r) = d.row(i) else {
-                panic!("sparse storage expected")
-            };
-            let got: Vec<(u32, f64)> = r
-                .indices()
-                .iter()
-                .copied()
-                .zip(r.values().to_vec())
-                .collect();
-            assert_eq!(&got, want, "row {i}");
-        }
-    }
-
-    #[test]
-    fn explicit_zeros_are_dropped_but_count_for_the_dimension() {
-        check("1 2:0 3:1 5:0\n", &[1.0], &[&[(2, 1.0)]], 5);
-    }
 
     #[test]
     fn a_failed_line_leaves_no_partial_row() {

@@ -15,53 +15,9 @@ use std::path::Path;
 use crate::csv::CsvParser;
 use crate::input::{BoxedReader, Decoded, open};
 use crate::libsvm::{Csr, LibsvmParser};
+use crate::options::name_ext;
 use crate::raw::Parts;
-use crate::{DataError, Format, ParseErrorKind, RawData, ReadOptions, Reading};
-
-/// A parse error as an offset into the line (or record) and a kind; the caller adds file and line.
-pub(crate) type LineError = (usize, ParseErrorKind);
-
-/// One entry of a row being folded by feature hashing.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Hashed {
-    /// The hashed index, $j \mathbin{\&} (2^B - 1)$.
-    pub(crate) index: u32,
-    /// Position in the row, so that colliding values are summed in the order they were written.
-    pub(crate) seq: usize,
-    /// The value (not 0).
-    pub(crate) value: f64,
-    /// Offset of the entry in its line, for errors.
-    pub(crate) at: usize,
-}
-
-/// Sums the entries of one row that share a hashed index, in the order written, and appends the
-/// non-zero sums in increasing index order. A sum that overflows is an error at the entry that
-/// made it overflow. Sorts in place without allocating.
-pub(crate) fn fold_hashed(
-    row: &mut [Hashed],
-    indices: &mut Vec<u32>,
-    values: &mut Vec<f64>,
-) -> Result<(), LineError> {
-    row.sort_unstable_by_key(|h| (h.index, h.seq));
-    let mut k = 0;
-    while k < row.len() {
-        let j = row[k].index;
-        let mut sum = row[k].value;
-        k += 1;
-        while k < row.len() && row[k].index == j {
-            sum += row[k].value;
-            if !sum.is_finite() {
-                return Err((row[k].at, ParseErrorKind::HashedSumNotFinite { index: j }));
-            }
-            k += 1;
-        }
-        if sum != 0.0 {
-            indices.push(j);
-            values.push(sum);
-        }
-    }
-    Ok(())
-}
+use crate::{DataError, Format, RawData, ReadOptions, Reading};
 
 enum Parser<R> {
     Libsvm(Box<LibsvmParser<R>>),
@@ -110,7 +66,7 @@ impl<R: BufRead> RowStream<R> {
         let format = opts.format.resolve(source);
         let mut opts = opts.clone();
         if opts.format == Format::Auto
-            && crate::name_ext(source).as_deref() == Some("tsv")
+            && name_ext(source).as_deref() == Some("tsv")
             && opts.csv.delimiter == b','
         {
             opts.csv.delimiter = b'\t';
@@ -251,41 +207,40 @@ impl RowStream<Box<dyn BufRead + Send>> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Reads LIBSVM text from `reader` (plain or gzip), line by line into one reused buffer.
+///
+/// `source` names the input in errors. Honours `opts.dim` (every index must be at most `dim`, and
+/// the result has exactly that dimension), `opts.limit` (stop after that many examples) and
+/// `opts.hash_bits`; `opts.format` and `opts.csv` are ignored. Lines are read as bytes, so invalid
+/// UTF-8 is reported as a parse error at its column (or ignored inside a comment), never as a
+/// panic. The same parser reads chunk by chunk through [`RowStream`].
+pub fn read_libsvm<R: BufRead>(
+    reader: R,
+    source: &str,
+    opts: &ReadOptions,
+) -> Result<RawData, DataError> {
+    RowStream::with_format(reader, source, Format::Libsvm, opts)?.read_all()
+}
 
-    fn entry(index: u32, seq: usize, value: f64) -> Hashed {
-        Hashed {
-            index,
-            seq,
-            value,
-            at: seq * 10,
-        }
-    }
+/// Reads delimited numeric text from `reader` (plain or gzip); see the module docs for the format.
+///
+/// `opts.csv` picks the delimiter, the header rule and the label column; `opts.dim` widens the rows
+/// (an error if the file has more features); `opts.limit` stops after that many examples;
+/// `opts.hash_bits` folds the feature columns (the rows are then stored as CSR). The label column
+/// is taken out and the remaining columns, in order, are the features. Storage is dense without
+/// hashing. [`RawData::reading`] gives the resolved layout and the header names.
+pub fn read_csv<R: BufRead>(
+    reader: R,
+    source: &str,
+    opts: &ReadOptions,
+) -> Result<RawData, DataError> {
+    RowStream::with_format(reader, source, Format::Csv, opts)?.read_all()
+}
 
-    #[test]
-    fn folding_sums_collisions_in_order_and_drops_zero_sums() {
-        let mut row = [
-            entry(3, 0, 1.0),
-            entry(1, 1, 2.0),
-            entry(3, 2, 0.5),
-            entry(0, 3, -1.0),
-            entry(0, 4, 1.0),
-        ];
-        let (mut idx, mut val) = (vec![], vec![]);
-        fold_hashed(&mut row, &mut idx, &mut val).unwrap();
-        assert_eq!(idx, [1, 3]);
-        assert_eq!(val, [2.0, 1.5]);
-    }
-
-    #[test]
-    fn an_overflowing_sum_points_at_the_entry_that_overflowed() {
-        let mut row = [entry(2, 0, 1e308), entry(2, 1, -1.0), entry(2, 2, 1e308)];
-        let (mut idx, mut val) = (vec![], vec![]);
-        assert_eq!(
-            fold_hashed(&mut row, &mut idx, &mut val),
-            Err((20, ParseErrorKind::HashedSumNotFinite { index: 2 }))
-        );
-    }
+/// Reads the file at `path`, or standard input when `path` is `-`, in the format `opts.format`
+/// says (see [`Format::Auto`]); gzip input is decompressed whatever its name.
+///
+/// Errors name the file as `path` displays (`-` for standard input).
+pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<RawData, DataError> {
+    RowStream::open(path, opts)?.read_all()
 }

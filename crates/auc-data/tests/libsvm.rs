@@ -330,3 +330,9 @@ fn error_display_is_file_line_col_message() {
         "a.libsvm:3:4: feature index 0: LIBSVM indices start at 1"
     );
 }
+
+/// Moved from the unit tests of `src/libsvm.rs` (it needs only the public reader).
+#[test]
+fn explicit_zeros_are_dropped_but_count_for_the_dimension() {
+    check("1 2:0 3:1 5:0\n", &[1.0], &[&[(2, 1.0)]], 5);
+}

@@ -1,0 +1,268 @@
+//! The settings of a read and its record: [`ReadOptions`] (format, CSV layout, dimension, limit,
+//! feature hashing) and [`Reading`], how a file was read (for CSV its resolved layout,
+//! [`CsvReading`]), which model files store so that later files are read the same way.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{DataError, Mismatch};
+
+/// How to read a data file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReadOptions {
+    /// The dimension to give the data (so that a test file lines up with its training file). An
+    /// index above it is an error. `None`: the file's largest index (LIBSVM) or column count (CSV),
+    /// or $2^B$ with feature hashing.
+    pub dim: Option<usize>,
+    /// Stop after this many examples.
+    pub limit: Option<usize>,
+    /// The file format.
+    pub format: Format,
+    /// CSV settings, used when the format is CSV.
+    pub csv: CsvOptions,
+    /// Feature hashing with $B$ bits (1 to 31), Vowpal Wabbit's `-b` convention: the 0-based feature
+    /// index $j$ becomes $j \mathbin{\\&} (2^B - 1)$, values that land on the same index within a
+    /// row are summed (an entry that sums to exactly 0 is dropped), and the dimension is $2^B$.
+    /// For files with huge or unbounded index spaces. Indices are still checked as written
+    /// (increasing, in the range of `u32`), and `dim`, if given, must be $2^B$. CSV data read with
+    /// hashing is stored as CSR.
+    pub hash_bits: Option<u8>,
+}
+
+impl ReadOptions {
+    /// The dimension every row is read into: $2^B$ with hashing, else [`ReadOptions::dim`].
+    /// Errors when `hash_bits` is outside `1..=31` or disagrees with `dim`.
+    pub(crate) fn fixed_dim(&self) -> Result<Option<usize>, DataError> {
+        let Some(bits) = self.hash_bits else {
+            return Ok(self.dim);
+        };
+        if !(1..=31).contains(&bits) {
+            return Err(DataError::HashBits { bits });
+        }
+        let hashed = 1usize << bits;
+        match self.dim {
+            Some(dim) if dim != hashed => Err(DataError::HashDim { bits, dim }),
+            _ => Ok(Some(hashed)),
+        }
+    }
+}
+
+/// A data file format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// By the name: `.csv` and `.tsv` (any case, also under a `.gz` suffix: `x.csv.gz`) are CSV,
+    /// anything else (standard input too) LIBSVM.
+    #[default]
+    Auto,
+    /// LIBSVM / svmlight text.
+    Libsvm,
+    /// Delimited numeric text.
+    Csv,
+}
+
+impl Format {
+    /// The format of a file named `name`: `self` unless it is [`Format::Auto`], which looks at the
+    /// extension (under a trailing `.gz`). Never [`Format::Auto`].
+    pub fn resolve(self, name: &str) -> Format {
+        match self {
+            Format::Auto => match name_ext(name).as_deref() {
+                Some("csv" | "tsv") => Format::Csv,
+                _ => Format::Libsvm,
+            },
+            other => other,
+        }
+    }
+}
+
+/// The extension of `name` in lower case, looking under a trailing `.gz` (`x.CSV.gz` gives `csv`).
+pub(crate) fn name_ext(name: &str) -> Option<String> {
+    let path = Path::new(name);
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    if ext != "gz" {
+        return Some(ext);
+    }
+    let inner = Path::new(path.file_stem()?);
+    Some(inner.extension()?.to_str()?.to_ascii_lowercase())
+}
+
+/// Settings of the CSV reader.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CsvOptions {
+    /// Which column holds the label.
+    pub label: LabelColumn,
+    /// Field separator, `b','` by default. [`Format::Auto`] switches the default comma to a tab
+    /// for `.tsv` (and `.tsv.gz`) files.
+    pub delimiter: u8,
+    /// Whether the first record is a header. `None` detects it: the first record is a header when
+    /// one of its fields is non-empty and not a number.
+    pub header: Option<bool>,
+}
+
+impl Default for CsvOptions {
+    /// Label in column 0, comma-separated, header detected.
+    fn default() -> Self {
+        Self {
+            label: LabelColumn::default(),
+            delimiter: b',',
+            header: None,
+        }
+    }
+}
+
+/// Which CSV column holds the label.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LabelColumn {
+    /// A 0-based column index.
+    Index(usize),
+    /// The column with this header name (the file must have a header).
+    Name(String),
+    /// The last column.
+    Last,
+}
+
+impl Default for LabelColumn {
+    /// Column 0.
+    fn default() -> Self {
+        LabelColumn::Index(0)
+    }
+}
+
+/// How a file was read, resolved from its [`ReadOptions`] and its first lines: what a model file
+/// stores so that later files are read exactly the same way.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reading {
+    /// LIBSVM text.
+    Libsvm,
+    /// Delimited text with this layout.
+    Csv(CsvReading),
+}
+
+impl Reading {
+    /// The CSV layout, if the file was CSV.
+    pub fn csv(&self) -> Option<&CsvReading> {
+        match self {
+            Reading::Libsvm => None,
+            Reading::Csv(c) => Some(c),
+        }
+    }
+
+    /// The format and CSV settings that read a file this way (label column by index, the same
+    /// delimiter, a header only if this reading had one). Dimension, limit and hashing are left to
+    /// the caller.
+    pub fn options(&self) -> ReadOptions {
+        match self {
+            Reading::Libsvm => ReadOptions {
+                format: Format::Libsvm,
+                ..ReadOptions::default()
+            },
+            Reading::Csv(c) => ReadOptions {
+                format: Format::Csv,
+                csv: c.options(),
+                ..ReadOptions::default()
+            },
+        }
+    }
+}
+
+/// How a CSV file was read, resolved from the options and the file's first record: what a model
+/// file stores so that `predict` reads a file exactly as `train` did ([`CsvReading::options`],
+/// [`CsvReading::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CsvReading {
+    /// The field delimiter.
+    pub delimiter: u8,
+    /// The 0-based column that holds the label.
+    pub label_index: usize,
+    /// Columns per record, label included (0 for a file without records).
+    pub fields: usize,
+    /// Every column name of the header line, label included, or `None` when the file has no
+    /// header.
+    pub header: Option<Vec<String>>,
+}
+
+impl CsvReading {
+    /// Whether the file has a header line.
+    pub fn has_header(&self) -> bool {
+        self.header.is_some()
+    }
+
+    /// The label column's name, when there is a header.
+    pub fn label_name(&self) -> Option<&str> {
+        self.header
+            .as_ref()
+            .and_then(|h| h.get(self.label_index))
+            .map(String::as_str)
+    }
+
+    /// The feature columns' names in feature order (the header without the label column), when
+    /// there is a header.
+    pub fn feature_names(&self) -> Option<Vec<&str>> {
+        let header = self.header.as_ref()?;
+        Some(
+            header
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != self.label_index)
+                .map(|(_, name)| name.as_str())
+                .collect(),
+        )
+    }
+
+    /// The CSV options that read a file this way: the label column by index, the delimiter, and a
+    /// header exactly when this reading had one.
+    pub fn options(&self) -> CsvOptions {
+        CsvOptions {
+            label: LabelColumn::Index(self.label_index),
+            delimiter: self.delimiter,
+            header: Some(self.has_header()),
+        }
+    }
+
+    /// Checks that `found` (the reading of `file`, typically read with [`CsvReading::options`])
+    /// has this layout: the same delimiter, header presence, column count, label column and
+    /// column names. The error names the first difference, for names the first differing column.
+    /// A file without records (`found.fields == 0`) matches any layout.
+    pub fn check(&self, found: &CsvReading, file: &str) -> Result<(), DataError> {
+        if found.fields == 0 {
+            return Ok(());
+        }
+        let kind = if self.delimiter != found.delimiter {
+            Mismatch::Delimiter {
+                expected: self.delimiter,
+                found: found.delimiter,
+            }
+        } else if self.has_header() != found.has_header() {
+            Mismatch::Header {
+                expected: self.has_header(),
+            }
+        } else if self.fields != found.fields {
+            Mismatch::Columns {
+                expected: self.fields,
+                found: found.fields,
+            }
+        } else if self.label_index != found.label_index {
+            Mismatch::LabelColumn {
+                expected: self.label_index,
+                found: found.label_index,
+            }
+        } else {
+            let (Some(want), Some(have)) = (&self.header, &found.header) else {
+                return Ok(());
+            };
+            match want.iter().zip(have).position(|(a, b)| a != b) {
+                None => return Ok(()),
+                Some(k) => Mismatch::ColumnName {
+                    column: k + 1,
+                    expected: want[k].clone(),
+                    found: have[k].clone(),
+                },
+            }
+        };
+        Err(DataError::Mismatch {
+            file: file.to_string(),
+            kind,
+        })
+    }
+}
