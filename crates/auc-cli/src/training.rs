@@ -11,7 +11,6 @@ use auc_prep::{PrepError, PrepSpec, ScaleEvidence};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use serde_json::json;
 
 use crate::hyper::HyperArgs;
 use crate::input::{self, ReadArgs};
