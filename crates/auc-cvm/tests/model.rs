@@ -559,7 +559,14 @@ fn hostile_8_aucsvm_refuses_too_many_pairs_before_the_kernel() {
     );
     let e = tiny.fit_dyn(&train, 0).err().unwrap();
     assert!(
-        matches!(e, FitError::TooLarge { size: 300, limit: 299, .. }),
+        matches!(
+            e,
+            FitError::TooLarge {
+                size: 300,
+                limit: 299,
+                ..
+            }
+        ),
         "{e:?}"
     );
     // With the pairs allowed, the kernel's own check speaks.
@@ -585,5 +592,8 @@ fn hostile_8_gam_cvm_tiny_epsilon_and_c1_are_refused() {
     }
     assert_eq!(auc_cvm::variants::MIN_C1_EPSILON, 1e-12);
     assert!(settings(&[("epsilon", 1e-12), ("c1", 1e-12)]).is_ok());
-    assert!(settings(&[("epsilon", 1e-8)]).is_ok(), "the paper grid's smallest");
+    assert!(
+        settings(&[("epsilon", 1e-8)]).is_ok(),
+        "the paper grid's smallest"
+    );
 }

@@ -505,7 +505,11 @@ fn hostile_9_reading_validate_refuses_impossible_layouts() {
     assert_eq!(Reading::Libsvm.validate(), Ok(()));
     assert_eq!(csv(0, 3, None).validate(), Ok(()));
     assert_eq!(csv(2, 3, Some(vec!["y", "a", "b"])).validate(), Ok(()));
-    assert_eq!(csv(7, 0, None).validate(), Ok(()), "no records: any label column");
+    assert_eq!(
+        csv(7, 0, None).validate(),
+        Ok(()),
+        "no records: any label column"
+    );
     let e = csv(99, 3, None).validate().unwrap_err();
     assert_eq!(
         e,
@@ -521,7 +525,10 @@ fn hostile_9_reading_validate_refuses_impossible_layouts() {
     assert!(csv(usize::MAX, 3, None).validate().is_err());
     assert!(matches!(
         csv(0, 3, Some(vec!["y", "a"])).validate(),
-        Err(auc_data::ReadingProblem::HeaderLength { names: 2, fields: 3 })
+        Err(auc_data::ReadingProblem::HeaderLength {
+            names: 2,
+            fields: 3
+        })
     ));
     assert!(csv(0, 0, Some(vec!["y"])).validate().is_err());
     // What the parser makes passes.

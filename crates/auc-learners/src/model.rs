@@ -464,7 +464,8 @@ impl TrainingRecord {
             .checked_add(negatives)
             .ok_or_else(|| overflow("examples in this run", positives, negatives))?;
         let add = |what: &str, had: u64, more: u64| {
-            had.checked_add(more).ok_or_else(|| overflow(what, had, more))
+            had.checked_add(more)
+                .ok_or_else(|| overflow(what, had, more))
         };
         Ok(Self {
             examples: add("examples", self.examples, run)?,

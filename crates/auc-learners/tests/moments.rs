@@ -296,6 +296,9 @@ fn hostile_9_training_record_counters_do_not_wrap() {
         ..record.clone()
     };
     assert!(crafted.after_run(0, 2).is_err());
-    assert!(crafted.after_run(5, 1).is_ok(), "reaching u64::MAX exactly is allowed");
+    assert!(
+        crafted.after_run(5, 1).is_ok(),
+        "reaching u64::MAX exactly is allowed"
+    );
     assert!(record.after_run(u64::MAX, 1).is_err());
 }
