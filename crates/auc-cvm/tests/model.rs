@@ -590,7 +590,7 @@ fn hostile_8_gam_cvm_tiny_epsilon_and_c1_are_refused() {
         let e = settings(&[(name, v)]).unwrap_err();
         assert!(e.contains(name) && e.contains("at least 1e-12"), "{e}");
     }
-    assert_eq!(auc_cvm::variants::MIN_C1_EPSILON, 1e-12);
+    assert!(auc_cvm::variants::MIN_C1_EPSILON.to_bits() == 1e-12_f64.to_bits());
     assert!(settings(&[("epsilon", 1e-12), ("c1", 1e-12)]).is_ok());
     assert!(
         settings(&[("epsilon", 1e-8)]).is_ok(),

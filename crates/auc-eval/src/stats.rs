@@ -453,7 +453,7 @@ fn upper_quantile(alpha: f64, cdf: impl Fn(f64) -> f64, sf: impl Fn(f64) -> f64)
     } else {
         (&sf, alpha)
     };
-    if !(target >= f64::MIN_POSITIVE) {
+    if target < f64::MIN_POSITIVE {
         return None;
     }
     // `beyond(x)`: the quantile lies above x.
