@@ -2,7 +2,8 @@
 //! table of scores (Demsar 2006). When the Iman-Davenport F statistic is not defined (every data
 //! set ranks the methods alike, so the chi-square statistic reaches its maximum) or there are too
 //! few data sets for its approximation, the chi-square test is reported instead and the output
-//! says why; a test is never "rejected" from an infinite statistic.
+//! says why; a test is never "rejected" from an infinite statistic. A level whose critical value
+//! `f64` cannot resolve is an error (`StatsError::NoCriticalValue`), never `inf` or NaN.
 
 use std::path::Path;
 
@@ -11,21 +12,28 @@ use serde_json::json;
 
 use crate::output::{Error, line};
 
-/// Reads a `name,method..` score table; errors name file, line and column.
+/// Reads a `name,method..` score table, split by the `csv` crate (RFC 4180: a quoted field may
+/// hold commas, `name,"a,b",c` has the methods `a,b` and `c`); blank lines are skipped and
+/// fields trimmed. Errors name file, line and byte column.
 fn read_score_table(path: &Path) -> Result<(Vec<String>, Vec<Vec<f64>>), Error> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (_, header) = lines
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let mut records = reader.records().filter(|r| {
+        r.as_ref()
+            .map_or(true, |r| r.iter().any(|f| !f.trim().is_empty()))
+    });
+    let bad_csv = |e: csv::Error| -> Error {
+        let line = e.position().map_or(0, csv::Position::line);
+        format!("{}:{line}: {e}", path.display()).into()
+    };
+    let header = records
         .next()
-        .ok_or_else(|| format!("{}: the table is empty", path.display()))?;
-    let methods: Vec<String> = header
-        .split(',')
-        .skip(1)
-        .map(|m| m.trim().to_owned())
-        .collect();
+        .ok_or_else(|| format!("{}: the table is empty", path.display()))?
+        .map_err(bad_csv)?;
+    let methods: Vec<String> = header.iter().skip(1).map(|m| m.trim().to_owned()).collect();
     if methods.len() < 2 {
         return Err(format!(
             "{}:1:1: expected a header `name,METHOD1,METHOD2,..` with at least two methods",
@@ -34,34 +42,32 @@ fn read_score_table(path: &Path) -> Result<(Vec<String>, Vec<Vec<f64>>), Error> 
         .into());
     }
     let mut rows = Vec::new();
-    for (i, l) in lines {
+    for record in records {
+        let record = record.map_err(bad_csv)?;
+        let (line, start) = record.position().map_or((0, 0), |p| {
+            (p.line(), usize::try_from(p.byte()).unwrap_or(0))
+        });
         let mut row = Vec::with_capacity(methods.len());
-        let mut col = l.find(',').map_or(l.len(), |k| k + 1) + 1;
-        for field in l.split(',').skip(1) {
+        for (k, field) in record.iter().enumerate().skip(1) {
             let t = field.trim();
+            let col = field_column(&text, start, k);
             let v: f64 = t.parse().map_err(|_| {
                 format!(
-                    "{}:{}:{col}: expected a number, found `{t}`",
-                    path.display(),
-                    i + 1
+                    "{}:{line}:{col}: expected a number, found `{t}`",
+                    path.display()
                 )
             })?;
             if !v.is_finite() {
-                return Err(format!(
-                    "{}:{}:{col}: score `{t}` is not finite",
-                    path.display(),
-                    i + 1
-                )
-                .into());
+                return Err(
+                    format!("{}:{line}:{col}: score `{t}` is not finite", path.display()).into(),
+                );
             }
             row.push(v);
-            col += field.len() + 1;
         }
         if row.len() != methods.len() {
             return Err(format!(
-                "{}:{}:1: expected {} scores (one per method in the header), found {}",
+                "{}:{line}:1: expected {} scores (one per method in the header), found {}",
                 path.display(),
-                i + 1,
                 methods.len(),
                 row.len()
             )
@@ -70,6 +76,26 @@ fn read_score_table(path: &Path) -> Result<(Vec<String>, Vec<Vec<f64>>), Error> 
         rows.push(row);
     }
     Ok((methods, rows))
+}
+
+/// The 1-based byte column of field `k` (0-based) of the record starting at byte `start` of
+/// `text`, counting commas outside quotes as the `csv` crate does; a field on a later line of
+/// a record (after a quoted line break) is counted from that line.
+fn field_column(text: &str, start: usize, k: usize) -> usize {
+    let bytes = text.as_bytes().get(start..).unwrap_or_default();
+    let (mut field, mut quoted, mut line_start) = (0, false, 0);
+    for (i, &b) in bytes.iter().enumerate() {
+        if field == k {
+            return i - line_start + 1;
+        }
+        match b {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => field += 1,
+            b'\n' => line_start = i + 1,
+            _ => {}
+        }
+    }
+    bytes.len() - line_start + 1
 }
 
 /// Runs the command.
@@ -119,7 +145,7 @@ pub(crate) fn run(table: &Path, alpha: f64, as_json: bool) -> Result<(), Error> 
         test.name,
         test.statistic,
         test.critical_value,
-        f.alpha,
+        auc_core::shortest(f.alpha),
         test.p_value,
         if test.rejected {
             "rejected"

@@ -154,7 +154,7 @@ impl Sink {
                 name,
             });
         }
-        let resolved = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let resolved = resolve_links(path).map_err(named)?;
         let dir = match resolved.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -218,6 +218,36 @@ impl Sink {
             }
         }
     }
+}
+
+/// Symbolic links followed at most by [`resolve_links`], as Linux's `MAXSYMLINKS`.
+const MAX_LINKS: usize = 40;
+
+/// The file that writing to `path` must replace: `path` itself, or, when it is a symbolic link
+/// (also a dangling one, whose target does not exist yet), the file at the end of its chain of
+/// links, so that the link is kept. An existing target is canonicalized as before.
+///
+/// Before, only `canonicalize` was tried; it fails on a dangling link, so `-o link` to a
+/// not-yet-existing file replaced the link by a regular file (hostile input, item 9).
+fn resolve_links(path: &Path) -> io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&p) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            Ok(_) => return std::fs::canonicalize(&p),
+            // Nothing there (yet): write a new file at this path.
+            Err(_) => return Ok(p),
+        }
+    }
+    Err(io::Error::other(format!(
+        "more than {MAX_LINKS} levels of symbolic links"
+    )))
 }
 
 /// Text to stdout or atomically to a file: scores, curves, CSV tables.

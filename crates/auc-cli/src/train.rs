@@ -432,22 +432,19 @@ fn resume(a: TrainArgs, path: &Path) -> Result<(), Error> {
         (learning.positives, learning.negatives)
     };
     let seconds = start_time.elapsed().as_secs_f64();
-    let t = &model.training;
-    if t.positives + positives == 0 || t.negatives + negatives == 0 {
+    let mut t = (model.training.after_run(positives, negatives))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if t.positives == 0 || t.negatives == 0 {
         return Err(format!(
             "training {name} needs both classes; the model and the new data together hold {} positive and {} negative examples",
-            t.positives + positives,
-            t.negatives + negatives
+            t.positives, t.negatives
         )
         .into());
     }
     let diverged = warn_divergence(model.state.as_ref(), name);
     check_state(model.state.as_ref(), name)?;
-    let t = &mut model.training;
-    t.examples += positives + negatives;
-    t.positives += positives;
-    t.negatives += negatives;
     t.diverged = diverged;
     t.written_by = written_by();
+    model.training = t;
     save(&a, &model, seconds, None, None)
 }

@@ -33,6 +33,12 @@ use crate::{CachedFit, GamCvmParams, InductiveModel, KernelCache, KernelSpec, So
 /// minutes (its kernel products grow as the square of the training points).
 pub const AUCSVM_MAX_PAIRS: usize = 2_000_000;
 
+/// The smallest $C_1$ and $\epsilon$ accepted. Below $10^{-12}$ the stopping test of the core
+/// vector machine compares distances that differ by less than $10^4$ roundings: for
+/// $\epsilon$ because $(1+\epsilon)^2 - 1$ is that small, for $C_1$ because $1/C_1$ (added to
+/// every pair's squared norm) swamps the kernel's entries, which are at most 4.
+pub const MIN_C1_EPSILON: f64 = 1e-12;
+
 /// Kernel matrices a process keeps for reuse across the candidates of a grid (2 GiB).
 const KERNEL_CACHE_BYTES: usize = 2 << 30;
 
@@ -92,7 +98,7 @@ impl Default for GamCvmSettings {
 const C1: ParamSpec = ParamSpec::real(
     "c1",
     Range::Positive,
-    "C1 > 0, slack weight of [CVM eq. 11]",
+    "C1 >= 1e-12, slack weight of [CVM eq. 11] (below, 1/C1 swamps the kernel in rounding)",
 );
 const C2: ParamSpec = ParamSpec::real(
     "c2",
@@ -102,7 +108,7 @@ const C2: ParamSpec = ParamSpec::real(
 const EPSILON: ParamSpec = ParamSpec::real(
     "epsilon",
     Range::OpenUnit,
-    "epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1]",
+    "epsilon in [1e-12, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (below, (1+epsilon)^2 - 1 is rounding)",
 );
 const N_LOC: ParamSpec = ParamSpec::integer(
     "n_loc",
@@ -189,6 +195,18 @@ impl GamCvmSettings {
             (SIGMA_SCALE, self.sigma_scale),
         ] {
             spec.check_real(v)?;
+        }
+        // Floors inside the specs' ranges where a documented value made the solver run without
+        // end (hostile input, item 8): at epsilon = 1e-300, (1+epsilon)^2 rounds to 1 and no
+        // ball ever encloses every pair; at C1 = 1e-308, 1/C1 overflows the ball's distances.
+        for (name, v) in [("c1", self.c1), ("epsilon", self.epsilon)] {
+            if v < MIN_C1_EPSILON {
+                return Err(ParamError::OutOfRange {
+                    name,
+                    value: v,
+                    allowed: "at least 1e-12 (below, the core vector machine's ball is decided by rounding)",
+                });
+            }
         }
         if self.landmarks != 0 && self.landmarks <= self.n_loc {
             return Err(ParamError::OutOfRange {
@@ -310,8 +328,11 @@ macro_rules! variant {
                         (false, SolverKind::AucSvm { .. }) => {
                             " (stopped at the Newton step cap before its gradient tolerance was met)"
                         }
-                        (false, SolverKind::Cvm) => {
+                        (false, SolverKind::Cvm) if info.core_size >= params.max_core => {
                             " (stopped at the core-set limit before the (1+epsilon) approximation was met)"
+                        }
+                        (false, SolverKind::Cvm) => {
+                            " (stopped at the solver's step budget, MAX_SMO_WORK, before the (1+epsilon) approximation was met: a larger epsilon or c1 converges sooner)"
                         }
                     },
                     info.fusion_seconds,

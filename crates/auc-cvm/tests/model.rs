@@ -543,3 +543,57 @@ fn damaged_or_inconsistent_saved_models_are_errors() {
     assert!(postcard::from_bytes::<InductiveModel>(&enc(&w)).is_err());
     assert!(postcard::from_bytes::<InductiveModel>(&enc(&good)).is_ok());
 }
+
+/// Hostile input, item 8: `train --algo aucsvm a9a.libsvm` was refused by the pair limit only
+/// after minutes of kernel fusion and 4 GB. The limit is now checked from the label counts
+/// before anything is built: here the kernel would have refused `n_loc = 1000` on 40 points,
+/// so getting the pair error proves no kernel was started.
+#[test]
+fn hostile_8_aucsvm_refuses_too_many_pairs_before_the_kernel() {
+    let train = data(10, 30, 7);
+    let big_n_loc = [("n_loc", 1000.0)];
+    let tiny = with_kernels(
+        &big_n_loc,
+        &[Gaussian],
+        SolverKind::AucSvm { max_pairs: 299 },
+    );
+    let e = tiny.fit_dyn(&train, 0).err().unwrap();
+    assert!(
+        matches!(
+            e,
+            FitError::TooLarge {
+                size: 300,
+                limit: 299,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    // With the pairs allowed, the kernel's own check speaks.
+    let allowed = with_kernels(
+        &big_n_loc,
+        &[Gaussian],
+        SolverKind::AucSvm { max_pairs: 300 },
+    );
+    assert!(matches!(
+        allowed.fit_dyn(&train, 0).err().unwrap(),
+        FitError::Param(_)
+    ));
+}
+
+/// Hostile input, item 8: `--epsilon 1e-300` and `--c1 1e-308` were inside the documented
+/// ranges and ran past 60 s on 135 rows. Both now have a floor of 1e-12 in the settings check,
+/// named in the error; the floor itself is accepted.
+#[test]
+fn hostile_8_gam_cvm_tiny_epsilon_and_c1_are_refused() {
+    for (name, v) in [("epsilon", 1e-300), ("c1", 1e-308), ("epsilon", 1e-13)] {
+        let e = settings(&[(name, v)]).unwrap_err();
+        assert!(e.contains(name) && e.contains("at least 1e-12"), "{e}");
+    }
+    assert!(auc_cvm::variants::MIN_C1_EPSILON.to_bits() == 1e-12_f64.to_bits());
+    assert!(settings(&[("epsilon", 1e-12), ("c1", 1e-12)]).is_ok());
+    assert!(
+        settings(&[("epsilon", 1e-8)]).is_ok(),
+        "the paper grid's smallest"
+    );
+}

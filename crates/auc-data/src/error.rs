@@ -231,6 +231,48 @@ impl fmt::Display for Mismatch {
     }
 }
 
+/// Why a [`crate::Reading`] (decoded from a model or moment file) cannot read any file
+/// ([`crate::Reading::validate`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReadingProblem {
+    /// The CSV label column is not one of the record's fields.
+    LabelColumn {
+        /// The 0-based label column.
+        label_index: usize,
+        /// Fields per record.
+        fields: usize,
+    },
+    /// The CSV header does not name every field exactly once.
+    HeaderLength {
+        /// Names in the header.
+        names: usize,
+        /// Fields per record (0: a reading of a file without records, which has no header).
+        fields: usize,
+    },
+}
+
+impl fmt::Display for ReadingProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadingProblem::LabelColumn {
+                label_index,
+                fields,
+            } => write!(
+                f,
+                "the CSV label column {} (1-based) is not among the {fields} columns of a record",
+                *label_index as u128 + 1
+            ),
+            ReadingProblem::HeaderLength { names, fields } => write!(
+                f,
+                "the CSV header names {names} columns but a record has {fields}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReadingProblem {}
+
 /// Why a [`crate::Scaler`] (typically decoded from a model file) cannot be used.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]

@@ -58,7 +58,7 @@ mod stream;
 mod synthetic;
 
 pub use crate::stream::{read_csv, read_libsvm, read_path};
-pub use error::{DataError, Mismatch, ParseErrorKind, ScalerProblem};
+pub use error::{DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProblem};
 pub use input::STDIN;
 pub use options::{CsvOptions, CsvReading, Format, LabelColumn, ReadOptions, Reading};
 pub use raw::{

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{DataError, Mismatch};
+use crate::error::{DataError, Mismatch, ReadingProblem};
 
 /// How to read a data file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -145,6 +145,39 @@ impl Reading {
         match self {
             Reading::Libsvm => None,
             Reading::Csv(c) => Some(c),
+        }
+    }
+
+    /// Checks a decoded reading (from a model or a moment file) for a layout no file can have:
+    /// a CSV label column outside the record, or a header that does not name every field. A
+    /// reading of a file without records (`fields == 0`) has no header and may name any label
+    /// column, since it was never checked against one. Readings made by the parser always pass.
+    ///
+    /// # Errors
+    /// The first [`ReadingProblem`] found.
+    pub fn validate(&self) -> Result<(), ReadingProblem> {
+        let Reading::Csv(c) = self else {
+            return Ok(());
+        };
+        let names = c.header.as_ref().map(Vec::len);
+        if c.fields == 0 {
+            return match names {
+                None => Ok(()),
+                Some(names) => Err(ReadingProblem::HeaderLength { names, fields: 0 }),
+            };
+        }
+        if c.label_index >= c.fields {
+            return Err(ReadingProblem::LabelColumn {
+                label_index: c.label_index,
+                fields: c.fields,
+            });
+        }
+        match names {
+            Some(names) if names != c.fields => Err(ReadingProblem::HeaderLength {
+                names,
+                fields: c.fields,
+            }),
+            _ => Ok(()),
         }
     }
 

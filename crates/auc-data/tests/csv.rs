@@ -487,3 +487,53 @@ fn gzip_csv_reads_like_plain_csv() {
         "t.csv.gz:3:3: feature value is not a number: expected a finite number"
     );
 }
+
+/// Hostile input, item 9: a moment file claiming CSV label column 99 of 3 fields was accepted
+/// and trained a model that could read no data. `Reading::validate` refuses layouts no file can
+/// have (the label outside the record, a header of the wrong length), and passes every reading
+/// the parser makes, including that of a file without records.
+#[test]
+fn hostile_9_reading_validate_refuses_impossible_layouts() {
+    let csv = |label_index, fields, header: Option<Vec<&str>>| {
+        Reading::Csv(CsvReading {
+            delimiter: b',',
+            label_index,
+            fields,
+            header: header.map(|h| h.into_iter().map(str::to_owned).collect()),
+        })
+    };
+    assert_eq!(Reading::Libsvm.validate(), Ok(()));
+    assert_eq!(csv(0, 3, None).validate(), Ok(()));
+    assert_eq!(csv(2, 3, Some(vec!["y", "a", "b"])).validate(), Ok(()));
+    assert_eq!(
+        csv(7, 0, None).validate(),
+        Ok(()),
+        "no records: any label column"
+    );
+    let e = csv(99, 3, None).validate().unwrap_err();
+    assert_eq!(
+        e,
+        auc_data::ReadingProblem::LabelColumn {
+            label_index: 99,
+            fields: 3
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the CSV label column 100 (1-based) is not among the 3 columns of a record"
+    );
+    assert!(csv(usize::MAX, 3, None).validate().is_err());
+    assert!(matches!(
+        csv(0, 3, Some(vec!["y", "a"])).validate(),
+        Err(auc_data::ReadingProblem::HeaderLength {
+            names: 2,
+            fields: 3
+        })
+    ));
+    assert!(csv(0, 0, Some(vec!["y"])).validate().is_err());
+    // What the parser makes passes.
+    for text in ["y,a,b\n1,2,3\n", "1,2,3\n-1,0,1\n", ""] {
+        let raw = read_csv(text.as_bytes(), "t.csv", &ReadOptions::default()).unwrap();
+        assert_eq!(raw.reading().validate(), Ok(()), "{text:?}");
+    }
+}

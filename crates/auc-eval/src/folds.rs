@@ -62,19 +62,14 @@ pub fn derive_seed(seed: u64, path: &[u64]) -> u64 {
 /// Seed-path tag for the outer fold assignment of one repetition.
 pub(crate) const TAG_OUTER_FOLDS: u64 = 1;
 
-/// Splits rows into `k` disjoint test parts that together cover every row, stratified by class.
-///
-/// The indices of each class are shuffled with `StdRng::seed_from_u64(seed)` and dealt to the
-/// folds round-robin; every fold gets $\lfloor n_c/k \rfloor$ or $\lceil n_c/k \rceil$ rows of
-/// class $c$. Each fold's indices are returned in increasing order.
-///
-/// Errors if `k < 2` ([`EvalError::FoldCount`]) or a class has fewer than `k` examples
-/// ([`EvalError::Folds`], naming the class, its count and `k`).
-pub fn stratified_kfold(
-    labels: &[Label],
-    k: usize,
-    seed: u64,
-) -> Result<Vec<Vec<usize>>, EvalError> {
+/// The most train/test splits (`repeats * k`) [`repeated_stratified_kfold`] makes. Each split
+/// holds every row index once, so a million splits of 1,000 rows are already 8 GB; larger counts
+/// are typing mistakes (`--repeats 18446744073709551615`), refused before anything is allocated.
+pub const MAX_SPLITS: usize = 1_000_000;
+
+/// The checks of [`stratified_kfold`] on `k`, done before anything is allocated: `k >= 2`, and
+/// both classes hold at least `k` examples (so `k` is at most half the rows).
+fn check_fold_count(labels: &[Label], k: usize) -> Result<(), EvalError> {
     if k < 2 {
         return Err(EvalError::FoldCount { k });
     }
@@ -93,6 +88,23 @@ pub fn stratified_kfold(
             part: "the data".to_owned(),
         });
     }
+    Ok(())
+}
+
+/// Splits rows into `k` disjoint test parts that together cover every row, stratified by class.
+///
+/// The indices of each class are shuffled with `StdRng::seed_from_u64(seed)` and dealt to the
+/// folds round-robin; every fold gets $\lfloor n_c/k \rfloor$ or $\lceil n_c/k \rceil$ rows of
+/// class $c$. Each fold's indices are returned in increasing order.
+///
+/// Errors if `k < 2` ([`EvalError::FoldCount`]) or a class has fewer than `k` examples
+/// ([`EvalError::Folds`], naming the class, its count and `k`).
+pub fn stratified_kfold(
+    labels: &[Label],
+    k: usize,
+    seed: u64,
+) -> Result<Vec<Vec<usize>>, EvalError> {
+    check_fold_count(labels, k)?;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut folds: Vec<Vec<usize>> = vec![Vec::with_capacity(labels.len() / k + 2); k];
     let mut next = 0usize;
@@ -115,7 +127,9 @@ pub fn stratified_kfold(
 ///
 /// Repetition `r` uses [`stratified_kfold`] with the seed `derive_seed(seed, &[1, r])`. The
 /// training part of each split is every row outside its test fold, in increasing order.
-/// Errors as [`stratified_kfold`] does, and with [`EvalError::Config`] if `repeats == 0`.
+/// Errors as [`stratified_kfold`] does, and with [`EvalError::Config`] if `repeats == 0` or
+/// `repeats * k` exceeds [`MAX_SPLITS`]; every check runs before anything is allocated (a fold
+/// count of `u64::MAX` once overflowed the capacity computation and panicked).
 pub fn repeated_stratified_kfold(
     labels: &[Label],
     k: usize,
@@ -129,7 +143,16 @@ pub fn repeated_stratified_kfold(
             allowed: "at least 1",
         });
     }
-    let mut out = Vec::with_capacity(repeats * k);
+    check_fold_count(labels, k)?;
+    let splits = repeats
+        .checked_mul(k)
+        .filter(|&s| s <= MAX_SPLITS)
+        .ok_or(EvalError::Config {
+            name: "repeats",
+            value: repeats,
+            allowed: "at most 1000000 / folds (at most a million train/test splits)",
+        })?;
+    let mut out = Vec::with_capacity(splits);
     for repeat in 0..repeats {
         let folds = stratified_kfold(
             labels,
@@ -165,6 +188,13 @@ mod tests {
         assert_ne!(derive_seed(0, &[]), derive_seed(0, &[0]));
         assert_ne!(derive_seed(0, &[0]), derive_seed(0, &[0, 0]));
         assert_ne!(derive_seed(1, &[3]), derive_seed(3, &[1]));
+    }
+
+    #[test]
+    fn max_splits_is_the_number_the_error_names() {
+        let labels = [Label::Pos, Label::Neg, Label::Pos, Label::Neg];
+        let e = repeated_stratified_kfold(&labels, 2, MAX_SPLITS / 2 + 1, 0).unwrap_err();
+        assert!(e.to_string().contains("1000000"), "{e}");
     }
 
     #[test]

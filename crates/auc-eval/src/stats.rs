@@ -23,7 +23,8 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use statrs::distribution::{ChiSquared, Continuous, ContinuousCDF, FisherSnedecor, Normal};
+use statrs::distribution::{ChiSquared, Continuous, ContinuousCDF, Normal};
+use statrs::function::beta::beta_reg;
 
 /// Why a test statistic could not be computed.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,6 +72,14 @@ pub enum StatsError {
         /// The number of methods.
         k: usize,
     },
+    /// The significance level is in $(0, 1)$ but so close to an end that the critical value of
+    /// `test` cannot be computed in double precision (the tail probability underflows).
+    NoCriticalValue {
+        /// The level given.
+        alpha: f64,
+        /// The test, e.g. `chi-square` or `Iman-Davenport F`.
+        test: &'static str,
+    },
     /// The average ranks do not sum to $k(k+1)/2$, as every rank vector does (within the slack
     /// allowed for rounded, published ranks).
     RankSum {
@@ -111,6 +120,13 @@ impl fmt::Display for StatsError {
                 f,
                 "method {} has average rank {rank}, outside [1, {k}]",
                 method + 1
+            ),
+            StatsError::NoCriticalValue { alpha, test } => write!(
+                f,
+                "no finite critical value of the {test} test at significance level {}: its \
+                 tail probability is below what double precision resolves (levels from about \
+                 1e-300 to 1 - 1e-14 are)",
+                auc_core::shortest(*alpha)
             ),
             StatsError::RankSum { sum, expected } => {
                 write!(
@@ -320,7 +336,9 @@ const RANK_SUM_SLACK_PER_METHOD: f64 = 0.005;
 /// clamped into that range, so $F_F$ is never negative or NaN; at the upper end $F_F = +\infty$
 /// and the p-value is 0.
 ///
-/// Errors: $k < 2$, $N < 2$, $\alpha \notin (0, 1)$, invalid ranks.
+/// Errors: $k < 2$, $N < 2$, $\alpha \notin (0, 1)$, invalid ranks, and a level whose critical
+/// value cannot be computed in double precision ([`StatsError::NoCriticalValue`]; see the private
+/// `upper_quantile`).
 pub fn friedman_from_ranks(
     avg_ranks: &[f64],
     n: usize,
@@ -362,13 +380,21 @@ pub fn friedman_from_ranks(
     };
     let df1 = kf - 1.0;
     let df2 = (kf - 1.0) * (nf - 1.0);
-    let f = FisherSnedecor::new(df1, df2).expect("k >= 2 and N >= 2 make both df >= 1");
-    let p_value = if ff.is_finite() { f.sf(ff) } else { 0.0 };
-    let critical_value = f.inverse_cdf(1.0 - alpha);
+    let (f_cdf, f_sf) = (|x| fisher_cdf(df1, df2, x), |x| fisher_sf(df1, df2, x));
+    let p_value = if ff.is_finite() { f_sf(ff) } else { 0.0 };
+    let critical_value = upper_quantile(alpha, f_cdf, f_sf).ok_or(StatsError::NoCriticalValue {
+        alpha,
+        test: "Iman-Davenport F",
+    })?;
     let c = ChiSquared::new(df1).expect("k >= 2 makes df >= 1");
+    let chi2_critical_value =
+        upper_quantile(alpha, |x| c.cdf(x), |x| c.sf(x)).ok_or(StatsError::NoCriticalValue {
+            alpha,
+            test: "chi-square",
+        })?;
     Ok(Friedman {
         chi2_p_value: c.sf(chi2),
-        chi2_critical_value: c.inverse_cdf(1.0 - alpha),
+        chi2_critical_value,
         k,
         n,
         chi2,
@@ -380,6 +406,82 @@ pub fn friedman_from_ranks(
         alpha,
         rejected: ff > critical_value,
     })
+}
+
+/// $P(F \le x)$ for $F \sim F(d_1, d_2)$: $I_{d_1 x / (d_1 x + d_2)}(d_1/2, d_2/2)$.
+fn fisher_cdf(df1: f64, df2: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x.is_infinite() {
+        return 1.0;
+    }
+    beta_reg(df1 / 2.0, df2 / 2.0, df1 * x / (df1 * x + df2))
+}
+
+/// $P(F > x)$ for $F \sim F(d_1, d_2)$: $I_{d_2 / (d_1 x + d_2)}(d_2/2, d_1/2)$.
+///
+/// Deviation: statrs computes the argument as $1 - d_1 x / (d_1 x + d_2)$, which is 0 once
+/// $d_1 x / d_2$ passes $10^{16}$, so its tail (and the critical value inverted from it) ended at
+/// about $10^{-64}$ for $F(2, 8)$; the form here keeps full relative precision down to the
+/// underflow of `f64`.
+fn fisher_sf(df1: f64, df2: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 1.0;
+    }
+    if x.is_infinite() {
+        return 0.0;
+    }
+    beta_reg(df2 / 2.0, df1 / 2.0, df2 / (df1 * x + df2))
+}
+
+/// The upper-$\alpha$ quantile $x$, $P(X > x) = \alpha$, of a distribution on $[0, \infty)$
+/// with a continuous, increasing `cdf` and its survival function `sf`; `None` when it cannot be
+/// computed in double precision.
+///
+/// Deviation: statrs's `inverse_cdf(1 - alpha)` is infinite for $\alpha < 10^{-17}$ (where
+/// $1 - \alpha$ rounds to 1) and NaN near $\alpha = 1$, so `auc friedman --alpha 1e-20`
+/// printed `critical value inf`. Here the quantile is bracketed by doubling and bisected to the
+/// last bit on the tail that is small, compared with $\alpha$ itself (upper tail) or with
+/// $1 - \alpha$ (lower tail, exact in floating point for $\alpha \ge \tfrac12$), so neither
+/// end loses digits. A tail that underflows, or does not come within a relative $10^{-6}$ of the
+/// level at the result, gives `None` rather than a wrong number.
+fn upper_quantile(alpha: f64, cdf: impl Fn(f64) -> f64, sf: impl Fn(f64) -> f64) -> Option<f64> {
+    let lower = alpha > 0.5;
+    let (tail, target): (&dyn Fn(f64) -> f64, f64) = if lower {
+        (&cdf, 1.0 - alpha)
+    } else {
+        (&sf, alpha)
+    };
+    if target < f64::MIN_POSITIVE {
+        return None;
+    }
+    // `beyond(x)`: the quantile lies above x.
+    let beyond = |x: f64| {
+        let t = tail(x);
+        if lower { t < target } else { t > target }
+    };
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    while beyond(hi) {
+        lo = hi;
+        hi *= 2.0;
+        if !hi.is_finite() {
+            return None;
+        }
+    }
+    loop {
+        let mid = lo + 0.5 * (hi - lo);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if beyond(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let at = tail(hi);
+    (hi.is_finite() && hi > 0.0 && (at - target).abs() <= 1e-6 * target).then_some(hi)
 }
 
 /// Friedman test on a score matrix of $N$ rows (observations) by $k$ columns (methods), higher
@@ -456,6 +558,41 @@ fn range_upper_tail(k: usize, w: f64, normal: &Normal) -> f64 {
     k as f64 * sum * h / 3.0
 }
 
+/// Lower tail $P(W \le w)$ of the range $W$ of $k$ iid standard normals,
+/// $k\int \varphi(z)\,[\Phi(z+w) - \Phi(z)]^{k-1}\,dz$, by the quadrature of
+/// [`range_upper_tail`] on the window $[-w - 9, 9]$ (the integrand is at most $\varphi(z)$ and
+/// vanishes outside $z \in (-w - 9, 9)$ to $10^{-18}$).
+///
+/// Deviation: for $\alpha$ near 1 the quantile is small and its lower tail tiny; computing it as
+/// $1 - P(W > w)$ left only the digits above $10^{-16}$, so [`studentized_range_quantile_inf`]
+/// inverts this tail there. The difference $\Phi(z+w) - \Phi(z)$ is Simpson's rule on
+/// $[z, z+w]$ for $w < 10^{-3}$, else taken on the side of the smaller tail
+/// ($Q(z) - Q(z+w)$ for $z > -w/2$), losing at most $10^{-13}/\varphi(z)$ relative.
+fn range_lower_tail(k: usize, w: f64, normal: &Normal) -> f64 {
+    let km1 = (k - 1) as i32;
+    let integrand = |z: f64| {
+        let d = if w < 1e-3 {
+            // Simpson's rule on [z, z + w]: error w^5 phi''''/2880, below 1e-12 relative,
+            // where the difference of two CDFs would keep only 1e-16 / (w phi(z)).
+            w / 6.0 * (normal.pdf(z) + 4.0 * normal.pdf(z + 0.5 * w) + normal.pdf(z + w))
+        } else if z + 0.5 * w < 0.0 {
+            normal.cdf(z + w) - normal.cdf(z)
+        } else {
+            normal.sf(z) - normal.sf(z + w)
+        };
+        normal.pdf(z) * d.max(0.0).powi(km1)
+    };
+    let (lo, width) = (-w - HALF_WINDOW, w + 2.0 * HALF_WINDOW);
+    let intervals = 2 * ((width / SIMPSON_STEP / 2.0).ceil() as usize).max(1);
+    let h = width / intervals as f64;
+    let mut sum = integrand(lo) + integrand(lo + width);
+    for i in 1..intervals {
+        let weight = if i % 2 == 1 { 4.0 } else { 2.0 };
+        sum += weight * integrand(lo + i as f64 * h);
+    }
+    k as f64 * sum * h / 3.0
+}
+
 /// Critical value $q_\alpha$ of the Nemenyi test for $k$ methods [Demsar06 sec. 3.2.2, Table 5]:
 /// the upper-$\alpha$ quantile of the studentized range of $k$ iid standard normals with infinite
 /// degrees of freedom, divided by $\sqrt2$,
@@ -466,29 +603,79 @@ fn range_upper_tail(k: usize, w: f64, normal: &Normal) -> f64 {
 /// private `range_upper_tail`) and bisection on $w$ to $10^{-11}$. For $k = 2$ this is the normal
 /// quantile $\Phi^{-1}(1 - \alpha/2)$ (1.960 at $\alpha = 0.05$).
 ///
-/// Errors: $k < 2$, $\alpha \notin (0, 1)$.
+/// Near 1, $\alpha$ is compared with the lower tail instead (see the private `range_lower_tail`),
+/// so the small quantile keeps its digits.
+///
+/// Errors: $k < 2$, $\alpha \notin (0, 1)$, and [`StatsError::NoCriticalValue`] for a level whose
+/// tail cannot be resolved in double precision (subnormal, or beyond $w = 1000$).
 pub fn studentized_range_quantile_inf(k: usize, alpha: f64) -> Result<f64, StatsError> {
     if k < 2 {
         return Err(StatsError::TooFewMethods { k });
     }
     check_alpha(alpha)?;
+    if alpha < f64::MIN_POSITIVE {
+        // A subnormal tail has too few digits to invert (as in `upper_quantile`).
+        return Err(StatsError::NoCriticalValue {
+            alpha,
+            test: "Nemenyi",
+        });
+    }
     let normal = Normal::standard();
-    let tail = |w: f64| range_upper_tail(k, w, &normal);
-    // The tail falls from 1 at w = 0; double the upper end until it brackets alpha.
-    let (mut lo, mut hi) = (0.0, 4.0);
-    while tail(hi) > alpha {
+    // Above 1/2, invert the lower tail against 1 - alpha (exact in floating point), to a
+    // relative tolerance: the quantile tends to 0 as alpha tends to 1 (see `range_lower_tail`).
+    let lower = alpha > 0.5;
+    let beyond = |w: f64| {
+        if lower {
+            range_lower_tail(k, w, &normal) < 1.0 - alpha
+        } else {
+            range_upper_tail(k, w, &normal) > alpha
+        }
+    };
+    // The upper tail falls from 1 at w = 0; double the upper end until it brackets alpha.
+    let (mut lo, mut hi) = (0.0f64, 4.0f64);
+    while beyond(hi) {
         lo = hi;
         hi *= 2.0;
+        if hi > 1e3 {
+            // The tail at w = 1000 underflows for every k: alpha is below what f64 resolves.
+            return Err(StatsError::NoCriticalValue {
+                alpha,
+                test: "Nemenyi",
+            });
+        }
     }
-    while hi - lo > QUANTILE_TOL {
+    let tol = |hi: f64| {
+        if lower {
+            QUANTILE_TOL * hi
+        } else {
+            QUANTILE_TOL
+        }
+    };
+    while hi - lo > tol(hi) {
         let mid = 0.5 * (lo + hi);
-        if tail(mid) > alpha {
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if beyond(mid) {
             lo = mid;
         } else {
             hi = mid;
         }
     }
-    Ok(0.5 * (lo + hi) / std::f64::consts::SQRT_2)
+    let q = 0.5 * (lo + hi) / std::f64::consts::SQRT_2;
+    // As in `upper_quantile`: a tail that underflowed on the way is no answer.
+    let (at, target) = if lower {
+        (range_lower_tail(k, hi, &normal), 1.0 - alpha)
+    } else {
+        (range_upper_tail(k, hi, &normal), alpha)
+    };
+    if !(q.is_finite() && q > 0.0 && (at - target).abs() <= 1e-6 * target) {
+        return Err(StatsError::NoCriticalValue {
+            alpha,
+            test: "Nemenyi",
+        });
+    }
+    Ok(q)
 }
 
 #[cfg(test)]

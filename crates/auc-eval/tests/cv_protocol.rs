@@ -13,7 +13,7 @@ use auc_core::{
 use auc_eval::EvalError;
 use auc_eval::curve::{convergence_curve, prequential};
 use auc_eval::cv::{Algo, CvConfig, Progress, RunRecord, holdout, nested_cv, summarize};
-use auc_eval::folds::{repeated_stratified_kfold, stratified_kfold};
+use auc_eval::folds::{MAX_SPLITS, repeated_stratified_kfold, stratified_kfold};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -382,6 +382,47 @@ fn repeated_splits_pair_each_fold_with_its_complement() {
             ..
         })
     ));
+}
+
+/// Hostile input, item 2: `auc cv --folds 18446744073709551615` panicked with "capacity
+/// overflow" (the splits' capacity `repeats * folds` was reserved before the fold count was
+/// checked). Absurd fold and repeat counts are now errors that name the cause, found before
+/// anything is allocated.
+#[test]
+fn hostile_2_absurd_fold_counts() {
+    let labels = labels_of(&[(Neg, 12), (Pos, 8)]);
+    let e = repeated_stratified_kfold(&labels, usize::MAX, 1, 5).unwrap_err();
+    assert_eq!(
+        e,
+        EvalError::Folds {
+            class: Pos,
+            count: 8,
+            k: usize::MAX,
+            part: "the data".into()
+        }
+    );
+    // More folds than rows, and more folds than the smaller class.
+    assert!(matches!(
+        repeated_stratified_kfold(&labels, 21, 1, 5),
+        Err(EvalError::Folds {
+            count: 8,
+            k: 21,
+            ..
+        })
+    ));
+    assert!(matches!(
+        repeated_stratified_kfold(&labels, 9, 4, 5),
+        Err(EvalError::Folds { count: 8, k: 9, .. })
+    ));
+    // Repeats whose product with the folds overflows, or exceeds the split limit.
+    for repeats in [usize::MAX, usize::MAX / 2 + 1, MAX_SPLITS / 4 + 1] {
+        let e = repeated_stratified_kfold(&labels, 4, repeats, 5).unwrap_err();
+        assert!(
+            matches!(e, EvalError::Config { name: "repeats", value, .. } if value == repeats),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("a million train/test splits"), "{e}");
+    }
 }
 
 /// Random labels and k (fixed seeds): either a stratified partition, or an error that is justified.

@@ -357,3 +357,118 @@ fn the_f_test_decides_when_it_applies() {
     assert!(d.note.is_none());
     assert_eq!(d.rejected, f.rejected);
 }
+
+/// Relative closeness for the tail tests: bisection to the last bit, the tail functions
+/// (statrs's incomplete beta and gamma, our quadrature) accurate to about 1e-12 relative here.
+fn rel_close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * b.abs()
+}
+
+/// Hostile input, item 7: `auc friedman --alpha 1e-20` printed "critical value inf" (statrs
+/// inverts the CDF at 1 - alpha, which rounds to 1), `--alpha 0.999999999` printed NaN, and
+/// the F test's tail ended near 1e-64. Critical values now come from the small tail itself, in
+/// closed form here:
+/// - chi-square with 2 degrees of freedom (3 methods): P(X > x) = exp(-x/2), x = -2 ln(alpha),
+///   92.1034 at 1e-20 for any N (the 4 data sets x 3 methods);
+/// - F(2, 4) (3 methods, N = 3): P(F > x) = (1 + x/2)^-2, x = 2(alpha^(-1/2) - 1);
+/// - Nemenyi with 2 methods: q = Phi^-1(1 - alpha/2), i.e. 2 Q(q) = alpha.
+///
+/// Levels whose tail underflows are an error naming the test, never inf or NaN.
+#[test]
+fn hostile_7_friedman_alpha_tails() {
+    let four = vec![
+        vec![0.9, 0.8, 0.7],
+        vec![0.85, 0.8, 0.75],
+        vec![0.7, 0.9, 0.6],
+        vec![0.9, 0.7, 0.8],
+    ];
+    let f = friedman(&four, 1e-20).unwrap();
+    assert!(rel_close(
+        f.chi2_critical_value,
+        92.103_403_719_761_83,
+        1e-12
+    ));
+    assert!(f.critical_value.is_finite());
+    for alpha in [
+        1e-300_f64,
+        1e-100,
+        1e-20,
+        0.05,
+        0.5,
+        0.7,
+        1.0 - 1e-9,
+        1.0 - 1e-14,
+    ] {
+        // -2 ln(alpha), written with ln_1p near alpha = 1 so that it keeps its digits.
+        let chi = if alpha > 0.5 {
+            -2.0 * (-(1.0 - alpha)).ln_1p()
+        } else {
+            -2.0 * alpha.ln()
+        };
+        // 2(alpha^(-1/2) - 1) = 2 expm1(-ln(alpha) / 2), likewise.
+        let ln_alpha = if alpha > 0.5 {
+            (-(1.0 - alpha)).ln_1p()
+        } else {
+            alpha.ln()
+        };
+        let fq = 2.0 * (-0.5 * ln_alpha).exp_m1();
+        let t = friedman(&tiny_matrix(), alpha).unwrap();
+        assert!(
+            rel_close(t.chi2_critical_value, chi, 1e-9),
+            "alpha {alpha}: chi-square {} vs {chi}",
+            t.chi2_critical_value
+        );
+        assert!(
+            rel_close(t.critical_value, fq, 1e-9),
+            "alpha {alpha}: F {} vs {fq}",
+            t.critical_value
+        );
+        let d = t.decision();
+        assert!(d.critical_value.is_finite() && d.p_value.is_finite());
+    }
+    // Nemenyi, k = 2: 2 Q(q) = alpha in the upper tail; near alpha = 1, q is small and
+    // 1 - alpha = P(|Z| <= q).
+    let normal = Normal::standard();
+    for alpha in [1e-300, 1e-20, 1e-6] {
+        let q = studentized_range_quantile_inf(2, alpha).unwrap();
+        assert!(
+            rel_close(2.0 * normal.sf(q), alpha, 1e-6),
+            "alpha {alpha}: q {q}"
+        );
+    }
+    for gap in [1e-3, 1e-9, 1e-14] {
+        // 1 - (1 - gap) is the gap as represented (9.992e-15 for 1e-14).
+        let (alpha, gap) = (1.0 - gap, 1.0 - (1.0 - gap));
+        let q = studentized_range_quantile_inf(2, alpha).unwrap();
+        // P(|Z| <= q) = erf(q / sqrt 2), without the cancellation of 2 Phi(q) - 1.
+        let inside = statrs::function::erf::erf(q / std::f64::consts::SQRT_2);
+        assert!(
+            rel_close(inside, gap, 1e-6),
+            "1 - alpha {gap}: q {q}, {inside}"
+        );
+    }
+    assert!(nemenyi_cd(3, 4, 1e-20).unwrap().is_finite());
+    // Below what f64 resolves: an error that names the test and the level.
+    for alpha in [1e-320, 1e-310] {
+        let e = friedman(&four, alpha).unwrap_err();
+        assert!(
+            matches!(e, StatsError::NoCriticalValue { alpha: a, .. } if a.to_bits() == alpha.to_bits()),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("critical value"), "{e}");
+    }
+    assert!(matches!(
+        nemenyi_cd(3, 4, 1e-320),
+        Err(StatsError::NoCriticalValue {
+            test: "Nemenyi",
+            ..
+        })
+    ));
+    // Outside (0, 1) stays the range error.
+    for alpha in [0.0, 1.0, -0.5, f64::NAN] {
+        assert!(matches!(
+            friedman(&four, alpha),
+            Err(StatsError::AlphaOutOfRange { .. })
+        ));
+    }
+}

@@ -406,3 +406,34 @@ fn params_from_json(text: &str) -> Result<ParamMap, Error> {
         .map(|(k, v)| (k.as_str(), from_json(v)))
         .collect())
 }
+
+impl TrainingRecord {
+    /// This record with a further run of `positives` and `negatives` examples added to its
+    /// counters (`auc train --resume`); seed, divergence report and writer are kept for the
+    /// caller to update.
+    ///
+    /// # Errors
+    /// A counter that would pass `u64::MAX`: a record claiming $2^{64} - 1$ examples (only a
+    /// crafted file does) once wrapped around to a small count and was saved as if true.
+    pub fn after_run(&self, positives: u64, negatives: u64) -> Result<Self, String> {
+        let overflow = |what: &str, had: u64, more: u64| {
+            format!(
+                "the model's record claims {had} {what}; {more} more would pass the largest count ({}), so the record cannot be right",
+                u64::MAX
+            )
+        };
+        let run = positives
+            .checked_add(negatives)
+            .ok_or_else(|| overflow("examples in this run", positives, negatives))?;
+        let add = |what: &str, had: u64, more: u64| {
+            had.checked_add(more)
+                .ok_or_else(|| overflow(what, had, more))
+        };
+        Ok(Self {
+            examples: add("examples", self.examples, run)?,
+            positives: add("positive examples", self.positives, positives)?,
+            negatives: add("negative examples", self.negatives, negatives)?,
+            ..self.clone()
+        })
+    }
+}

@@ -610,6 +610,9 @@ impl MomentSummary {
         {
             return bad(format!("hash bits {b} do not match dimension {dim}"));
         }
+        w.reading
+            .validate()
+            .map_err(|e| MomentError::Invalid(e.to_string()))?;
         for (k, l) in w.labels.iter().enumerate() {
             if !l.label.is_finite() {
                 return bad(format!("label {} is not finite", l.label));

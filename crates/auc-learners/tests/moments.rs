@@ -261,3 +261,69 @@ fn only(scaling: Scaling) -> TransformSpec {
         unit_norm: false,
     }
 }
+
+/// Hostile input, item 9: a moment file claiming CSV label column 99 of 3 fields was accepted
+/// (and `auc train` then saved a model that could read no data). Reading the file now validates
+/// its reading and names the impossible layout.
+#[test]
+fn hostile_9_moment_file_with_an_impossible_csv_layout() {
+    let bad = auc_data::Reading::Csv(auc_data::CsvReading {
+        delimiter: b',',
+        label_index: 99,
+        fields: 3,
+        header: None,
+    });
+    let mut s = MomentSummary::new(2, bad, None);
+    s.observe(&parse("1 1:1 2:2\n-1 1:0 2:1\n"), "t.svm");
+    let e = MomentSummary::from_bytes(&s.to_bytes()).unwrap_err();
+    assert!(matches!(e, MomentError::Invalid(_)), "{e:?}");
+    assert!(e.to_string().contains("label column 100"), "{e}");
+    // The same summary with a layout a file can have reads back.
+    let good = auc_data::Reading::Csv(auc_data::CsvReading {
+        delimiter: b',',
+        label_index: 2,
+        fields: 3,
+        header: None,
+    });
+    let mut s = MomentSummary::new(2, good, None);
+    s.observe(&parse("1 1:1 2:2\n-1 1:0 2:1\n"), "t.svm");
+    assert!(MomentSummary::from_bytes(&s.to_bytes()).is_ok());
+}
+
+/// Hostile input, item 9: `--resume` of a model claiming 2^64 - 1 examples saved "269
+/// examples" (the counter wrapped). `TrainingRecord::after_run` adds a run with checked sums
+/// and refuses a record that cannot be right.
+#[test]
+fn hostile_9_training_record_counters_do_not_wrap() {
+    let record = auc_learners::TrainingRecord {
+        seed: 3,
+        examples: 270,
+        positives: 120,
+        negatives: 150,
+        diverged: Some("earlier".to_owned()),
+        written_by: "auc test".to_owned(),
+    };
+    let next = record.after_run(10, 20).unwrap();
+    assert_eq!(
+        (next.examples, next.positives, next.negatives),
+        (300, 130, 170)
+    );
+    assert_eq!((next.seed, next.diverged.as_deref()), (3, Some("earlier")));
+    let crafted = auc_learners::TrainingRecord {
+        examples: u64::MAX,
+        ..record.clone()
+    };
+    let e = crafted.after_run(120, 150).unwrap_err();
+    assert!(e.contains("18446744073709551615 examples"), "{e}");
+    assert!(e.contains("cannot be right"), "{e}");
+    let crafted = auc_learners::TrainingRecord {
+        negatives: u64::MAX - 1,
+        ..record.clone()
+    };
+    assert!(crafted.after_run(0, 2).is_err());
+    assert!(
+        crafted.after_run(5, 1).is_ok(),
+        "reaching u64::MAX exactly is allowed"
+    );
+    assert!(record.after_run(u64::MAX, 1).is_err());
+}

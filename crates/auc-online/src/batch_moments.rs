@@ -321,6 +321,9 @@ pub fn solve_psi_m_with(
             expected: "at least 1 Newton step".to_owned(),
         }));
     }
+    if pb.dim == 0 {
+        return Ok(featureless_solution(lambda, pb));
+    }
     let kink = kink_solution(lambda, pb);
     if let Some(k) = &kink
         && certified(lambda, k)
@@ -332,6 +335,20 @@ pub fn solve_psi_m_with(
         Some(k) if k.grad_norm < newton.grad_norm => k,
         _ => newton,
     })
+}
+
+/// The minimizer of $F_M$ on data without features: $w$ is the empty vector, so every score
+/// is 0 and $F_M = \psi_M(0, 0)$, with an exact certificate (the gradient is empty, $G = 0$).
+/// Before this case was handled the Newton start panicked on a zero-width matrix.
+fn featureless_solution(lambda: f64, pb: &PairProblem) -> Solution {
+    let (mut sw, mut grad) = (Vec::new(), Vec::new());
+    let (objective, _, _) = pb.psi(lambda, &[], &mut sw, &mut grad);
+    Solution {
+        w: Vec::new(),
+        objective,
+        grad_norm: 0.0,
+        steps: 0,
+    }
 }
 
 /// Whether a solution's certificate meets [`CERTIFICATE_TOLERANCE`] or [`GAP_TOLERANCE`], as
@@ -422,6 +439,9 @@ pub fn kink_solution(lambda: f64, pb: &PairProblem) -> Option<Solution> {
 /// [`solve_psi_m_with`] bounds both phases.
 fn radius_start(lambda: f64, pb: &PairProblem, max_steps: u32) -> Option<Vec<f64>> {
     let p = pb.dim;
+    if p == 0 {
+        return None;
+    }
     let mut a = pb.s.clone();
     for (row, &di) in a.chunks_exact_mut(p).zip(&pb.delta) {
         for (x, &dj) in row.iter_mut().zip(&pb.delta) {
@@ -504,7 +524,10 @@ fn newton_psi_m(lambda: f64, pb: &PairProblem, max_steps: u32) -> Solution {
         if r > 0.0 {
             let r3 = 2.0 * r * r * r;
             let s2 = dot(&w, &sw).max(0.0);
-            for (row, (&di, &si)) in hess.chunks_exact_mut(p).zip(pb.delta.iter().zip(&sw)) {
+            for (row, (&di, &si)) in hess
+                .chunks_exact_mut(p.max(1))
+                .zip(pb.delta.iter().zip(&sw))
+            {
                 for (h, (&dj, &sj)) in row.iter_mut().zip(pb.delta.iter().zip(&sw)) {
                     *h += (s2 * di * dj + b * (di * sj + si * dj) - si * sj) / r3;
                 }

@@ -329,6 +329,31 @@ fn degenerate_moments_stay_finite() {
     }
 }
 
+/// Hostile input, item 2: data without features (`printf '1\n-1\n1\n-1\n'`) made the psi_M
+/// solver panic ("chunk size must be non-zero") in `auc train` and `auc cv`. Both batch moment
+/// learners now fit the empty weight vector: every score is 0, the psi_M objective is
+/// psi_M(0, 0) = 1 (b = 1, no spread), and the certificate is exact.
+#[test]
+fn hostile_2_zero_feature_batch_fit() {
+    let labels = vec![Label::Pos, Label::Neg, Label::Pos, Label::Neg];
+    let d = Dataset::dense(0, Vec::new(), labels).unwrap();
+    let (m, summary) = OaucMBatchParams::default().fit_model(&d, 0).unwrap();
+    assert!(m.weights().is_empty());
+    assert!(m.converged(), "{summary}");
+    assert_eq!(m.objective(), psi_m(0.0, 0.0).value);
+    assert_eq!(m.steps(), 0);
+    let (x, _) = d.iter().next().unwrap();
+    assert_eq!(m.score(x), 0.0);
+    let (s, _) = OpaucBatchParams::default().fit_model(&d, 0).unwrap();
+    assert!(s.weights().is_empty());
+    // The solver entry points directly, as `auc train` calls them from merged moment files.
+    let pb = PairProblem::new(&moments_of(&d)).unwrap();
+    assert_eq!(pb.dim, 0);
+    assert!(solve_psi_m(1e-3, &pb).unwrap().w.is_empty());
+    assert!(solve_square(1e-3, &pb).unwrap().w.is_empty());
+    assert!(kink_solution(1e-3, &pb).is_none());
+}
+
 /// `F(w)` is no larger than at any of many points nearby (a brute-force minimality check that
 /// knows nothing of the solver's kink branch): random directions at several radii.
 fn is_pairwise_minimum(pairs: &[Vec<f64>], lambda: f64, w: &[f64], seed: u64) -> bool {

@@ -87,12 +87,14 @@ impl Preparation {
     }
 
     /// Checks a decoded preparation: positive labels finite and present, the stages valid for
-    /// the dimension, hashing in range and consistent with the dimension.
+    /// the dimension, a reading some file can have, hashing in range and consistent with the
+    /// dimension.
     pub fn validate(&self) -> Result<(), String> {
         if self.positive_labels.is_empty() || self.positive_labels.iter().any(|l| !l.is_finite()) {
             return Err("the positive labels are missing or not finite".to_owned());
         }
         self.transform.validate(self.dim)?;
+        self.reading.validate().map_err(|e| e.to_string())?;
         if let Some(b) = self.hash_bits
             && (!(1..=31).contains(&b) || self.dim != 1usize << b)
         {

@@ -731,11 +731,11 @@ class GAMCVM(AUCEstimator):
     Parameters
     ----------
     c1 : real, default=1.0
-        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+        C1 >= 1e-12, slack weight of [CVM eq. 11] (below, 1/C1 swamps the kernel in rounding) (finite and > 0).
     c2 : real, default=1.0
         C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
     epsilon : real, default=0.001
-        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+        epsilon in [1e-12, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (below, (1+epsilon)^2 - 1 is rounding) (in (0, 1)).
     n_loc : integer, default=16
         neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
     rho : real, default=0.1
@@ -811,11 +811,11 @@ class GAMCVMK1(AUCEstimator):
     Parameters
     ----------
     c1 : real, default=1.0
-        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+        C1 >= 1e-12, slack weight of [CVM eq. 11] (below, 1/C1 swamps the kernel in rounding) (finite and > 0).
     c2 : real, default=1.0
         C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
     epsilon : real, default=0.001
-        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+        epsilon in [1e-12, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (below, (1+epsilon)^2 - 1 is rounding) (in (0, 1)).
     n_loc : integer, default=16
         neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
     sigma_scale : real, default=1.0
@@ -875,11 +875,11 @@ class GAMCVMK2(AUCEstimator):
     Parameters
     ----------
     c1 : real, default=1.0
-        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+        C1 >= 1e-12, slack weight of [CVM eq. 11] (below, 1/C1 swamps the kernel in rounding) (finite and > 0).
     c2 : real, default=1.0
         C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
     epsilon : real, default=0.001
-        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+        epsilon in [1e-12, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (below, (1+epsilon)^2 - 1 is rounding) (in (0, 1)).
     n_loc : integer, default=16
         neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
     sigma_scale : real, default=1.0
@@ -939,11 +939,11 @@ class GAMCVMK3(AUCEstimator):
     Parameters
     ----------
     c1 : real, default=1.0
-        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+        C1 >= 1e-12, slack weight of [CVM eq. 11] (below, 1/C1 swamps the kernel in rounding) (finite and > 0).
     c2 : real, default=1.0
         C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
     epsilon : real, default=0.001
-        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+        epsilon in [1e-12, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (below, (1+epsilon)^2 - 1 is rounding) (in (0, 1)).
     n_loc : integer, default=16
         neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
     sigma_scale : real, default=1.0
@@ -1003,11 +1003,11 @@ class GAMCVMK12(AUCEstimator):
     Parameters
     ----------
     c1 : real, default=1.0
-        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+        C1 >= 1e-12, slack weight of [CVM eq. 11] (below, 1/C1 swamps the kernel in rounding) (finite and > 0).
     c2 : real, default=1.0
         C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
     epsilon : real, default=0.001
-        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+        epsilon in [1e-12, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (below, (1+epsilon)^2 - 1 is rounding) (in (0, 1)).
     n_loc : integer, default=16
         neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
     rho : real, default=0.1
@@ -1083,11 +1083,11 @@ class GAMCVMK13(AUCEstimator):
     Parameters
     ----------
     c1 : real, default=1.0
-        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+        C1 >= 1e-12, slack weight of [CVM eq. 11] (below, 1/C1 swamps the kernel in rounding) (finite and > 0).
     c2 : real, default=1.0
         C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
     epsilon : real, default=0.001
-        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+        epsilon in [1e-12, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (below, (1+epsilon)^2 - 1 is rounding) (in (0, 1)).
     n_loc : integer, default=16
         neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
     rho : real, default=0.1
@@ -1163,11 +1163,11 @@ class GAMCVMK23(AUCEstimator):
     Parameters
     ----------
     c1 : real, default=1.0
-        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+        C1 >= 1e-12, slack weight of [CVM eq. 11] (below, 1/C1 swamps the kernel in rounding) (finite and > 0).
     c2 : real, default=1.0
         C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
     epsilon : real, default=0.001
-        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+        epsilon in [1e-12, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (below, (1+epsilon)^2 - 1 is rounding) (in (0, 1)).
     n_loc : integer, default=16
         neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
     rho : real, default=0.1
@@ -1243,11 +1243,11 @@ class RhoAUCCVM(AUCEstimator):
     Parameters
     ----------
     c1 : real, default=1.0
-        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+        C1 >= 1e-12, slack weight of [CVM eq. 11] (below, 1/C1 swamps the kernel in rounding) (finite and > 0).
     c2 : real, default=1.0
         C2 > 0, margin weight of [CVM eq. 11] (only scales the scores) (finite and > 0).
     epsilon : real, default=0.001
-        epsilon in (0, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (in (0, 1)).
+        epsilon in [1e-12, 1), (1+epsilon)-approximation of the core vector machine [CVM alg. 1] (below, (1+epsilon)^2 - 1 is rounding) (in (0, 1)).
     n_loc : integer, default=16
         neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
     sigma_scale : real, default=1.0
@@ -1307,7 +1307,7 @@ class AUCSVM(AUCEstimator):
     Parameters
     ----------
     c1 : real, default=1.0
-        C1 > 0, slack weight of [CVM eq. 11] (finite and > 0).
+        C1 >= 1e-12, slack weight of [CVM eq. 11] (below, 1/C1 swamps the kernel in rounding) (finite and > 0).
     n_loc : integer, default=16
         neighbours of the density kernel and the local kernels [CVM eqs. 16, 19], below the number of points (an integer >= 1).
     sigma_scale : real, default=1.0
