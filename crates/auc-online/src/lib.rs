@@ -41,6 +41,7 @@
 //! | $\beta_1$, $\beta_2$, $\epsilon$ | `beta1`, `beta2`, `epsilon` | Adam/Adagrad decays and smoothing [ADM alg. 1] |
 //! | $G_t$ | `sum_sq` | AdaOAM's running sums of squared gradients |
 
+mod adaptive;
 mod average;
 mod baselines;
 mod batch_moments;
@@ -50,6 +51,7 @@ mod oauc_m_batch;
 mod opauc_batch;
 mod solam;
 
+pub use adaptive::{AdaOam, AdaOamParams, AdmOam, AdmOamParams};
 pub use average::{Averaged, Linear};
 pub use baselines::{PaI, PaIParams, Perceptron, PerceptronParams};
 pub use batch_moments::{
@@ -59,8 +61,7 @@ pub use batch_moments::{
     solve_square,
 };
 pub use moment::{
-    AdaOam, AdaOamParams, AdmOam, AdmOamParams, MAX_NORM, OaucM, OaucMParams, OaucMc, OaucMcParams,
-    OgdMoment, Opauc, OpaucParams,
+    MAX_NORM, OaucM, OaucMParams, OaucMc, OaucMcParams, OgdMoment, Opauc, OpaucParams,
 };
 pub use oam::{OamGra, OamGraParams, OamSeq, OamSeqParams};
 pub use oauc_m_batch::OaucMBatchParams;

@@ -79,7 +79,7 @@ pub const MAX_NORM: f64 = 1.606_938_044_258_990_3e60;
 
 /// Which surrogate $\Psi$ a learner descends.
 #[derive(Clone, Copy, Debug)]
-enum Loss {
+pub(crate) enum Loss {
     /// $\psi_S / 2$ [OAUC eq. 13; OPAUC16].
     HalfSquare,
     /// $\psi_M$ [OAUC eq. 14].
@@ -90,7 +90,7 @@ impl Loss {
     /// $(\Psi, a, b)$ at $w^\top d$ = `wd` and $\sigma^2$ = `s2`, so that
     /// $\nabla \Psi = a\, d + b\, \Sigma w$.
     #[inline]
-    fn eval(self, wd: f64, s2: f64, y: Label) -> (f64, f64, f64) {
+    pub(crate) fn eval(self, wd: f64, s2: f64, y: Label) -> (f64, f64, f64) {
         let ys = y.sign();
         match self {
             Loss::HalfSquare => {
@@ -109,19 +109,19 @@ impl Loss {
 
 /// Scratch buffers of a step; not part of a learner's value (never compared or serialized).
 #[derive(Clone, Default)]
-struct Scratch {
+pub(crate) struct Scratch {
     /// $d = x - \bar x$.
-    d: Vec<f64>,
+    pub(crate) d: Vec<f64>,
     /// $\Sigma w$.
-    sw: Vec<f64>,
+    pub(crate) sw: Vec<f64>,
     /// The candidate iterate $w_{t+1}$, swapped in when accepted.
-    next: Vec<f64>,
+    pub(crate) next: Vec<f64>,
     /// The gradient (adaptive learners only).
-    g: Vec<f64>,
+    pub(crate) g: Vec<f64>,
 }
 
 impl Scratch {
-    fn ensure(&mut self, p: usize) {
+    pub(crate) fn ensure(&mut self, p: usize) {
         for v in [&mut self.d, &mut self.sw, &mut self.next, &mut self.g] {
             if v.len() != p {
                 v.resize(p, 0.0);
@@ -144,25 +144,25 @@ impl std::fmt::Debug for Scratch {
 
 /// What every moment learner keeps: both classes' moments, $w$ and $t$.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Core {
-    moments: Moments,
-    w: Vec<f64>,
-    t: u64,
+pub(crate) struct Core {
+    pub(crate) moments: Moments,
+    pub(crate) w: Vec<f64>,
+    pub(crate) t: u64,
     /// Steps refused because the new iterate or the gradient was not finite.
-    rejected: u64,
+    pub(crate) rejected: u64,
     #[serde(skip)]
-    scratch: Scratch,
+    pub(crate) scratch: Scratch,
 }
 
 /// The coefficients of one step's gradient $\lambda w + a\, d + b\, \Sigma w$.
 #[derive(Clone, Copy)]
-struct Coef {
-    a: f64,
-    b: f64,
+pub(crate) struct Coef {
+    pub(crate) a: f64,
+    pub(crate) b: f64,
 }
 
 impl Core {
-    fn new(dim: usize) -> Self {
+    pub(crate) fn new(dim: usize) -> Self {
         let mut scratch = Scratch::default();
         scratch.ensure(dim);
         Self {
@@ -175,7 +175,7 @@ impl Core {
     }
 
     /// Checks a decoded core: dimensions agree, $w$ finite, $t$ counts every example.
-    fn validate(&self) -> Result<(), StateError> {
+    pub(crate) fn validate(&self) -> Result<(), StateError> {
         check::len("w", self.w.len(), self.moments.dim())?;
         check::finite("w", &self.w)?;
         let n = self
@@ -192,7 +192,7 @@ impl Core {
     }
 
     /// Grows the moments and $w$ to `dim` features (see [`OnlineLearner::grow`]).
-    fn grow(&mut self, dim: usize) {
+    pub(crate) fn grow(&mut self, dim: usize) {
         if dim > self.w.len() {
             self.moments.grow(dim);
             crate::grow_zeros(&mut self.w, dim);
@@ -202,7 +202,7 @@ impl Core {
 
     /// Bytes of the state for `dim` features: two packed covariance triangles and means, $w$
     /// and four scratch vectors.
-    fn bytes(dim: usize) -> u64 {
+    pub(crate) fn bytes(dim: usize) -> u64 {
         let p = dim as u64;
         8 * (p * (p + 1) + 2 * p + 5 * p + 4 * p)
     }
@@ -210,7 +210,7 @@ impl Core {
     /// Steps 1 and 3 of the module docs: counts the example, adds it to its own class, and leaves
     /// $d$ and $\Sigma w$ in the scratch buffers. Returns the gradient's coefficients.
     #[inline]
-    fn prepare(&mut self, x: Row<'_>, y: Label, loss: Loss) -> Coef {
+    pub(crate) fn prepare(&mut self, x: Row<'_>, y: Label, loss: Loss) -> Coef {
         self.t = self.t.saturating_add(1);
         let p = self.w.len();
         self.scratch.ensure(p);
@@ -231,7 +231,7 @@ impl Core {
     /// The objective $L_t(w) = \frac{\lambda}{2}\lVert w\rVert^2 + \Psi_t(w)$ at the current $w$
     /// for the example $(x, y)$ against the current opposite class, and its gradient in `grad`
     /// (allocates $2p$ values).
-    fn loss_and_grad(
+    pub(crate) fn loss_and_grad(
         &self,
         x: Row<'_>,
         y: Label,
@@ -267,7 +267,7 @@ impl Core {
     /// A plain OGD step [OAUC eq. 12]: $w \leftarrow w - \eta\, \nabla L_t(w)$, then the safety
     /// projection of the module docs.
     #[inline]
-    fn ogd_step(&mut self, eta: f64, lambda: f64, c: Coef) {
+    pub(crate) fn ogd_step(&mut self, eta: f64, lambda: f64, c: Coef) {
         let s = &mut self.scratch;
         if c.a == 0.0 && c.b == 0.0 {
             // Only the regularizer: w <- w - eta lambda w (conventions section 5).
@@ -287,7 +287,7 @@ impl Core {
     /// Writes $\nabla L_t(w)$ into the scratch gradient; returns whether all of it is finite
     /// (and squares to a finite value), else the step is to be rejected.
     #[inline]
-    fn write_gradient(&mut self, lambda: f64, c: Coef) -> bool {
+    pub(crate) fn write_gradient(&mut self, lambda: f64, c: Coef) -> bool {
         let s = &mut self.scratch;
         let mut sq = 0.0;
         for j in 0..self.w.len() {
@@ -307,7 +307,7 @@ impl Core {
 /// the same expression). When the opposite class is empty ($a = b = 0$) the scratch $d$ and
 /// $\Sigma w$ are not read, so stale values can't leak.
 #[inline(always)]
-fn gradient(lambda: f64, w: f64, a: f64, d: f64, b: f64, sw: f64) -> f64 {
+pub(crate) fn gradient(lambda: f64, w: f64, a: f64, d: f64, b: f64, sw: f64) -> f64 {
     if a == 0.0 && b == 0.0 {
         lambda * w
     } else {
@@ -317,7 +317,7 @@ fn gradient(lambda: f64, w: f64, a: f64, d: f64, b: f64, sw: f64) -> f64 {
 
 /// `out` $= x - m$, identical for a dense row and a sparse row with the same values.
 #[inline]
-fn write_diff(x: Row<'_>, m: &[f64], out: &mut [f64]) {
+pub(crate) fn write_diff(x: Row<'_>, m: &[f64], out: &mut [f64]) {
     match x {
         Row::Dense(v) => {
             for ((o, &xv), &mv) in out.iter_mut().zip(v).zip(m) {
@@ -335,7 +335,7 @@ fn write_diff(x: Row<'_>, m: &[f64], out: &mut [f64]) {
 
 /// $a^\top b$ with four accumulators.
 #[inline]
-fn dot(a: &[f64], b: &[f64]) -> f64 {
+pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
     let n = a.len() - a.len() % 4;
     let mut acc = [0.0f64; 4];
     for (x, y) in a[..n].chunks_exact(4).zip(b[..n].chunks_exact(4)) {
@@ -352,7 +352,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 
 /// $\lVert v \rVert$ given $s = \lVert v \rVert^2$ as summed (`sq`), without overflow while every
 /// component is finite; NaN or $\infty$ otherwise.
-fn norm(v: &[f64], sq: f64) -> f64 {
+pub(crate) fn norm(v: &[f64], sq: f64) -> f64 {
     if sq.is_finite() {
         return sq.sqrt();
     }
@@ -368,7 +368,7 @@ fn norm(v: &[f64], sq: f64) -> f64 {
 /// `radius` [ADM alg. 1, projection], or rejects it (leaves $w$) if it is not finite. Returns
 /// whether it was accepted. `radius` is at most [`MAX_NORM`], so its square is finite.
 #[inline]
-fn commit(w: &mut Vec<f64>, next: &mut Vec<f64>, radius: f64) -> bool {
+pub(crate) fn commit(w: &mut Vec<f64>, next: &mut Vec<f64>, radius: f64) -> bool {
     let sq = dot(next, next);
     if sq <= radius * radius {
         // The common case: inside the ball (a NaN compares false and falls through).
@@ -387,69 +387,12 @@ fn commit(w: &mut Vec<f64>, next: &mut Vec<f64>, radius: f64) -> bool {
     true
 }
 
-/// The shared read-only API of the moment learners.
-macro_rules! moment_learner_common {
-    ($ty:ident, $loss:expr) => {
-        impl $ty {
-            /// Both classes' moments after the examples seen so far.
-            pub fn moments(&self) -> &Moments {
-                &self.core.moments
-            }
-
-            /// $t$, the number of examples seen (every class counts).
-            pub fn steps(&self) -> u64 {
-                self.core.t
-            }
-
-            /// The objective the next step descends, at the current $w$, for the example $(x, y)$
-            /// scored against the current opposite class (without adding $x$):
-            /// $L(w) = \frac{\lambda}{2}\lVert w\rVert^2 + \Psi(w)$, and its gradient
-            /// $\lambda w + a\,(x - \bar x) + b\,\Sigma w$ written into `grad` (see the module
-            /// docs for $\Psi$, $a$, $b$). With an empty opposite class $\Psi = 0$.
-            /// A diagnostic: it allocates $2p$ values.
-            ///
-            /// # Panics
-            /// If `grad.len()` or the row's dimension differs from the model's.
-            pub fn loss_and_grad(&self, x: Row<'_>, y: Label, grad: &mut [f64]) -> f64 {
-                self.core
-                    .loss_and_grad(x, y, self.params.lambda, $loss, grad)
-            }
-        }
-
-        impl Linear for $ty {
-            fn weights(&self) -> &[f64] {
-                &self.core.w
-            }
-        }
-
-        impl Scorer for $ty {
-            fn score(&self, x: Row<'_>) -> f64 {
-                x.dot(&self.core.w)
-            }
-
-            fn divergence(&self) -> Option<Divergence> {
-                linear_divergence(&self.core.w, Some(self.bound()), self.core.rejected)
-            }
-        }
-
-        impl SavedState for $ty {
-            const STATE_VERSION: u32 = 1;
-
-            fn validate(&self) -> Result<(), StateError> {
-                self.params.check()?;
-                self.core.validate()?;
-                self.validate_extra()
-            }
-        }
-    };
-}
-
 /// The bound a constant-step OGD iterate stays within when it converges: twice the radius
 /// $\sqrt{2\Psi(0)/\lambda}$ of the ball that holds the minimizer of
 /// $\frac\lambda2\lVert w\rVert^2 + \Psi$ (since $\frac\lambda2\lVert w^*\rVert^2 \le
 /// L(w^*) \le L(0) = \Psi(0)$), with $\Psi(0) = \frac12$ for $\psi_S/2$ and 1 for $\psi_M$.
 /// Infinite for $\lambda = 0$.
-fn step_bound(lambda: f64, psi0: f64, what: &'static str, eta: f64) -> NormBound {
+pub(crate) fn step_bound(lambda: f64, psi0: f64, what: &'static str, eta: f64) -> NormBound {
     NormBound {
         value: if lambda > 0.0 {
             2.0 * (2.0 * psi0 / lambda).sqrt()
@@ -468,7 +411,7 @@ fn step_bound(lambda: f64, psi0: f64, what: &'static str, eta: f64) -> NormBound
 /// What tells apart the learners that take a plain OGD step [OAUC eq. 12] on the moments
 /// (OAUC-M, OAUC-M$_c$, OPAUC): the surrogate $\Psi$ they descend and their step size $\eta_t$.
 /// Implemented by their parameter types, which [`OgdMoment`] holds.
-trait OgdRule: Params {
+pub(crate) trait OgdRule: Params {
     /// The surrogate $\Psi$.
     const LOSS: Loss;
 
@@ -495,7 +438,7 @@ pub struct OgdMoment<P> {
 
 impl<P> OgdMoment<P> {
     /// A fresh learner for `dim` features with checked parameters.
-    fn new(params: P, dim: usize) -> Self {
+    pub(crate) fn new(params: P, dim: usize) -> Self {
         Self {
             params,
             core: Core::new(dim),
@@ -684,9 +627,9 @@ impl Default for OaucMcParams {
 }
 
 /// The grid of OAUC-M_c and OPAUC: every second power of the papers' range.
-const OAUC_GRID: &[&str] = &["eta=2^-10..2^10:2", "lambda=2^-10..2^10:2"];
+pub(crate) const OAUC_GRID: &[&str] = &["eta=2^-10..2^10:2", "lambda=2^-10..2^10:2"];
 /// The papers' grid of OAUC-M_c and OPAUC [OAUC sec. 6.3].
-const OAUC_PAPER_GRID: &[&str] = &["eta=2^-10..2^10", "lambda=2^-10..2^10"];
+pub(crate) const OAUC_PAPER_GRID: &[&str] = &["eta=2^-10..2^10", "lambda=2^-10..2^10"];
 
 impl Params for OaucMcParams {
     const NAME: &'static str = "oauc-mc";
@@ -829,361 +772,11 @@ impl OgdRule for OpaucParams {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// AdaOAM
-
-/// Parameters of [`AdaOam`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct AdaOamParams {
-    /// Base step $\eta > 0$ [ADM sec. 3]; the ADM grid is $2^{[-10..3]}$ (conventions section 8).
-    pub eta: f64,
-    /// Regularization $\lambda > 0$; also sets the projection radius $1/\sqrt\lambda$ [ADM sec. 3].
-    pub lambda: f64,
-    /// Smoothing $\epsilon > 0$ added to the Adagrad denominator [ADM sec. 3].
-    pub epsilon: f64,
-}
-
-impl Default for AdaOamParams {
-    /// $\eta = 2^{-4}$, $\lambda = 2^{-10}$ (module docs, Defaults: mean rank 11.2 of 63
-    /// points, mean AUC 86.03 %, leave-one-set-out regret 0.11 points median, 6.20 worst on
-    /// vehicle; the previous $\eta = 2^{-2}$: rank 17.2, 86.07 %) and $\epsilon = 10^{-8}$,
-    /// Adagrad's customary smoothing (ADM gives none).
-    fn default() -> Self {
-        Self {
-            eta: 0.0625,
-            lambda: 0.0009765625,
-            epsilon: 1e-8,
-        }
-    }
-}
-
-/// ADM's grid, every second power of its range [ADM, experimental setup].
-const ADM_GRID: &[&str] = &["eta=2^-10..2^2:2", "lambda=2^-10..2^2:2"];
-/// ADM's full grid [ADM, experimental setup].
-const ADM_PAPER_GRID: &[&str] = &["eta=2^-10..2^3", "lambda=2^-10..2^3"];
-
-impl Params for AdaOamParams {
-    const NAME: &'static str = "adaoam";
-    const TITLE: &'static str = "AdaOAM";
-    const ABOUT: &'static str = "AdaOAM [ADM]: diagonal Adagrad steps on the OPAUC gradient, projected on ||w|| <= 1/sqrt(lambda)";
-    const FAMILY: Family = Family::Linear;
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec::real(
-            "eta",
-            Range::Positive,
-            "base step eta > 0 [ADM sec. 3]; ADM picks it from 2^[-10..3]",
-        ),
-        ParamSpec::real(
-            "lambda",
-            Range::Positive,
-            "regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM sec. 3]; ADM picks it from 2^[-10..3]",
-        ),
-        ParamSpec::real(
-            "epsilon",
-            Range::Positive,
-            "epsilon > 0 added to sqrt(sum of squared gradients) [ADM sec. 3]",
-        ),
-    ];
-    const GRID: &'static [&'static str] = ADM_GRID;
-    const PAPER_GRID: &'static [&'static str] = ADM_PAPER_GRID;
-}
-
-impl OnlineParams for AdaOamParams {
-    type Learner = AdaOam;
-
-    fn build(&self, dim: usize, _seed: u64) -> Result<AdaOam, ParamError> {
-        self.check()?;
-        Ok(AdaOam {
-            params: self.clone(),
-            radius: radius(self.lambda),
-            sum_sq: vec![0.0; dim],
-            core: Core::new(dim),
-        })
-    }
-
-    fn state_bytes(&self, dim: usize) -> u64 {
-        Core::bytes(dim) + 8 * dim as u64
-    }
-}
-
-/// $\min(1/\sqrt\lambda, 2^{200})$: the ball [ADM sec. 3] restricts $w$ to, since the minimizer
-/// of a $\lambda$-strongly convex objective with these losses lies in it.
-fn radius(lambda: f64) -> f64 {
-    (1.0 / lambda.sqrt()).min(MAX_NORM)
-}
-
-/// AdaOAM, as described in [ADM sec. 3]: OPAUC's gradient $g_t$ (of
-/// $\frac{\lambda}{2}\lVert w\rVert^2 + \psi_S/2$) with diagonal Adagrad steps and projection
-/// onto the ball $\lVert w \rVert \le 1/\sqrt\lambda$:
-/// $$G_{t,i} = G_{t-1,i} + g_{t,i}^2, \qquad
-///   w_{t+1} = \Pi\left(w_t - \eta\, \frac{g_t}{\sqrt{G_t} + \epsilon}\right)$$
-/// (componentwise; $\epsilon$ outside the square root, as in diagonal Adagrad).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AdaOam {
-    /// Its parameters (first, so a model file stores their fields in order).
-    params: AdaOamParams,
-    radius: f64,
-    /// $G_t$, the running sums of squared gradient components.
-    sum_sq: Vec<f64>,
-    core: Core,
-}
-
-moment_learner_common!(AdaOam, Loss::HalfSquare);
-
-impl AdaOam {
-    /// Projected on the ball, so only the safety checks can trip.
-    fn bound(&self) -> NormBound {
-        NormBound {
-            value: f64::INFINITY,
-            what: "",
-            advice: "lower eta",
-            now: self.params.eta,
-        }
-    }
-
-    fn validate_extra(&self) -> Result<(), StateError> {
-        check::len("sum_sq", self.sum_sq.len(), self.core.w.len())?;
-        check::finite("sum_sq", &self.sum_sq)?;
-        check::state(
-            self.radius.to_bits() == radius(self.params.lambda).to_bits(),
-            || "the projection radius does not match lambda".to_owned(),
-        )
-    }
-}
-
-impl OnlineLearner for AdaOam {
-    fn update(&mut self, x: Row<'_>, y: Label) {
-        let c = self.core.prepare(x, y, Loss::HalfSquare);
-        if !self.core.write_gradient(self.params.lambda, c) {
-            return; // Deviation: a non-finite gradient is rejected (module docs).
-        }
-        let s = &mut self.core.scratch;
-        for (((next, &w), &g), acc) in s
-            .next
-            .iter_mut()
-            .zip(&self.core.w)
-            .zip(&s.g)
-            .zip(&mut self.sum_sq)
-        {
-            *acc += g * g;
-            *next = w - self.params.eta * g / (acc.sqrt() + self.params.epsilon);
-        }
-        commit(&mut self.core.w, &mut s.next, self.radius); // [ADM sec. 3, projection]
-    }
-
-    /// Pads the moments (exactly: see `Moments::grow`), $w$ and the squared-gradient sums with zeros: at a
-    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
-    /// every step leave its entries at 0.
-    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
-        self.core.grow(dim);
-        crate::grow_zeros(&mut self.sum_sq, dim);
-        Ok(())
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// AdmOAM
-
-/// Parameters of [`AdmOam`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct AdmOamParams {
-    /// Base step $\eta > 0$ [ADM alg. 1]; the ADM grid is $2^{[-10..3]}$.
-    pub eta: f64,
-    /// Regularization $\lambda > 0$; also sets the projection radius $1/\sqrt\lambda$ [ADM alg. 1].
-    pub lambda: f64,
-    /// Decay $\beta_1 \in [0, 1)$ of the first moment [ADM alg. 1]; the ADM grid is
-    /// $\{0.1, \dots, 0.9\}$.
-    pub beta1: f64,
-    /// Decay $\beta_2 \in [0, 1)$ of the second raw moment [ADM alg. 1]; the ADM grid is
-    /// $\{0.099, 0.199, \dots, 0.999\}$.
-    pub beta2: f64,
-    /// Smoothing $\epsilon > 0$ added to $\sqrt{\hat v}$ [ADM alg. 1].
-    pub epsilon: f64,
-}
-
-impl Default for AdmOamParams {
-    /// $\eta = 2^{-8}$, $\lambda = 2^{-10}$, $\beta_1 = 0.5$, $\beta_2 = 0.999$ (module docs,
-    /// Defaults: mean rank 44.9 of 324 points, mean AUC 85.65 %, leave-one-set-out regret 0.21
-    /// points median, 6.98 worst on vehicle; the previous $\eta = 2^{-10}$, $\beta_1 = \beta_2
-    /// = 0.9$: rank 65.2, 85.09 %, worst regret 11.61) and Adam's customary $\epsilon = 10^{-8}$
-    /// (ADM gives none).
-    fn default() -> Self {
-        Self {
-            eta: 0.00390625,
-            lambda: 0.0009765625,
-            beta1: 0.5,
-            beta2: 0.999,
-            epsilon: 1e-8,
-        }
-    }
-}
-
-impl Params for AdmOamParams {
-    const NAME: &'static str = "admoam";
-    const TITLE: &'static str = "AdmOAM";
-    const ABOUT: &'static str = "AdmOAM [ADM alg. 1]: Adam steps (bias-corrected) on the OPAUC gradient, projected on ||w|| <= 1/sqrt(lambda)";
-    const FAMILY: Family = Family::Linear;
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec::real(
-            "eta",
-            Range::Positive,
-            "base step eta > 0 [ADM alg. 1]; ADM picks it from 2^[-10..3]",
-        ),
-        ParamSpec::real(
-            "lambda",
-            Range::Positive,
-            "regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM alg. 1]; ADM picks it from 2^[-10..3]",
-        ),
-        ParamSpec::real(
-            "beta1",
-            Range::UnitHalfOpen,
-            "first-moment decay beta1 in [0, 1) [ADM alg. 1]; ADM picks it from 0.1..0.9",
-        ),
-        ParamSpec::real(
-            "beta2",
-            Range::UnitHalfOpen,
-            "second-moment decay beta2 in [0, 1) [ADM alg. 1]; ADM picks it from 0.099..0.999",
-        ),
-        ParamSpec::real(
-            "epsilon",
-            Range::Positive,
-            "epsilon > 0 added to sqrt(v_hat) [ADM alg. 1]",
-        ),
-    ];
-    const GRID: &'static [&'static str] = &[
-        "eta=2^-10..2^2:2",
-        "lambda=2^-10..2^2:2",
-        "beta1=0.5,0.9",
-        "beta2=0.9,0.999",
-    ];
-    const PAPER_GRID: &'static [&'static str] = &[
-        "eta=2^-10..2^3",
-        "lambda=2^-10..2^3",
-        "beta1=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9",
-        "beta2=0.099,0.199,0.299,0.399,0.499,0.599,0.699,0.799,0.899,0.999",
-    ];
-}
-
-impl OnlineParams for AdmOamParams {
-    type Learner = AdmOam;
-
-    fn build(&self, dim: usize, _seed: u64) -> Result<AdmOam, ParamError> {
-        self.check()?;
-        Ok(AdmOam {
-            params: self.clone(),
-            radius: radius(self.lambda),
-            first: vec![0.0; dim],
-            second: vec![0.0; dim],
-            beta1_t: 1.0,
-            beta2_t: 1.0,
-            core: Core::new(dim),
-        })
-    }
-
-    fn state_bytes(&self, dim: usize) -> u64 {
-        Core::bytes(dim) + 16 * dim as u64
-    }
-}
-
-/// AdmOAM [ADM alg. 1]: OPAUC's gradient $g_t$ (of $\frac{\lambda}{2}\lVert w\rVert^2 +
-/// \psi_S/2$) with Adam's bias-corrected per-coordinate steps and projection onto the ball
-/// $\lVert w \rVert \le 1/\sqrt\lambda$:
-/// $$m_t = \beta_1 m_{t-1} + (1 - \beta_1) g_t,\quad v_t = \beta_2 v_{t-1} + (1 - \beta_2) g_t^2,
-///   \quad \hat m_t = \frac{m_t}{1 - \beta_1^t},\quad \hat v_t = \frac{v_t}{1 - \beta_2^t},$$
-/// $$w_{t+1} = \Pi\left(w_t - \eta\, \frac{\hat m_t}{\sqrt{\hat v_t} + \epsilon}\right),$$
-/// with $m_0 = v_0 = 0$ and $t$ counting every example (conventions section 5).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AdmOam {
-    /// Its parameters (first, so a model file stores their fields in order).
-    params: AdmOamParams,
-    radius: f64,
-    /// $m_t$, the moving average of the gradients.
-    first: Vec<f64>,
-    /// $v_t$, the moving average of the squared gradients.
-    second: Vec<f64>,
-    /// $\beta_1^t$, kept as a running product.
-    beta1_t: f64,
-    /// $\beta_2^t$.
-    beta2_t: f64,
-    core: Core,
-}
-
-moment_learner_common!(AdmOam, Loss::HalfSquare);
-
-impl AdmOam {
-    /// Projected on the ball, so only the safety checks can trip.
-    fn bound(&self) -> NormBound {
-        NormBound {
-            value: f64::INFINITY,
-            what: "",
-            advice: "lower eta",
-            now: self.params.eta,
-        }
-    }
-
-    fn validate_extra(&self) -> Result<(), StateError> {
-        let p = self.core.w.len();
-        check::len("first", self.first.len(), p)?;
-        check::len("second", self.second.len(), p)?;
-        check::finite("first", &self.first)?;
-        check::finite("second", &self.second)?;
-        check::state(
-            (0.0..=1.0).contains(&self.beta1_t) && (0.0..=1.0).contains(&self.beta2_t),
-            || "the decay powers beta^t are outside [0, 1]".to_owned(),
-        )?;
-        check::state(
-            self.radius.to_bits() == radius(self.params.lambda).to_bits(),
-            || "the projection radius does not match lambda".to_owned(),
-        )
-    }
-}
-
-impl OnlineLearner for AdmOam {
-    fn update(&mut self, x: Row<'_>, y: Label) {
-        let c = self.core.prepare(x, y, Loss::HalfSquare);
-        self.beta1_t *= self.params.beta1;
-        self.beta2_t *= self.params.beta2;
-        if !self.core.write_gradient(self.params.lambda, c) {
-            return; // Deviation: a non-finite gradient is rejected (module docs).
-        }
-        let (b1, b2) = (self.params.beta1, self.params.beta2);
-        let corr1 = 1.0 / (1.0 - self.beta1_t); // [ADM alg. 1]: bias correction
-        let corr2 = 1.0 / (1.0 - self.beta2_t);
-        let s = &mut self.core.scratch;
-        for ((((next, &w), &g), m), v) in s
-            .next
-            .iter_mut()
-            .zip(&self.core.w)
-            .zip(&s.g)
-            .zip(&mut self.first)
-            .zip(&mut self.second)
-        {
-            *m = b1 * *m + (1.0 - b1) * g;
-            *v = b2 * *v + (1.0 - b2) * (g * g);
-            let m_hat = *m * corr1;
-            let v_hat = *v * corr2;
-            *next = w - self.params.eta * m_hat / (v_hat.sqrt() + self.params.epsilon);
-        }
-        commit(&mut self.core.w, &mut s.next, self.radius); // [ADM alg. 1, projection]
-    }
-
-    /// Pads the moments (exactly: see `Moments::grow`), $w$ and both gradient averages with zeros: at a
-    /// feature that was 0 in every example, $d_j = 0$ and $(\Sigma w)_j = 0$, so the gradient and
-    /// every step leave its entries at 0.
-    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
-        self.core.grow(dim);
-        crate::grow_zeros(&mut self.first, dim);
-        crate::grow_zeros(&mut self.second, dim);
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::float_cmp)] // Expected values are exact by construction (see each comment).
 mod tests {
     use super::*;
+    use crate::adaptive::*;
 
     #[test]
     fn norm_survives_overflowing_squares_and_flags_non_finite() {

@@ -36,7 +36,7 @@ impl Stage {
 
     /// Where the stage stands in a transform: stages apply in increasing rank, at most one of
     /// each rank.
-    fn rank(&self) -> u8 {
+    pub fn rank(&self) -> u8 {
         match self {
             Stage::Scale(_) => 0,
             Stage::UnitNorm(_) => 2,

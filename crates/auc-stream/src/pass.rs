@@ -1,6 +1,6 @@
 //! [`run`] drives a pass: the parser thread and the bounded channel, or both on one thread;
 //! plain LIBSVM files are parsed and prepared in parallel blocks on the rayon pool instead,
-//! handed on in file order ([`run_blocks`]), with the rows, the order and the learner's
+//! handed on in file order (`run_blocks`), with the rows, the order and the learner's
 //! dimension before each row of one parser.
 
 use std::path::PathBuf;
@@ -42,14 +42,14 @@ pub struct Done {
 
 /// Reads every chunk of `reader`, prepares it with `prep` and hands it to `consume`, in order.
 ///
-/// With `threaded`, parsing and preparing run on a thread of their own, at most [`IN_FLIGHT`]
+/// With `threaded`, parsing and preparing run on a thread of their own, at most two
 /// chunks ahead of `consume` (a bounded channel), so a pass takes about as long as the slower of
 /// the two; otherwise one thread does both in turn. An error of either side ends the pass; the
 /// parser's is returned when it came first.
 ///
 /// Threaded, plain LIBSVM files (without `--limit`) are parsed and prepared in parallel blocks
 /// on the rayon pool instead, handed to `consume` in file order while later blocks are parsed
-/// ([`run_blocks`]): one parser thread cannot keep up with a cheap learner. `consume` sees the
+/// (`run_blocks`): one parser thread cannot keep up with a cheap learner. `consume` sees the
 /// same rows in the same order, and a learner the same dimension before each row, as from one
 /// parser, so a pass trains the same model byte for byte.
 pub fn run(
@@ -134,7 +134,7 @@ pub fn run(
 /// variable `AUC_BLOCK_BYTES` overrides it (tests cut small files into many blocks with it).
 const PASS_BLOCK_BYTES: usize = blocks::BLOCK_BYTES / 4;
 
-/// How [`run_blocks`] cuts the inputs.
+/// How `run_blocks` cuts the inputs.
 pub struct BlockPlan {
     /// Text bytes of a block.
     pub(crate) block_bytes: usize,

@@ -24,7 +24,7 @@ pub(crate) const IN_FLIGHT: usize = 2;
 
 /// Bytes of the prepared rows a streamed pass holds at once when every row is dense with `dim`
 /// features (min-max scaling): the chunks in the channel, the one being prepared and the one
-/// being learned from, each at least one row; or, read in parallel blocks ([`run_blocks`]),
+/// being learned from, each at least one row; or, read in parallel blocks (`run_blocks`),
 /// the window of blocks in the channel, the one waiting to enter it and the one being learned
 /// from, each capped at a chunk's bytes (or one row).
 pub fn dense_rows_bytes(dim: usize) -> u64 {
