@@ -66,13 +66,20 @@ fn module_name(src: &Path, file: &Path) -> Option<String> {
     (name != "lib" && name != "main").then_some(name)
 }
 
-/// `text` without its `#[cfg(test)]` module (from the attribute to the end of the file, where the
-/// workspace keeps such modules).
+/// `text` without its `#[cfg(test)]` module (from the attribute, and any attributes after it, to
+/// the end of the file, where the workspace keeps such modules).
 fn without_tests(text: &str) -> String {
-    match text.find("#[cfg(test)]\nmod tests {") {
-        Some(i) => text[..i].to_owned(),
-        None => text.to_owned(),
+    let mut from = 0;
+    while let Some(i) = text[from..].find("#[cfg(test)]") {
+        let at = from + i;
+        let mut lines = text[at..].lines().skip(1);
+        let module = lines.find(|l| !l.trim_start().starts_with("#["));
+        if module.is_some_and(|l| l.starts_with("mod tests")) {
+            return text[..at].to_owned();
+        }
+        from = at + "#[cfg(test)]".len();
     }
+    text.to_owned()
 }
 
 /// The sibling modules `text` names as `crate::NAME`, outside comments, other than `module`.
@@ -188,6 +195,13 @@ mod tests {
         let text = "use crate::a::X;\nuse crate::{b::Y, Z};\nfn f() { crate::c::g(); } // crate::d::h\nuse crate::Error;\n";
         let got: Vec<String> = imports(text, "self").into_iter().collect();
         assert_eq!(got, ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn the_test_module_is_left_out() {
+        let text = "use crate::a::X;\n#[cfg(test)]\n#[allow(clippy::float_cmp)]\nmod tests {\n    use crate::b::Y;\n}\n";
+        let got: Vec<String> = imports(&without_tests(text), "self").into_iter().collect();
+        assert_eq!(got, ["a"]);
     }
 
     #[test]

@@ -61,6 +61,21 @@ fn hostile_2_absurd_fold_counts() {
         ],
         "at most a million train/test splits",
     );
+    // The fixed test set's runs (`--test`) are counted before they are allocated too.
+    check_fails(
+        &[
+            "cv",
+            "--algo",
+            "pa-i",
+            "--data",
+            &h,
+            "--test",
+            &h,
+            "--repeats",
+            "18446744073709551615",
+        ],
+        "at most a million runs",
+    );
 }
 
 /// `auc friedman` printed "critical value inf" at `--alpha 1e-20`, NaN at 0.999999999 and

@@ -290,11 +290,13 @@ pub fn holdout(
     cfg: &CvConfig,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<RunRecord>, EvalError> {
-    if cfg.repeats == 0 {
+    if cfg.repeats == 0 || cfg.repeats > crate::folds::MAX_SPLITS {
+        // Checked before the runs are allocated: `--repeats 18446744073709551615` asked for a
+        // vector of that many splits (hostile input, item 2).
         return Err(EvalError::Config {
             name: "repeats",
-            value: 0,
-            allowed: "at least 1",
+            value: cfg.repeats,
+            allowed: "at least 1 and at most 1000000 (at most a million runs)",
         });
     }
     let dim = train.dim().max(test.dim());
