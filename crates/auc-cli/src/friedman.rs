@@ -5,7 +5,7 @@
 //! says why; a test is never "rejected" from an infinite statistic. A level whose critical value
 //! `f64` cannot resolve is an error (`StatsError::NoCriticalValue`), never `inf` or NaN.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use auc_eval::stats;
 use serde_json::json;
@@ -154,4 +154,18 @@ pub(crate) fn run(table: &Path, alpha: f64, as_json: bool) -> Result<(), Error> 
         },
         test.note.map(|n| format!(" ({n})")).unwrap_or_default()
     ))
+}
+
+/// Flags of `auc friedman`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct FriedmanArgs {
+    /// CSV table: a header `name,METHOD1,METHOD2,..`, then one row per observation (data set or
+    /// metric) with its name and each method's score (higher is better).
+    pub(crate) table: PathBuf,
+    /// Significance level.
+    #[arg(long, default_value_t = 0.05)]
+    pub(crate) alpha: f64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub(crate) json: bool,
 }

@@ -7,11 +7,16 @@
 //! goes to stderr with its cause chain and exit code 2; a closed stdout pipe (`auc cv ... |
 //! head`) is a success.
 
+mod algos;
 mod commands;
+mod curve;
+mod cv;
 mod friedman;
 mod hyper;
+mod info;
 mod input;
 mod learning;
+mod metrics;
 mod moments;
 mod output;
 mod plan;

@@ -1,0 +1,321 @@
+//! `auc cv`: the papers' nested cross-validation protocol on any learner (`RunArgs`, which
+//! `auc curve` shares: the algorithm, its data and how to prepare it).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use auc_core::{Dataset, ParamMap};
+use auc_eval::cv::{self, Algo as CvAlgo, CvConfig, RunRecord};
+use auc_learners::{Algorithm, lookup};
+use serde_json::json;
+
+use crate::hyper::{HyperArgs, grid_points};
+use crate::input::{self, ReadArgs};
+use crate::output::{Error, line};
+use crate::progress::Bar;
+use crate::stage_args::StageArgs;
+use crate::threads::pool;
+use auc_stream::memory::{self, Bytes};
+
+/// What both `cv` and `curve` need: an algorithm, its data and how to prepare it.
+#[derive(clap::Args, Debug)]
+pub(crate) struct RunArgs {
+    /// Algorithm name (see `auc algos`).
+    #[arg(long)]
+    pub(crate) algo: String,
+    /// Data file(s); repeated files are concatenated in order.
+    #[arg(long, required = true)]
+    pub(crate) data: Vec<PathBuf>,
+    /// Keep only the first N examples.
+    #[arg(long)]
+    pub(crate) limit: Option<usize>,
+    /// A fixed test set instead of held-out folds.
+    #[arg(long)]
+    pub(crate) test: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) hyper: HyperArgs,
+    /// Score with the average of the iterates (Polyak-Ruppert) instead of the last one.
+    #[arg(long)]
+    pub(crate) average: bool,
+    /// Seed of every random choice (folds, training order, the learners' own).
+    #[arg(long, default_value_t = 0)]
+    pub(crate) seed: u64,
+    #[command(flatten)]
+    pub(crate) stages: StageArgs,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+    /// Refuse to start when the data and models would need more memory than this (8G, 512M).
+    /// Default: three quarters of physical memory.
+    #[arg(long, value_name = "SIZE")]
+    pub(crate) max_memory: Option<Bytes>,
+}
+
+impl RunArgs {
+    /// The algorithm and its fixed parameters (names checked).
+    pub(crate) fn algo(&self) -> Result<(&'static Algorithm, ParamMap), Error> {
+        let algo = lookup(&self.algo)?;
+        let params = self.hyper.to_map()?;
+        algo.check_names(&params)?;
+        crate::training::check_average(algo, self.average)?;
+        Ok((algo, params))
+    }
+
+    /// The training data and the optional test set, with one dimension and positive class.
+    pub(crate) fn load(&self) -> Result<(Dataset, Option<Dataset>), Error> {
+        let limit = memory::limit(self.max_memory);
+        let mut train = self.read.read(&self.data, self.limit)?;
+        memory::check(
+            train.stored_bytes(),
+            limit,
+            "the data",
+            "use --limit or --hash-bits",
+        )?;
+        let choice = train.choose_positive(&self.read.positive_rule())?;
+        let Some(test_path) = &self.test else {
+            let data = train.binarize(&choice.known())?;
+            input::report_positive(&choice, &data);
+            return Ok((data, None));
+        };
+        let mut test = self.read.read(std::slice::from_ref(test_path), None)?;
+        let dim = train.dim().max(test.dim());
+        train = train.with_dim(dim)?;
+        test = test.with_dim(dim)?;
+        let data = train.binarize(&choice.known())?;
+        input::report_positive(&choice, &data);
+        Ok((data, Some(test.binarize(&choice.known())?)))
+    }
+
+    pub(crate) fn config(&self, folds: usize, repeats: usize, inner: usize) -> CvConfig {
+        CvConfig {
+            folds,
+            repeats,
+            inner_folds: inner,
+            seed: self.seed,
+            scaling: self.stages.spec().scaling,
+            unit_norm: self.stages.spec().unit_norm,
+            max_train: None,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct CvArgs {
+    #[command(flatten)]
+    pub(crate) run: RunArgs,
+    /// Outer repetitions (with --test: the number of runs).
+    #[arg(long, default_value_t = 4)]
+    pub(crate) repeats: usize,
+    /// Outer folds.
+    #[arg(long, default_value_t = 5)]
+    pub(crate) folds: usize,
+    /// Inner folds of the grid search.
+    #[arg(long, default_value_t = 5)]
+    pub(crate) inner_folds: usize,
+    /// Train on a seeded uniform sample of at most N rows of each outer training part (the
+    /// kernel experiments of [OAUC sec. 6.3] use 10000).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_train: Option<std::num::NonZeroUsize>,
+    /// A grid axis NAME=SPEC: `2^a..2^b` (every power), `2^a..2^b:s` (every s-th), or
+    /// `v1,v2,..` (numbers or words). `--grid default` searches the algorithm's default grid.
+    #[arg(long = "grid", value_name = "NAME=SPEC")]
+    pub(crate) grid: Vec<String>,
+    /// Cross-validate every grid point on its own instead of choosing one by inner CV: one
+    /// summary per point (a sensitivity analysis; how the defaults were chosen).
+    #[arg(long)]
+    pub(crate) each: bool,
+    /// Worker threads (default: all cores); results do not depend on it.
+    #[arg(long)]
+    pub(crate) threads: Option<usize>,
+    /// One JSON object per run, then a summary line (with --each: one summary per point).
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+pub(crate) fn cv_cmd(a: CvArgs) -> Result<(), Error> {
+    let (algo, base) = a.run.algo()?;
+    let points = grid_points(algo, &a.grid)?;
+    // Check every parameter combination before reading data or training anything.
+    for p in &points {
+        algo.configure(&base.merged(p))?;
+    }
+    let first = algo.configure(&base.merged(points.first().unwrap_or(&ParamMap::new())))?;
+    first.procedure(a.run.average)?;
+    let (data, test) = a.run.load()?;
+    input::need_both_classes(&data, "cross-validation")?;
+    let threads = a.threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    let shape = auc_core::DataShape {
+        n: data.n() + test.as_ref().map_or(0, Dataset::n),
+        dim: data.dim(),
+        positives: data.class_counts().0,
+        negatives: data.class_counts().1,
+    };
+    memory::check(
+        first
+            .memory_bytes(&shape, a.run.average)
+            .saturating_mul(threads as u64),
+        memory::limit(a.run.max_memory),
+        &format!("{} fits of {} at once", threads, algo.name),
+        "use --threads 1, --max-train N or --hash-bits",
+    )?;
+    let mut cfg = a.run.config(a.folds, a.repeats, a.inner_folds);
+    cfg.max_train = a.max_train.map(std::num::NonZeroUsize::get);
+    let average = a.run.average;
+    let make = move |p: &ParamMap| -> Result<Box<dyn auc_core::DynFit>, auc_core::ParamError> {
+        algo.configure(p)?.procedure(average)
+    };
+    let cv_algo = CvAlgo {
+        base: base.clone(),
+        grid: points.clone(),
+        make: &make,
+    };
+    let pool = pool(a.threads)?;
+    if a.each {
+        return cv_each(&a, algo, &base, &points, &data, test.as_ref(), &cfg, &pool);
+    }
+    let bar = Bar::fits(algo.name);
+    let start = Instant::now();
+    let records = pool.install(|| match &test {
+        None => cv::nested_cv(&data, &cv_algo, &cfg, &|p| bar.event(p)),
+        Some(t) => cv::holdout(&data, t, &cv_algo, &cfg, &|p| bar.event(p)),
+    });
+    bar.finish();
+    let records = records?;
+    let total = start.elapsed().as_secs_f64();
+    let summary = cv::summarize(&records);
+    if summary.diverged_runs > 0 {
+        let first = records.iter().find_map(|r| r.divergence.as_deref());
+        eprintln!(
+            "auc: warning: {} of {} runs diverged ({})",
+            summary.diverged_runs,
+            summary.runs,
+            first.unwrap_or("see the JSON records")
+        );
+    }
+    let dataset = input::dataset_name(&a.run.data);
+    if a.json {
+        for r in &records {
+            line(serde_json::to_string(r)?)?;
+        }
+        let mut s = serde_json::to_value(&summary)?;
+        if let Some(obj) = s.as_object_mut() {
+            obj.insert("summary".into(), json!(true));
+            obj.insert("algo".into(), json!(algo.name));
+            obj.insert("dataset".into(), json!(dataset));
+            let (pos, neg) = data.class_counts();
+            obj.insert("n_examples".into(), json!(data.n()));
+            obj.insert("positives".into(), json!(pos));
+            obj.insert("negatives".into(), json!(neg));
+            obj.insert("repeats".into(), json!(a.repeats));
+            obj.insert(
+                "folds".into(),
+                json!(if test.is_some() { 0 } else { a.folds }),
+            );
+            obj.insert("inner_folds".into(), json!(a.inner_folds));
+            obj.insert("seed".into(), json!(a.run.seed));
+            obj.insert(
+                "scaling".into(),
+                json!(a.run.stages.spec().scaling.to_string()),
+            );
+            obj.insert("diverged".into(), json!(summary.diverged_runs > 0));
+            obj.insert("wall_seconds".into(), json!(total));
+        }
+        return line(s);
+    }
+    print_table(&records)?;
+    line(format!(
+        "{} on {dataset}: {} runs, AUC {:.4} ± {:.4}, AP {:.4} ± {:.4} ({} grid points, {:.2} s)",
+        algo.name,
+        summary.runs,
+        summary.auc_mean,
+        summary.auc_std,
+        summary.ap_mean,
+        summary.ap_std,
+        points.len().max(1),
+        total
+    ))
+}
+
+/// `auc cv --each`: the outer protocol for every grid point alone, one summary per point.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn cv_each(
+    a: &CvArgs,
+    algo: &'static Algorithm,
+    base: &ParamMap,
+    points: &[ParamMap],
+    data: &Dataset,
+    test: Option<&Dataset>,
+    cfg: &CvConfig,
+    pool: &rayon::ThreadPool,
+) -> Result<(), Error> {
+    let average = a.run.average;
+    let make = move |p: &ParamMap| -> Result<Box<dyn auc_core::DynFit>, auc_core::ParamError> {
+        algo.configure(p)?.procedure(average)
+    };
+    let dataset = input::dataset_name(&a.run.data);
+    let bar = Bar::fits(algo.name);
+    for point in points {
+        let params = base.merged(point);
+        let one = CvAlgo {
+            base: params.clone(),
+            grid: Vec::new(),
+            make: &make,
+        };
+        let start = Instant::now();
+        let records = pool.install(|| match test {
+            None => cv::nested_cv(data, &one, cfg, &|p| bar.event(p)),
+            Some(t) => cv::holdout(data, t, &one, cfg, &|p| bar.event(p)),
+        })?;
+        let s = cv::summarize(&records);
+        let full = algo.configure(&params)?.params();
+        if a.json {
+            let mut v = serde_json::to_value(&s)?;
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("summary".into(), json!(true));
+                obj.insert("algo".into(), json!(algo.name));
+                obj.insert("dataset".into(), json!(dataset));
+                obj.insert("params".into(), serde_json::to_value(&full)?);
+                obj.insert("diverged".into(), json!(s.diverged_runs > 0));
+                obj.insert(
+                    "aucs".into(),
+                    json!(records.iter().map(|r| r.auc).collect::<Vec<_>>()),
+                );
+                obj.insert("wall_seconds".into(), json!(start.elapsed().as_secs_f64()));
+            }
+            line(v)?;
+        } else {
+            line(format!(
+                "{full}: {} runs, AUC {:.4} ± {:.4}, AP {:.4} ± {:.4}{}",
+                s.runs,
+                s.auc_mean,
+                s.auc_std,
+                s.ap_mean,
+                s.ap_std,
+                if s.diverged_runs > 0 {
+                    " (diverged)"
+                } else {
+                    ""
+                }
+            ))?;
+        }
+    }
+    bar.finish();
+    Ok(())
+}
+
+pub(crate) fn print_table(records: &[RunRecord]) -> Result<(), Error> {
+    line(format!(
+        "{:>4} {:>6} {:>4} {:>8} {:>8} {:>10} {:>9}  params",
+        "run", "repeat", "fold", "AUC", "AP", "inner_AUC", "train_s"
+    ))?;
+    for r in records {
+        let inner = r
+            .inner_auc
+            .map_or_else(|| "-".to_owned(), |v| format!("{v:.4}"));
+        let flag = if r.diverged { "  (diverged)" } else { "" };
+        line(format!(
+            "{:>4} {:>6} {:>4} {:>8.4} {:>8.4} {:>10} {:>9.4}  {}{flag}",
+            r.run, r.repeat, r.fold, r.auc, r.ap, inner, r.train_seconds, r.params
+        ))?;
+    }
+    Ok(())
+}

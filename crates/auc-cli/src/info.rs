@@ -1,0 +1,81 @@
+//! `auc info`: a data file's shape, label counts, density and feature ranges.
+
+use std::path::PathBuf;
+
+use auc_data::{FeatureRanges, Scaling};
+use serde_json::json;
+
+use crate::input::{self, ReadArgs};
+use crate::output::{Error, line};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct InfoArgs {
+    /// A LIBSVM or CSV file (`-` for standard input; gzip is detected).
+    pub(crate) file: PathBuf,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+    /// Print one JSON object instead of a table, with the per-feature ranges (`ranges`: min, max
+    /// and non-zero count of each feature, and the row count), which `auc train --scale-from`
+    /// fits a scaling on when the data to learn from can be read only once.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+pub(crate) fn info(a: InfoArgs) -> Result<(), Error> {
+    let raw = a.read.read(std::slice::from_ref(&a.file), None)?;
+    let counts = raw.label_counts();
+    let choice = raw.choose_positive(&a.read.positive_rule())?;
+    let data = raw.binarize(&choice.known())?;
+    let (pos, neg) = data.class_counts();
+    let ir = (pos > 0).then(|| neg as f64 / pos as f64);
+    let density = data.density();
+    let ranges = FeatureRanges::of(&data);
+    let scaling = ranges.finish(Scaling::Auto).kind();
+    if a.json {
+        let classes: Vec<_> = counts
+            .iter()
+            .map(|(l, c)| json!({"label": l, "count": c}))
+            .collect();
+        return line(json!({
+            "file": a.file.display().to_string(),
+            "instances": data.n(),
+            "features": data.dim(),
+            "classes": classes,
+            "positive": choice.labels,
+            "positive_rule": choice.rule.to_string(),
+            "positives": pos,
+            "negatives": neg,
+            "imbalance_ratio": ir,
+            "density": density,
+            "sparse": data.is_sparse(),
+            "scale_auto": scaling.to_string(),
+            "reading": raw.reading(),
+            "hash_bits": a.read.hash_bits,
+            "ranges": ranges,
+        }));
+    }
+    let classes = counts
+        .iter()
+        .map(|(l, c)| format!("{}: {c}", input::fmt_label(*l)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    line(format!("file        {}", a.file.display()))?;
+    line(format!("instances   {}", data.n()))?;
+    line(format!("features    {}", data.dim()))?;
+    line(format!("classes     {} ({classes})", counts.len()))?;
+    line(format!(
+        "positive    {} ({}): {pos} positives, {neg} negatives",
+        input::fmt_labels(&choice.labels),
+        choice.rule
+    ))?;
+    match ir {
+        Some(ir) => line(format!("imbalance   {ir:.2} (negatives / positives)"))?,
+        None => line("imbalance   undefined (no positives)")?,
+    }
+    line(format!(
+        "density     {density:.4} ({} storage, {} non-zeros)",
+        if data.is_sparse() { "sparse" } else { "dense" },
+        data.nnz()
+    ))?;
+    line(format!("scale auto  {scaling}"))
+}
