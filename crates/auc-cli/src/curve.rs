@@ -35,9 +35,12 @@ pub(crate) fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
         )
         .into());
     }
-    let fit = algo.configure(&params)?.procedure(a.run.average)?;
+    let config = algo.configure(&params)?;
+    let fit = config.procedure(a.run.average)?;
     let (data, test) = a.run.load()?;
     input::need_both_classes(&data, "a convergence curve")?;
+    a.run
+        .check_fit_memory(config.as_ref(), algo, &data, test.as_ref(), 1)?;
     let cfg = a.run.config(a.folds, 1, 5);
     let points =
         auc_eval::curve::convergence_protocol(&data, test.as_ref(), fit.as_ref(), &cfg, a.every)?;

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use auc_core::{Dataset, ParamMap};
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig, RunRecord};
-use auc_learners::{Algorithm, lookup};
+use auc_learners::{Algorithm, Configured, lookup};
 use serde_json::json;
 
 use crate::hyper::{HyperArgs, grid_points};
@@ -61,6 +61,36 @@ impl RunArgs {
     }
 
     /// The training data and the optional test set, with one dimension and positive class.
+    /// Checks, before any fit, the memory of `threads` fits at once of `first` (a configured
+    /// `algo`) on `data` and `test`, and of the stages fitted on a training part (the feature
+    /// ranges and the scaler are O(p)).
+    pub(crate) fn check_fit_memory(
+        &self,
+        first: &dyn Configured,
+        algo: &Algorithm,
+        data: &Dataset,
+        test: Option<&Dataset>,
+        threads: usize,
+    ) -> Result<(), Error> {
+        let limit = memory::limit(self.max_memory);
+        let shape = auc_core::DataShape {
+            n: data.n() + test.map_or(0, Dataset::n),
+            dim: data.dim(),
+            positives: data.class_counts().0,
+            negatives: data.class_counts().1,
+        };
+        let stages = self.stages.spec().fit_bytes(data.dim());
+        memory::check(
+            first
+                .memory_bytes(&shape, self.average)
+                .saturating_add(stages)
+                .saturating_mul(threads as u64),
+            limit,
+            &format!("{} fits of {} at once", threads, algo.name),
+            "use --threads 1, --max-train N or --hash-bits",
+        )
+    }
+
     pub(crate) fn load(&self) -> Result<(Dataset, Option<Dataset>), Error> {
         let limit = memory::limit(self.max_memory);
         let mut train = self.read.read(&self.data, self.limit)?;
@@ -143,20 +173,8 @@ pub(crate) fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     let (data, test) = a.run.load()?;
     input::need_both_classes(&data, "cross-validation")?;
     let threads = a.threads.unwrap_or_else(rayon::current_num_threads).max(1);
-    let shape = auc_core::DataShape {
-        n: data.n() + test.as_ref().map_or(0, Dataset::n),
-        dim: data.dim(),
-        positives: data.class_counts().0,
-        negatives: data.class_counts().1,
-    };
-    memory::check(
-        first
-            .memory_bytes(&shape, a.run.average)
-            .saturating_mul(threads as u64),
-        memory::limit(a.run.max_memory),
-        &format!("{} fits of {} at once", threads, algo.name),
-        "use --threads 1, --max-train N or --hash-bits",
-    )?;
+    a.run
+        .check_fit_memory(first.as_ref(), algo, &data, test.as_ref(), threads)?;
     let mut cfg = a.run.config(a.folds, a.repeats, a.inner_folds);
     cfg.max_train = a.max_train.map(std::num::NonZeroUsize::get);
     let average = a.run.average;

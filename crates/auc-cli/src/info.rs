@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use auc_data::{FeatureRanges, Scaling};
+use auc_data::{FeatureRanges, Scaler, Scaling};
+use auc_stream::memory::{self, Bytes};
 use serde_json::json;
 
 use crate::input::{self, ReadArgs};
@@ -19,10 +20,29 @@ pub(crate) struct InfoArgs {
     /// fits a scaling on when the data to learn from can be read only once.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Refuse to start when the data and its feature ranges would need more memory than this
+    /// (8G, 512M). Default: three quarters of physical memory.
+    #[arg(long, value_name = "SIZE")]
+    pub(crate) max_memory: Option<Bytes>,
 }
 
 pub(crate) fn info(a: InfoArgs) -> Result<(), Error> {
+    let limit = memory::limit(a.max_memory);
     let raw = a.read.read(std::slice::from_ref(&a.file), None)?;
+    memory::check(
+        raw.stored_bytes(),
+        limit,
+        "the data",
+        "use --hash-bits B to fold the features into 2^B",
+    )?;
+    // The ranges are O(p): a single index near 2^32 would ask for tens of GB (hostile input,
+    // item 3).
+    memory::check(
+        Scaler::bytes_for(raw.dim()),
+        limit,
+        &format!("the feature ranges of {} features", raw.dim()),
+        "use --hash-bits B to fold the features into 2^B",
+    )?;
     let counts = raw.label_counts();
     let choice = raw.choose_positive(&a.read.positive_rule())?;
     let data = raw.binarize(&choice.known())?;

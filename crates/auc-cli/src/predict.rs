@@ -59,16 +59,40 @@ pub(crate) struct ModelArgs {
 
 /// Reads and checks a model file; errors name the file.
 pub(crate) fn load(path: &Path) -> Result<Model, Error> {
+    let name = path.display();
     let bytes = if is_stdout(path) {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut b)
-            .map_err(|e| format!("-: {e}"))?;
-        b
+        model_bytes(&mut std::io::stdin().lock(), "-")?
     } else {
-        std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?
+        let mut f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        model_bytes(&mut f, &name.to_string())?
     };
-    Model::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+    Model::from_bytes(&bytes).map_err(|e| format!("{name}: {e}").into())
+}
+
+/// A model file's bytes, read no further than its header allows: the magic and the announced
+/// payload length are read first, so that `/dev/zero` or a large file that is not a model is
+/// refused after 20 bytes (hostile input, item 10), and a header announcing more payload than
+/// the memory limit is refused before it is read. One byte past the announced end is read, so
+/// an extended file still fails the length check.
+fn model_bytes(r: &mut impl Read, name: &str) -> Result<Vec<u8>, Error> {
+    let io = |e: std::io::Error| -> Error { format!("{name}: {e}").into() };
+    let mut bytes = Vec::with_capacity(20);
+    r.by_ref().take(20).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() < 20 || !bytes.starts_with(b"AUCMODEL") {
+        return Ok(bytes);
+    }
+    let announced = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+    let limit = auc_stream::memory::limit(None);
+    auc_stream::memory::check(
+        announced,
+        limit,
+        &format!("{name}: the model's payload"),
+        "this is not a model auc wrote (its header announces more bytes than fit in memory)",
+    )?;
+    r.take(announced.saturating_add(5))
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    Ok(bytes)
 }
 
 pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {

@@ -336,3 +336,59 @@ fn hostile_9_impossible_csv_layout_in_moment_and_model_files() {
         "label column 100",
     );
 }
+
+/// `auc info` aborted on a 34 GB allocation for one index near 2^32, and `auc curve --max-memory
+/// 1G` aborted where `auc cv` refused with the figure: both estimate the O(p) feature ranges and
+/// the learner before allocating them.
+#[test]
+fn hostile_3_info_and_curve_check_memory_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = write(
+        dir.path(),
+        "d.svm",
+        "1 4294967295:1\n-1 1:1\n1 2:1\n-1 3:1\n",
+    );
+    check_fails(
+        &["info", path(&d), "--max-memory", "1G"],
+        "the feature ranges of 4294967295 features needs about",
+    );
+    for cmd in ["curve", "cv"] {
+        check_fails(
+            &[
+                cmd,
+                "--algo",
+                "pa-i",
+                "--data",
+                path(&d),
+                "--folds",
+                "2",
+                "--max-memory",
+                "1G",
+            ],
+            "but --max-memory is",
+        );
+    }
+    // Ordinary data still passes.
+    let o = auc(&["info", &heart(), "--max-memory", "1G"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `auc model /dev/zero` read the whole (endless) input before checking the magic bytes; it now
+/// stops after the 20-byte header, and an extended model file still fails the length check.
+#[test]
+fn hostile_10_model_reads_the_header_first() {
+    if std::path::Path::new("/dev/zero").exists() {
+        check_fails(&["model", "/dev/zero"], "not an auc model file");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.auc");
+    let o = auc(&["train", "--algo", "pa-i", &heart(), "-o", path(&m)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut bytes = std::fs::read(&m).unwrap();
+    bytes.extend_from_slice(b"extra");
+    let x = write(dir.path(), "x.auc", "");
+    std::fs::write(&x, &bytes).unwrap();
+    check_fails(&["model", path(&x)], "truncated or extended");
+    let o = auc(&["model", path(&m)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
