@@ -45,6 +45,11 @@ pub(crate) struct PredictArgs {
     /// Parse and score on one thread, one after the other, instead of overlapping them on two.
     #[arg(long)]
     one_thread: bool,
+    /// Refuse a row with a feature index past the model's dimension. By default such a feature
+    /// (a one-hot column the training data never had) is dropped: it has no fitted scale and
+    /// weight 0. The row is scored, and the number of such rows is reported.
+    #[arg(long)]
+    strict_dim: bool,
 }
 
 /// Flags of `auc model`.
@@ -102,7 +107,12 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     let m = load(&a.model)?;
     a.read.check_against(&m.preparation, &a.model)?;
     let prep = &m.preparation;
-    let mut reader = Reader::open(std::slice::from_ref(&a.data), &prep.read_options())?;
+    let mut opts = prep.read_options();
+    if !a.strict_dim {
+        // Read every index; the shaper drops those past the model's dimension.
+        opts.dim = None;
+    }
+    let mut reader = Reader::open(std::slice::from_ref(&a.data), &opts)?;
     reader.on_wider(format!("the model was trained on {} features", prep.dim));
     if let (Some(want), Some(found)) = (prep.reading.csv(), reader.reading().csv()) {
         want.check(found, &a.data.display().to_string())?;
@@ -117,7 +127,7 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     {
         let survey = auc_stream::survey(
             paths,
-            &prep.read_options(),
+            &opts,
             false,
             Some(given),
             auc_stream::memory::limit(None),
@@ -147,7 +157,10 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         Classes::Known { labels, .. } => labels.clone(),
         Classes::Binary => vec![1.0],
     };
-    let shaper = Shaper::new(classes.clone(), prep.dim, prep.transform.clone());
+    let mut shaper = Shaper::new(classes.clone(), prep.dim, prep.transform.clone());
+    if !a.strict_dim {
+        shaper = shaper.with_max_dim(prep.dim);
+    }
     let mut sink = Sink::create(a.output.as_deref().unwrap_or(Path::new("-")))?;
     let (mut scores, mut labels) = (Vec::new(), Vec::new());
     let bar = Bar::bytes("scoring", reader.total_bytes());
@@ -181,18 +194,28 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     let seconds = start.elapsed().as_secs_f64();
     auc_stream::final_choice(&classes, &done.seen)?;
     sink.finish()?;
+    let unseen = done.seen.unseen_rows;
+    if unseen > 0 && !a.json {
+        eprintln!(
+            "auc: {unseen} rows held features past the model's {} (never seen in training): those features were dropped, as they have weight 0 and no fitted scale (--strict-dim refuses such rows)",
+            prep.dim
+        );
+    }
     if a.no_metrics {
-        report_count(&a, done.rows, seconds);
+        report_count(&a, done.rows, seconds, unseen);
     } else {
-        report_metrics(&a, &scores, &labels, &positive, seconds);
+        report_metrics(&a, &scores, &labels, &positive, seconds, unseen);
     }
     Ok(())
 }
 
 /// The number of rows scored, when no metrics are computed.
-fn report_count(a: &PredictArgs, n: u64, seconds: f64) {
+fn report_count(a: &PredictArgs, n: u64, seconds: f64, unseen: u64) {
     if a.json {
-        eprintln!("{}", json!({"examples": n, "seconds": seconds}));
+        eprintln!(
+            "{}",
+            json!({"examples": n, "seconds": seconds, "unseen_feature_rows": unseen})
+        );
     } else {
         eprintln!("auc: {n} examples scored in {seconds:.3} s");
     }
@@ -205,6 +228,7 @@ fn report_metrics(
     labels: &[Label],
     positive: &[f64],
     seconds: f64,
+    unseen: u64,
 ) {
     let n = scores.len();
     let metrics = metrics::auc(scores, labels)
@@ -215,7 +239,7 @@ fn report_metrics(
             .map_or((None, None), |&(x, y)| (Some(x), Some(y)));
         eprintln!(
             "{}",
-            json!({"examples": n, "seconds": seconds, "positive": positive, "auc": auc, "ap": ap})
+            json!({"examples": n, "seconds": seconds, "positive": positive, "auc": auc, "ap": ap, "unseen_feature_rows": unseen})
         );
         return;
     }

@@ -635,7 +635,7 @@ fn predict_scores_every_row_and_rejects_damaged_models() {
     );
     let wide = write(dir.path(), "wide.libsvm", "1 14:1\n-1 1:1\n");
     check_fails(
-        &["predict", "-m", &m, wide.to_str().unwrap()],
+        &["predict", "-m", &m, wide.to_str().unwrap(), "--strict-dim"],
         "feature index 14 exceeds the given dimension 13: expected at most 13 (the model was trained on 13 features)",
     );
 }

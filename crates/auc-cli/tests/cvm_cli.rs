@@ -291,7 +291,7 @@ fn batch_models_refuse_resume_average_streams_and_bad_input() {
     let wide = p("wide.libsvm");
     std::fs::write(&wide, "1 14:1\n-1 1:1\n").unwrap();
     check_fails(
-        &["predict", "-m", &m, &wide],
+        &["predict", "-m", &m, &wide, "--strict-dim"],
         "(the model was trained on 13 features)",
     );
 }

@@ -392,3 +392,79 @@ fn hostile_10_model_reads_the_header_first() {
     let o = auc(&["model", path(&m)]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// `auc predict` refused a test file holding a feature index the training file never had
+/// ("feature index 20 exceeds the given dimension 19"), where LIBSVM, scikit-learn and Vowpal
+/// Wabbit score the row. Such a feature has no fitted scale and weight 0: it is dropped, the row
+/// is scored exactly as the same row without it, the rows are counted on stderr and in `--json`,
+/// and `--strict-dim` keeps the refusal.
+#[test]
+fn hostile_11_predict_scores_features_the_model_never_saw() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = write(
+        dir.path(),
+        "train.svm",
+        "1 1:0.5 2:1 3:0.2\n-1 1:0.1 2:0.3\n1 2:0.9 3:0.7\n-1 1:0.8 3:0.1\n1 1:0.4 2:0.8 3:0.9\n-1 2:0.2\n",
+    );
+    // The same rows, once with extra features 4 and 7 (never seen in training), once without.
+    let wide = write(
+        dir.path(),
+        "wide.svm",
+        "1 1:0.3 2:0.7 4:5\n-1 2:0.1 3:0.4\n1 1:0.9 3:0.6 7:-2\n-1 1:0.2\n",
+    );
+    let narrow = write(
+        dir.path(),
+        "narrow.svm",
+        "1 1:0.3 2:0.7\n-1 2:0.1 3:0.4\n1 1:0.9 3:0.6\n-1 1:0.2\n",
+    );
+    for (algo, scale) in [("pa-i", "maxabs"), ("oauc-m", "minmax")] {
+        let m = dir.path().join(format!("{algo}.auc"));
+        let o = auc(&[
+            "train",
+            "--algo",
+            algo,
+            "--scale",
+            scale,
+            path(&train),
+            "-o",
+            path(&m),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let (sw, sn) = (dir.path().join("sw.txt"), dir.path().join("sn.txt"));
+        let o = auc(&["predict", "-m", path(&m), path(&wide), "-o", path(&sw)]);
+        assert!(o.status.success(), "{algo}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("2 rows held features past the model's 3"),
+            "{}",
+            stderr(&o)
+        );
+        let o = auc(&["predict", "-m", path(&m), path(&narrow), "-o", path(&sn)]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(!stderr(&o).contains("rows held features"), "{}", stderr(&o));
+        assert_eq!(
+            std::fs::read_to_string(&sw).unwrap(),
+            std::fs::read_to_string(&sn).unwrap(),
+            "{algo}: a dropped feature changes no score"
+        );
+        let o = auc(&[
+            "predict",
+            "-m",
+            path(&m),
+            path(&wide),
+            "--json",
+            "--no-metrics",
+            "-o",
+            path(&sw),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("\"unseen_feature_rows\":2"),
+            "{}",
+            stderr(&o)
+        );
+        check_fails(
+            &["predict", "-m", path(&m), path(&wide), "--strict-dim"],
+            "exceeds the given dimension 3",
+        );
+    }
+}

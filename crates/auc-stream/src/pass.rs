@@ -200,6 +200,8 @@ struct Parsed {
     /// Index of the input in `Shared::paths`.
     file: usize,
     data: Dataset,
+    /// Rows whose features past the shaper's `max_dim` were dropped.
+    unseen: u64,
     /// The labels as written.
     labels: Vec<f64>,
     /// The block's dimension as its parser found it (indices of explicit zeros included).
@@ -224,7 +226,7 @@ enum Item {
 fn parse_block(shared: &Shared, file: usize, block: blocks::Block) -> Result<Parsed, Error> {
     let raw = blocks::parse(&block, &shared.paths[file], &shared.opts)
         .map_err(|e| widen(shared.wider.as_deref(), e))?;
-    let data = shared.prep.rows(&raw, raw.dim())?;
+    let (data, unseen) = shared.prep.rows(&raw, raw.dim())?;
     let nnz = match shared.growing {
         true => (0..raw.n()).map(|i| raw.row(i).nnz()).collect(),
         false => Vec::new(),
@@ -232,6 +234,7 @@ fn parse_block(shared: &Shared, file: usize, block: blocks::Block) -> Result<Par
     Ok(Parsed {
         file,
         data,
+        unseen,
         labels: raw.raw_labels().to_vec(),
         dim: raw.dim(),
         nnz,
@@ -358,6 +361,7 @@ fn take_blocks(
                     .map_err(|_| -> Error { "a block parser task failed".into() })??;
                 let source = shared.paths[p.file].display().to_string();
                 prep.check_labels(&p.labels, rows, &source)?;
+                prep.count_unseen(p.unseen);
                 let before = rows;
                 let n = p.labels.len();
                 rows += n as u64;

@@ -5,7 +5,7 @@
 //! model. Each step works row by row, so chunked and whole inputs give the same rows bit for bit.
 
 use crate::Error;
-use auc_core::Dataset;
+use auc_core::{Dataset, Storage};
 use auc_data::{BinaryLabels, Layout, Positive, PositiveChoice, PositiveRule, RawData};
 use auc_prep::Transform;
 
@@ -47,6 +47,8 @@ pub struct Seen {
     one: bool,
     /// For `Classes::Known { given: true }`: whether each given label occurred.
     given: Vec<bool>,
+    /// Rows that held a feature past the shaper's [`Shaper::with_max_dim`], dropped.
+    pub unseen_rows: u64,
 }
 
 impl Seen {
@@ -99,6 +101,9 @@ pub struct Shaper {
     pub min_dim: usize,
     /// The fitted stages.
     pub transform: Transform,
+    /// Features past this index are dropped (a model scoring rows with features it never saw:
+    /// they have weight 0 and no fitted scale); `None` keeps every feature.
+    pub max_dim: Option<usize>,
     seen: Seen,
 }
 
@@ -116,6 +121,7 @@ impl Shaper {
             classes,
             min_dim,
             transform,
+            max_dim: None,
             seen: Seen {
                 given,
                 ..Seen::default()
@@ -187,25 +193,86 @@ impl Shaper {
         source: &str,
     ) -> Result<Dataset, Error> {
         self.check_labels(raw.raw_labels(), first, source)?;
-        self.rows(raw, dim)
+        let (data, unseen) = self.rows(raw, dim)?;
+        self.seen.unseen_rows += unseen;
+        Ok(data)
+    }
+
+    /// The same shaper, dropping every feature from index `dim` on (and counting the rows that
+    /// held one) before the stages: what `auc predict` does with features its model never saw.
+    pub fn with_max_dim(mut self, dim: usize) -> Self {
+        self.max_dim = Some(dim);
+        self
+    }
+
+    /// Adds `n` rows with dropped features to the count (a block shaped on another thread).
+    pub(crate) fn count_unseen(&mut self, n: u64) {
+        self.seen.unseen_rows += n;
     }
 
     /// The rows of `raw` (of an input whose dimension so far is `dim`) binarized, in the form
     /// they were read, with at least `max(dim, min_dim)` features, scaled and normalized; the
     /// labels are not checked ([`Shaper::apply`] does both).
-    pub(crate) fn rows(&self, raw: &RawData, dim: usize) -> Result<Dataset, Error> {
+    pub(crate) fn rows(&self, raw: &RawData, dim: usize) -> Result<(Dataset, u64), Error> {
         let positive = match &self.classes {
             Classes::Known { labels, .. } => Positive::Known(labels.clone()),
             Classes::Binary => Positive::Known(vec![1.0]),
         };
         let mut data = raw.binarize_as(&positive, Layout::AsRead)?;
-        let dim = dim.max(self.min_dim);
+        let mut unseen = 0;
+        let mut dim = dim.max(self.min_dim);
+        if let Some(max) = self.max_dim {
+            (data, unseen) = drop_features_from(data, max)?;
+            dim = dim.min(max);
+        }
         if data.dim() < dim {
             data = data.with_dim(dim);
         }
         if self.transform.is_identity() {
-            return Ok(data);
+            return Ok((data, unseen));
         }
-        Ok(self.transform.apply_dataset(&data))
+        Ok((self.transform.apply_dataset(&data), unseen))
     }
+}
+
+/// `data` without its features from index `max` on, in `max` features, and how many rows held
+/// one (a stored non-zero there).
+fn drop_features_from(data: Dataset, max: usize) -> Result<(Dataset, u64), Error> {
+    if data.dim() <= max {
+        return Ok((data, 0));
+    }
+    let labels = data.labels().to_vec();
+    let mut rows = 0u64;
+    let out = match data.storage() {
+        Storage::Sparse {
+            indptr,
+            indices,
+            values,
+        } => {
+            let (mut p, mut ix, mut vs) = (vec![0usize], Vec::new(), Vec::new());
+            for i in 0..data.n() {
+                let (a, b) = (indptr[i], indptr[i + 1]);
+                let keep = indices[a..b].partition_point(|&j| (j as usize) < max);
+                if keep < b - a {
+                    rows += 1;
+                }
+                ix.extend_from_slice(&indices[a..a + keep]);
+                vs.extend_from_slice(&values[a..a + keep]);
+                p.push(ix.len());
+            }
+            Dataset::sparse(max, p, ix, vs, labels)?
+        }
+        Storage::Dense { values } => {
+            let p = data.dim();
+            let mut out = Vec::with_capacity(data.n() * max);
+            for row in values.chunks_exact(p.max(1)) {
+                if row[max..].iter().any(|&v| v != 0.0) {
+                    rows += 1;
+                }
+                out.extend_from_slice(&row[..max]);
+            }
+            Dataset::dense(max, out, labels)?
+        }
+    };
+    Ok((out, rows))
 }
