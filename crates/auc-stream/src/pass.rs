@@ -159,14 +159,19 @@ impl Reader {
                 return Ok(None);
             }
         }
-        let growing = self.opts.dim.is_none() && self.opts.hash_bits.is_none();
+        // A shaper that caps the dimension (a scorer: rows never wider than its model) needs no
+        // growth points and knows the width of its dense rows.
+        let growing =
+            self.opts.dim.is_none() && self.opts.hash_bits.is_none() && prep.max_dim.is_none();
         let dense = matches!(prep.transform.scaler(), Scaler::MinMax { .. });
         if growing && dense {
             return Ok(None);
         }
         let max_lines = match dense {
             true => {
-                let dim = prep.min_dim.max(self.opts.dim.unwrap_or(0));
+                let dim = prep
+                    .max_dim
+                    .unwrap_or(prep.min_dim.max(self.opts.dim.unwrap_or(0)));
                 let row = 8 * (dim as u64).max(1);
                 usize::try_from((CHUNK_BYTES / row).max(1)).unwrap_or(usize::MAX)
             }
