@@ -116,13 +116,14 @@ impl RunArgs {
     }
 
     pub(crate) fn config(&self, folds: usize, repeats: usize, inner: usize) -> CvConfig {
+        let stages = self.stages.spec();
         CvConfig {
             folds,
             repeats,
             inner_folds: inner,
             seed: self.seed,
-            scaling: self.stages.spec().scaling,
-            unit_norm: self.stages.spec().unit_norm,
+            scaling: stages.scaling,
+            unit_norm: stages.unit_norm,
             max_train: None,
         }
     }
