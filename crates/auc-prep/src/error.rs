@@ -28,6 +28,10 @@ pub enum PrepError {
         /// The model it came from.
         origin: String,
     },
+    /// A feature map that cannot be fitted as asked.
+    FeatureMap(String),
+    /// A feature map asked where no sample of the training rows can be had before learning.
+    MapNeedsSample,
 }
 
 fn hashing(b: Option<u8>) -> String {
@@ -57,6 +61,10 @@ impl fmt::Display for PrepError {
             } => write!(
                 f,
                 "--scale {asked} contradicts the {fitted} scaling the model {origin} was trained with (--scale-from takes a model's scaling as it is; leave --scale out)"
+            ),
+            PrepError::FeatureMap(why) => write!(f, "the feature map: {why}"),
+            PrepError::MapNeedsSample => f.write_str(
+                "a feature map is fitted on a sample of the training rows, and none can be had before learning starts: read the data from a file (it is read twice), or pass --features-from FILE (a model or map file with a fitted map)",
             ),
         }
     }

@@ -5,7 +5,8 @@
 //! - [`PrepSpec`] is what was asked (reading, positive-class rule, dimension, hashing, the
 //!   stages, `--scale-from`), built once from the CLI's flags or Python's keyword arguments and
 //!   checked by [`PrepSpec::new`]; its stage part is [`TransformSpec`].
-//! - [`Transform`] is the fitted stages in their fixed order (scaling, then unit norm), fitted on
+//! - [`Transform`] is the fitted stages in their fixed order (scaling, the feature map, unit
+//!   norm), fitted on
 //!   training data only ([`TransformSpec::fit`] from a [`ScaleEvidence`]: rows in memory, the
 //!   ranges of a first pass or of merged moment files) and applied identically to whole
 //!   datasets ([`Transform::apply_dataset`]) and single rows ([`Transform::apply_row`]).
@@ -17,15 +18,22 @@
 //! [`FittedStage`] in its own file and one variant of [`Stage`] (see [`transform`]'s docs).
 
 mod error;
+pub mod features;
 mod fitted;
+mod map_fit;
+mod nystroem;
 mod preparation;
+mod sample;
 mod spec;
 mod stages;
 pub mod transform;
 
 pub use error::PrepError;
+pub use features::{FeatureMapSpec, MapKind, MapShape, SigmaRule};
 pub use fitted::FittedStage;
+pub use map_fit::kernel_width;
 pub use preparation::{Preparation, PreparationV3};
+pub use sample::RowSample;
 pub use spec::{PrepSpec, ScaleEvidence, ScaleFrom, ScaleSource, TransformSpec};
-pub use stages::UnitNorm;
+pub use stages::{FeatureMap, UnitNorm};
 pub use transform::{RowBuffers, Stage, Transform};

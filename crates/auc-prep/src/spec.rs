@@ -7,23 +7,29 @@ use auc_core::Dataset;
 use auc_data::{FeatureRanges, Positive, PositiveChoice, ReadOptions, Reading, Scaler, Scaling};
 
 use crate::error::PrepError;
+use crate::features::{FeatureMapSpec, MAP_SAMPLE_ROWS};
 use crate::preparation::Preparation;
-use crate::transform::Transform;
+use crate::sample::RowSample;
+use crate::stages::UnitNorm;
+use crate::transform::{Stage, Transform};
 
-/// The stages asked for, in their fixed order: scaling, then unit norm.
+/// The stages asked for, in their fixed order: scaling, the feature map, unit norm.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TransformSpec {
     /// Feature scaling, fitted on training data only (`--scale`).
     pub scaling: Scaling,
+    /// A feature map fitted on a sample of the scaled training rows (`--features`).
+    pub features: Option<FeatureMapSpec>,
     /// Divide every row by its norm after the other stages (`--unit-norm`).
     pub unit_norm: bool,
 }
 
 impl Default for TransformSpec {
-    /// `--scale auto`, no unit norm: the CLI's defaults.
+    /// `--scale auto`, no map, no unit norm: the CLI's defaults.
     fn default() -> Self {
         TransformSpec {
             scaling: Scaling::Auto,
+            features: None,
             unit_norm: false,
         }
     }
@@ -42,37 +48,105 @@ pub enum ScaleEvidence<'a> {
 }
 
 impl TransformSpec {
+    /// The spec of `scaling` and `unit_norm` without a map.
+    pub fn scale_then_norm(scaling: Scaling, unit_norm: bool) -> TransformSpec {
+        TransformSpec {
+            scaling,
+            features: None,
+            unit_norm,
+        }
+    }
+
     /// Whether fitting needs the training rows' ranges.
     pub fn needs_ranges(&self) -> bool {
         self.scaling != Scaling::None
     }
 
-    /// The stages fitted on `evidence`. The scaling of [`ScaleEvidence::Data`] is
-    /// [`Scaler::fit`], that of [`ScaleEvidence::Ranges`] [`FeatureRanges::finish`]: on the same
-    /// rows they are the same scaler, so streamed and in-memory training agree.
-    pub fn fit(&self, evidence: ScaleEvidence<'_>) -> Transform {
-        let scaler = match evidence {
+    /// Whether fitting needs a sample of the training rows (a feature map is asked).
+    pub fn needs_sample(&self) -> bool {
+        self.features.is_some()
+    }
+
+    /// The scaler fitted on `evidence`. That of [`ScaleEvidence::Data`] is [`Scaler::fit`],
+    /// that of [`ScaleEvidence::Ranges`] [`FeatureRanges::finish`]: on the same rows they are
+    /// the same scaler, so streamed and in-memory training agree.
+    pub fn fit_scaler(&self, evidence: ScaleEvidence<'_>) -> Scaler {
+        match evidence {
             _ if self.scaling == Scaling::None => Scaler::None,
             ScaleEvidence::Data(d) => Scaler::fit(self.scaling, d),
             ScaleEvidence::Ranges(r) => r.finish(self.scaling),
             ScaleEvidence::Nothing => Scaler::None,
+        }
+    }
+
+    /// The stages fitted on `evidence`. A feature map is fitted on the seeded sample
+    /// ([`RowSample`]) of [`ScaleEvidence::Data`]'s rows; other evidence has no rows, so a map
+    /// then needs [`TransformSpec::fit_sampled`].
+    pub fn fit(&self, evidence: ScaleEvidence<'_>) -> Result<Transform, PrepError> {
+        let scaler = self.fit_scaler(evidence);
+        let Some(map) = &self.features else {
+            return self.finish(scaler, None);
         };
-        self.with_scaler(scaler)
+        match evidence {
+            ScaleEvidence::Data(d) => {
+                let sample = RowSample::of_dataset(d, MAP_SAMPLE_ROWS, map.seed).into_dataset();
+                self.finish(scaler, Some(&sample))
+            }
+            _ => Err(PrepError::MapNeedsSample),
+        }
     }
 
-    /// The stages with `scaler` as the scaling, fitted elsewhere.
-    pub fn with_scaler(&self, scaler: Scaler) -> Transform {
-        Transform::scale_then_norm(scaler, self.unit_norm)
+    /// The stages fitted on `evidence`, a feature map on `sample` (the [`RowSample`] of the
+    /// training rows as read, covering their dimension).
+    pub fn fit_sampled(
+        &self,
+        evidence: ScaleEvidence<'_>,
+        sample: &Dataset,
+    ) -> Result<Transform, PrepError> {
+        self.finish(self.fit_scaler(evidence), Some(sample))
     }
 
-    /// Bytes fitting the stages on `dim` features may take (the ranges and the scaler), for a
-    /// memory check before fitting.
+    /// The stages with `scaler` as the scaling (fitted elsewhere) and a feature map fitted on
+    /// `sample` scaled by it, when a map is asked.
+    pub fn finish(&self, scaler: Scaler, sample: Option<&Dataset>) -> Result<Transform, PrepError> {
+        let mut stages = Vec::with_capacity(3);
+        if let Some(map) = &self.features {
+            let sample = sample.ok_or(PrepError::MapNeedsSample)?;
+            let dim = sample.dim().max(scaler.dim());
+            let scaled = if matches!(scaler, Scaler::None) {
+                sample.clone().with_dim(dim)
+            } else {
+                scaler.transform(&sample.clone().with_dim(dim))
+            };
+            if !matches!(scaler, Scaler::None) {
+                stages.push(Stage::Scale(scaler));
+            }
+            stages.push(Stage::FeatureMap(map.fit(&scaled, dim)?));
+        } else if !matches!(scaler, Scaler::None) {
+            stages.push(Stage::Scale(scaler));
+        }
+        if self.unit_norm {
+            stages.push(Stage::UnitNorm(UnitNorm));
+        }
+        Ok(Transform::from_stages(stages).expect("stages pushed in their fixed order"))
+    }
+
+    /// Bytes fitting the stages on `dim` features may take (the ranges and the scaler, the
+    /// map's sample and the map), for a memory check before fitting.
     pub fn fit_bytes(&self, dim: usize) -> u64 {
-        if self.needs_ranges() {
+        let scale = if self.needs_ranges() {
             Scaler::bytes_for(dim)
         } else {
             0
-        }
+        };
+        let map = self.features.map_or(0, |m| m.fit_bytes(dim));
+        scale.saturating_add(map)
+    }
+
+    /// The dimension the learner sees for input of `dim` features, at most (a Nystroem map
+    /// may drop some of its landmarks).
+    pub fn max_output_dim(&self, dim: usize) -> usize {
+        self.features.map_or(dim, |m| m.max_output_dim())
     }
 }
 
@@ -145,6 +219,11 @@ impl PrepSpec {
         self.transform.needs_ranges() && self.scale_from.is_none()
     }
 
+    /// Whether a first pass must draw a sample of the training rows (for a feature map).
+    pub fn needs_sample(&self) -> bool {
+        self.transform.needs_sample()
+    }
+
     /// The dimension fixed up front: `--dim`, or $2^B$ with `--hash-bits B`.
     pub fn fixed_dim(&self) -> Option<usize> {
         self.read.dim.or(self.read.hash_bits.map(|b| 1usize << b))
@@ -152,13 +231,23 @@ impl PrepSpec {
 
     /// The stages for training rows described by `evidence`; `--scale-from` wins over it (a
     /// model's scaler is taken as it is, and `--scale` must not contradict it).
-    pub fn fit_transform(&self, evidence: ScaleEvidence<'_>) -> Result<Transform, PrepError> {
+    /// A feature map is fitted on `sample` when given (the sample of a first pass), else on
+    /// the rows of [`ScaleEvidence::Data`].
+    pub fn fit_transform(
+        &self,
+        evidence: ScaleEvidence<'_>,
+        sample: Option<&Dataset>,
+    ) -> Result<Transform, PrepError> {
+        let fit = |evidence: ScaleEvidence<'_>| match sample {
+            Some(s) => self.transform.fit_sampled(evidence, s),
+            None => self.transform.fit(evidence),
+        };
         let Some(from) = &self.scale_from else {
-            return Ok(self.transform.fit(evidence));
+            return fit(evidence);
         };
         let scaling = self.transform.scaling;
         match &from.source {
-            ScaleSource::Ranges(r) => Ok(self.transform.fit(ScaleEvidence::Ranges(r))),
+            ScaleSource::Ranges(r) => fit(ScaleEvidence::Ranges(r)),
             ScaleSource::Fitted(s) => {
                 if scaling != Scaling::Auto && scaling != s.kind() {
                     return Err(PrepError::ScaleFromContradiction {
@@ -167,7 +256,17 @@ impl PrepSpec {
                         origin: from.origin.clone(),
                     });
                 }
-                Ok(self.transform.with_scaler(s.clone()))
+                let drawn;
+                let sample = match (sample, evidence) {
+                    (Some(s), _) => Some(s),
+                    (None, ScaleEvidence::Data(d)) if self.transform.needs_sample() => {
+                        let seed = self.transform.features.map_or(0, |m| m.seed);
+                        drawn = RowSample::of_dataset(d, MAP_SAMPLE_ROWS, seed).into_dataset();
+                        Some(&drawn)
+                    }
+                    (None, _) => None,
+                };
+                self.transform.finish(s.clone(), sample)
             }
         }
     }

@@ -1,5 +1,5 @@
 //! [`Transform`]: the fitted stages a row goes through before a learner sees it, in their fixed
-//! order, and [`Stage`], the one list of stage kinds.
+//! order, and [`Stage`], the one list of stage kinds: scaling, the feature map, unit norm.
 //!
 //! # Adding a stage
 //! A new stage (the feature maps of the nonlinear issue, for one) is a type in its own file
@@ -13,7 +13,7 @@ use auc_data::Scaler;
 use serde::{Deserialize, Serialize};
 
 use crate::fitted::FittedStage;
-use crate::stages::UnitNorm;
+use crate::stages::{FeatureMap, UnitNorm};
 
 /// One fitted stage. The variants are the list of stage kinds; their order in a [`Transform`] is
 /// fixed by [`Stage::rank`] (scaling first, unit norm last).
@@ -23,6 +23,8 @@ pub enum Stage {
     Scale(Scaler),
     /// Division of every row by its Euclidean norm (`--unit-norm`).
     UnitNorm(UnitNorm),
+    /// A feature map fitted on training rows (`--features`), between scaling and unit norm.
+    FeatureMap(FeatureMap),
 }
 
 impl Stage {
@@ -31,6 +33,7 @@ impl Stage {
         match self {
             Stage::Scale(s) => s,
             Stage::UnitNorm(u) => u,
+            Stage::FeatureMap(m) => m,
         }
     }
 
@@ -39,6 +42,7 @@ impl Stage {
     pub fn rank(&self) -> u8 {
         match self {
             Stage::Scale(_) => 0,
+            Stage::FeatureMap(_) => 1,
             Stage::UnitNorm(_) => 2,
         }
     }
@@ -107,6 +111,20 @@ impl Transform {
             .unwrap_or(&NO_SCALER)
     }
 
+    /// The fitted feature map, when there is one.
+    pub fn feature_map(&self) -> Option<&FeatureMap> {
+        self.stages.iter().find_map(|s| match s {
+            Stage::FeatureMap(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// The dimension of the rows a learner sees when the input has `input_dim` features: the
+    /// map's output dimension, or the input's when there is no map.
+    pub fn output_dim(&self, input_dim: usize) -> usize {
+        self.feature_map().map_or(input_dim, FeatureMap::output_dim)
+    }
+
     /// Whether rows are divided by their norm.
     pub fn unit_norm(&self) -> bool {
         self.stages.iter().any(|s| matches!(s, Stage::UnitNorm(_)))
@@ -126,6 +144,7 @@ impl Transform {
             .iter()
             .map(|s| match s {
                 Stage::Scale(sc) => format!("scale({})", sc.kind()),
+                Stage::FeatureMap(m) => format!("map({})", m.describe()),
                 other => other.fitted().name().to_owned(),
             })
             .collect::<Vec<_>>()

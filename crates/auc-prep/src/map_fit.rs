@@ -1,0 +1,171 @@
+//! Fitting a [`FeatureMapSpec`] on a sample of (scaled) training rows: the kernel width rule,
+//! the random draws of the Fourier and ELM maps, and Nystroem's landmarks and projection.
+//!
+//! The random maps draw from one seeded generator (xoshiro256++) in storage order: $W$ by input
+//! feature, then $b$; the Gaussians are Box-Muller pairs. The same seed, input dimension and
+//! width give the same map on every machine.
+
+use auc_core::{Dataset, Row};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::error::PrepError;
+use crate::features::{FeatureMapSpec, MapKind, SigmaRule};
+use crate::stages::FeatureMap;
+
+/// Rows of the sample the median rule looks at (its pairs: about half a million).
+const MEDIAN_ROWS: usize = 1000;
+
+impl FeatureMapSpec {
+    /// The map fitted on `sample` (training rows after the stages before the map, in the
+    /// sample's order) for input of `input_dim` features.
+    pub fn fit(&self, sample: &Dataset, input_dim: usize) -> Result<FeatureMap, PrepError> {
+        if input_dim == 0 {
+            return Err(PrepError::FeatureMap(
+                "a feature map needs at least one input feature".to_owned(),
+            ));
+        }
+        let sigma = kernel_width(self.sigma, sample, input_dim);
+        match self.shape.kind {
+            MapKind::Rff | MapKind::Elm => Ok(random_map(self, sigma, input_dim)),
+            MapKind::Nystroem => crate::nystroem::fit(self, sigma, sample, input_dim),
+        }
+    }
+}
+
+/// $\sigma$ by `rule` on `sample`; 1 when the sample cannot say (no rows, or all equal).
+pub fn kernel_width(rule: SigmaRule, sample: &Dataset, input_dim: usize) -> f64 {
+    let s = match rule {
+        SigmaRule::Given(s) => return s,
+        SigmaRule::Scale => scale_width(sample, input_dim),
+        SigmaRule::Median => median_width(sample),
+    };
+    if s.is_finite() && s > 0.0 { s } else { 1.0 }
+}
+
+/// $\sqrt{p \operatorname{Var}(X)}$, the variance over all $n p$ entries (zeros included).
+fn scale_width(sample: &Dataset, input_dim: usize) -> f64 {
+    let n = sample.n();
+    if n == 0 {
+        return 1.0;
+    }
+    let (mut sum, mut sq) = (0.0, 0.0);
+    for (x, _) in sample.iter() {
+        for_each_entry(x, input_dim, |_, v| {
+            sum += v;
+            sq += v * v;
+        });
+    }
+    let cells = n as f64 * input_dim as f64;
+    let mean = sum / cells;
+    let var = (sq / cells - mean * mean).max(0.0);
+    (input_dim as f64 * var).sqrt()
+}
+
+/// The median of the distances between the pairs of the sample's first [`MEDIAN_ROWS`] rows.
+fn median_width(sample: &Dataset) -> f64 {
+    let m = sample.n().min(MEDIAN_ROWS);
+    let dim = sample.dim();
+    let rows: Vec<Vec<f64>> = (0..m)
+        .map(|i| {
+            let mut v = vec![0.0; dim];
+            for_each_entry(sample.row(i), dim, |k, a| v[k] = a);
+            v
+        })
+        .collect();
+    let mut d = Vec::with_capacity(m * m.saturating_sub(1) / 2);
+    for i in 0..m {
+        for j in 0..i {
+            let s: f64 = rows[i]
+                .iter()
+                .zip(&rows[j])
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum();
+            d.push(s.sqrt());
+        }
+    }
+    if d.is_empty() {
+        return 1.0;
+    }
+    let mid = d.len() / 2;
+    let (_, median, _) = d.select_nth_unstable_by(mid, f64::total_cmp);
+    *median
+}
+
+/// Calls `f(k, x_k)` for the stored entries of `x` below `dim`.
+pub(crate) fn for_each_entry(x: Row<'_>, dim: usize, mut f: impl FnMut(usize, f64)) {
+    match x {
+        Row::Dense(v) => {
+            for (k, &a) in v.iter().enumerate().take(dim) {
+                f(k, a);
+            }
+        }
+        Row::Sparse(s) => {
+            for (&k, &a) in s.indices().iter().zip(s.values()) {
+                if (k as usize) < dim {
+                    f(k as usize, a);
+                }
+            }
+        }
+    }
+}
+
+/// A source of standard normal draws (Box-Muller, both values of each pair used).
+pub(crate) struct Normals {
+    rng: Xoshiro256PlusPlus,
+    spare: Option<f64>,
+}
+
+impl Normals {
+    pub(crate) fn new(seed: u64) -> Normals {
+        Normals {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            spare: None,
+        }
+    }
+
+    /// A uniform draw in [0, 1).
+    pub(crate) fn uniform(&mut self) -> f64 {
+        self.rng.random::<f64>()
+    }
+
+    /// A standard normal draw.
+    pub(crate) fn normal(&mut self) -> f64 {
+        if let Some(z) = self.spare.take() {
+            return z;
+        }
+        // 1 - u lies in (0, 1], so its logarithm is finite.
+        let u1 = 1.0 - self.uniform();
+        let u2 = self.uniform();
+        let r = (-2.0 * u1.ln()).sqrt();
+        let t = std::f64::consts::TAU * u2;
+        self.spare = Some(r * t.sin());
+        r * t.cos()
+    }
+}
+
+/// Random Fourier features or an ELM layer of `spec.shape.size` units: $W_{kj} \sim N(0, 2 /
+/// \sigma^2)$; $b_j \sim U[0, 2\pi)$ for Fourier features (so that $E[z(x) \cdot z(y)] = k(x,
+/// y)$), $b_j \sim U[-1, 1)$ for the ELM's sigmoid units.
+fn random_map(spec: &FeatureMapSpec, sigma: f64, input_dim: usize) -> FeatureMap {
+    let d = spec.shape.size;
+    let mut g = Normals::new(spec.seed);
+    let sd = std::f64::consts::SQRT_2 / sigma;
+    let weights: Vec<f64> = (0..input_dim * d).map(|_| sd * g.normal()).collect();
+    let offsets: Vec<f64> = match spec.shape.kind {
+        MapKind::Rff => (0..d)
+            .map(|_| std::f64::consts::TAU * g.uniform())
+            .collect(),
+        _ => (0..d).map(|_| 2.0 * g.uniform() - 1.0).collect(),
+    };
+    FeatureMap {
+        kind: spec.shape.kind,
+        input_dim,
+        sigma,
+        seed: spec.seed,
+        weights,
+        offsets,
+        projection: Vec::new(),
+        output_dim: d,
+    }
+}

@@ -1,0 +1,254 @@
+//! The feature-map stage: a fitted map $z: \mathbb{R}^p \to \mathbb{R}^D$ (conventions section 9),
+//! after scaling and before unit norm. It holds everything needed to apply it bit-identically
+//! (kind, width, seed, weights or landmarks, projection), so a model file applies the map its
+//! learner was trained on.
+//!
+//! All three kinds start with the same product: for a row $x$ (sparse or dense; entries past the
+//! map's input dimension are ignored, as features a model never saw), $a = b + W^T x$ where $W$
+//! is $p \times w$ stored by input feature (so a sparse row costs $\mathrm{nnz}(x) \cdot w$:
+//! one contiguous `axpy` per stored entry). Then
+//! - random Fourier features: $z_j = \sqrt{2/D} \cos a_j$, with $W_{kj} \sim N(0, 2/\sigma^2)$,
+//!   $b_j \sim U[0, 2\pi)$;
+//! - the extreme learning machine: $z_j = 1 / (1 + e^{-a_j})$;
+//! - Nystroem: $W$ holds the $M$ landmarks as columns and $b = 0$, so $a_i = l_i \cdot x$;
+//!   $k_i = \exp(-\max(0, \lVert x \rVert^2 + \lVert l_i \rVert^2 - 2 a_i) / \sigma^2)$ and
+//!   $z = P^T k$ with the $M \times D$ projection $P = U \Lambda^{-1/2}$ of the kept
+//!   eigenpairs of $K_{LL}$.
+//!
+//! A dataset is mapped row by row with the row's own code, so the two agree bit for bit.
+
+use auc_core::{Dataset, Row, RowBuf};
+use serde::{Deserialize, Serialize};
+
+use crate::features::MapKind;
+use crate::fitted::FittedStage;
+
+/// A fitted feature map (see the module docs for the arithmetic).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FeatureMap {
+    pub(crate) kind: MapKind,
+    pub(crate) input_dim: usize,
+    pub(crate) sigma: f64,
+    pub(crate) seed: u64,
+    /// $W$, `input_dim` rows of `width` values: row $k$ holds input feature $k$'s weights.
+    pub(crate) weights: Vec<f64>,
+    /// $b$ (`width` values): the random offsets, or for Nystroem the landmarks' squared norms.
+    pub(crate) offsets: Vec<f64>,
+    /// Nystroem's projection $P$, `width` rows of `output_dim` values; empty otherwise.
+    pub(crate) projection: Vec<f64>,
+    pub(crate) output_dim: usize,
+}
+
+impl FeatureMap {
+    /// The kind.
+    pub fn kind(&self) -> MapKind {
+        self.kind
+    }
+
+    /// The number of input features it reads (entries past it are ignored).
+    pub fn input_dim(&self) -> usize {
+        self.input_dim
+    }
+
+    /// The number of features it gives.
+    pub fn output_dim(&self) -> usize {
+        self.output_dim
+    }
+
+    /// The kernel width $\sigma$ it was fitted with.
+    pub fn sigma(&self) -> f64 {
+        self.sigma
+    }
+
+    /// The seed of its random draws and sample.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The columns of $W$: landmarks (Nystroem) or random units.
+    fn width(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// Bytes the map holds.
+    pub fn bytes(&self) -> u64 {
+        8 * (self.weights.len() + self.offsets.len() + self.projection.len()) as u64
+    }
+
+    /// `nystroem:M`, `rff:D` or `elm:D` with its width: `rff:1000 (sigma 0.83)`.
+    pub fn describe(&self) -> String {
+        format!("{}:{} (sigma {:.6})", self.kind, self.width(), self.sigma)
+    }
+
+    /// Flops of mapping one row with `nnz` stored entries: what the map's throughput is
+    /// measured against.
+    pub fn flops_per_row(&self, nnz: usize) -> u64 {
+        let w = self.width() as u64;
+        let product = 2 * nnz.min(self.input_dim) as u64 * w;
+        match self.kind {
+            MapKind::Nystroem => product + 2 * w * self.output_dim as u64,
+            MapKind::Rff | MapKind::Elm => product,
+        }
+    }
+
+    /// $a = b + W^T x$ into `a` (resized to the width).
+    fn product(&self, x: Row<'_>, a: &mut Vec<f64>) {
+        let w = self.width();
+        a.clear();
+        match self.kind {
+            MapKind::Nystroem => a.resize(w, 0.0),
+            MapKind::Rff | MapKind::Elm => a.extend_from_slice(&self.offsets),
+        }
+        let mut add = |k: usize, v: f64| {
+            let col = &self.weights[k * w..(k + 1) * w];
+            for (ai, wi) in a.iter_mut().zip(col) {
+                *ai += v * wi;
+            }
+        };
+        match x {
+            Row::Dense(v) => {
+                for (k, &xk) in v.iter().enumerate().take(self.input_dim) {
+                    if xk != 0.0 {
+                        add(k, xk);
+                    }
+                }
+            }
+            Row::Sparse(s) => {
+                for (&k, &xk) in s.indices().iter().zip(s.values()) {
+                    let k = k as usize;
+                    if k >= self.input_dim {
+                        break;
+                    }
+                    if xk != 0.0 {
+                        add(k, xk);
+                    }
+                }
+            }
+        }
+    }
+
+    /// $\lVert x \rVert^2$ over the features the map reads, in index order.
+    fn squared_norm(&self, x: Row<'_>) -> f64 {
+        match x {
+            Row::Dense(v) => v.iter().take(self.input_dim).map(|a| a * a).sum(),
+            Row::Sparse(s) => s
+                .indices()
+                .iter()
+                .zip(s.values())
+                .take_while(|(k, _)| (**k as usize) < self.input_dim)
+                .map(|(_, a)| a * a)
+                .sum(),
+        }
+    }
+
+    /// $z(x)$ into `out` (resized to the output dimension); allocation-free once `out` has
+    /// the capacity of the width plus the output.
+    pub fn map_into(&self, x: Row<'_>, out: &mut Vec<f64>) {
+        self.product(x, out);
+        match self.kind {
+            MapKind::Rff => {
+                let c = (2.0 / self.output_dim as f64).sqrt();
+                for a in out.iter_mut() {
+                    *a = c * a.cos();
+                }
+            }
+            MapKind::Elm => {
+                for a in out.iter_mut() {
+                    *a = 1.0 / (1.0 + (-*a).exp());
+                }
+            }
+            MapKind::Nystroem => {
+                let xx = self.squared_norm(x);
+                let s2 = self.sigma * self.sigma;
+                for (a, ll) in out.iter_mut().zip(&self.offsets) {
+                    let d = (xx + ll - 2.0 * *a).max(0.0);
+                    *a = (-d / s2).exp();
+                }
+                // z = P^T k, written after the M kernel values, then moved to the front.
+                let (m, d) = (self.width(), self.output_dim);
+                out.resize(m + d, 0.0);
+                let (k, z) = out.split_at_mut(m);
+                for (ki, prow) in k.iter().zip(self.projection.chunks_exact(d)) {
+                    for (zj, pij) in z.iter_mut().zip(prow) {
+                        *zj += ki * pij;
+                    }
+                }
+                out.copy_within(m.., 0);
+                out.truncate(d);
+            }
+        }
+    }
+}
+
+impl FittedStage for FeatureMap {
+    fn name(&self) -> &'static str {
+        "feature-map"
+    }
+
+    fn apply_dataset(&self, data: &Dataset) -> Dataset {
+        let d = self.output_dim;
+        let mut values = Vec::with_capacity(data.n().saturating_mul(d));
+        let mut z = Vec::with_capacity(self.width() + d);
+        for (x, _) in data.iter() {
+            self.map_into(x, &mut z);
+            values.extend_from_slice(&z);
+        }
+        Dataset::dense(d, values, data.labels().to_vec())
+            .expect("a mapped row has the map's output dimension")
+    }
+
+    fn apply_row(&self, x: Row<'_>, out: &mut RowBuf) {
+        if !matches!(out, RowBuf::Dense(_)) {
+            *out = RowBuf::Dense(Vec::with_capacity(self.width() + self.output_dim));
+        }
+        let RowBuf::Dense(v) = out else {
+            unreachable!("made dense above")
+        };
+        self.map_into(x, v);
+    }
+
+    /// Consistent shapes, finite values, a positive width, an input dimension of at most
+    /// `dim` (the data's).
+    fn validate(&self, dim: usize) -> Result<(), String> {
+        let w = self.width();
+        if self.input_dim > dim {
+            return Err(format!(
+                "the map reads {} features, the data has {dim}",
+                self.input_dim
+            ));
+        }
+        if !(self.sigma.is_finite() && self.sigma > 0.0) {
+            return Err(format!("the kernel width {} is not positive", self.sigma));
+        }
+        if w == 0 || self.output_dim == 0 {
+            return Err("the map has no features".to_owned());
+        }
+        if self.weights.len() != self.input_dim.saturating_mul(w) {
+            return Err(format!(
+                "{} weights for {} input features of {w} units",
+                self.weights.len(),
+                self.input_dim
+            ));
+        }
+        let projection = match self.kind {
+            MapKind::Nystroem => w.saturating_mul(self.output_dim),
+            MapKind::Rff | MapKind::Elm => {
+                if self.output_dim != w {
+                    return Err(format!("{} outputs of {w} random units", self.output_dim));
+                }
+                0
+            }
+        };
+        if self.projection.len() != projection {
+            return Err(format!(
+                "a projection of {} values where {projection} belong",
+                self.projection.len()
+            ));
+        }
+        let finite = |v: &[f64]| v.iter().all(|a| a.is_finite());
+        if !(finite(&self.weights) && finite(&self.offsets) && finite(&self.projection)) {
+            return Err("the map holds a value that is not finite".to_owned());
+        }
+        Ok(())
+    }
+}
