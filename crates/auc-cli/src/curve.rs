@@ -37,7 +37,7 @@ pub(crate) fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
     }
     let config = algo.configure(&params)?;
     let fit = config.procedure(a.run.average)?;
-    let (data, test) = a.run.load()?;
+    let (data, test, _) = a.run.load()?;
     input::need_both_classes(&data, "a convergence curve")?;
     a.run
         .check_fit_memory(config.as_ref(), algo, &data, test.as_ref(), 1)?;

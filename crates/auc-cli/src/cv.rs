@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use auc_core::{Dataset, ParamMap};
+use auc_data::PositiveChoice;
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig, RunRecord};
 use auc_learners::{Algorithm, Configured, lookup};
 use serde_json::json;
@@ -91,7 +92,9 @@ impl RunArgs {
         )
     }
 
-    pub(crate) fn load(&self) -> Result<(Dataset, Option<Dataset>), Error> {
+    /// The data (and `--test` data), binarized by the positive class chosen on the training
+    /// data, and that choice.
+    pub(crate) fn load(&self) -> Result<(Dataset, Option<Dataset>, PositiveChoice), Error> {
         let limit = memory::limit(self.max_memory);
         let mut train = self.read.read(&self.data, self.limit)?;
         memory::check(
@@ -104,7 +107,7 @@ impl RunArgs {
         let Some(test_path) = &self.test else {
             let data = train.binarize(&choice.known())?;
             input::report_positive(&choice, &data);
-            return Ok((data, None));
+            return Ok((data, None, choice));
         };
         let mut test = self.read.read(std::slice::from_ref(test_path), None)?;
         let dim = train.dim().max(test.dim());
@@ -112,7 +115,8 @@ impl RunArgs {
         test = test.with_dim(dim)?;
         let data = train.binarize(&choice.known())?;
         input::report_positive(&choice, &data);
-        Ok((data, Some(test.binarize(&choice.known())?)))
+        let test = test.binarize(&choice.known())?;
+        Ok((data, Some(test), choice))
     }
 
     pub(crate) fn config(&self, folds: usize, repeats: usize, inner: usize) -> CvConfig {
@@ -123,6 +127,7 @@ impl RunArgs {
             inner_folds: inner,
             seed: self.seed,
             scaling: stages.scaling,
+            features: stages.features,
             unit_norm: stages.unit_norm,
             max_train: None,
         }
@@ -160,6 +165,54 @@ pub(crate) struct CvArgs {
     /// One JSON object per run, then a summary line (with --each: one summary per point).
     #[arg(long)]
     pub(crate) json: bool,
+    /// Write the outer splits to FILE as JSON before running (the data files, the positive
+    /// labels, and each split's test rows as 0-based row numbers in file order), so that other
+    /// tools can be measured on the same splits.
+    #[arg(long, value_name = "FILE", conflicts_with = "test")]
+    pub(crate) save_splits: Option<PathBuf>,
+}
+
+/// `--save-splits`: the outer splits of `cfg` on `data` as JSON (format `auc-splits-1`).
+fn save_splits(
+    path: &std::path::Path,
+    a: &CvArgs,
+    data: &Dataset,
+    choice: &PositiveChoice,
+    cfg: &CvConfig,
+) -> Result<(), Error> {
+    let splits = auc_eval::folds::repeated_stratified_kfold(
+        data.labels(),
+        cfg.folds,
+        cfg.repeats,
+        cfg.seed,
+    )?;
+    let files: Vec<String> = a
+        .run
+        .data
+        .iter()
+        .map(|p| {
+            std::fs::canonicalize(p)
+                .unwrap_or_else(|_| p.clone())
+                .display()
+                .to_string()
+        })
+        .collect();
+    let body = serde_json::json!({
+        "format": "auc-splits-1",
+        "data": files,
+        "rows": data.n(),
+        "positive_labels": choice.labels,
+        "seed": cfg.seed,
+        "folds": cfg.folds,
+        "repeats": cfg.repeats,
+        "splits": splits
+            .iter()
+            .map(|s| serde_json::json!({"repeat": s.repeat, "fold": s.fold, "test": s.test}))
+            .collect::<Vec<_>>(),
+    });
+    let mut text = serde_json::to_string(&body).map_err(|e| e.to_string())?;
+    text.push('\n');
+    crate::output::write_atomic(path, text.as_bytes())
 }
 
 pub(crate) fn cv_cmd(a: CvArgs) -> Result<(), Error> {
@@ -171,13 +224,16 @@ pub(crate) fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     }
     let first = algo.configure(&base.merged(points.first().unwrap_or(&ParamMap::new())))?;
     first.procedure(a.run.average)?;
-    let (data, test) = a.run.load()?;
+    let (data, test, choice) = a.run.load()?;
     input::need_both_classes(&data, "cross-validation")?;
     let threads = a.threads.unwrap_or_else(rayon::current_num_threads).max(1);
     a.run
         .check_fit_memory(first.as_ref(), algo, &data, test.as_ref(), threads)?;
     let mut cfg = a.run.config(a.folds, a.repeats, a.inner_folds);
     cfg.max_train = a.max_train.map(std::num::NonZeroUsize::get);
+    if let Some(path) = &a.save_splits {
+        save_splits(path, &a, &data, &choice, &cfg)?;
+    }
     let average = a.run.average;
     let make = move |p: &ParamMap| -> Result<Box<dyn auc_core::DynFit>, auc_core::ParamError> {
         algo.configure(p)?.procedure(average)

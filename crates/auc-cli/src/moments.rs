@@ -128,7 +128,7 @@ pub(crate) fn in_memory_reason(
     algo: &Algorithm,
     tune: bool,
     limit: Option<usize>,
-    unit_norm: bool,
+    stages: &TransformSpec,
 ) -> Option<&'static str> {
     if !algo.fits_from_moments() {
         Some("this learner is not fitted from class moments")
@@ -136,8 +136,10 @@ pub(crate) fn in_memory_reason(
         Some("--tune cross-validates on the rows themselves")
     } else if limit.is_some() {
         Some("--limit keeps a prefix of the rows, which a moment file no longer has")
-    } else if unit_norm {
+    } else if stages.unit_norm {
         Some("--unit-norm divides each row by its own norm, which does not commute with moments")
+    } else if stages.features.is_some() {
+        Some("--features maps each row, which does not commute with the moments of rows as read")
     } else {
         None
     }

@@ -32,6 +32,8 @@ pub(crate) struct Plan {
     pub(crate) scaled_from: Option<(String, usize)>,
     /// The learner's dimension at the start.
     pub(crate) dim: usize,
+    /// The input dimension a feature map fixes (rows are cut to it before the stages).
+    pub(crate) input_dim: Option<usize>,
 }
 
 /// Decides how to stream `paths` for `learn`: runs the first pass over files that can be read
@@ -54,7 +56,11 @@ pub(crate) fn plan(
     let mut opts = spec.read.clone();
     let scaling = spec.transform.scaling;
     let need_ranges = spec.needs_ranges();
+    let need_sample = spec.needs_sample();
     let reread = auc_stream::rereadable(paths);
+    if need_sample && !reread {
+        return Err(format!("{what}: {}", auc_prep::PrepError::MapNeedsSample).into());
+    }
     if need_ranges && !reread {
         let once: Vec<String> = paths
             .iter()
@@ -73,19 +79,25 @@ pub(crate) fn plan(
     }
     let given = learn.read.positive.clone();
     let fixed = spec.fixed_dim();
-    let hopeful = hopeful && reread && !need_ranges;
-    let survey = if reread && !hopeful && (need_ranges || given.is_none() || fixed.is_none()) {
-        Some(auc_stream::survey(
-            paths,
-            &opts,
-            need_ranges,
-            given.as_deref(),
-            limit,
-            &PassBar::default(),
-        )?)
-    } else {
-        None
-    };
+    let hopeful = hopeful && reread && !need_ranges && !need_sample;
+    let mut survey =
+        if reread && !hopeful && (need_ranges || need_sample || given.is_none() || fixed.is_none())
+        {
+            Some(auc_stream::survey(
+                paths,
+                &opts,
+                need_ranges,
+                spec.transform.features.map(|m| auc_stream::SampleSpec {
+                    rows: auc_prep::features::MAP_SAMPLE_ROWS,
+                    seed: m.seed,
+                }),
+                given.as_deref(),
+                limit,
+                &PassBar::default(),
+            )?)
+        } else {
+            None
+        };
     let (classes, choice) = match &survey {
         Some(s) => {
             let (choice, pos, neg) = s.choose(&spec.positive)?;
@@ -113,10 +125,15 @@ pub(crate) fn plan(
             None => (Classes::Binary, None),
         },
     };
-    let transform = match survey.as_ref().and_then(|s| s.ranges.as_ref()) {
-        Some(r) => spec.fit_transform(ScaleEvidence::Ranges(r))?,
-        None => spec.fit_transform(ScaleEvidence::Nothing)?,
+    let sample = survey
+        .as_mut()
+        .and_then(|s| s.sample.take())
+        .map(auc_prep::RowSample::into_dataset);
+    let evidence = match survey.as_ref().and_then(|s| s.ranges.as_ref()) {
+        Some(r) => ScaleEvidence::Ranges(r),
+        None => ScaleEvidence::Nothing,
     };
+    let transform = spec.fit_transform(evidence, sample.as_ref())?;
     let scaler = transform.scaler();
     let mut dim = fixed.unwrap_or(0);
     if let Some(s) = &survey {
@@ -142,8 +159,15 @@ pub(crate) fn plan(
             "use --scale maxabs, which keeps sparse rows sparse, or fewer --hash-bits",
         )?;
     }
+    // With a feature map the learner sees the map's features; the input's dimension is the
+    // map's (rows are cut to it, as a model drops features it never saw).
+    let input_dim = transform.feature_map().map(|m| m.input_dim());
+    if let Some(p) = input_dim {
+        dim = transform.output_dim(p);
+    }
     Ok(Plan {
         hopeful: hopeful && matches!(classes, Classes::Binary),
+        input_dim,
         opts,
         classes,
         choice,
@@ -190,5 +214,14 @@ pub(crate) fn start(
 
 /// The parser's shaping of a plan's chunks.
 pub(crate) fn shaper_for(plan: &Plan) -> Shaper {
-    Shaper::new(plan.classes.clone(), plan.dim, plan.transform.clone())
+    match plan.input_dim {
+        Some(p) => Shaper::new(plan.classes.clone(), p, plan.transform.clone()).with_max_dim(p),
+        None => Shaper::new(plan.classes.clone(), plan.dim, plan.transform.clone()),
+    }
+}
+
+/// The input dimension a model trained on the plan stores: the map's when there is one, else
+/// the learner's (`dim`).
+pub(crate) fn input_dim(plan: &Plan, dim: usize) -> usize {
+    plan.input_dim.unwrap_or(dim)
 }

@@ -129,6 +129,7 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
             paths,
             &opts,
             false,
+            None,
             Some(given),
             auc_stream::memory::limit(None),
             &crate::progress::PassBar::default(),

@@ -96,12 +96,9 @@ pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
         )
         .into());
     }
-    if let Some(why) = crate::moments::in_memory_reason(
-        algo,
-        a.tune,
-        a.learn.limit,
-        a.learn.stages.spec().unit_norm,
-    ) {
+    if let Some(why) =
+        crate::moments::in_memory_reason(algo, a.tune, a.learn.limit, &a.learn.stages.spec())
+    {
         crate::moments::refuse_moment_files(&a.data, why)?;
     } else {
         return crate::moments::train(crate::moments::TrainFromMoments {
@@ -223,9 +220,12 @@ fn train_streaming(
     let model = Model {
         algorithm: algo,
         config,
-        preparation: plan
-            .spec
-            .preparation(done.reading, &choice, state.dim(), plan.transform),
+        preparation: plan.spec.preparation(
+            done.reading,
+            &choice,
+            input_dim(&plan, state.dim()),
+            plan.transform,
+        ),
         training: TrainingRecord {
             seed: a.learn.seed,
             examples: positives + negatives,

@@ -148,15 +148,23 @@ pub(crate) fn load_training(
     {
         data = data.with_dim(s.dim);
     }
-    if spec.needs_ranges() {
+    if spec.needs_ranges() || spec.needs_sample() {
         memory::check(
             spec.transform.fit_bytes(data.dim()),
             limit,
-            "fitting the scaling",
-            "use --hash-bits B to fold the features into 2^B",
+            "fitting the stages (the scaling's ranges, the feature map and its sample)",
+            "use --hash-bits B to fold the features into 2^B, or a smaller --features size",
         )?;
     }
-    let transform = spec.fit_transform(ScaleEvidence::Data(&data))?;
+    if spec.needs_sample() {
+        memory::check(
+            auc_data::dense_bytes(data.n(), spec.transform.max_output_dim(data.dim())),
+            limit,
+            "the mapped rows of --features",
+            "use a smaller --features size, or a one-pass learner, which maps row by row",
+        )?;
+    }
+    let transform = spec.fit_transform(ScaleEvidence::Data(&data), None)?;
     if matches!(transform.scaler(), Scaler::MinMax { .. }) && data.is_sparse() {
         memory::check(
             auc_data::dense_bytes(data.n(), data.dim()),

@@ -174,7 +174,7 @@ pub fn convergence_protocol(
         });
     }
     let order = permuted(train_idx, derive_seed(cfg.seed, &[TAG_CURVE_ORDER]));
-    let prepared = split_parts(data, &order, test_src, &test_idx, cfg);
+    let prepared = split_parts(data, &order, test_src, &test_idx, cfg)?;
     let mut learner = fit
         .online(
             prepared.train.dim(),

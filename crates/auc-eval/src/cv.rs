@@ -48,7 +48,7 @@ use std::time::Instant;
 
 use auc_core::{Dataset, DynFit, FitError, Label, ParamError, ParamMap};
 use auc_data::Scaling;
-use auc_prep::{ScaleEvidence, TransformSpec};
+use auc_prep::{FeatureMapSpec, ScaleEvidence, TransformSpec};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -76,7 +76,7 @@ const TAG_TUNE_FOLDS: u64 = 8;
 
 /// Settings of the protocol. `Default` is the OAUC/ADM protocol [OAUC sec. 6.3]: 4 repetitions
 /// of stratified 5-fold CV with a 5-fold inner CV, min-max scaling on, unit norm off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CvConfig {
     /// Outer folds $K$.
     pub folds: usize,
@@ -89,6 +89,8 @@ pub struct CvConfig {
     /// Feature scaling, fitted on each training part only (conventions section 1); `Auto` resolves on
     /// each part by its density.
     pub scaling: Scaling,
+    /// A feature map fitted on each training part (after scaling, before unit norm).
+    pub features: Option<FeatureMapSpec>,
     /// Divide every row by its Euclidean norm (after scaling).
     pub unit_norm: bool,
     /// Cap on an outer training part: a larger part is replaced by a seeded uniform sample of
@@ -102,6 +104,7 @@ impl CvConfig {
     pub fn stages(&self) -> TransformSpec {
         TransformSpec {
             scaling: self.scaling,
+            features: self.features,
             unit_norm: self.unit_norm,
         }
     }
@@ -115,6 +118,7 @@ impl Default for CvConfig {
             inner_folds: 5,
             seed: 0,
             scaling: Scaling::MinMax,
+            features: None,
             unit_norm: false,
             max_train: None,
         }
@@ -407,18 +411,22 @@ pub(crate) fn split_parts(
     eval_src: &Dataset,
     eval_idx: &[usize],
     cfg: &CvConfig,
-) -> Parts {
+) -> Result<Parts, EvalError> {
     let train = train_src.select(train_idx);
     let eval = eval_src.select(eval_idx);
-    // conventions section 1: fitted on the training part only, applied to both, never clipped.
-    let transform = cfg.stages().fit(ScaleEvidence::Data(&train));
+    // conventions section 1: fitted on the training part only, applied to both, never clipped
+    // (a feature map too: conventions section 9).
+    let transform = cfg
+        .stages()
+        .fit(ScaleEvidence::Data(&train))
+        .map_err(EvalError::Prep)?;
     if transform.is_identity() {
-        return Parts { train, eval };
+        return Ok(Parts { train, eval });
     }
-    Parts {
+    Ok(Parts {
         train: transform.apply_dataset(&train),
         eval: transform.apply_dataset(&eval),
-    }
+    })
 }
 
 /// `idx` shuffled by a generator seeded with `seed`.
@@ -443,14 +451,17 @@ impl Slot {
     }
 
     /// The prepared data, building it under the lock if no job has yet.
-    fn get(&self, build: impl FnOnce() -> Parts) -> Arc<Parts> {
+    fn get(
+        &self,
+        build: impl FnOnce() -> Result<Parts, EvalError>,
+    ) -> Result<Arc<Parts>, EvalError> {
         let mut guard = self.data.lock().unwrap_or_else(PoisonError::into_inner);
         match guard.as_ref() {
-            Some(p) => Arc::clone(p),
+            Some(p) => Ok(Arc::clone(p)),
             None => {
-                let p = Arc::new(build());
+                let p = Arc::new(build()?);
                 *guard = Some(Arc::clone(&p));
-                p
+                Ok(p)
             }
         }
     }
@@ -639,8 +650,8 @@ fn inner_search(
                 None
             } else {
                 let start = Instant::now();
-                let data = slot.get(|| inner_parts(train_src, &plans[s], j, cfg));
                 let plan = &plans[s].split;
+                let data = slot.get(|| inner_parts(train_src, &plans[s], j, cfg));
                 let seed = derive_seed(
                     cfg.seed,
                     &[
@@ -650,7 +661,8 @@ fn inner_search(
                         j as u64,
                     ],
                 );
-                let result = validation_auc(&data, fits[cand].as_ref(), seed, plan, j)
+                let result = data
+                    .and_then(|data| validation_auc(&data, fits[cand].as_ref(), seed, plan, j))
                     .map_err(|e| with_params(e, &candidates[cand]))
                     .map(|a| (a, start.elapsed().as_secs_f64()));
                 if result.is_err() {
@@ -699,7 +711,12 @@ fn inner_search(
 
 /// Inner fold `j` of an outer split: training rows in a seeded order, scaled on themselves, and
 /// the validation rows scaled the same way, all taken from the raw rows.
-fn inner_parts(train_src: &Dataset, plan: &OuterPlan, j: usize, cfg: &CvConfig) -> Parts {
+fn inner_parts(
+    train_src: &Dataset,
+    plan: &OuterPlan,
+    j: usize,
+    cfg: &CvConfig,
+) -> Result<Parts, EvalError> {
     let outer_train = &plan.split.train;
     let val_pos = &plan.inner[j];
     let mut in_val = vec![false; outer_train.len()];
@@ -772,7 +789,7 @@ fn final_fit(
         split.train.clone(),
         derive_seed(cfg.seed, &[TAG_OUTER_ORDER, r, f]),
     );
-    let data = split_parts(train_src, &order, test_src, &split.test, cfg);
+    let data = split_parts(train_src, &order, test_src, &split.test, cfg)?;
     let start = Instant::now();
     let fitted = fit
         .fit_transductive(

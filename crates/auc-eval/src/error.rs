@@ -68,6 +68,8 @@ pub enum EvalError {
         /// Features of the test rows.
         test: usize,
     },
+    /// The preparation stages could not be fitted on a training part (a feature map).
+    Prep(auc_prep::PrepError),
 }
 
 impl fmt::Display for EvalError {
@@ -107,6 +109,7 @@ impl fmt::Display for EvalError {
                     "training rows have {train} features but test rows have {test}"
                 )
             }
+            EvalError::Prep(e) => write!(f, "{e}"),
         }
     }
 }

@@ -355,11 +355,12 @@ impl Model {
         let state = algorithm
             .decode(&wire.state, wire.averaged)
             .map_err(Error::State)?;
-        if state.dim() < wire.preparation.dim {
+        // The learner sees the stages' output: the map's features when there is a map.
+        let learner_dim = wire.preparation.transform.output_dim(wire.preparation.dim);
+        if state.dim() < learner_dim {
             return Err(Error::State(StateError::new(format!(
-                "the state has {} features, the data {}",
+                "the state has {} features, the prepared data {learner_dim}",
                 state.dim(),
-                wire.preparation.dim
             ))));
         }
         let t = &wire.training;

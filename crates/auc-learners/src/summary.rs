@@ -27,7 +27,7 @@
 //! b.merge(&a).unwrap();
 //! let b = MomentSummary::from_bytes(&b.to_bytes()).unwrap();
 //! let algo = lookup("opauc-batch").unwrap();
-//! let stages = TransformSpec { scaling: Scaling::MinMax, unit_norm: false };
+//! let stages = TransformSpec { scaling: Scaling::MinMax, features: None, unit_norm: false };
 //! let (model, summary) =
 //!     fit_from_moments(algo, &ParamMap::new(), &b, &Positive::Auto, &stages, 0).unwrap();
 //! assert_eq!(model.training.examples, 6);
@@ -506,6 +506,11 @@ impl MomentSummary {
                 "--unit-norm divides each row by its own norm, which does not commute with class moments: the batch moment learners cannot use it (leave it out, or use an online learner)".to_owned(),
             ));
         }
+        if stages.features.is_some() {
+            return Err(MomentError::Unsupported(
+                "a feature map is fitted on rows, and these moments are of rows as read: the map cannot be applied to them".to_owned(),
+            ));
+        }
         let counts: Vec<(f64, usize)> = self
             .labels
             .iter()
@@ -527,7 +532,9 @@ impl MomentSummary {
             let class = if is_pos { &mut m.pos } else { &mut m.neg };
             class.merge(&l.moments);
         }
-        let transform = stages.fit(ScaleEvidence::Ranges(&self.ranges));
+        let transform = stages
+            .fit(ScaleEvidence::Ranges(&self.ranges))
+            .map_err(|e| MomentError::Unsupported(e.to_string()))?;
         let (a, c) = affine(transform.scaler(), p)?;
         m.pos = scale_moments(&m.pos, &a, &c)?;
         m.neg = scale_moments(&m.neg, &a, &c)?;

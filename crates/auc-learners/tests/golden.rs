@@ -148,3 +148,59 @@ fn format_version_3_files_load_into_stages() {
     }
     assert!(read > 0, "no golden file of format version 3");
 }
+
+/// The golden models with a feature map (`golden/maps/`): one per map kind, each on a learner
+/// of another kind (a batch moment learner, a one-pass learner on a fixed step, one on the
+/// moments), so a change to a map's arithmetic, its draws or its layout in the file shows.
+#[test]
+fn feature_map_golden_models_load_and_score_the_same() {
+    let dir = golden_dir().join("maps");
+    let update = std::env::var_os("AUC_UPDATE_GOLDEN").is_some();
+    let cases = [
+        (
+            "opauc-batch-nystroem",
+            "opauc-batch",
+            "nystroem:40",
+            "scale",
+        ),
+        ("pa-i-rff", "pa-i", "rff:64", "0.8"),
+        ("oauc-m-elm", "oauc-m", "elm:32", "median"),
+    ];
+    for (file, name, map, sigma) in cases {
+        let algo = auc_learners::lookup(name).unwrap();
+        let model_path = dir.join(format!("{file}.auc"));
+        let scores_path = dir.join(format!("{file}.scores"));
+        if !model_path.is_file() {
+            assert!(
+                update,
+                "no golden model {file}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
+            );
+            let stages = auc_prep::TransformSpec {
+                scaling: auc_data::Scaling::Auto,
+                features: Some(auc_prep::FeatureMapSpec {
+                    shape: map.parse().unwrap(),
+                    sigma: sigma.parse().unwrap(),
+                    seed: 3,
+                }),
+                unit_norm: false,
+            };
+            let m = common::train_with(algo, &stages);
+            let scores = m.scores(&common::heart_for(&m)).unwrap();
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&model_path, m.to_checked_bytes().unwrap()).unwrap();
+            std::fs::write(&scores_path, scores_text(&scores)).unwrap();
+        }
+        let m = Model::from_bytes(&std::fs::read(&model_path).unwrap())
+            .unwrap_or_else(|e| panic!("{file}: the golden model no longer loads: {e}"));
+        let fm = m.preparation.transform.feature_map().expect("a map");
+        assert_eq!(fm.kind().word(), map.split(':').next().unwrap(), "{file}");
+        let want = std::fs::read_to_string(&scores_path).unwrap();
+        assert_eq!(
+            scores_text(&m.scores(&common::heart_for(&m)).unwrap()),
+            want,
+            "{file}: the golden model scores differently"
+        );
+        let again = Model::from_bytes(&m.to_bytes()).unwrap();
+        assert_eq!(again.to_bytes(), m.to_bytes(), "{file}: not a fixed point");
+    }
+}

@@ -247,6 +247,7 @@ fn merging_refuses_parts_read_differently_and_fitting_refuses_other_learners() {
     );
     let stages = |unit_norm| TransformSpec {
         scaling: Scaling::None,
+        features: None,
         unit_norm,
     };
     assert!(s.prepare(&Positive::Auto, &stages(false)).is_ok());
@@ -258,6 +259,7 @@ fn merging_refuses_parts_read_differently_and_fitting_refuses_other_learners() {
 fn only(scaling: Scaling) -> TransformSpec {
     TransformSpec {
         scaling,
+        features: None,
         unit_norm: false,
     }
 }

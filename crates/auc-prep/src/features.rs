@@ -101,7 +101,7 @@ impl FromStr for SigmaRule {
 }
 
 /// The map's kind and size as written: `nystroem`, `nystroem:500`, `rff:2000`, `elm`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MapShape {
     /// The kind.
     pub kind: MapKind,
@@ -145,7 +145,7 @@ impl fmt::Display for MapShape {
 }
 
 /// A feature map as asked: its shape, kernel width rule and seed.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FeatureMapSpec {
     /// Kind and size.
     pub shape: MapShape,

@@ -214,6 +214,7 @@ pub(crate) fn nested_cv(
         inner_folds,
         seed,
         scaling: scaling(scale)?,
+        features: None,
         unit_norm,
         max_train,
     };

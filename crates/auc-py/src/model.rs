@@ -13,7 +13,10 @@
 use auc_core::{Label, OnlineLearner, ParamMap};
 use auc_data::{FeatureRanges, Scaling};
 use auc_learners::{Model, Trained, Trainer, TrainingRecord};
-use auc_prep::{Preparation, RowBuffers, ScaleEvidence, Transform, TransformSpec};
+use auc_prep::{
+    FeatureMapSpec, MapShape, Preparation, RowBuffers, RowSample, ScaleEvidence, SigmaRule,
+    Transform, TransformSpec,
+};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -37,10 +40,30 @@ pub(crate) fn scaling(word: &str) -> PyResult<Scaling> {
     })
 }
 
-/// The stages an array fit asks for: the scaling of `scale`, no unit norm.
-pub(crate) fn stages(scale: &str) -> PyResult<TransformSpec> {
+/// The stages an array fit asks for: the scaling of `scale`, the feature map `features`
+/// (`nystroem[:M]`, `rff[:D]`, `elm[:D]`, as the CLI's `--features`) of width rule
+/// `feature_sigma` (`scale`, `median` or a number; `scale` when `None`) drawn with `seed`, no
+/// unit norm.
+pub(crate) fn stages(
+    scale: &str,
+    features: Option<&str>,
+    feature_sigma: Option<&str>,
+    seed: u64,
+) -> PyResult<TransformSpec> {
+    let features = match features {
+        None => None,
+        Some(words) => Some(FeatureMapSpec {
+            shape: words.parse::<MapShape>().map_err(value_error)?,
+            sigma: match feature_sigma {
+                None => auc_prep::features::DEFAULT_SIGMA,
+                Some(s) => s.parse::<SigmaRule>().map_err(value_error)?,
+            },
+            seed,
+        }),
+    };
     Ok(TransformSpec {
         scaling: scaling(scale)?,
+        features,
         unit_norm: false,
     })
 }
@@ -86,15 +109,38 @@ fn score(state: &dyn Trained, rows: &Rows<'_>, prep: &Preparation) -> Result<Vec
     Ok(out)
 }
 
-/// The stages fitted on `rows` (one pass over them for the ranges of a scaling).
-fn fit_transform(rows: &Rows<'_>, stages: &TransformSpec) -> Transform {
-    if !stages.needs_ranges() {
-        return stages.fit(ScaleEvidence::Nothing);
+/// The stages fitted on `rows`: one pass over them for the ranges of a scaling and the seeded
+/// sample of a feature map (the rows the CLI's first pass would keep).
+fn fit_transform(rows: &Rows<'_>, stages: &TransformSpec) -> Result<Transform, String> {
+    let mut ranges = stages
+        .needs_ranges()
+        .then(|| FeatureRanges::new(rows.dim()));
+    let mut sample = stages
+        .features
+        .map(|m| RowSample::new(auc_prep::features::MAP_SAMPLE_ROWS, m.seed));
+    if ranges.is_some() || sample.is_some() {
+        let mut scratch = Scratch::default();
+        rows.for_each(&mut scratch, |_, x| {
+            if let Some(r) = &mut ranges {
+                r.observe(x);
+            }
+            if let Some(s) = &mut sample {
+                s.offer(x);
+            }
+        });
     }
-    let mut ranges = FeatureRanges::new(rows.dim());
-    let mut scratch = Scratch::default();
-    rows.for_each(&mut scratch, |_, x| ranges.observe(x));
-    stages.fit(ScaleEvidence::Ranges(&ranges))
+    let evidence = match &ranges {
+        Some(r) => ScaleEvidence::Ranges(r),
+        None => ScaleEvidence::Nothing,
+    };
+    let result = match sample {
+        Some(mut s) => {
+            s.cover(rows.dim());
+            stages.fit_sampled(evidence, &s.into_dataset())
+        }
+        None => stages.fit(evidence),
+    };
+    result.map_err(|e| e.to_string())
 }
 
 /// Checks a trained state as the CLI does before saving it.
@@ -120,10 +166,11 @@ pub(crate) fn check_memory(
     neg: u64,
     average: bool,
     limit: u64,
+    dim: usize,
 ) -> PyResult<()> {
     let shape = auc_core::DataShape {
         n: rows.n(),
-        dim: rows.dim(),
+        dim,
         positives: pos as usize,
         negatives: neg as usize,
     };
@@ -158,7 +205,8 @@ fn need_both(name: &str, pos: u64, neg: u64) -> PyResult<()> {
 #[pyfunction]
 /// `max_memory`: refuse (`MemoryError`) a learner whose state or fit would take more bytes, as
 /// the CLI's `--max-memory` does.
-#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None))]
+/// `features` and `feature_sigma`: a feature map as [`stages`] reads them, drawn with `seed`.
+#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None, features = None, feature_sigma = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fit(
     py: Python<'_>,
@@ -173,12 +221,14 @@ pub(crate) fn fit(
     partial: bool,
     average: bool,
     max_memory: Option<u64>,
+    features: Option<&str>,
+    feature_sigma: Option<&str>,
 ) -> PyResult<PyModel> {
     let algo = auc_learners::lookup(name).map_err(value_error)?;
     let given = param_map(params)?;
     algo.check_names(&given).map_err(value_error)?;
     let config = algo.configure(&given).map_err(value_error)?;
-    let stages = stages(scale)?;
+    let stages = stages(scale, features, feature_sigma, seed)?;
     let borrowed = Borrowed::extract(x)?;
     let rows = borrowed.rows()?;
     let labels = labels(&y, rows.n())?;
@@ -195,20 +245,29 @@ pub(crate) fn fit(
         )));
     }
     if let Some(limit) = max_memory {
-        check_memory(config.as_ref(), &rows, pos, neg, average, limit)?;
+        check_memory(
+            config.as_ref(),
+            &rows,
+            pos,
+            neg,
+            average,
+            limit,
+            stages.max_output_dim(rows.dim()),
+        )?;
     }
     let result = py.detach(|| -> Result<Model, String> {
         let preparation = Preparation::for_arrays(
             rows.dim(),
             positive_labels,
             positive_rule,
-            fit_transform(&rows, &stages),
+            fit_transform(&rows, &stages)?,
         );
         preparation.validate()?;
+        let learner_dim = preparation.transform.output_dim(rows.dim());
         let state = match config.trainer() {
             Trainer::Online(t) => {
                 let mut state = t
-                    .start(rows.dim(), seed, average)
+                    .start(learner_dim, seed, average)
                     .map_err(|e| e.to_string())?;
                 let learner = state.learner().expect("a one-pass learner's state learns");
                 stream(learner, &rows, &labels, &preparation);
@@ -396,6 +455,16 @@ impl PyModel {
     #[getter]
     fn scaling(&self) -> String {
         self.model.preparation.scaler().kind().name().to_owned()
+    }
+
+    /// The fitted feature map as `(kind, size, sigma)` (`("nystroem", 500, 0.83)`), or `None`.
+    #[getter]
+    fn feature_map(&self) -> Option<(&'static str, usize, f64)> {
+        self.model
+            .preparation
+            .transform
+            .feature_map()
+            .map(|m| (m.kind().word(), m.size(), m.sigma()))
     }
 
     /// Whether it scores with the average of its iterates.

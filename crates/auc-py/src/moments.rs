@@ -208,7 +208,7 @@ pub(crate) fn fit_moments(
 ) -> PyResult<PyModel> {
     let algo = auc_learners::lookup(name).map_err(|e| chained(&e))?;
     let given = param_map(params)?;
-    let stages = stages(scale)?;
+    let stages = stages(scale, None, None, seed)?;
     let model = py.detach(|| -> PyResult<auc_learners::Model> {
         let summary = read(&moments)?;
         let (mut model, _) = auc_learners::fit_from_moments(

@@ -163,7 +163,9 @@ impl Reader {
         // growth points and knows the width of its dense rows.
         let growing =
             self.opts.dim.is_none() && self.opts.hash_bits.is_none() && prep.max_dim.is_none();
-        let dense = matches!(prep.transform.scaler(), Scaler::MinMax { .. });
+        // Min-max scaling and a feature map both make every row dense.
+        let dense = matches!(prep.transform.scaler(), Scaler::MinMax { .. })
+            || prep.transform.feature_map().is_some();
         if growing && dense {
             return Ok(None);
         }
@@ -172,7 +174,7 @@ impl Reader {
                 let dim = prep
                     .max_dim
                     .unwrap_or(prep.min_dim.max(self.opts.dim.unwrap_or(0)));
-                let row = 8 * (dim as u64).max(1);
+                let row = 8 * (prep.transform.output_dim(dim) as u64).max(1);
                 usize::try_from((CHUNK_BYTES / row).max(1)).unwrap_or(usize::MAX)
             }
             false => usize::MAX,

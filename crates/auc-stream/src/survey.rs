@@ -1,5 +1,6 @@
 //! [`survey`]: the first pass over files that can be read twice: the feature ranges a scaling is
-//! fitted on, the label counts the default positive class needs, the dimension.
+//! fitted on, the label counts the default positive class needs, the dimension, and the seeded
+//! sample a feature map is fitted on.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -9,7 +10,8 @@ use crate::Progress;
 use crate::blocks;
 use crate::memory::{self, Bytes};
 use crate::reader::{MAX_LABELS, Reader, empty_raw};
-use auc_data::{FeatureRanges, Positive, PositiveChoice, ReadOptions, Scaler};
+use auc_data::{FeatureRanges, Positive, PositiveChoice, RawData, ReadOptions, Scaler};
+use auc_prep::RowSample;
 
 /// What a first pass over the inputs found.
 pub struct Survey {
@@ -19,6 +21,9 @@ pub struct Survey {
     pub dim: usize,
     /// Per-feature ranges, when a scaling is to be fitted.
     pub ranges: Option<FeatureRanges>,
+    /// The seeded sample of the rows as read, when a feature map is to be fitted: the same
+    /// rows [`auc_prep::RowSample::of_dataset`] draws from the same rows in memory.
+    pub sample: Option<RowSample>,
     /// Each distinct label (bits) with its count; beyond [`MAX_LABELS`] distinct labels, only the
     /// `--positive` ones are counted by value (the others are negatives).
     labels: HashMap<u64, usize>,
@@ -62,6 +67,7 @@ pub fn survey(
     paths: &[PathBuf],
     opts: &ReadOptions,
     ranges: bool,
+    sample: Option<SampleSpec>,
     given: Option<&[f64]>,
     limit: Bytes,
     progress: &dyn Progress,
@@ -75,6 +81,7 @@ pub fn survey(
             paths,
             opts,
             ranges,
+            sample,
             given,
             limit,
             blocks::BLOCK_BYTES,
@@ -83,7 +90,30 @@ pub fn survey(
     {
         return Ok(s);
     }
-    survey_stream(paths, opts, ranges, given, limit, progress)
+    survey_stream(paths, opts, ranges, sample, given, limit, progress)
+}
+
+/// The sample a survey draws: at most `rows` rows, keyed with `seed` (see [`RowSample`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SampleSpec {
+    /// The most rows kept.
+    pub rows: usize,
+    /// The seed of the rows' keys.
+    pub seed: u64,
+}
+
+impl SampleSpec {
+    fn empty(self) -> RowSample {
+        RowSample::new(self.rows, self.seed)
+    }
+
+    fn of_rows(self, raw: &RawData) -> RowSample {
+        let mut s = self.empty();
+        for i in 0..raw.n() {
+            s.offer(raw.row(i));
+        }
+        s
+    }
 }
 
 /// What a block of a parallel survey found.
@@ -91,6 +121,7 @@ struct Part {
     rows: u64,
     dim: usize,
     ranges: Option<FeatureRanges>,
+    sample: Option<RowSample>,
     labels: HashMap<u64, usize>,
 }
 
@@ -126,6 +157,7 @@ pub(crate) fn survey_blocks(
     paths: &[PathBuf],
     opts: &ReadOptions,
     ranges: bool,
+    sample: Option<SampleSpec>,
     given: Option<&[f64]>,
     limit: Bytes,
     block_bytes: usize,
@@ -142,6 +174,7 @@ pub(crate) fn survey_blocks(
         rows: 0,
         dim: 0,
         ranges: ranges.then(|| FeatureRanges::new(0)),
+        sample: sample.map(SampleSpec::empty),
         labels: HashMap::new(),
     };
     let mut too_wide = false;
@@ -171,6 +204,7 @@ pub(crate) fn survey_blocks(
                     rows: raw.n() as u64,
                     dim: raw.dim(),
                     ranges: r,
+                    sample: sample.map(|s| s.of_rows(&raw)),
                     labels,
                 }))
             },
@@ -189,6 +223,9 @@ pub(crate) fn survey_blocks(
                         )?;
                     }
                     t.merge(r);
+                }
+                if let (Some(t), Some(s)) = (&mut total.sample, part.sample) {
+                    t.merge(s);
                 }
                 total.rows += part.rows;
                 total.dim = total.dim.max(part.dim);
@@ -216,10 +253,14 @@ pub(crate) fn survey_blocks(
     if let Some(r) = &mut total.ranges {
         r.grow(total.dim);
     }
+    if let Some(s) = &mut total.sample {
+        s.cover(total.dim);
+    }
     Ok(Some(Survey {
         rows: total.rows,
         dim: total.dim,
         ranges: total.ranges,
+        sample: total.sample,
         labels: total.labels,
     }))
 }
@@ -229,6 +270,7 @@ pub(crate) fn survey_stream(
     paths: &[PathBuf],
     opts: &ReadOptions,
     ranges: bool,
+    sample: Option<SampleSpec>,
     given: Option<&[f64]>,
     limit: Bytes,
     progress: &dyn Progress,
@@ -239,7 +281,13 @@ pub(crate) fn survey_stream(
     let mut raw = empty_raw();
     let mut fr = ranges.then(|| FeatureRanges::new(0));
     let mut labels: HashMap<u64, usize> = HashMap::new();
+    let mut kept = sample.map(SampleSpec::empty);
     while reader.read(&mut raw)? > 0 {
+        if let Some(k) = &mut kept {
+            for i in 0..raw.n() {
+                k.offer(raw.row(i));
+            }
+        }
         if let Some(r) = &mut fr {
             let dim = raw.dim().max(r.dim());
             if dim > r.dim() {
@@ -262,10 +310,14 @@ pub(crate) fn survey_stream(
     if let Some(r) = &mut fr {
         r.grow(reader.dim());
     }
+    if let Some(k) = &mut kept {
+        k.cover(reader.dim());
+    }
     Ok(Survey {
         rows: reader.rows(),
         dim: reader.dim(),
         ranges: fr,
+        sample: kept,
         labels,
     })
 }

@@ -45,14 +45,23 @@ fn parallel_blocks_survey_like_one_parser() {
     let paths = vec![path.clone(), path.clone()];
     let opts = ReadOptions::default();
     let limit = Bytes(1 << 30);
+    let sample = Some(crate::SampleSpec { rows: 50, seed: 7 });
     for ranges in [false, true] {
-        let one = survey_stream(&paths, &opts, ranges, None, limit, &Silent).unwrap();
+        let one = survey_stream(&paths, &opts, ranges, sample, None, limit, &Silent).unwrap();
+        let one_sample = one.sample.clone().unwrap().into_dataset();
+        assert_eq!(one_sample.n(), 50);
         // Blocks of about 1 kB: dozens of blocks per file, several windows.
         for block in [1_000, 7_777, 1 << 22] {
-            let par = survey_blocks(&paths, &opts, ranges, None, limit, block, &Silent)
+            let par = survey_blocks(&paths, &opts, ranges, sample, None, limit, block, &Silent)
                 .unwrap()
                 .expect("fits");
             assert_eq!(key(&par), key(&one), "ranges {ranges}, block {block}");
+            // The map's sample is the same rows, whatever the blocks.
+            assert_eq!(
+                par.sample.unwrap().into_dataset(),
+                one_sample,
+                "block {block}"
+            );
         }
         assert_eq!(one.rows, 6_000);
     }
@@ -68,14 +77,23 @@ fn parallel_blocks_name_the_file_line_of_an_error() {
     std::fs::write(&path, text).unwrap();
     let opts = ReadOptions::default();
     let paths = vec![path.clone()];
-    let one = survey_stream(&paths, &opts, true, None, Bytes(1 << 30), &Silent)
+    let one = survey_stream(&paths, &opts, true, None, None, Bytes(1 << 30), &Silent)
         .err()
         .unwrap()
         .to_string();
-    let par = survey_blocks(&paths, &opts, true, None, Bytes(1 << 30), 1_000, &Silent)
-        .err()
-        .unwrap()
-        .to_string();
+    let par = survey_blocks(
+        &paths,
+        &opts,
+        true,
+        None,
+        None,
+        Bytes(1 << 30),
+        1_000,
+        &Silent,
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(one.contains(":1500:"), "{one}");
     assert_eq!(par, one);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
@@ -89,11 +107,20 @@ fn a_survey_too_wide_for_parallel_blocks_falls_back() {
     let need = FeatureRanges::bytes_for(20);
     // Room for one set of ranges but not for a window of them.
     assert!(
-        survey_blocks(&paths, &opts, true, None, Bytes(need * 2), 1_000, &Silent)
-            .unwrap()
-            .is_none()
+        survey_blocks(
+            &paths,
+            &opts,
+            true,
+            None,
+            None,
+            Bytes(need * 2),
+            1_000,
+            &Silent
+        )
+        .unwrap()
+        .is_none()
     );
-    let s = survey(&paths, &opts, true, None, Bytes(need * 2), &Silent).unwrap();
+    let s = survey(&paths, &opts, true, None, None, Bytes(need * 2), &Silent).unwrap();
     assert_eq!(s.rows, 500);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

@@ -29,14 +29,23 @@ pub(crate) fn heart_raw() -> RawData {
 /// data/heart.libsvm` does (positive class by the default rule, `--scale auto`, file order,
 /// seed 0).
 pub(crate) fn train_default(algo: &'static Algorithm) -> Model {
+    train_with(
+        algo,
+        &TransformSpec {
+            scaling: Scaling::Auto,
+            features: None,
+            unit_norm: false,
+        },
+    )
+}
+
+/// A model of `algo` with default parameters trained on heart through `stages` (fitted on the
+/// training rows, as `auc train` fits them on rows in memory).
+pub(crate) fn train_with(algo: &'static Algorithm, stages: &TransformSpec) -> Model {
     let raw = heart_raw();
     let choice = raw.choose_positive(&Positive::Auto).unwrap();
     let data = raw.binarize(&choice.known()).unwrap();
-    let stages = TransformSpec {
-        scaling: Scaling::Auto,
-        unit_norm: false,
-    };
-    let transform = stages.fit(ScaleEvidence::Data(&data));
+    let transform = stages.fit(ScaleEvidence::Data(&data)).unwrap();
     let preparation = Preparation::new(raw.reading().clone(), &choice, data.dim(), None, transform);
     let prepared = preparation.apply(&data);
     let config = algo.configure(&auc_core::ParamMap::new()).unwrap();

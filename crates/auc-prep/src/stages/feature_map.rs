@@ -70,6 +70,11 @@ impl FeatureMap {
         self.offsets.len()
     }
 
+    /// The size asked for as it was fitted: landmarks (Nystroem) or random units.
+    pub fn size(&self) -> usize {
+        self.width()
+    }
+
     /// Bytes the map holds.
     pub fn bytes(&self) -> u64 {
         8 * (self.weights.len() + self.offsets.len() + self.projection.len()) as u64

@@ -128,6 +128,28 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             )
         if not isinstance(self.seed, numbers.Integral) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, not {self.seed!r}")
+        features = getattr(self, "features", None)
+        if features is not None and features not in ("nystroem", "rff", "elm"):
+            raise ValueError(
+                f"features must be None, 'nystroem', 'rff' or 'elm', not {features!r}"
+            )
+        n = getattr(self, "n_features_map", None)
+        if n is not None and (
+            isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1
+        ):
+            raise ValueError(f"n_features_map must be a positive integer or None, not {n!r}")
+
+    def _map_kwargs(self) -> dict:
+        """The feature map's arguments of ``_native.fit`` (none without ``features``)."""
+        features = getattr(self, "features", None)
+        if features is None:
+            return {}
+        n = getattr(self, "n_features_map", None)
+        sigma = getattr(self, "feature_sigma", "scale")
+        return {
+            "features": features if n is None else f"{features}:{int(n)}",
+            "feature_sigma": str(_plain(sigma)),
+        }
 
     # -- data ---------------------------------------------------------------------------------
 
@@ -183,6 +205,7 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         kwargs = {}
         if self._row["family"] == "linear":
             kwargs["average"] = bool(self.average)
+            kwargs.update(self._map_kwargs())
         self.model_ = _native.fit(
             self._row["name"],
             json.dumps(self._registry_params()),
@@ -395,6 +418,30 @@ def _common_params(row: dict) -> list:
         out.append(
             ("average", "bool", False, "Score with the average of the iterates (``--average``).")
         )
+        out += [
+            (
+                "features",
+                "{None, 'nystroem', 'rff', 'elm'}",
+                None,
+                "A nonlinear feature map after scaling, fitted on a seeded sample of the "
+                "training rows and stored in the model (the CLI's ``--features``): Nystroem "
+                "landmarks of the Gaussian kernel, random Fourier features, or a random "
+                "sigmoid layer. The learner then learns on the map's features.",
+            ),
+            (
+                "n_features_map",
+                "int or None",
+                None,
+                "Landmarks (Nystroem, 500 by default) or random features (1000).",
+            ),
+            (
+                "feature_sigma",
+                "'scale', 'median' or float",
+                "scale",
+                "The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): "
+                "``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.",
+            ),
+        ]
     return out
 
 
@@ -478,6 +525,9 @@ def from_bytes(data: bytes) -> AUCEstimator:
     kwargs["scale"] = model.scaling
     if model.algorithm and ESTIMATORS[model.algorithm]._row["family"] == "linear":
         kwargs["average"] = model.averaged
+        fm = model.feature_map
+        if fm is not None:
+            kwargs["features"], kwargs["n_features_map"], kwargs["feature_sigma"] = fm
     est = cls(**kwargs)
     est.model_ = model
     est.classes_ = np.array([0, 1])

@@ -67,6 +67,9 @@ def render() -> str:
                 "scale": "Literal['none', 'minmax', 'maxabs', 'auto']",
                 "pos_label": "Any",
                 "average": "bool",
+                "features": "Literal['nystroem', 'rff', 'elm'] | None",
+                "n_features_map": "int | None",
+                "feature_sigma": "Literal['scale', 'median'] | float",
             }[name]
             out.append(f"    {name}: {ann}")
             args.append(f"{name}: {ann} = {default!r}")
