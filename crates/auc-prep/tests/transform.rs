@@ -55,7 +55,11 @@ fn all_specs() -> Vec<TransformSpec> {
     let mut out = Vec::new();
     for scaling in Scaling::ALL {
         for unit_norm in [false, true] {
-            out.push(TransformSpec { scaling, unit_norm });
+            out.push(TransformSpec {
+                scaling,
+                features: None,
+                unit_norm,
+            });
         }
     }
     out
@@ -70,7 +74,7 @@ proptest! {
     ) {
         let data = dataset(p, &values, sparse);
         for spec in all_specs() {
-            let t = spec.fit(ScaleEvidence::Data(&data));
+            let t = spec.fit(ScaleEvidence::Data(&data)).unwrap();
             let whole = t.apply_dataset(&data);
             let mut bufs = RowBuffers::new();
             for (i, (x, _)) in data.iter().enumerate() {
@@ -94,7 +98,7 @@ proptest! {
             if spec.unit_norm {
                 want = auc_data::unit_norm(&want);
             }
-            let t = spec.fit(ScaleEvidence::Data(&data));
+            let t = spec.fit(ScaleEvidence::Data(&data)).unwrap();
             prop_assert_eq!(bits(&t.apply_dataset(&data)), bits(&want), "{:?}", spec);
             prop_assert_eq!(t.scaler(), &scaler);
             prop_assert_eq!(t.unit_norm(), spec.unit_norm);
@@ -124,9 +128,11 @@ fn unit_norm_of_huge_values_does_not_overflow_row_by_row() {
     let data = Dataset::dense(2, vec![1e300, 1e300], vec![Label::Pos]).unwrap();
     let t = TransformSpec {
         scaling: Scaling::None,
+        features: None,
         unit_norm: true,
     }
-    .fit(ScaleEvidence::Nothing);
+    .fit(ScaleEvidence::Nothing)
+    .unwrap();
     let mut bufs = RowBuffers::new();
     let (x, _) = data.iter().next().unwrap();
     let got = row_bits(t.apply_row(x, &mut bufs), 2);
@@ -238,6 +244,7 @@ fn spec_from(scaling: Scaling, from: Option<ScaleFrom>) -> Result<PrepSpec, Prep
         Positive::Auto,
         TransformSpec {
             scaling,
+            features: None,
             unit_norm: false,
         },
         from,
@@ -271,7 +278,9 @@ fn scale_from_is_checked_once_and_wins_over_evidence() {
     let data = Dataset::dense(1, vec![1.0, 2.0], vec![Label::Pos, Label::Neg]).unwrap();
     let spec = spec_from(Scaling::Auto, Some(from.clone())).unwrap();
     assert!(!spec.needs_ranges());
-    let t = spec.fit_transform(ScaleEvidence::Data(&data)).unwrap();
+    let t = spec
+        .fit_transform(ScaleEvidence::Data(&data), None)
+        .unwrap();
     assert_eq!(
         t.scaler(),
         &fitted,
@@ -279,7 +288,7 @@ fn scale_from_is_checked_once_and_wins_over_evidence() {
     );
     let e = spec_from(Scaling::MaxAbs, Some(from))
         .unwrap()
-        .fit_transform(ScaleEvidence::Nothing)
+        .fit_transform(ScaleEvidence::Nothing, None)
         .unwrap_err();
     assert!(
         e.to_string().contains("contradicts the minmax scaling"),
@@ -289,7 +298,7 @@ fn scale_from_is_checked_once_and_wins_over_evidence() {
     assert!(plain.needs_ranges());
     assert_eq!(
         plain
-            .fit_transform(ScaleEvidence::Data(&data))
+            .fit_transform(ScaleEvidence::Data(&data), None)
             .unwrap()
             .scaler(),
         &Scaler::fit(Scaling::MinMax, &data)
