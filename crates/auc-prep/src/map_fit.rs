@@ -11,6 +11,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::error::PrepError;
 use crate::features::{FeatureMapSpec, MapKind, SigmaRule};
+use crate::fitted::FittedStage;
 use crate::stages::FeatureMap;
 
 /// Rows of the sample the median rule looks at (its pairs: about half a million).
@@ -26,10 +27,15 @@ impl FeatureMapSpec {
             ));
         }
         let sigma = kernel_width(self.sigma, sample, input_dim);
-        match self.shape.kind {
-            MapKind::Rff | MapKind::Elm => Ok(random_map(self, sigma, input_dim)),
-            MapKind::Nystroem => crate::nystroem::fit(self, sigma, sample, input_dim),
-        }
+        let map = match self.shape.kind {
+            MapKind::Rff | MapKind::Elm => random_map(self, sigma, input_dim),
+            MapKind::Nystroem => crate::nystroem::fit(self, sigma, sample, input_dim)?,
+        };
+        // The checks a model file's map passes: a width so small that the weights overflow
+        // is refused here rather than stored.
+        map.validate(input_dim)
+            .map_err(|e| PrepError::FeatureMap(format!("{}: {e}", self.shape)))?;
+        Ok(map)
     }
 }
 

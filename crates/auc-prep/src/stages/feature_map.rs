@@ -15,6 +15,9 @@
 //!   $z = P^T k$ with the $M \times D$ projection $P = U \Lambda^{-1/2}$ of the kept
 //!   eigenpairs of $K_{LL}$.
 //!
+//! A feature whose arithmetic overflows (a non-finite product, phase or kernel value, from
+//! entries near `f64::MAX`) is 0, so mapped rows are always finite.
+//!
 //! A dataset is mapped row by row with the row's own code, so the two agree bit for bit.
 
 use auc_core::{Dataset, Row, RowBuf};
@@ -180,6 +183,14 @@ impl FeatureMap {
                 }
                 out.copy_within(m.., 0);
                 out.truncate(d);
+            }
+        }
+        // A product that overflows (entries near f64::MAX, or weights of a tiny width) has no
+        // phase or activation: such features are 0, so every mapped row is finite, as a
+        // dataset's rows must be.
+        for z in out.iter_mut() {
+            if !z.is_finite() {
+                *z = 0.0;
             }
         }
     }
