@@ -133,6 +133,10 @@ def load_dataset(spec, splits_path):
     xs, ys = loaded[0::2], loaded[1::2]
     X = sp.vstack(xs, format="csr") if len(xs) > 1 else xs[0].tocsr()
     labels = np.concatenate(ys).astype(np.float64)
+    # `auc cv --limit N` keeps the first N rows of the files (the splits file says so).
+    limit = spec.get("limit")
+    if limit is not None:
+        X, labels = X[: int(limit)], labels[: int(limit)]
     positive = np.asarray(spec["positive_labels"], dtype=np.float64)
     y = np.isin(labels, positive).astype(np.int64)
     return X, y

@@ -165,8 +165,9 @@ pub(crate) struct CvArgs {
     /// One JSON object per run, then a summary line (with --each: one summary per point).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Write the outer splits to FILE as JSON before running (the data files, the positive
-    /// labels, and each split's test rows as 0-based row numbers in file order), so that other
+    /// Write the outer splits to FILE as JSON before running (the data files, `--limit`, the
+    /// positive labels, and each split's test rows as 0-based row numbers in file order, the
+    /// files read one after the other), so that other
     /// tools can be measured on the same splits.
     #[arg(long, value_name = "FILE", conflicts_with = "test")]
     pub(crate) save_splits: Option<PathBuf>,
@@ -201,6 +202,7 @@ fn save_splits(
         "format": "auc-splits-1",
         "data": files,
         "rows": data.n(),
+        "limit": a.run.limit,
         "positive_labels": choice.labels,
         "seed": cfg.seed,
         "folds": cfg.folds,

@@ -307,6 +307,15 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
             ""
         }
     ))?;
+    if let Some(fm) = p.transform.feature_map() {
+        line(format!(
+            "stages      {} ({} features mapped to {}, seed {})",
+            p.transform.describe(),
+            fm.input_dim(),
+            fm.output_dim(),
+            fm.seed()
+        ))?;
+    }
     line(format!(
         "training    {} examples ({} positive, {} negative), seed {}, {}",
         t.examples, t.positives, t.negatives, t.seed, t.written_by

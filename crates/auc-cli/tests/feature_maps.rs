@@ -1,0 +1,170 @@
+//! `--features` through the commands (conventions section 9): the map is fitted on training
+//! rows only, stored in the model and applied by predict; a streamed pass (its sample drawn by
+//! the first pass, in parallel blocks or by one parser) trains the model an in-memory pass
+//! would; input that cannot give a sample before learning is refused with the way out.
+
+mod common;
+
+use std::path::Path;
+
+use common::{auc, auc_with_stdin, heart, stderr, stdout};
+
+fn ok(o: &std::process::Output, what: &str) {
+    assert!(o.status.success(), "{what}: {}", stderr(o));
+}
+
+/// A two-ring problem no linear scorer ranks (positives inside radius 1, negatives outside),
+/// 600 rows in 2 features.
+fn rings(dir: &Path) -> std::path::PathBuf {
+    let mut text = String::new();
+    for i in 0..600 {
+        let t = i as f64 * 0.731;
+        let r = if i % 3 == 0 { 0.5 + (i % 7) as f64 * 0.05 } else { 1.4 + (i % 11) as f64 * 0.05 };
+        let label = if i % 3 == 0 { "+1" } else { "-1" };
+        text.push_str(&format!("{label} 1:{} 2:{}\n", r * t.cos(), r * t.sin()));
+    }
+    common::write(dir, "rings.libsvm", &text)
+}
+
+#[test]
+fn every_map_makes_the_rings_rankable_and_predict_applies_the_stored_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = rings(dir.path());
+    let d = data.to_str().unwrap();
+    let linear = dir.path().join("linear.auc");
+    let o = auc(&["train", "--algo", "opauc-batch", d, "-o", linear.to_str().unwrap()]);
+    ok(&o, "linear");
+    let o = auc(&["predict", "--model", linear.to_str().unwrap(), d]);
+    let linear_auc: f64 = auc_of(&stderr(&o));
+    assert!(linear_auc < 0.75, "the rings are not linearly rankable: {linear_auc}");
+    for map in ["nystroem:60", "rff:300", "elm:300"] {
+        for algo in ["opauc-batch", "oauc-m", "pa-i"] {
+            let what = format!("{algo} {map}");
+            let model = dir.path().join("m.auc");
+            let o = auc(&[
+                "train", "--algo", algo, "--features", map, "--feature-sigma", "1", d, "-o",
+                model.to_str().unwrap(),
+            ]);
+            ok(&o, &what);
+            let o = auc(&["predict", "--model", model.to_str().unwrap(), d]);
+            ok(&o, &what);
+            let mapped = auc_of(&stderr(&o));
+            if map != "elm:300" {
+                assert!(mapped > 0.95, "{what}: training AUC {mapped}");
+            }
+            assert!(mapped > linear_auc, "{what}: {mapped} vs linear {linear_auc}");
+            let info = stdout(&auc(&["model", model.to_str().unwrap()]));
+            assert!(info.contains(map.split(':').next().unwrap()), "{what}: {info}");
+        }
+    }
+}
+
+fn auc_of(stderr: &str) -> f64 {
+    let at = stderr.find("AUC ").expect("an AUC line") + 4;
+    stderr[at..].split(|c: char| c == ',' || c.is_whitespace()).next().unwrap().parse().unwrap()
+}
+
+/// The first pass draws the map's sample by content, so a file read in parallel blocks of any
+/// size, by one parser, or gzip-compressed trains the same model, byte for byte; and a one-pass
+/// learner's streamed model scores a file as its in-memory `--shuffle-full` twin's map does
+/// (the same map: the scores of `opauc-batch`, fitted in memory, come from the same sample).
+#[test]
+fn a_streamed_map_is_the_in_memory_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = rings(dir.path());
+    let d = data.to_str().unwrap();
+    for map in ["nystroem:40", "rff:64"] {
+        let model = |env: Option<&str>, name: &str| {
+            let out = dir.path().join(name);
+            let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_auc"));
+            c.args(["train", "--algo", "pa-i", "--features", map, d, "-o"]);
+            c.arg(&out);
+            match env {
+                Some(b) => {
+                    c.env("AUC_BLOCK_BYTES", b);
+                }
+                None => {
+                    c.arg("--one-thread");
+                }
+            }
+            let o = c.output().unwrap();
+            ok(&o, map);
+            std::fs::read(out).unwrap()
+        };
+        let one = model(None, "one.auc");
+        for b in ["500", "3333", "1048576"] {
+            assert!(model(Some(b), "par.auc") == one, "{map}: blocks of {b} bytes");
+        }
+    }
+    // In memory (a batch learner) and streamed (a one-pass learner) fit the same map: the map's
+    // description (kind, size, sigma to 6 decimals) is the same in both models.
+    let describe = |algo: &str| {
+        let out = dir.path().join(format!("{algo}.auc"));
+        ok(
+            &auc(&["train", "--algo", algo, "--features", "nystroem:40", d, "-o", out.to_str().unwrap()]),
+            algo,
+        );
+        let info = stdout(&auc(&["model", out.to_str().unwrap()]));
+        info.lines().find(|l| l.starts_with("stages")).unwrap().to_owned()
+    };
+    assert_eq!(describe("pa-i"), describe("opauc-batch"));
+}
+
+#[test]
+fn a_map_on_standard_input_is_refused_with_the_way_out() {
+    let o = auc_with_stdin(
+        &["train", "--algo", "pa-i", "--features", "rff", "--scale", "none", "-", "-o", "/tmp/never.auc"],
+        heart().as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("sample of the training rows") && e.contains("from a file"), "{e}");
+    assert!(!Path::new("/tmp/never.auc").exists());
+}
+
+#[test]
+fn bad_map_words_are_refused_by_the_flag_parser() {
+    for (args, want) in [
+        (&["--features", "poly"][..], "unknown feature map"),
+        (&["--features", "rff:0"][..], "whole number from 1"),
+        (&["--features", "rff", "--feature-sigma", "-1"][..], "positive number"),
+        (&["--feature-sigma", "2"][..], "--features"),
+    ] {
+        let mut a = vec!["train", "--algo", "pa-i"];
+        a.extend_from_slice(args);
+        a.extend_from_slice(&["data.libsvm", "-o", "x.auc"]);
+        let o = auc(&a);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// cv fits the map on each training part; the scores of `auc cv` with a map are finite and
+/// the rings get an AUC a linear scorer cannot reach.
+#[test]
+fn cv_fits_the_map_per_training_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = rings(dir.path());
+    let splits = dir.path().join("splits.json");
+    let o = auc(&[
+        "cv", "--algo", "opauc-batch", "--features", "nystroem:50", "--repeats", "1", "--data",
+        data.to_str().unwrap(), "--save-splits", splits.to_str().unwrap(), "--json",
+    ]);
+    ok(&o, "cv");
+    let out = stdout(&o);
+    let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert!(summary["auc_mean"].as_f64().unwrap() > 0.95, "{summary}");
+    let s: serde_json::Value = serde_json::from_slice(&std::fs::read(&splits).unwrap()).unwrap();
+    assert_eq!(s["format"], "auc-splits-1");
+    assert_eq!(s["rows"], 600);
+    let tests: Vec<usize> = s["splits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|x| x["test"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize))
+        .collect();
+    // One repeat of 5 folds: every row is tested exactly once.
+    let mut sorted = tests.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..600).collect::<Vec<_>>());
+}
