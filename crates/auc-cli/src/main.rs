@@ -16,6 +16,7 @@ mod hyper;
 mod info;
 mod input;
 mod learning;
+mod map_pass;
 mod metrics;
 mod moments;
 mod output;

@@ -21,7 +21,9 @@ use auc_data::{ReadOptions, RowStream};
 use auc_learners::{Algorithm, MomentSummary, fit_from_moments};
 use serde_json::json;
 
-use auc_prep::TransformSpec;
+use auc_prep::{Transform, TransformSpec};
+
+use crate::stage_args::StageArgs;
 
 use crate::input::{self, ReadArgs};
 use crate::output::{Error, line, write_atomic};
@@ -53,14 +55,60 @@ pub(crate) struct MomentsArgs {
     /// Print a JSON object describing the result on stdout.
     #[arg(long)]
     json: bool,
+    /// Take the moments of rows mapped by the fitted map of FILE (a moment file written with
+    /// --features or --fit-map-only, or a model trained with a map), so that parts computed
+    /// anywhere merge.
+    #[arg(long, value_name = "FILE")]
+    map_from: Option<PathBuf>,
+    /// Fit the --features map (on a first pass over the inputs) and write it alone, with no
+    /// rows, for --map-from.
+    #[arg(long, requires = "features")]
+    fit_map_only: bool,
+    /// Refuse a first pass (the scaling's ranges, the map's sample) that would need more than
+    /// this (8G, 512M). Default: three quarters of physical memory.
+    #[arg(long, value_name = "SIZE")]
+    max_memory: Option<Bytes>,
     #[command(flatten)]
     read: ReadArgs,
+    /// The stages: only with --features (scaling, then the map, fitted on a first pass and
+    /// applied to every row before its moments are taken); without a map, moments are of rows
+    /// as read and `auc train` scales them.
+    #[command(flatten)]
+    stages: StageArgs,
 }
 
 /// `auc moments`.
 pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
     let start = Instant::now();
-    let summary = summarize(&a.inputs, &a.read, a.threads, a.block_bytes)?;
+    let spec = a.stages.spec();
+    if spec.features.is_none() && a.stages.is_given() {
+        return Err("moments of rows as read are scaled when `auc train` fits them: give --scale and --unit-norm to `auc train` (here they apply only with --features)".into());
+    }
+    if spec.unit_norm {
+        return Err("--unit-norm divides each row by its own norm, which does not commute with class moments".into());
+    }
+    let limit = memory::limit(a.max_memory);
+    let stages =
+        crate::map_pass::stages_for(&a.inputs, &a.read, &spec, a.map_from.as_deref(), limit)?;
+    let summary = match (&stages, a.fit_map_only) {
+        (Some(t), true) => {
+            let first = a
+                .inputs
+                .iter()
+                .find(|p| !is_moment_file(p))
+                .ok_or("--fit-map-only needs a data file")?;
+            let opts = a.read.options(None)?;
+            let reading = RowStream::open(first, &opts)?.reading().clone();
+            MomentSummary::for_stages(t.clone(), reading, opts.hash_bits)
+        }
+        _ => summarize(
+            &a.inputs,
+            &a.read,
+            a.threads,
+            a.block_bytes,
+            stages.as_ref(),
+        )?,
+    };
     let bytes = summary.to_bytes();
     write_atomic(&a.output, &bytes)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -138,8 +186,6 @@ pub(crate) fn in_memory_reason(
         Some("--limit keeps a prefix of the rows, which a moment file no longer has")
     } else if stages.unit_norm {
         Some("--unit-norm divides each row by its own norm, which does not commute with moments")
-    } else if stages.features.is_some() {
-        Some("--features maps each row, which does not commute with the moments of rows as read")
     } else {
         None
     }
@@ -171,9 +217,10 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
         .into());
     }
     let start = Instant::now();
-    let summary = summarize(t.inputs, t.read, t.threads, BLOCK_BYTES)?;
-    let pass = start.elapsed().as_secs_f64();
     let limit = memory::limit(t.max_memory);
+    let stages = crate::map_pass::stages_for(t.inputs, t.read, &t.stages, None, limit)?;
+    let summary = summarize(t.inputs, t.read, t.threads, BLOCK_BYTES, stages.as_ref())?;
+    let pass = start.elapsed().as_secs_f64();
     memory::check(
         config.memory_bytes(
             &auc_core::DataShape {
@@ -275,6 +322,7 @@ pub(crate) fn summarize(
     read: &ReadArgs,
     threads: Option<usize>,
     block_bytes: usize,
+    stages: Option<&Transform>,
 ) -> Result<MomentSummary, Error> {
     let opts = read.options(None)?;
     let pool = pool(threads)?;
@@ -284,7 +332,7 @@ pub(crate) fn summarize(
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             MomentSummary::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
         } else {
-            pool.install(|| summarize_data(path, &opts, block_bytes.max(1)))?
+            pool.install(|| summarize_data(path, &opts, block_bytes.max(1), stages))?
         };
         match &mut total {
             None => total = Some(part),
@@ -311,34 +359,56 @@ fn summarize_data(
     path: &Path,
     opts: &ReadOptions,
     block_bytes: usize,
+    stages: Option<&Transform>,
 ) -> Result<MomentSummary, Error> {
     if blocks::plain_libsvm(path, opts)? {
-        return summarize_blocks(path, opts, block_bytes);
+        return summarize_blocks(path, opts, block_bytes, stages);
     }
-    summarize_stream(path, opts)
+    summarize_stream(path, opts, stages)
+}
+
+/// An empty summary of rows read as `reading`, through `stages` when given.
+fn empty(
+    dim: usize,
+    reading: auc_data::Reading,
+    hash_bits: Option<u8>,
+    stages: Option<&Transform>,
+) -> MomentSummary {
+    match stages {
+        Some(t) => MomentSummary::for_stages(t.clone(), reading, hash_bits),
+        None => MomentSummary::new(dim, reading, hash_bits),
+    }
 }
 
 /// A CSV file, gzip or standard input: one parser, each chunk summarized while the next is
 /// parsed.
-fn summarize_stream(path: &Path, opts: &ReadOptions) -> Result<MomentSummary, Error> {
+fn summarize_stream(
+    path: &Path,
+    opts: &ReadOptions,
+    stages: Option<&Transform>,
+) -> Result<MomentSummary, Error> {
     let name = path.display().to_string();
     let mut stream = RowStream::open(path, opts)?;
-    let mut total = MomentSummary::new(0, stream.reading().clone(), opts.hash_bits);
+    let mut total = empty(0, stream.reading().clone(), opts.hash_bits, stages);
     let mut current = stream.next_chunk(CHUNK_ROWS)?;
     while let Some(chunk) = current {
         let (next, part) = rayon::join(
             || stream.next_chunk(CHUNK_ROWS),
             || {
-                let mut s = MomentSummary::new(0, chunk.reading().clone(), opts.hash_bits);
-                s.observe(&chunk, &name);
-                s
+                let mut s = empty(0, chunk.reading().clone(), opts.hash_bits, stages);
+                s.observe_mapped(&chunk, &name).map(|()| s)
             },
         );
-        total.merge(&part).map_err(|e| format!("{name}: {e}"))?;
+        total
+            .merge(&part.map_err(|e| format!("{name}: {e}"))?)
+            .map_err(|e| format!("{name}: {e}"))?;
         current = next?;
     }
-    // Features a CSV file declares (columns) or hashing fixes count even when all zero.
-    total.cover(stream.dim());
+    // Features a CSV file declares (columns) or hashing fixes count even when all zero (rows
+    // as read: mapped rows have the map's dimension).
+    if stages.is_none() {
+        total.cover(stream.dim());
+    }
     total.add_source(&name);
     Ok(total)
 }
@@ -348,12 +418,14 @@ fn summarize_blocks(
     path: &Path,
     opts: &ReadOptions,
     block_bytes: usize,
+    stages: Option<&Transform>,
 ) -> Result<MomentSummary, Error> {
     let name = path.display().to_string();
-    let mut total = MomentSummary::new(
+    let mut total = empty(
         opts.hash_bits.map_or(0, |b| 1usize << b),
         auc_data::Reading::Libsvm,
         opts.hash_bits,
+        stages,
     );
     total.add_source(&name);
     blocks::for_each(
@@ -361,8 +433,9 @@ fn summarize_blocks(
         opts,
         block_bytes,
         |raw| {
-            let mut s = MomentSummary::new(0, auc_data::Reading::Libsvm, opts.hash_bits);
-            s.observe(&raw, &name);
+            let mut s = empty(0, auc_data::Reading::Libsvm, opts.hash_bits, stages);
+            s.observe_mapped(&raw, &name)
+                .map_err(|e| -> Error { format!("{name}: {e}").into() })?;
             Ok(s)
         },
         |s, _| {

@@ -19,7 +19,11 @@ fn rings(dir: &Path) -> std::path::PathBuf {
     let mut text = String::new();
     for i in 0..600 {
         let t = i as f64 * 0.731;
-        let r = if i % 3 == 0 { 0.5 + (i % 7) as f64 * 0.05 } else { 1.4 + (i % 11) as f64 * 0.05 };
+        let r = if i % 3 == 0 {
+            0.5 + (i % 7) as f64 * 0.05
+        } else {
+            1.4 + (i % 11) as f64 * 0.05
+        };
         let label = if i % 3 == 0 { "+1" } else { "-1" };
         text.push_str(&format!("{label} 1:{} 2:{}\n", r * t.cos(), r * t.sin()));
     }
@@ -32,17 +36,35 @@ fn every_map_makes_the_rings_rankable_and_predict_applies_the_stored_map() {
     let data = rings(dir.path());
     let d = data.to_str().unwrap();
     let linear = dir.path().join("linear.auc");
-    let o = auc(&["train", "--algo", "opauc-batch", d, "-o", linear.to_str().unwrap()]);
+    let o = auc(&[
+        "train",
+        "--algo",
+        "opauc-batch",
+        d,
+        "-o",
+        linear.to_str().unwrap(),
+    ]);
     ok(&o, "linear");
     let o = auc(&["predict", "--model", linear.to_str().unwrap(), d]);
     let linear_auc: f64 = auc_of(&stderr(&o));
-    assert!(linear_auc < 0.75, "the rings are not linearly rankable: {linear_auc}");
+    assert!(
+        linear_auc < 0.75,
+        "the rings are not linearly rankable: {linear_auc}"
+    );
     for map in ["nystroem:60", "rff:300", "elm:300"] {
         for algo in ["opauc-batch", "oauc-m", "pa-i"] {
             let what = format!("{algo} {map}");
             let model = dir.path().join("m.auc");
             let o = auc(&[
-                "train", "--algo", algo, "--features", map, "--feature-sigma", "1", d, "-o",
+                "train",
+                "--algo",
+                algo,
+                "--features",
+                map,
+                "--feature-sigma",
+                "1",
+                d,
+                "-o",
                 model.to_str().unwrap(),
             ]);
             ok(&o, &what);
@@ -52,16 +74,27 @@ fn every_map_makes_the_rings_rankable_and_predict_applies_the_stored_map() {
             if map != "elm:300" {
                 assert!(mapped > 0.95, "{what}: training AUC {mapped}");
             }
-            assert!(mapped > linear_auc, "{what}: {mapped} vs linear {linear_auc}");
+            assert!(
+                mapped > linear_auc,
+                "{what}: {mapped} vs linear {linear_auc}"
+            );
             let info = stdout(&auc(&["model", model.to_str().unwrap()]));
-            assert!(info.contains(map.split(':').next().unwrap()), "{what}: {info}");
+            assert!(
+                info.contains(map.split(':').next().unwrap()),
+                "{what}: {info}"
+            );
         }
     }
 }
 
 fn auc_of(stderr: &str) -> f64 {
     let at = stderr.find("AUC ").expect("an AUC line") + 4;
-    stderr[at..].split(|c: char| c == ',' || c.is_whitespace()).next().unwrap().parse().unwrap()
+    stderr[at..]
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 /// The first pass draws the map's sample by content, so a file read in parallel blocks of any
@@ -93,7 +126,10 @@ fn a_streamed_map_is_the_in_memory_map() {
         };
         let one = model(None, "one.auc");
         for b in ["500", "3333", "1048576"] {
-            assert!(model(Some(b), "par.auc") == one, "{map}: blocks of {b} bytes");
+            assert!(
+                model(Some(b), "par.auc") == one,
+                "{map}: blocks of {b} bytes"
+            );
         }
     }
     // In memory (a batch learner) and streamed (a one-pass learner) fit the same map: the map's
@@ -101,11 +137,23 @@ fn a_streamed_map_is_the_in_memory_map() {
     let describe = |algo: &str| {
         let out = dir.path().join(format!("{algo}.auc"));
         ok(
-            &auc(&["train", "--algo", algo, "--features", "nystroem:40", d, "-o", out.to_str().unwrap()]),
+            &auc(&[
+                "train",
+                "--algo",
+                algo,
+                "--features",
+                "nystroem:40",
+                d,
+                "-o",
+                out.to_str().unwrap(),
+            ]),
             algo,
         );
         let info = stdout(&auc(&["model", out.to_str().unwrap()]));
-        info.lines().find(|l| l.starts_with("stages")).unwrap().to_owned()
+        info.lines()
+            .find(|l| l.starts_with("stages"))
+            .unwrap()
+            .to_owned()
     };
     assert_eq!(describe("pa-i"), describe("opauc-batch"));
 }
@@ -113,12 +161,26 @@ fn a_streamed_map_is_the_in_memory_map() {
 #[test]
 fn a_map_on_standard_input_is_refused_with_the_way_out() {
     let o = auc_with_stdin(
-        &["train", "--algo", "pa-i", "--features", "rff", "--scale", "none", "-", "-o", "/tmp/never.auc"],
+        &[
+            "train",
+            "--algo",
+            "pa-i",
+            "--features",
+            "rff",
+            "--scale",
+            "none",
+            "-",
+            "-o",
+            "/tmp/never.auc",
+        ],
         heart().as_bytes(),
     );
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
-    assert!(e.contains("sample of the training rows") && e.contains("from a file"), "{e}");
+    assert!(
+        e.contains("sample of the training rows") && e.contains("from a file"),
+        "{e}"
+    );
     assert!(!Path::new("/tmp/never.auc").exists());
 }
 
@@ -127,7 +189,10 @@ fn bad_map_words_are_refused_by_the_flag_parser() {
     for (args, want) in [
         (&["--features", "poly"][..], "unknown feature map"),
         (&["--features", "rff:0"][..], "whole number from 1"),
-        (&["--features", "rff", "--feature-sigma", "-1"][..], "positive number"),
+        (
+            &["--features", "rff", "--feature-sigma=-1"][..],
+            "positive number",
+        ),
         (&["--feature-sigma", "2"][..], "--features"),
     ] {
         let mut a = vec!["train", "--algo", "pa-i"];
@@ -147,8 +212,18 @@ fn cv_fits_the_map_per_training_part() {
     let data = rings(dir.path());
     let splits = dir.path().join("splits.json");
     let o = auc(&[
-        "cv", "--algo", "opauc-batch", "--features", "nystroem:50", "--repeats", "1", "--data",
-        data.to_str().unwrap(), "--save-splits", splits.to_str().unwrap(), "--json",
+        "cv",
+        "--algo",
+        "opauc-batch",
+        "--features",
+        "nystroem:50",
+        "--repeats",
+        "1",
+        "--data",
+        data.to_str().unwrap(),
+        "--save-splits",
+        splits.to_str().unwrap(),
+        "--json",
     ]);
     ok(&o, "cv");
     let out = stdout(&o);
@@ -161,10 +236,158 @@ fn cv_fits_the_map_per_training_part() {
         .as_array()
         .unwrap()
         .iter()
-        .flat_map(|x| x["test"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize))
+        .flat_map(|x| {
+            x["test"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as usize)
+        })
         .collect();
     // One repeat of 5 folds: every row is tested exactly once.
     let mut sorted = tests.clone();
     sorted.sort_unstable();
     assert_eq!(sorted, (0..600).collect::<Vec<_>>());
+}
+
+fn scores_of(model: &Path, data: &str) -> Vec<f64> {
+    let o = auc(&["predict", "--model", model.to_str().unwrap(), data]);
+    ok(&o, "predict");
+    stdout(&o)
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect()
+}
+
+fn max_diff(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// A batch moment learner with a map takes the moments of mapped rows: the moment pass over
+/// the file (a first pass for the scaling and the map's sample, then the mapped moments in
+/// parallel blocks) fits the model the rows in memory give (`--limit` keeps them in memory);
+/// parts mapped by one fitted map (`--fit-map-only`, `--map-from`) merge to the same model to
+/// 1e-10; parts of different maps, or of rows as read, are refused by name.
+#[test]
+fn mapped_moments_merge_to_the_in_memory_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = rings(dir.path());
+    let d = data.to_str().unwrap();
+    let p = |name: &str| dir.path().join(name);
+    let s = |name: &str| p(name).to_str().unwrap().to_owned();
+    let train = |extra: &[&str], out: &str| {
+        let mut a = vec![
+            "train",
+            "--algo",
+            "opauc-batch",
+            "--features",
+            "nystroem:40",
+        ];
+        a.extend_from_slice(extra);
+        a.extend_from_slice(&[d, "-o", out]);
+        ok(&auc(&a), out);
+    };
+    train(&[], &s("pass.auc"));
+    train(&["--limit", "600"], &s("memory.auc"));
+    let pass = scores_of(&p("pass.auc"), d);
+    let memory = scores_of(&p("memory.auc"), d);
+    assert!(
+        max_diff(&pass, &memory) <= 1e-10,
+        "{}",
+        max_diff(&pass, &memory)
+    );
+    // Two parts, one map.
+    let text = std::fs::read_to_string(&data).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let half = |r: std::ops::Range<usize>| {
+        lines[r]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    };
+    std::fs::write(p("a.svm"), half(0..250)).unwrap();
+    std::fs::write(p("b.svm"), half(250..600)).unwrap();
+    ok(
+        &auc(&[
+            "moments",
+            "--features",
+            "nystroem:40",
+            "--fit-map-only",
+            d,
+            "-o",
+            &s("map.mom"),
+        ]),
+        "fit map",
+    );
+    for part in ["a", "b"] {
+        ok(
+            &auc(&[
+                "moments",
+                "--map-from",
+                &s("map.mom"),
+                &s(&format!("{part}.svm")),
+                "-o",
+                &s(&format!("{part}.mom")),
+            ]),
+            part,
+        );
+    }
+    ok(
+        &auc(&[
+            "train",
+            "--algo",
+            "opauc-batch",
+            &s("a.mom"),
+            &s("b.mom"),
+            "-o",
+            &s("merged.auc"),
+        ]),
+        "merged",
+    );
+    let merged = scores_of(&p("merged.auc"), d);
+    assert!(
+        max_diff(&pass, &merged) <= 1e-10,
+        "{}",
+        max_diff(&pass, &merged)
+    );
+    // A part of another map, or of rows as read, does not merge.
+    ok(
+        &auc(&[
+            "moments",
+            "--features",
+            "rff:40",
+            &s("b.svm"),
+            "-o",
+            &s("other.mom"),
+        ]),
+        "other map",
+    );
+    ok(&auc(&["moments", &s("b.svm"), "-o", &s("raw.mom")]), "raw");
+    for other in ["other.mom", "raw.mom"] {
+        let o = auc(&[
+            "train",
+            "--algo",
+            "opauc-batch",
+            &s("a.mom"),
+            &s(other),
+            "-o",
+            &s("x.auc"),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{other}");
+        assert!(
+            stderr(&o).contains("prepared differently")
+                || stderr(&o).contains("different feature maps"),
+            "{other}: {}",
+            stderr(&o)
+        );
+        assert!(!p("x.auc").exists());
+    }
+    // --scale without a map means nothing to a moment file of rows as read.
+    let o = auc(&["moments", "--scale", "maxabs", d, "-o", &s("y.mom")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!p("y.mom").exists());
 }

@@ -31,7 +31,8 @@ mod trained;
 pub use model::{Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION, TrainingRecord};
 pub use registry::{ALL, Algorithm, find, linear_state_names, lookup, names};
 pub use summary::{
-    MOMENTS_FORMAT_VERSION, MOMENTS_MAGIC, MomentError, MomentSummary, Update, fit_from_moments,
+    MOMENTS_FORMAT_VERSION, MOMENTS_MAGIC, MOMENTS_OLDEST_READ_VERSION, MomentError, MomentSummary,
+    Update, fit_from_moments,
 };
 pub use trained::{
     BatchTrainer, Certificate, Configured, Describe, Fitted, OnlineTrainer, Trained, Trainer,

@@ -34,19 +34,29 @@
 //! assert!(summary.contains("certificate"));
 //! ```
 //!
-//! # Moment file format (version 1)
+//! # Moments of mapped rows
+//!
+//! A feature map does not commute with moments, so moments for a learner on a map are taken of
+//! the mapped rows: [`MomentSummary::for_stages`] starts a summary whose rows go through fitted
+//! stages (scaling, then the map) before their moments are taken
+//! ([`MomentSummary::observe_mapped`]); the summary records the stages, and only summaries of
+//! the same stages merge. Such moments are ordinary class moments of $z(x)$, so merging is as
+//! exact as for rows as read (conventions section 9).
+//!
+//! # Moment file format (version 2)
 //!
 //! `AUCMOMNT`, the format version (`u32`, little-endian), the payload length (`u64`), the
 //! payload (postcard: dimension, hashing, reading, the sorted per-label moments, the ranges, the
-//! source names) and a CRC-32 of everything before it, as model files. Reading checks all of it
-//! and every value (finite, shapes, counts that agree) before use.
+//! source names, the stages of mapped rows) and a CRC-32 of everything before it, as model
+//! files. Reading checks all of it and every value (finite, shapes, counts that agree) before
+//! use. Version 1 (before feature maps: no stages) is read as a summary of rows as read.
 
 use std::fmt;
 
 use auc_core::{FitError, ParamError, ParamMap, Row, SparseRow};
 use auc_data::{DataError, FeatureRanges, Positive, PositiveChoice, RawData, Reading, Scaler};
 use auc_online::{BLOCK_ROWS, BlockScratch, block_moments};
-use auc_prep::{Preparation, ScaleEvidence, TransformSpec};
+use auc_prep::{Preparation, ScaleEvidence, Transform, TransformSpec};
 use auc_stats::{ClassMoments, Moments};
 use serde::{Deserialize, Serialize};
 
@@ -55,8 +65,11 @@ use crate::{Algorithm, Model, TrainingRecord};
 /// The first bytes of a moment file.
 pub const MOMENTS_MAGIC: &[u8; 8] = b"AUCMOMNT";
 
-/// The moment file format this build writes and the only one it reads.
-pub const MOMENTS_FORMAT_VERSION: u32 = 1;
+/// The moment file format this build writes.
+pub const MOMENTS_FORMAT_VERSION: u32 = 2;
+
+/// The oldest moment file format this build reads (version 1: no stages).
+pub const MOMENTS_OLDEST_READ_VERSION: u32 = 1;
 
 /// Bytes before the payload: magic, version, length.
 const HEADER: usize = 20;
@@ -108,7 +121,7 @@ impl fmt::Display for MomentError {
             }
             MomentError::Version { found } => write!(
                 f,
-                "moment file format version {found}; this build reads version {MOMENTS_FORMAT_VERSION} only: compute the moments again with this `auc moments`"
+                "moment file format version {found}; this build reads versions {MOMENTS_OLDEST_READ_VERSION} to {MOMENTS_FORMAT_VERSION}: compute the moments again with this `auc moments`"
             ),
             MomentError::Length { announced, found } => write!(
                 f,
@@ -167,9 +180,23 @@ pub struct MomentSummary {
     labels: Vec<LabelMoments>,
     ranges: FeatureRanges,
     sources: Vec<String>,
+    /// The fitted stages every row went through before its moments were taken (a feature
+    /// map); `None`: rows as read, scaled at solve time.
+    stages: Option<Transform>,
 }
 
 /// Version 1 of the payload.
+#[derive(Serialize, Deserialize)]
+struct WireV1 {
+    dim: u64,
+    hash_bits: Option<u8>,
+    reading: Reading,
+    labels: Vec<LabelMoments>,
+    ranges: FeatureRanges,
+    sources: Vec<String>,
+}
+
+/// Version 2 of the payload: version 1 and the stages of mapped rows.
 #[derive(Serialize, Deserialize)]
 struct Wire {
     dim: u64,
@@ -178,6 +205,21 @@ struct Wire {
     labels: Vec<LabelMoments>,
     ranges: FeatureRanges,
     sources: Vec<String>,
+    stages: Option<Transform>,
+}
+
+impl From<WireV1> for Wire {
+    fn from(w: WireV1) -> Wire {
+        Wire {
+            dim: w.dim,
+            hash_bits: w.hash_bits,
+            reading: w.reading,
+            labels: w.labels,
+            ranges: w.ranges,
+            sources: w.sources,
+            stages: None,
+        }
+    }
 }
 
 /// Rows of one label waiting for a blocked update.
@@ -198,6 +240,7 @@ impl MomentSummary {
             reading,
             labels: Vec::new(),
             ranges: FeatureRanges::new(dim),
+            stages: None,
             sources: Vec::new(),
         }
     }
@@ -287,6 +330,54 @@ impl MomentSummary {
         });
         s.observe_rows(p, rows, Update::Blocked);
         Ok(s)
+    }
+
+    /// No rows yet, of rows read as `reading` with `hash_bits` and then prepared by `stages`
+    /// (fitted beforehand, with a feature map): the summary's dimension is the stages' output.
+    pub fn for_stages(stages: Transform, reading: Reading, hash_bits: Option<u8>) -> Self {
+        let input = stages.feature_map().map_or(0, |m| m.input_dim());
+        let mut s = Self::new(stages.output_dim(input), reading, hash_bits);
+        s.stages = Some(stages);
+        s
+    }
+
+    /// The stages the rows went through before their moments were taken, if any.
+    pub fn stages(&self) -> Option<&Transform> {
+        self.stages.as_ref()
+    }
+
+    /// Adds the rows of a parsed chunk through the summary's stages
+    /// ([`MomentSummary::for_stages`]); rows as read when it has none.
+    ///
+    /// # Errors
+    /// [`MomentError::Data`] when the chunk's labels cannot be read as classes.
+    pub fn observe_mapped(&mut self, data: &RawData, source: &str) -> Result<(), MomentError> {
+        let Some(stages) = self.stages.take() else {
+            self.observe(data, source);
+            return Ok(());
+        };
+        self.add_source(source);
+        let mapped = Self::map_rows(&stages, data);
+        self.stages = Some(stages);
+        let mapped = mapped?;
+        let labels = data.raw_labels();
+        let it = (0..mapped.n()).map(|i| (labels[i], mapped.row(i)));
+        self.observe_rows(mapped.dim(), it, Update::Blocked);
+        Ok(())
+    }
+
+    /// The rows of `data` through `stages`, in order.
+    fn map_rows(stages: &Transform, data: &RawData) -> Result<auc_core::Dataset, MomentError> {
+        // Every label positive: the stages read only the features.
+        let all: Vec<f64> = data.label_counts().into_iter().map(|(l, _)| l).collect();
+        let mut rows = data
+            .binarize_as(&Positive::Known(all), auc_data::Layout::AsRead)
+            .map_err(MomentError::Data)?;
+        let input = stages.feature_map().map_or(rows.dim(), |m| m.input_dim());
+        if rows.dim() < input {
+            rows = rows.with_dim(input);
+        }
+        Ok(stages.apply_dataset(&rows))
     }
 
     /// Adds the rows of a parsed chunk (a whole file or one chunk of a stream), with its
@@ -405,6 +496,17 @@ impl MomentSummary {
     /// [`MomentError::Mismatch`] when the two were read differently (format or CSV layout) or
     /// with different feature hashing.
     pub fn merge(&mut self, other: &MomentSummary) -> Result<(), MomentError> {
+        if self.stages != other.stages {
+            let name = |t: &Option<Transform>| {
+                t.as_ref()
+                    .map_or_else(|| "rows as read".to_owned(), Transform::describe)
+            };
+            return Err(MomentError::Mismatch(format!(
+                "the parts' moments are of rows prepared differently ({} and {}): moments of a feature map merge only with moments of the same fitted map (fit it once: `auc moments --features ... --fit-map-only`, then `--map-from` for every part)",
+                name(&self.stages),
+                name(&other.stages)
+            )));
+        }
         if self.hash_bits != other.hash_bits {
             return Err(MomentError::Mismatch(format!(
                 "one part was read with feature hashing {}, the other with {}",
@@ -506,9 +608,9 @@ impl MomentSummary {
                 "--unit-norm divides each row by its own norm, which does not commute with class moments: the batch moment learners cannot use it (leave it out, or use an online learner)".to_owned(),
             ));
         }
-        if stages.features.is_some() {
+        if stages.features.is_some() && self.stages.is_none() {
             return Err(MomentError::Unsupported(
-                "a feature map is fitted on rows, and these moments are of rows as read: the map cannot be applied to them".to_owned(),
+                "a feature map is fitted on rows, and these moments are of rows as read: the map cannot be applied to them (take the moments with --features)".to_owned(),
             ));
         }
         let counts: Vec<(f64, usize)> = self
@@ -532,6 +634,18 @@ impl MomentSummary {
             let class = if is_pos { &mut m.pos } else { &mut m.neg };
             class.merge(&l.moments);
         }
+        if let Some(t) = &self.stages {
+            // The rows were prepared before their moments were taken: nothing to scale.
+            let input = t.feature_map().map_or(p, |f| f.input_dim());
+            let preparation = Preparation::new(
+                self.reading.clone(),
+                &choice,
+                input,
+                self.hash_bits,
+                t.clone(),
+            );
+            return Ok((m, preparation, choice));
+        }
         let transform = stages
             .fit(ScaleEvidence::Ranges(&self.ranges))
             .map_err(|e| MomentError::Unsupported(e.to_string()))?;
@@ -552,6 +666,7 @@ impl MomentSummary {
             labels: self.labels.clone(),
             ranges: self.ranges.clone(),
             sources: self.sources.clone(),
+            stages: self.stages.clone(),
         };
         let payload = postcard::to_allocvec(&wire).expect("summaries serialize to postcard");
         let mut out = Vec::with_capacity(HEADER + payload.len() + 4);
@@ -584,7 +699,7 @@ impl MomentSummary {
             });
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != MOMENTS_FORMAT_VERSION {
+        if !(MOMENTS_OLDEST_READ_VERSION..=MOMENTS_FORMAT_VERSION).contains(&version) {
             return Err(MomentError::Version { found: version });
         }
         let announced = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
@@ -596,8 +711,14 @@ impl MomentSummary {
         if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
             return Err(MomentError::Checksum);
         }
-        let (wire, rest) = postcard::take_from_bytes::<Wire>(&body[HEADER..])
-            .map_err(|e| MomentError::Invalid(e.to_string()))?;
+        let payload = &body[HEADER..];
+        let invalid = |e: postcard::Error| MomentError::Invalid(e.to_string());
+        let (wire, rest) = if version == 1 {
+            let (w, rest) = postcard::take_from_bytes::<WireV1>(payload).map_err(invalid)?;
+            (Wire::from(w), rest)
+        } else {
+            postcard::take_from_bytes::<Wire>(payload).map_err(invalid)?
+        };
         if !rest.is_empty() {
             return Err(MomentError::Invalid(format!(
                 "{} unexpected bytes after the payload",
@@ -658,6 +779,19 @@ impl MomentSummary {
                 return bad(format!("feature {j}: range [{lo}, {hi}] over {c} rows"));
             }
         }
+        if let Some(t) = &w.stages {
+            let Some(map) = t.feature_map() else {
+                return bad("stages without a feature map are applied at solve time".to_owned());
+            };
+            t.validate(map.input_dim())
+                .map_err(|e| MomentError::Invalid(format!("the stages: {e}")))?;
+            if map.output_dim() != dim {
+                return bad(format!(
+                    "the map gives {} features, the moments have {dim}",
+                    map.output_dim()
+                ));
+            }
+        }
         Ok(Self {
             dim,
             hash_bits: w.hash_bits,
@@ -665,6 +799,7 @@ impl MomentSummary {
             labels: w.labels,
             ranges: w.ranges,
             sources: w.sources,
+            stages: w.stages,
         })
     }
 }

@@ -64,7 +64,7 @@ impl fmt::Display for PrepError {
             ),
             PrepError::FeatureMap(why) => write!(f, "the feature map: {why}"),
             PrepError::MapNeedsSample => f.write_str(
-                "a feature map is fitted on a sample of the training rows, and none can be had before learning starts: read the data from a file (it is read twice), or pass --features-from FILE (a model or map file with a fitted map)",
+                "a feature map is fitted on a sample of the training rows, and none can be had before learning starts: read the data from a file (it is read twice)",
             ),
         }
     }
