@@ -330,3 +330,40 @@ fn hostile_9_training_record_counters_do_not_wrap() {
     );
     assert!(record.after_run(u64::MAX, 1).is_err());
 }
+
+/// Moment files are a promise too: `golden/moments/heart-v1.mom` was written by `auc moments`
+/// of format version 1 (before feature maps); it still reads, as a summary of rows as read, and
+/// `opauc-batch` fitted from it (default parameters, `--scale auto`) scores heart as the model
+/// that build fitted from it did (`heart-v1.scores`, printed by that build's `auc predict`).
+#[test]
+fn format_version_1_moment_files_read_and_fit_as_they_did() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/moments");
+    let bytes = std::fs::read(dir.join("heart-v1.mom")).unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 1);
+    let s = MomentSummary::from_bytes(&bytes).unwrap();
+    assert!(s.stages().is_none());
+    assert_eq!(s.rows(), 270);
+    let algo = auc_learners::lookup("opauc-batch").unwrap();
+    let stages = TransformSpec::scale_then_norm(Scaling::Auto, false);
+    let (model, _) =
+        fit_from_moments(algo, &ParamMap::new(), &s, &Positive::Auto, &stages, 0).unwrap();
+    let raw = RowStream::open(
+        &dir.join("../../../../../data/heart.libsvm"),
+        &ReadOptions::default(),
+    )
+    .and_then(RowStream::read_all)
+    .unwrap();
+    let data = raw
+        .binarize(&Positive::Known(model.preparation.positive_labels.clone()))
+        .unwrap();
+    let scores = model.scores(&model.preparation.apply(&data)).unwrap();
+    let want: Vec<f64> = std::fs::read_to_string(dir.join("heart-v1.scores"))
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(scores, want);
+    // Written again it is a version 2 file of the same summary.
+    let again = MomentSummary::from_bytes(&s.to_bytes()).unwrap();
+    assert_eq!(again, s);
+}
