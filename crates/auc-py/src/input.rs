@@ -381,27 +381,37 @@ impl<'a> Rows<'a> {
     /// An owned dataset of these rows (for batch learners and the evaluation protocol, which
     /// take a [`Dataset`]): dense stays dense, CSR stays CSR.
     pub(crate) fn collect(&self, labels: Vec<Label>) -> Result<Dataset, String> {
+        self.collect_range(0..self.n(), labels)
+    }
+
+    /// An owned dataset of the rows in `range` (dense stays dense, CSR stays CSR), with
+    /// `labels` (one per row of the range).
+    pub(crate) fn collect_range(
+        &self,
+        range: std::ops::Range<usize>,
+        labels: Vec<Label>,
+    ) -> Result<Dataset, String> {
         let dim = self.dim();
         let mut scratch = Scratch::default();
         let made = if self.is_sparse() {
-            let mut indptr = Vec::with_capacity(self.n() + 1);
+            let mut indptr = Vec::with_capacity(range.len() + 1);
             let (mut idx, mut vals) = (Vec::new(), Vec::new());
             indptr.push(0);
-            self.for_each(&mut scratch, |_, r| {
-                if let Row::Sparse(s) = r {
+            for i in range {
+                if let Row::Sparse(s) = self.row(i, &mut scratch) {
                     idx.extend_from_slice(s.indices());
                     vals.extend_from_slice(s.values());
                 }
                 indptr.push(idx.len());
-            });
+            }
             Dataset::sparse(dim, indptr, idx, vals, labels)
         } else {
-            let mut vals = Vec::with_capacity(self.n() * dim);
-            self.for_each(&mut scratch, |_, r| {
-                if let Row::Dense(d) = r {
+            let mut vals = Vec::with_capacity(range.len() * dim);
+            for i in range {
+                if let Row::Dense(d) = self.row(i, &mut scratch) {
                     vals.extend_from_slice(d);
                 }
-            });
+            }
             Dataset::dense(dim, vals, labels)
         };
         made.map_err(|e| e.to_string())

@@ -8,6 +8,9 @@
 //! Friedman/Nemenyi test and the nested cross-validation protocol; `input` borrows numpy and
 //! scipy.sparse arrays without copying them.
 //!
+//! `transform` fits and applies the preparation stages alone (scaling, a feature map), behind
+//! the transformer `auclearn.FeatureMap`.
+//!
 //! `moments` computes, merges and fits from class moments (the moment-file bytes of `auc
 //! moments`), behind `auclearn.moments` and `auclearn.dask`. New families of bindings go in a
 //! module of their own here, registered in `_native`, with their Python side in a submodule of
@@ -17,6 +20,7 @@ mod eval;
 mod input;
 mod model;
 mod moments;
+mod transform;
 
 use pyo3::prelude::*;
 use serde_json::Value;
@@ -43,6 +47,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(registry, m)?)?;
     m.add_class::<model::PyModel>()?;
     m.add_function(wrap_pyfunction!(model::fit, m)?)?;
+    m.add_class::<transform::PyTransform>()?;
     m.add_function(wrap_pyfunction!(eval::roc_auc, m)?)?;
     m.add_function(wrap_pyfunction!(eval::average_precision, m)?)?;
     m.add_function(wrap_pyfunction!(eval::roc_curve, m)?)?;

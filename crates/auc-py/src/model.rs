@@ -111,7 +111,7 @@ fn score(state: &dyn Trained, rows: &Rows<'_>, prep: &Preparation) -> Result<Vec
 
 /// The stages fitted on `rows`: one pass over them for the ranges of a scaling and the seeded
 /// sample of a feature map (the rows the CLI's first pass would keep).
-fn fit_transform(rows: &Rows<'_>, stages: &TransformSpec) -> Result<Transform, String> {
+pub(crate) fn fit_transform(rows: &Rows<'_>, stages: &TransformSpec) -> Result<Transform, String> {
     let mut ranges = stages
         .needs_ranges()
         .then(|| FeatureRanges::new(rows.dim()));

@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -63,3 +64,23 @@ def auc_bin():
     if found:
         return found
     pytest.fail("no `auc` binary: build it with `cargo build --release -p auc-cli` or set AUC_BIN")
+
+
+def write_libsvm(path, X, y):
+    """Writes ``X`` (dense) and the labels ``y`` as a LIBSVM file, values in repr (exact)."""
+    with open(path, "w") as f:
+        for row, label in zip(X, y):
+            feats = " ".join(f"{j + 1}:{v!r}" for j, v in enumerate(row.tolist()) if v != 0.0)
+            f.write(f"{int(label):+d} {feats}\n")
+
+
+def cli_scores(auc_bin, model, data, tmp_path):
+    """The scores ``auc predict --model MODEL DATA`` writes."""
+    out = tmp_path / "scores.txt"
+    subprocess.run(
+        [auc_bin, "predict", "--model", str(model), "--output", str(out), str(data)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return np.array([float(line) for line in out.read_text().split()])

@@ -1,7 +1,8 @@
-"""scikit-learn's own estimator checks for every linear learner. No check is skipped or expected
-to fail: binary-only is declared with the `multi_class = False` tag, under which scikit-learn
-runs its binary checks and `check_classifier_not_supporting_multiclass` instead; the only
-check scikit-learn skips by itself is array-API input (see the test)."""
+"""scikit-learn's own estimator checks for every linear learner, plain and with a feature map
+(issue 22) as a stage. No check is skipped or expected to fail: binary-only is declared with the
+`multi_class = False` tag, under which scikit-learn runs its binary checks and
+`check_classifier_not_supporting_multiclass` instead; the only check scikit-learn skips by itself
+is array-API input (see the test)."""
 
 import warnings
 
@@ -11,11 +12,10 @@ from sklearn.utils.estimator_checks import check_estimator
 from conftest import LINEAR, ids
 
 
-@pytest.mark.parametrize("cls", LINEAR, ids=ids(LINEAR))
-def test_check_estimator(cls):
+def run_checks(est):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        results = check_estimator(cls(), on_fail=None)
+        results = check_estimator(est, on_fail=None)
     failed = [(r["check_name"], str(r["exception"])[:300]) for r in results if r["status"] == "failed"]
     skipped = {r["check_name"] for r in results if r["status"] == "skipped"}
     assert failed == []
@@ -24,3 +24,15 @@ def test_check_estimator(cls):
     # SCIPY_ARRAY_API environment variable and array_api_compat installed (these estimators
     # take numpy and scipy.sparse input).
     assert skipped <= {"check_array_api_input"}
+
+
+@pytest.mark.parametrize("cls", LINEAR, ids=ids(LINEAR))
+def test_check_estimator(cls):
+    run_checks(cls())
+
+
+@pytest.mark.parametrize("cls", LINEAR, ids=ids(LINEAR))
+def test_check_estimator_with_a_feature_map(cls):
+    # Random Fourier features of the default width: the checks' data (blobs, one sample, one
+    # feature, constant columns, float32, sparse) all go through the map first.
+    run_checks(cls(features="rff", n_features_map=32))

@@ -10,25 +10,7 @@ import pytest
 
 import auclearn
 
-from conftest import ALL_CLASSES, blobs, ids, small
-
-
-def write_libsvm(path, X, y):
-    with open(path, "w") as f:
-        for row, label in zip(X, y):
-            feats = " ".join(f"{j + 1}:{v!r}" for j, v in enumerate(row.tolist()) if v != 0.0)
-            f.write(f"{int(label):+d} {feats}\n")
-
-
-def cli_scores(auc_bin, model, data, tmp_path):
-    out = tmp_path / "scores.txt"
-    subprocess.run(
-        [auc_bin, "predict", "--model", str(model), "--output", str(out), str(data)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return np.array([float(line) for line in out.read_text().split()])
+from conftest import ALL_CLASSES, blobs, cli_scores, ids, small, write_libsvm
 
 
 def data(n=150, p=5, seed=3):

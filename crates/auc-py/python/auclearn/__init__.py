@@ -5,6 +5,11 @@ import from that registry: ``OPAUC``, ``OAUCM``, ``AdmOAM``, ``OKAUCM``, ``GAMCV
 name is the algorithm's printed title without punctuation; ``ESTIMATORS`` maps each CLI name to
 its class, and ``Learner("opauc", eta=0.5)`` builds one by CLI name).
 
+Nonlinear feature maps of the Gaussian kernel (Nystroem, random Fourier features, a random
+sigmoid layer) are a stage of every linear estimator (``features=``, ``n_features_map=``,
+``feature_sigma=``, stored in the model file) and a transformer of their own, ``FeatureMap``,
+for scikit-learn pipelines.
+
 Submodules: ``auclearn.metrics`` (ROC AUC, average precision, ROC curve), ``auclearn.stats``
 (Friedman test with the Nemenyi critical difference), ``auclearn.model_selection``
 (``nested_cv``, the papers' protocol), ``auclearn.moments`` (class moments computed per part,
@@ -13,6 +18,7 @@ merged exactly and fitted: the batch moment learners on data held in pieces) and
 """
 
 from . import _native
+from ._feature_map import FeatureMap
 from ._estimators import (
     ESTIMATORS,
     PYTHON_NAMES,
@@ -35,6 +41,7 @@ globals().update({cls.__name__: cls for cls in ESTIMATORS.values()})
 __all__ = [
     "AUCEstimator",
     "ESTIMATORS",
+    "FeatureMap",
     "Learner",
     "OnlineAUCEstimator",
     "PYTHON_NAMES",

@@ -17,6 +17,7 @@ from ._estimators import OnlineAUCEstimator as OnlineAUCEstimator
 from ._estimators import estimator_class as estimator_class
 from ._estimators import from_bytes as from_bytes
 from ._estimators import load as load
+from ._feature_map import FeatureMap as FeatureMap
 from .model_selection import nested_cv as nested_cv
 from .stats import friedman_nemenyi as friedman_nemenyi
 
@@ -40,6 +41,12 @@ class Perceptron(OnlineAUCEstimator):
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -58,6 +65,9 @@ class Perceptron(OnlineAUCEstimator):
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
     average: bool
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -65,6 +75,9 @@ class Perceptron(OnlineAUCEstimator):
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
         average: bool = False,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class PAI(OnlineAUCEstimator):
@@ -84,6 +97,12 @@ class PAI(OnlineAUCEstimator):
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -105,6 +124,9 @@ class PAI(OnlineAUCEstimator):
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
     average: bool
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -113,6 +135,9 @@ class PAI(OnlineAUCEstimator):
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
         average: bool = False,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class OAUCM(OnlineAUCEstimator):
@@ -132,6 +157,12 @@ class OAUCM(OnlineAUCEstimator):
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -153,6 +184,9 @@ class OAUCM(OnlineAUCEstimator):
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
     average: bool
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -161,6 +195,9 @@ class OAUCM(OnlineAUCEstimator):
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
         average: bool = False,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class OAUCMc(OnlineAUCEstimator):
@@ -182,6 +219,12 @@ class OAUCMc(OnlineAUCEstimator):
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -204,6 +247,9 @@ class OAUCMc(OnlineAUCEstimator):
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
     average: bool
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -213,6 +259,9 @@ class OAUCMc(OnlineAUCEstimator):
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
         average: bool = False,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class OPAUC(OnlineAUCEstimator):
@@ -234,6 +283,12 @@ class OPAUC(OnlineAUCEstimator):
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -256,6 +311,9 @@ class OPAUC(OnlineAUCEstimator):
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
     average: bool
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -265,6 +323,9 @@ class OPAUC(OnlineAUCEstimator):
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
         average: bool = False,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class AdaOAM(OnlineAUCEstimator):
@@ -288,6 +349,12 @@ class AdaOAM(OnlineAUCEstimator):
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -311,6 +378,9 @@ class AdaOAM(OnlineAUCEstimator):
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
     average: bool
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -321,6 +391,9 @@ class AdaOAM(OnlineAUCEstimator):
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
         average: bool = False,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class AdmOAM(OnlineAUCEstimator):
@@ -348,6 +421,12 @@ class AdmOAM(OnlineAUCEstimator):
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -373,6 +452,9 @@ class AdmOAM(OnlineAUCEstimator):
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
     average: bool
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -385,6 +467,9 @@ class AdmOAM(OnlineAUCEstimator):
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
         average: bool = False,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class OAMseq(OnlineAUCEstimator):
@@ -406,6 +491,12 @@ class OAMseq(OnlineAUCEstimator):
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -428,6 +519,9 @@ class OAMseq(OnlineAUCEstimator):
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
     average: bool
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -437,6 +531,9 @@ class OAMseq(OnlineAUCEstimator):
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
         average: bool = False,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class OAMgra(OnlineAUCEstimator):
@@ -458,6 +555,12 @@ class OAMgra(OnlineAUCEstimator):
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -480,6 +583,9 @@ class OAMgra(OnlineAUCEstimator):
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
     average: bool
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -489,6 +595,9 @@ class OAMgra(OnlineAUCEstimator):
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
         average: bool = False,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class SOLAM(OnlineAUCEstimator):
@@ -510,6 +619,12 @@ class SOLAM(OnlineAUCEstimator):
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -532,6 +647,9 @@ class SOLAM(OnlineAUCEstimator):
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
     average: bool
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -541,6 +659,9 @@ class SOLAM(OnlineAUCEstimator):
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
         average: bool = False,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class OKAUCM(OnlineAUCEstimator):
