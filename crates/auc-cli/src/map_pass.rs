@@ -7,6 +7,7 @@
 //! (they carry their map, and all must carry the same one); or `--features`, fitted here on a
 //! first pass over the data files (the scaling's ranges and the map's seeded sample).
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use auc_learners::{Model, MomentSummary};
@@ -14,7 +15,6 @@ use auc_prep::{ScaleEvidence, Transform, TransformSpec};
 use auc_stream::memory::Bytes;
 
 use crate::input::ReadArgs;
-use crate::moments::is_moment_file;
 use crate::output::Error;
 use crate::progress::PassBar;
 
@@ -129,4 +129,15 @@ fn map_of_file(path: &Path) -> Result<Transform, Error> {
         .into()),
         _ => Err(format!("--map-from {}: it holds no feature map", path.display()).into()),
     }
+}
+
+/// Whether `path` is a moment file (by its first bytes; `-` and unreadable paths are not).
+pub(crate) fn is_moment_file(path: &Path) -> bool {
+    if path.as_os_str() == "-" {
+        return false;
+    }
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| MomentSummary::is_moment_file(&head))
 }

@@ -12,7 +12,6 @@
 //! merged as they are, so `auc train --algo opauc-batch A.mom B.mom C.svm` merges the pass
 //! over `C.svm` with parts computed anywhere else.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -26,6 +25,7 @@ use auc_prep::{Transform, TransformSpec};
 use crate::stage_args::StageArgs;
 
 use crate::input::{self, ReadArgs};
+pub(crate) use crate::map_pass::is_moment_file;
 use crate::output::{Error, line, write_atomic};
 use crate::threads::pool;
 use auc_stream::memory::{self, Bytes};
@@ -157,17 +157,6 @@ pub(crate) struct TrainFromMoments<'a> {
     pub(crate) seed: u64,
     pub(crate) max_memory: Option<Bytes>,
     pub(crate) json: bool,
-}
-
-/// Whether `path` is a moment file (by its first bytes; `-` and unreadable paths are not).
-pub(crate) fn is_moment_file(path: &Path) -> bool {
-    if path.as_os_str() == "-" {
-        return false;
-    }
-    let mut head = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| MomentSummary::is_moment_file(&head))
 }
 
 /// Why `auc train` of `algo` reads its data in memory rather than by a moment pass, or `None`

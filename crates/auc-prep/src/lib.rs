@@ -17,6 +17,7 @@
 //! fitted per training part), moments, `--tune`, Python and Dask. A stage is a type implementing
 //! [`FittedStage`] in its own file and one variant of [`Stage`] (see [`transform`]'s docs).
 
+mod draws;
 mod error;
 pub mod features;
 mod fitted;

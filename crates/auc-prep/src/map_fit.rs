@@ -5,10 +5,9 @@
 //! feature, then $b$; the Gaussians are Box-Muller pairs. The same seed, input dimension and
 //! width give the same map on every machine.
 
-use auc_core::{Dataset, Row};
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use auc_core::Dataset;
 
+use crate::draws::{Normals, for_each_entry};
 use crate::error::PrepError;
 use crate::features::{FeatureMapSpec, MapKind, SigmaRule};
 use crate::fitted::FittedStage;
@@ -96,58 +95,6 @@ fn median_width(sample: &Dataset) -> f64 {
     let mid = d.len() / 2;
     let (_, median, _) = d.select_nth_unstable_by(mid, f64::total_cmp);
     *median
-}
-
-/// Calls `f(k, x_k)` for the stored entries of `x` below `dim`.
-pub(crate) fn for_each_entry(x: Row<'_>, dim: usize, mut f: impl FnMut(usize, f64)) {
-    match x {
-        Row::Dense(v) => {
-            for (k, &a) in v.iter().enumerate().take(dim) {
-                f(k, a);
-            }
-        }
-        Row::Sparse(s) => {
-            for (&k, &a) in s.indices().iter().zip(s.values()) {
-                if (k as usize) < dim {
-                    f(k as usize, a);
-                }
-            }
-        }
-    }
-}
-
-/// A source of standard normal draws (Box-Muller, both values of each pair used).
-pub(crate) struct Normals {
-    rng: Xoshiro256PlusPlus,
-    spare: Option<f64>,
-}
-
-impl Normals {
-    pub(crate) fn new(seed: u64) -> Normals {
-        Normals {
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            spare: None,
-        }
-    }
-
-    /// A uniform draw in [0, 1).
-    pub(crate) fn uniform(&mut self) -> f64 {
-        self.rng.random::<f64>()
-    }
-
-    /// A standard normal draw.
-    pub(crate) fn normal(&mut self) -> f64 {
-        if let Some(z) = self.spare.take() {
-            return z;
-        }
-        // 1 - u lies in (0, 1], so its logarithm is finite.
-        let u1 = 1.0 - self.uniform();
-        let u2 = self.uniform();
-        let r = (-2.0 * u1.ln()).sqrt();
-        let t = std::f64::consts::TAU * u2;
-        self.spare = Some(r * t.sin());
-        r * t.cos()
-    }
 }
 
 /// Random Fourier features or an ELM layer of `spec.shape.size` units: $W_{kj} \sim N(0, 2 /

@@ -16,9 +16,9 @@ use std::cmp::Ordering;
 use auc_core::Dataset;
 use faer::{MatRef, Side};
 
+use crate::draws::{Normals, for_each_entry};
 use crate::error::PrepError;
 use crate::features::{FeatureMapSpec, MapKind};
-use crate::map_fit::{Normals, for_each_entry};
 use crate::stages::FeatureMap;
 
 /// Lloyd rounds after the k-means++ seeding (fewer when an assignment repeats the previous one).
