@@ -87,11 +87,13 @@ pub(crate) fn stages_for(
     let survey = auc_stream::survey(
         &data,
         &opts,
-        stages.needs_ranges(),
-        Some(auc_stream::SampleSpec {
-            rows: auc_prep::features::MAP_SAMPLE_ROWS,
-            seed: map.seed,
-        }),
+        auc_stream::Collect {
+            ranges: stages.needs_ranges(),
+            sample: Some(auc_stream::SampleSpec {
+                rows: auc_prep::features::MAP_SAMPLE_ROWS,
+                seed: map.seed,
+            }),
+        },
         None,
         limit,
         &PassBar::default(),

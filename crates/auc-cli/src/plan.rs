@@ -86,11 +86,13 @@ pub(crate) fn plan(
             Some(auc_stream::survey(
                 paths,
                 &opts,
-                need_ranges,
-                spec.transform.features.map(|m| auc_stream::SampleSpec {
-                    rows: auc_prep::features::MAP_SAMPLE_ROWS,
-                    seed: m.seed,
-                }),
+                auc_stream::Collect {
+                    ranges: need_ranges,
+                    sample: spec.transform.features.map(|m| auc_stream::SampleSpec {
+                        rows: auc_prep::features::MAP_SAMPLE_ROWS,
+                        seed: m.seed,
+                    }),
+                },
                 given.as_deref(),
                 limit,
                 &PassBar::default(),

@@ -128,8 +128,7 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         let survey = auc_stream::survey(
             paths,
             &opts,
-            false,
-            None,
+            auc_stream::Collect::default(),
             Some(given),
             auc_stream::memory::limit(None),
             &crate::progress::PassBar::default(),

@@ -27,7 +27,7 @@ pub use memory::Bytes;
 pub use pass::{BlockPlan, Chunk, Done, run};
 pub use reader::{CHUNK_BYTES, FIRST_ROWS, MAX_LABELS, Reader, dense_rows_bytes, rereadable};
 pub use shaper::{Classes, NotBinary, Seen, Shaper, final_choice};
-pub use survey::{SampleSpec, Survey, survey};
+pub use survey::{Collect, SampleSpec, Survey, survey};
 
 /// The error of a pass: any cause, printed by the front end with its chain.
 pub type Error = Box<dyn std::error::Error + Send + Sync>;

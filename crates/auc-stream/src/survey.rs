@@ -66,8 +66,7 @@ impl Survey {
 pub fn survey(
     paths: &[PathBuf],
     opts: &ReadOptions,
-    ranges: bool,
-    sample: Option<SampleSpec>,
+    collect: Collect,
     given: Option<&[f64]>,
     limit: Bytes,
     progress: &dyn Progress,
@@ -80,8 +79,7 @@ pub fn survey(
         && let Some(s) = survey_blocks(
             paths,
             opts,
-            ranges,
-            sample,
+            collect,
             given,
             limit,
             blocks::BLOCK_BYTES,
@@ -90,7 +88,16 @@ pub fn survey(
     {
         return Ok(s);
     }
-    survey_stream(paths, opts, ranges, sample, given, limit, progress)
+    survey_stream(paths, opts, collect, given, limit, progress)
+}
+
+/// What a first pass gathers besides the rows, the dimension and the labels.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Collect {
+    /// The per-feature ranges (a scaling is to be fitted).
+    pub ranges: bool,
+    /// A seeded sample of the rows (a feature map is to be fitted).
+    pub sample: Option<SampleSpec>,
 }
 
 /// The sample a survey draws: at most `rows` rows, keyed with `seed` (see [`RowSample`]).
@@ -156,13 +163,13 @@ fn count_label(
 pub(crate) fn survey_blocks(
     paths: &[PathBuf],
     opts: &ReadOptions,
-    ranges: bool,
-    sample: Option<SampleSpec>,
+    collect: Collect,
     given: Option<&[f64]>,
     limit: Bytes,
     block_bytes: usize,
     progress: &dyn Progress,
 ) -> Result<Option<Survey>, Error> {
+    let Collect { ranges, sample } = collect;
     let what = "first pass (ranges and labels)";
     let total_bytes: u64 = paths
         .iter()
@@ -269,12 +276,12 @@ pub(crate) fn survey_blocks(
 pub(crate) fn survey_stream(
     paths: &[PathBuf],
     opts: &ReadOptions,
-    ranges: bool,
-    sample: Option<SampleSpec>,
+    collect: Collect,
     given: Option<&[f64]>,
     limit: Bytes,
     progress: &dyn Progress,
 ) -> Result<Survey, Error> {
+    let Collect { ranges, sample } = collect;
     let mut reader = Reader::open(paths, opts)?;
     let what = "first pass (ranges and labels)";
     progress.start(what, reader.total_bytes());

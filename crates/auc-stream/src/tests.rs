@@ -47,14 +47,30 @@ fn parallel_blocks_survey_like_one_parser() {
     let limit = Bytes(1 << 30);
     let sample = Some(crate::SampleSpec { rows: 50, seed: 7 });
     for ranges in [false, true] {
-        let one = survey_stream(&paths, &opts, ranges, sample, None, limit, &Silent).unwrap();
+        let one = survey_stream(
+            &paths,
+            &opts,
+            crate::Collect { ranges, sample },
+            None,
+            limit,
+            &Silent,
+        )
+        .unwrap();
         let one_sample = one.sample.clone().unwrap().into_dataset();
         assert_eq!(one_sample.n(), 50);
         // Blocks of about 1 kB: dozens of blocks per file, several windows.
         for block in [1_000, 7_777, 1 << 22] {
-            let par = survey_blocks(&paths, &opts, ranges, sample, None, limit, block, &Silent)
-                .unwrap()
-                .expect("fits");
+            let par = survey_blocks(
+                &paths,
+                &opts,
+                crate::Collect { ranges, sample },
+                None,
+                limit,
+                block,
+                &Silent,
+            )
+            .unwrap()
+            .expect("fits");
             assert_eq!(key(&par), key(&one), "ranges {ranges}, block {block}");
             // The map's sample is the same rows, whatever the blocks.
             assert_eq!(
@@ -77,15 +93,27 @@ fn parallel_blocks_name_the_file_line_of_an_error() {
     std::fs::write(&path, text).unwrap();
     let opts = ReadOptions::default();
     let paths = vec![path.clone()];
-    let one = survey_stream(&paths, &opts, true, None, None, Bytes(1 << 30), &Silent)
-        .err()
-        .unwrap()
-        .to_string();
+    let one = survey_stream(
+        &paths,
+        &opts,
+        crate::Collect {
+            ranges: true,
+            sample: None,
+        },
+        None,
+        Bytes(1 << 30),
+        &Silent,
+    )
+    .err()
+    .unwrap()
+    .to_string();
     let par = survey_blocks(
         &paths,
         &opts,
-        true,
-        None,
+        crate::Collect {
+            ranges: true,
+            sample: None,
+        },
         None,
         Bytes(1 << 30),
         1_000,
@@ -110,8 +138,10 @@ fn a_survey_too_wide_for_parallel_blocks_falls_back() {
         survey_blocks(
             &paths,
             &opts,
-            true,
-            None,
+            crate::Collect {
+                ranges: true,
+                sample: None,
+            },
             None,
             Bytes(need * 2),
             1_000,
@@ -120,7 +150,18 @@ fn a_survey_too_wide_for_parallel_blocks_falls_back() {
         .unwrap()
         .is_none()
     );
-    let s = survey(&paths, &opts, true, None, None, Bytes(need * 2), &Silent).unwrap();
+    let s = survey(
+        &paths,
+        &opts,
+        crate::Collect {
+            ranges: true,
+            sample: None,
+        },
+        None,
+        Bytes(need * 2),
+        &Silent,
+    )
+    .unwrap();
     assert_eq!(s.rows, 500);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
