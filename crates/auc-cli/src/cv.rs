@@ -21,9 +21,10 @@ use auc_stream::memory::{self, Bytes};
 /// What both `cv` and `curve` need: an algorithm, its data and how to prepare it.
 #[derive(clap::Args, Debug)]
 pub(crate) struct RunArgs {
-    /// Algorithm name (see `auc algos`).
+    /// Algorithm name (see `auc algos`). `auc cv` without it: opauc-batch on a nystroem:500
+    /// feature map, the best default measured (docs/results/default-map.md).
     #[arg(long)]
-    pub(crate) algo: String,
+    pub(crate) algo: Option<String>,
     /// Data file(s); repeated files are concatenated in order.
     #[arg(long, required = true)]
     pub(crate) data: Vec<PathBuf>,
@@ -54,7 +55,8 @@ pub(crate) struct RunArgs {
 impl RunArgs {
     /// The algorithm and its fixed parameters (names checked).
     pub(crate) fn algo(&self) -> Result<(&'static Algorithm, ParamMap), Error> {
-        let algo = lookup(&self.algo)?;
+        let name = self.algo.as_deref().ok_or("--algo NAME is required here")?;
+        let algo = lookup(name)?;
         let params = self.hyper.to_map()?;
         algo.check_names(&params)?;
         crate::training::check_average(algo, self.average)?;
@@ -217,7 +219,13 @@ fn save_splits(
     crate::output::write_atomic(path, text.as_bytes())
 }
 
-pub(crate) fn cv_cmd(a: CvArgs) -> Result<(), Error> {
+pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
+    crate::default_learner::fill(
+        &mut a.run.algo,
+        &mut a.run.stages,
+        &mut a.run.hyper,
+        "auc cv",
+    );
     let (algo, base) = a.run.algo()?;
     let points = grid_points(algo, &a.grid)?;
     // Check every parameter combination before reading data or training anything.

@@ -11,6 +11,7 @@ mod algos;
 mod commands;
 mod curve;
 mod cv;
+mod default_learner;
 mod friedman;
 mod hyper;
 mod info;

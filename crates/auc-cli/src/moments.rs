@@ -259,13 +259,13 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     let seconds = start.elapsed().as_secs_f64();
     let cert = crate::training::certificate(model.state.as_ref(), algo.name);
     eprintln!(
-        "auc: trained {} ({}) on {} examples ({} positive, {} negative), {} features in {seconds:.2} s (moment pass {pass:.2} s, solve {solve:.3} s): {line_text} -> {} ({} bytes)",
+        "auc: trained {} ({}) on {} examples ({} positive, {} negative), {} in {seconds:.2} s (moment pass {pass:.2} s, solve {solve:.3} s): {line_text} -> {} ({} bytes)",
         algo.name,
         model.params(),
         tr.examples,
         tr.positives,
         tr.negatives,
-        model.preparation.dim,
+        crate::training::features_text(&model.preparation),
         t.output.display(),
         bytes.len()
     );

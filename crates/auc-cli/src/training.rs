@@ -265,6 +265,20 @@ pub(crate) fn given_params(algo: &Algorithm, hyper: &HyperArgs) -> Result<(Param
     Ok((given, transductive))
 }
 
+/// `13 features`, or with a map `13 features mapped to 500 (nystroem)`: what a model's
+/// learner was trained on, for the message after training.
+pub(crate) fn features_text(p: &auc_prep::Preparation) -> String {
+    match p.transform.feature_map() {
+        Some(m) => format!(
+            "{} features mapped to {} ({})",
+            p.dim,
+            m.output_dim(),
+            m.kind()
+        ),
+        None => format!("{} features", p.dim),
+    }
+}
+
 pub(crate) fn written_by() -> String {
     format!("auc {}", env!("CARGO_PKG_VERSION"))
 }

@@ -391,3 +391,49 @@ fn mapped_moments_merge_to_the_in_memory_fit() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!p("y.mom").exists());
 }
+
+/// Without `--algo`, `auc train` and `auc cv` fit the measured default (opauc-batch on a
+/// nystroem:500 map, its lambda) and say so; a given `--features` or lambda is kept.
+#[test]
+fn no_algo_trains_the_measured_default_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = rings(dir.path());
+    let d = data.to_str().unwrap();
+    let m = dir.path().join("m.auc");
+    let o = auc(&["train", d, "-o", m.to_str().unwrap()]);
+    ok(&o, "no algo");
+    assert!(
+        stderr(&o).contains("no --algo") && stderr(&o).contains("nystroem:500"),
+        "{}",
+        stderr(&o)
+    );
+    let info = stdout(&auc(&["model", "--json", m.to_str().unwrap()]));
+    let v: serde_json::Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(v["algo"], "opauc-batch");
+    assert!(
+        v["stages"].as_str().unwrap().contains("nystroem:500"),
+        "{v}"
+    );
+    let o = auc(&[
+        "train",
+        "--features",
+        "rff:50",
+        "--lambda",
+        "0.5",
+        d,
+        "-o",
+        m.to_str().unwrap(),
+    ]);
+    ok(&o, "no algo, given map");
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&auc(&["model", "--json", m.to_str().unwrap()]))).unwrap();
+    assert!(v["stages"].as_str().unwrap().contains("rff:50"), "{v}");
+    assert_eq!(v["params"]["lambda"], 0.5, "{v}");
+    let o = auc(&["cv", "--data", d, "--repeats", "1", "--json"]);
+    ok(&o, "cv no algo");
+    assert!(stderr(&o).contains("no --algo"));
+    // auc curve needs a one-pass learner: it still asks for one.
+    let o = auc(&["curve", "--data", d]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--algo"), "{}", stderr(&o));
+}
