@@ -107,6 +107,7 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
             a.threads,
             a.block_bytes,
             stages.as_ref(),
+            limit,
         )?,
     };
     let bytes = summary.to_bytes();
@@ -208,7 +209,14 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     let start = Instant::now();
     let limit = memory::limit(t.max_memory);
     let stages = crate::map_pass::stages_for(t.inputs, t.read, &t.stages, None, limit)?;
-    let summary = summarize(t.inputs, t.read, t.threads, BLOCK_BYTES, stages.as_ref())?;
+    let summary = summarize(
+        t.inputs,
+        t.read,
+        t.threads,
+        BLOCK_BYTES,
+        stages.as_ref(),
+        limit,
+    )?;
     let pass = start.elapsed().as_secs_f64();
     memory::check(
         config.memory_bytes(
@@ -312,6 +320,7 @@ pub(crate) fn summarize(
     threads: Option<usize>,
     block_bytes: usize,
     stages: Option<&Transform>,
+    limit: Bytes,
 ) -> Result<MomentSummary, Error> {
     let opts = read.options(None)?;
     let pool = pool(threads)?;
@@ -321,7 +330,7 @@ pub(crate) fn summarize(
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             MomentSummary::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
         } else {
-            pool.install(|| summarize_data(path, &opts, block_bytes.max(1), stages))?
+            pool.install(|| summarize_data(path, &opts, block_bytes.max(1), stages, limit))?
         };
         match &mut total {
             None => total = Some(part),
@@ -349,11 +358,33 @@ fn summarize_data(
     opts: &ReadOptions,
     block_bytes: usize,
     stages: Option<&Transform>,
+    limit: Bytes,
 ) -> Result<MomentSummary, Error> {
     if blocks::plain_libsvm(path, opts)? {
-        return summarize_blocks(path, opts, block_bytes, stages);
+        return summarize_blocks(path, opts, block_bytes, stages, limit);
     }
-    summarize_stream(path, opts, stages)
+    summarize_stream(path, opts, stages, limit)
+}
+
+/// Refuses a chunk whose class moments (one co-moment of the features per label, as many
+/// summaries at once as `in_flight`) would exceed `limit`, before they are allocated.
+fn check_moments(
+    raw: &auc_data::RawData,
+    stages: Option<&Transform>,
+    in_flight: u64,
+    limit: Bytes,
+    name: &str,
+) -> Result<(), Error> {
+    let labels = raw.label_counts().len();
+    let dim = stages.map_or(raw.dim(), |t| t.output_dim(raw.dim()));
+    memory::check(
+        MomentSummary::bytes_for(dim, labels).saturating_mul(in_flight),
+        limit,
+        &format!(
+            "{name}: the class moments of {labels} label(s) x {dim} features ({in_flight} summaries at once; each label keeps its own co-moment until the positive class is chosen)"
+        ),
+        "use --hash-bits B to fold the features into 2^B, relabel the file's classes to two, or --max-memory",
+    )
 }
 
 /// An empty summary of rows read as `reading`, through `stages` when given.
@@ -375,12 +406,15 @@ fn summarize_stream(
     path: &Path,
     opts: &ReadOptions,
     stages: Option<&Transform>,
+    limit: Bytes,
 ) -> Result<MomentSummary, Error> {
     let name = path.display().to_string();
     let mut stream = RowStream::open(path, opts)?;
     let mut total = empty(0, stream.reading().clone(), opts.hash_bits, stages);
     let mut current = stream.next_chunk(CHUNK_ROWS)?;
     while let Some(chunk) = current {
+        // The running total, the chunk's summary and the next chunk's.
+        check_moments(&chunk, stages, 3, limit, &name)?;
         let (next, part) = rayon::join(
             || stream.next_chunk(CHUNK_ROWS),
             || {
@@ -408,8 +442,15 @@ fn summarize_blocks(
     opts: &ReadOptions,
     block_bytes: usize,
     stages: Option<&Transform>,
+    limit: Bytes,
 ) -> Result<MomentSummary, Error> {
     let name = path.display().to_string();
+    // A summary per block in flight (no more than the file has blocks), and the total.
+    let file_blocks = std::fs::metadata(path).map_or(u64::MAX, |m| {
+        m.len().div_ceil(block_bytes.max(1) as u64).max(1)
+    });
+    let in_flight =
+        ((2 * rayon::current_num_threads()).min(blocks::WINDOW) as u64).min(file_blocks) + 1;
     let mut total = empty(
         opts.hash_bits.map_or(0, |b| 1usize << b),
         auc_data::Reading::Libsvm,
@@ -422,12 +463,21 @@ fn summarize_blocks(
         opts,
         block_bytes,
         |raw| {
+            check_moments(&raw, stages, in_flight, limit, &name)?;
             let mut s = empty(0, auc_data::Reading::Libsvm, opts.hash_bits, stages);
             s.observe_mapped(&raw, &name)
                 .map_err(|e| -> Error { format!("{name}: {e}").into() })?;
             Ok(s)
         },
         |s, _| {
+            // The merged total holds every label met so far.
+            let labels = total.label_counts().len() + s.label_counts().len();
+            memory::check(
+                MomentSummary::bytes_for(total.dim().max(s.dim()), labels),
+                limit,
+                &format!("{name}: the class moments of {labels} label(s) so far"),
+                "use --hash-bits B to fold the features into 2^B, relabel the file's classes to two, or --max-memory",
+            )?;
             total
                 .merge(&s)
                 .map_err(|e| -> Error { format!("{name}: {e}").into() })

@@ -468,3 +468,52 @@ fn hostile_11_predict_scores_features_the_model_never_saw() {
         );
     }
 }
+
+/// Item 1: a moment pass estimates each chunk's class moments (a co-moment per label) before
+/// allocating them: a wide index or thousands of labels are refused with the figure, exit 2,
+/// and no output file, instead of a panic, an abort or gigabytes past --max-memory.
+#[test]
+fn hostile_1_moments_estimate_before_allocating() {
+    let dir = tempfile::tempdir().unwrap();
+    let wide = write(dir.path(), "w.svm", "1 70000:1\n-1 1:1\n");
+    let mut many = String::new();
+    for i in 0..6000 {
+        many.push_str(&format!("{}", i % 3000));
+        for j in (1..=500).step_by(7) {
+            many.push_str(&format!(" {j}:0.5"));
+        }
+        many.push('\n');
+    }
+    let labels = write(dir.path(), "labels.svm", &many);
+    let out = dir.path().join("m.mom");
+    for (input, extra) in [
+        (&wide, &[][..]),
+        (&wide, &["--max-memory", "1G"][..]),
+        (&labels, &["--max-memory", "1G"][..]),
+    ] {
+        let mut args = vec!["moments", path(input), "-o", path(&out)];
+        args.extend_from_slice(extra);
+        let o = auc(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("class moments") && stderr(&o).contains("GB"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!out.exists());
+    }
+    let model = dir.path().join("m.auc");
+    let o = auc(&[
+        "train",
+        "--algo",
+        "opauc-batch",
+        "--max-memory",
+        "1G",
+        path(&wide),
+        "-o",
+        path(&model),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("class moments"), "{}", stderr(&o));
+    assert!(!model.exists());
+}
