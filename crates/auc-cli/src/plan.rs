@@ -34,6 +34,8 @@ pub(crate) struct Plan {
     pub(crate) dim: usize,
     /// The input dimension a feature map fixes (rows are cut to it before the stages).
     pub(crate) input_dim: Option<usize>,
+    /// What the first pass found (rows, dimension), which the second must find again.
+    pub(crate) surveyed: Option<(u64, usize)>,
 }
 
 /// Decides how to stream `paths` for `learn`: runs the first pass over files that can be read
@@ -100,6 +102,12 @@ pub(crate) fn plan(
         } else {
             None
         };
+    // A test knob: a command run between the two passes (the tests change the file there).
+    if survey.is_some()
+        && let Some(cmd) = std::env::var_os("AUC_TEST_BETWEEN_PASSES")
+    {
+        let _ = std::process::Command::new("sh").arg("-c").arg(cmd).status();
+    }
     let (classes, choice) = match &survey {
         Some(s) => {
             let (choice, pos, neg) = s.choose(&spec.positive)?;
@@ -167,9 +175,11 @@ pub(crate) fn plan(
     if let Some(p) = input_dim {
         dim = transform.output_dim(p);
     }
+    let surveyed = survey.as_ref().map(|s| (s.rows, s.dim));
     Ok(Plan {
         hopeful: hopeful && matches!(classes, Classes::Binary),
         input_dim,
+        surveyed,
         opts,
         classes,
         choice,
@@ -211,6 +221,33 @@ pub(crate) fn start(
     match config.trainer() {
         Trainer::Online(t) => Ok(t.start(plan.dim, learn.seed, learn.average)?),
         Trainer::Batch(_) => Err("a batch learner cannot stream".into()),
+    }
+}
+
+/// The reader of the plan's learning pass over `paths`: after a first pass, a row wider than
+/// the first pass found means the file changed in between, and its error says so.
+pub(crate) fn open_reader(plan: &Plan, paths: &[PathBuf]) -> Result<auc_stream::Reader, Error> {
+    let mut reader = auc_stream::Reader::open(paths, &plan.opts)?;
+    if let Some((_, dim)) = plan.surveyed
+        && plan.spec.read.dim.is_none()
+        && plan.spec.read.hash_bits.is_none()
+    {
+        reader.on_wider(format!(
+            "the first pass over the input found {dim} features: it changed between the two passes; train again on input that does not change while it is read"
+        ));
+    }
+    Ok(reader)
+}
+
+/// Refuses a learning pass that read other rows than the first pass counted: the input changed
+/// in between, so the scaling, dimension and positive class fitted on it are of other data.
+pub(crate) fn check_unchanged(plan: &Plan, rows: u64, what: &str) -> Result<(), Error> {
+    match plan.surveyed {
+        Some((first, _)) if first != rows => Err(format!(
+            "{what}: the input changed between the two passes: the first read {first} rows, the second {rows}; the scaling, dimension and positive class of the first do not describe it: train again on input that does not change while it is read"
+        )
+        .into()),
+        _ => Ok(()),
     }
 }
 

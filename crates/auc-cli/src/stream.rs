@@ -13,7 +13,6 @@ use crate::output::{Error, line, write_text};
 use crate::plan::*;
 use crate::plot;
 use crate::training::*;
-use auc_stream::Reader;
 use auc_stream::memory::{self, Bytes};
 
 /// Flags of `auc stream`.
@@ -64,8 +63,9 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         }
         let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
         learning.prequential = Some(prequential);
-        let reader = Reader::open(&a.data, &plan.opts)?;
+        let reader = open_reader(&plan, &a.data)?;
         let done = learn_pass(reader, shaper_for(&plan), &mut learning, &a.learn, &what)?;
+        check_unchanged(&plan, done.rows, &what)?;
         let seen = learning.seen;
         let mut run = learning.prequential.take().expect("set above");
         run.point(seen)?;

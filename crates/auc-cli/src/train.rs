@@ -199,7 +199,7 @@ fn train_streaming(
     let (state, done, positives, negatives) = loop {
         let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
         let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
-        let reader = Reader::open(&a.data, &plan.opts)?;
+        let reader = open_reader(&plan, &a.data)?;
         let pass = learn_pass(reader, shaper_for(&plan), &mut learning, &a.learn, &what);
         let counts = (learning.positives, learning.negatives);
         drop(learning);
@@ -212,6 +212,7 @@ fn train_streaming(
         }
     };
     let seconds = start_time.elapsed().as_secs_f64();
+    check_unchanged(&plan, done.rows, &what)?;
     let choice = match &plan.choice {
         Some(c) => c.clone(),
         None => {

@@ -517,3 +517,33 @@ fn hostile_1_moments_estimate_before_allocating() {
     assert!(stderr(&o).contains("class moments"), "{}", stderr(&o));
     assert!(!model.exists());
 }
+
+/// Item 6: a file that changes between the first pass and the learning pass is refused: fewer
+/// rows (the scaling, dimension and positive class of the first pass describe other data) or a
+/// wider row (the message says the input changed, not that a --dim was exceeded).
+#[test]
+fn hostile_6_a_file_changed_between_the_passes_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(heart()).unwrap();
+    let data = write(dir.path(), "d.svm", &text);
+    let first: String = text.lines().take(135).map(|l| format!("{l}\n")).collect();
+    let short = write(dir.path(), "short.svm", &first);
+    let wide = write(dir.path(), "wide.svm", &format!("{text}1 99:1\n"));
+    let model = dir.path().join("m.auc");
+    for (replacement, want) in [
+        (&short, "the first read 270 rows, the second 135"),
+        (&wide, "changed between the two passes"),
+    ] {
+        std::fs::write(&data, &text).unwrap();
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_auc"));
+        c.args(["train", "--algo", "opauc", path(&data), "-o", path(&model)]);
+        c.env(
+            "AUC_TEST_BETWEEN_PASSES",
+            format!("cp {} {}", path(replacement), path(&data)),
+        );
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{}", stderr(&o));
+        assert!(!model.exists());
+    }
+}
