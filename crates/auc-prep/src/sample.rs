@@ -56,8 +56,11 @@ struct Wire {
     capacity: u64,
     seed: u64,
     dim: u64,
-    rows: Vec<(Vec<u32>, Vec<u64>)>,
+    rows: Vec<Entries>,
 }
+
+/// A kept row's indices and value bits.
+type Entries = (Vec<u32>, Vec<u64>);
 
 impl From<RowSample> for Wire {
     fn from(s: RowSample) -> Wire {
@@ -272,7 +275,7 @@ mod tests {
     use super::*;
 
     /// The kept rows' entries in key order, and the dimension.
-    fn rows_of(s: RowSample) -> (usize, Vec<(Vec<u32>, Vec<u64>)>) {
+    fn rows_of(s: RowSample) -> (usize, Vec<Entries>) {
         let w = Wire::from(s);
         (w.dim as usize, w.rows)
     }
@@ -315,7 +318,7 @@ mod tests {
 
     #[test]
     fn bad_serialized_samples_are_refused() {
-        let bad = |rows: Vec<(Vec<u32>, Vec<u64>)>, capacity: u64| {
+        let bad = |rows: Vec<Entries>, capacity: u64| {
             let w = Wire {
                 capacity,
                 seed: 1,
