@@ -53,7 +53,7 @@
 
 use std::fmt;
 
-use auc_core::{FitError, ParamError, ParamMap, Row, SparseRow};
+use auc_core::{Dataset, FitError, ParamError, ParamMap, Row, SparseRow};
 use auc_data::{DataError, FeatureRanges, Positive, PositiveChoice, RawData, Reading, Scaler};
 use auc_online::{BLOCK_ROWS, BlockScratch, block_moments};
 use auc_prep::{Preparation, ScaleEvidence, Transform, TransformSpec};
@@ -361,6 +361,32 @@ impl MomentSummary {
         self.stages = Some(stages);
         let mapped = mapped?;
         let labels = data.raw_labels();
+        let it = (0..mapped.n()).map(|i| (labels[i], mapped.row(i)));
+        self.observe_rows(mapped.dim(), it, Update::Blocked);
+        Ok(())
+    }
+
+    /// Adds `rows` (handed over directly, of exactly the stages' input width; their
+    /// [`auc_core::Label`]s are not read) with the raw labels `labels`, through the summary's
+    /// stages as [`observe_mapped`](Self::observe_mapped) does; rows as they are without stages.
+    ///
+    /// # Errors
+    /// [`MomentError::Input`] when the labels do not match the rows, one is not finite, or the
+    /// rows have another width.
+    pub fn observe_dataset(&mut self, rows: &Dataset, labels: &[f64]) -> Result<(), MomentError> {
+        let input = self.stages.as_ref().and_then(Transform::feature_map);
+        let width = input.map_or(rows.dim(), |m| m.input_dim());
+        if labels.len() != rows.n() || rows.dim() != width {
+            return Err(MomentError::Input(format!(
+                "{} rows of {} features with {} labels; the stages read rows of {width} features",
+                rows.n(),
+                rows.dim(),
+                labels.len()
+            )));
+        }
+        check_finite("label", labels, 1)?;
+        let mapped = self.stages.as_ref().map(|t| t.apply_dataset(rows));
+        let mapped = mapped.as_ref().unwrap_or(rows);
         let it = (0..mapped.n()).map(|i| (labels[i], mapped.row(i)));
         self.observe_rows(mapped.dim(), it, Update::Blocked);
         Ok(())

@@ -367,3 +367,58 @@ fn format_version_1_moment_files_read_and_fit_as_they_did() {
     let again = MomentSummary::from_bytes(&s.to_bytes()).unwrap();
     assert_eq!(again, s);
 }
+
+#[test]
+fn rows_handed_over_through_a_map_summarize_as_parsed_chunks_do() {
+    use auc_prep::{FeatureMapSpec, ScaleEvidence, SigmaRule};
+    let raw = parse(&text(300));
+    let all: Vec<f64> = raw.label_counts().into_iter().map(|(l, _)| l).collect();
+    let rows = raw
+        .binarize_as(&Positive::Known(all), auc_data::Layout::AsRead)
+        .unwrap();
+    let spec = TransformSpec {
+        scaling: Scaling::MinMax,
+        features: Some(FeatureMapSpec {
+            shape: "rff:16".parse().unwrap(),
+            sigma: SigmaRule::Scale,
+            seed: 4,
+        }),
+        unit_norm: false,
+    };
+    let t = spec.fit(ScaleEvidence::Data(&rows)).unwrap();
+    let start = || MomentSummary::for_stages(t.clone(), auc_data::Reading::Libsvm, None);
+    let mut want = start();
+    want.observe_mapped(&raw, "t.svm").unwrap();
+    let labels = raw.raw_labels();
+    let mut got = start();
+    for r in [0..120, 120..300] {
+        let idx: Vec<usize> = r.clone().collect();
+        let mut part = start();
+        part.observe_dataset(&rows.select(&idx), &labels[r])
+            .unwrap();
+        got.merge(&part).unwrap();
+    }
+    assert_eq!(got.stages(), Some(&t));
+    assert_eq!(
+        (got.dim(), got.label_counts()),
+        (want.dim(), want.label_counts())
+    );
+    for (l, _) in want.label_counts() {
+        let (a, b) = (
+            got.label_moments(l).unwrap(),
+            want.label_moments(l).unwrap(),
+        );
+        scores_close(a.mean(), b.mean(), 1e-12);
+        scores_close(a.comoment(), b.comoment(), 1e-12);
+    }
+    let back = MomentSummary::from_bytes(&got.to_bytes()).unwrap();
+    assert_eq!(back.stages(), Some(&t));
+    // Labels that do not match the rows, non-finite labels, rows of another width.
+    let err = |d: &auc_core::Dataset, y: &[f64]| start().observe_dataset(d, y).unwrap_err();
+    assert!(matches!(err(&rows, &labels[1..]), MomentError::Input(_)));
+    let mut nan = labels.to_vec();
+    nan[7] = f64::NAN;
+    assert!(err(&rows, &nan).to_string().contains("label NaN of row 7"));
+    let wide = rows.clone().with_dim(rows.dim() + 1);
+    assert!(err(&wide, labels).to_string().contains("features"));
+}

@@ -9,7 +9,9 @@
 //! scipy.sparse arrays without copying them.
 //!
 //! `transform` fits and applies the preparation stages alone (scaling, a feature map), behind
-//! the transformer `auclearn.FeatureMap`.
+//! the transformer `auclearn.FeatureMap`; `sample` keeps what they are fitted on (ranges, the
+//! map's seeded sample) apart from the fit, so that partitions surveyed apart fit the same
+//! stages (`auclearn.dask` with a map).
 //!
 //! `moments` computes, merges and fits from class moments (the moment-file bytes of `auc
 //! moments`), behind `auclearn.moments` and `auclearn.dask`. New families of bindings go in a
@@ -20,6 +22,7 @@ mod eval;
 mod input;
 mod model;
 mod moments;
+mod sample;
 mod transform;
 
 use pyo3::prelude::*;
@@ -48,6 +51,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::PyModel>()?;
     m.add_function(wrap_pyfunction!(model::fit, m)?)?;
     m.add_class::<transform::PyTransform>()?;
+    m.add_function(wrap_pyfunction!(transform::map_sample, m)?)?;
+    m.add_function(wrap_pyfunction!(transform::merge_map_samples, m)?)?;
     m.add_function(wrap_pyfunction!(eval::roc_auc, m)?)?;
     m.add_function(wrap_pyfunction!(eval::average_precision, m)?)?;
     m.add_function(wrap_pyfunction!(eval::roc_curve, m)?)?;

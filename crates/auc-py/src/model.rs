@@ -11,11 +11,10 @@
 //! Fitting and scoring run with the GIL released.
 
 use auc_core::{Label, OnlineLearner, ParamMap};
-use auc_data::{FeatureRanges, Scaling};
+use auc_data::Scaling;
 use auc_learners::{Model, Trained, Trainer, TrainingRecord};
 use auc_prep::{
-    FeatureMapSpec, MapShape, Preparation, RowBuffers, RowSample, ScaleEvidence, SigmaRule,
-    Transform, TransformSpec,
+    FeatureMapSpec, MapShape, Preparation, RowBuffers, SigmaRule, Transform, TransformSpec,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -110,37 +109,10 @@ fn score(state: &dyn Trained, rows: &Rows<'_>, prep: &Preparation) -> Result<Vec
 }
 
 /// The stages fitted on `rows`: one pass over them for the ranges of a scaling and the seeded
-/// sample of a feature map (the rows the CLI's first pass would keep).
+/// sample of a feature map (the rows the CLI's first pass would keep), then the fit of
+/// [`crate::sample::fit`], which the surveys of partitions merged go through too.
 pub(crate) fn fit_transform(rows: &Rows<'_>, stages: &TransformSpec) -> Result<Transform, String> {
-    let mut ranges = stages
-        .needs_ranges()
-        .then(|| FeatureRanges::new(rows.dim()));
-    let mut sample = stages
-        .features
-        .map(|m| RowSample::new(auc_prep::features::MAP_SAMPLE_ROWS, m.seed));
-    if ranges.is_some() || sample.is_some() {
-        let mut scratch = Scratch::default();
-        rows.for_each(&mut scratch, |_, x| {
-            if let Some(r) = &mut ranges {
-                r.observe(x);
-            }
-            if let Some(s) = &mut sample {
-                s.offer(x);
-            }
-        });
-    }
-    let evidence = match &ranges {
-        Some(r) => ScaleEvidence::Ranges(r),
-        None => ScaleEvidence::Nothing,
-    };
-    let result = match sample {
-        Some(mut s) => {
-            s.cover(rows.dim());
-            stages.fit_sampled(evidence, &s.into_dataset())
-        }
-        None => stages.fit(evidence),
-    };
-    result.map_err(|e| e.to_string())
+    crate::sample::fit(stages, crate::sample::survey(rows, stages))
 }
 
 /// Checks a trained state as the CLI does before saving it.

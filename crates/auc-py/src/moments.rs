@@ -12,11 +12,19 @@
 //! [`auc_learners::fit_from_moments`] refuses (listing the moment learners) a row that is not
 //! fitted from moments. Every computation runs with the GIL released; errors are `ValueError`s
 //! carrying the Rust message with its causes.
+//!
+//! Moments of mapped rows: given fitted stages with a feature map (`_native.Transform`, or its
+//! bytes), `moments` takes the moments of the rows through them, a block of rows at a time
+//! ([`MomentSummary::observe_dataset`]); the summary records the stages, merges only with
+//! summaries of the same stages, and `fit_moments` fits on it with those stages as they are (its
+//! `scale` is then not applied, as `auc train` takes a moment file's stages as they are).
 
 use std::borrow::Cow;
 
+use auc_core::Label;
 use auc_data::{Positive, Reading};
 use auc_learners::{MomentError, MomentSummary};
+use auc_prep::Transform;
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -25,10 +33,14 @@ use pyo3::types::PyBytes;
 
 use crate::input::{Borrowed, Idx, Rows, Scratch, Vals};
 use crate::model::{PyModel, param_map, stages};
+use crate::transform::PyTransform;
 
 /// Values per block when dense rows must be converted (float32, Fortran order, strided views)
 /// before the blocked moment update: about 8 MB of float64, whatever the width.
 const BLOCK_VALUES: usize = 1 << 20;
+
+/// Rows mapped at once for the moments of mapped rows (their mapped values are held densely).
+const MAP_BLOCK_ROWS: usize = 2048;
 
 /// An error with its chain of causes, `outer: inner: ...`, as a Python `ValueError`.
 fn chained(e: &dyn std::error::Error) -> PyErr {
@@ -102,16 +114,84 @@ fn summarize(rows: &Rows<'_>, y: &[f64]) -> Result<MomentSummary, MomentError> {
     }
 }
 
+/// The summary of `rows` with labels `y` through `stages` (with a feature map, for rows of
+/// `input_dim` features), mapped [`MAP_BLOCK_ROWS`] rows at a time.
+fn summarize_mapped(
+    rows: &Rows<'_>,
+    y: &[f64],
+    stages: Transform,
+    input_dim: usize,
+) -> Result<MomentSummary, MomentError> {
+    let n = rows.n();
+    if y.len() != n {
+        return Err(MomentError::Input(format!(
+            "X has {n} rows but y has {} labels",
+            y.len()
+        )));
+    }
+    if rows.dim() != input_dim {
+        return Err(MomentError::Input(format!(
+            "X has {} features, but the feature map was fitted with {input_dim} features",
+            rows.dim()
+        )));
+    }
+    let mut s = MomentSummary::for_stages(stages, Reading::Libsvm, None);
+    let mut start = 0;
+    while start < n {
+        let end = (start + MAP_BLOCK_ROWS).min(n);
+        let block = rows
+            .collect_range(start..end, vec![Label::Neg; end - start])
+            .map_err(MomentError::Input)?;
+        s.observe_dataset(&block, &y[start..end])?;
+        start = end;
+    }
+    Ok(s)
+}
+
+/// The fitted stages `obj` names (a `_native.Transform` or its bytes), refusing stages without
+/// a feature map: moments of rows as read are scaled at fit time.
+fn mapped_stages(obj: &Bound<'_, PyAny>) -> PyResult<(Transform, usize)> {
+    let (t, dim) = match obj.cast::<PyTransform>() {
+        Ok(t) => {
+            let t = t.borrow();
+            let (t, dim) = t.parts();
+            (t.clone(), dim)
+        }
+        Err(_) => {
+            let bytes: PyBackedBytes = obj.extract().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                    "stages must be a fitted _native.Transform or its bytes, not {}",
+                    obj.get_type()
+                ))
+            })?;
+            let t = PyTransform::from_bytes(&bytes)?;
+            let (t, dim) = t.parts();
+            (t.clone(), dim)
+        }
+    };
+    if t.feature_map().is_none() {
+        return Err(PyValueError::new_err(format!(
+            "the stages {} hold no feature map: moments of rows as read are scaled when they are fitted (pass scale= to the fit instead)",
+            t.describe()
+        )));
+    }
+    Ok((t, dim))
+}
+
 /// The moment-file bytes of the rows of `x` (a 2-D float array or a CSR tuple, as `fit` takes)
-/// with the numeric labels `y`, recorded as coming from `source` (e.g. `partition 3`).
+/// with the numeric labels `y`, recorded as coming from `source` (e.g. `partition 3`); with
+/// `stages` (fitted stages with a feature map: a `_native.Transform` or its bytes), the moments
+/// of the rows through them.
 #[pyfunction]
-#[pyo3(signature = (x, y, source = None))]
+#[pyo3(signature = (x, y, source = None, stages = None))]
 pub(crate) fn moments<'py>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
     y: PyReadonlyArray1<'py, f64>,
     source: Option<String>,
+    stages: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let stages = stages.map(mapped_stages).transpose()?;
     let borrowed = Borrowed::extract(x)?;
     let rows = borrowed.rows()?;
     let y = y
@@ -119,7 +199,11 @@ pub(crate) fn moments<'py>(
         .map_err(|e| PyValueError::new_err(format!("y: {e}")))?;
     let bytes = py
         .detach(|| {
-            summarize(&rows, y).map(|mut s| {
+            let summary = match stages {
+                Some((t, dim)) => summarize_mapped(&rows, y, t, dim),
+                None => summarize(&rows, y),
+            };
+            summary.map(|mut s| {
                 if let Some(source) = &source {
                     s.add_source(source);
                 }
@@ -163,7 +247,9 @@ pub(crate) fn merge_moments<'py>(
         let first_name = parts_name(&total);
         for bytes in iter {
             let part = read(bytes)?;
-            if same_dim && part.dim() != total.dim() {
+            // Parts of other stages are refused by the merge, naming the stages (their widths
+            // differ for that reason).
+            if same_dim && part.dim() != total.dim() && part.stages() == total.stages() {
                 return Err(PyValueError::new_err(format!(
                     "{} has {} features but {} has {}: every partition must have the same columns",
                     parts_name(&part),
@@ -179,20 +265,40 @@ pub(crate) fn merge_moments<'py>(
     Ok(PyBytes::new(py, &merged))
 }
 
-/// `(features, rows, [(label, rows), ...], sources)`.
-type Info = (usize, u64, Vec<(f64, u64)>, Vec<String>);
+/// `(features, rows, [(label, rows), ...], sources, stages)`.
+type Info = (
+    usize,
+    u64,
+    Vec<(f64, u64)>,
+    Vec<String>,
+    Option<PyTransform>,
+);
 
-/// What moment-file bytes hold: `(features, rows, [(label, rows), ...], sources)`, labels sorted.
+/// What moment-file bytes hold: `(features, rows, [(label, rows), ...], sources, stages)`,
+/// labels sorted; `stages`: the fitted stages (a `_native.Transform`) the rows went through,
+/// `None` for rows as read.
 #[pyfunction]
 pub(crate) fn moments_info(py: Python<'_>, bytes: PyBackedBytes) -> PyResult<Info> {
     let s = py.detach(|| read(&bytes))?;
-    Ok((s.dim(), s.rows(), s.label_counts(), s.sources().to_vec()))
+    let stages = s.stages().map(|t| {
+        let input = t.feature_map().map_or(s.dim(), |m| m.input_dim());
+        PyTransform::new(t.clone(), input)
+    });
+    Ok((
+        s.dim(),
+        s.rows(),
+        s.label_counts(),
+        s.sources().to_vec(),
+        stages,
+    ))
 }
 
 /// Fits the registry algorithm `name` (one fitted from moments) with the JSON `params` on
 /// merged moment-file bytes: rows labelled with one of `positive_labels` are positive (each
 /// must occur), the scaling `scale` (as the CLI's `--scale`) is fitted on the merged feature
-/// ranges and applied to the moments. The model records `positive_rule` and `seed`.
+/// ranges and applied to the moments. The model records `positive_rule` and `seed`. Moments of
+/// mapped rows are fitted with the stages they record, as they are: `scale` is not applied
+/// (as `auc train` fits a moment file of mapped rows whatever its `--scale`).
 #[pyfunction]
 #[pyo3(signature = (name, params, moments, positive_labels, positive_rule, scale, seed))]
 #[allow(clippy::too_many_arguments)]

@@ -7,20 +7,28 @@
 //! with `features=` would have mapped itself, bit for bit. Its bytes are a small file of their
 //! own ([`MAGIC`], a format version, then the postcard encoding of the input dimension and the
 //! [`Transform`]), validated when read. Fitting and mapping run with the GIL released.
+//!
+//! The same fit in two halves, for data in partitions (`auclearn.dask`): [`map_sample`] surveys
+//! one partition (the ranges of the scaling, the map's seeded sample: [`MapSample`]) into bytes,
+//! [`merge_map_samples`] merges such bytes exactly, and `Transform.fit_from_sample` fits the
+//! stages on the merged survey, which gives the transform `Transform.fit` gives on the
+//! concatenated rows, bit for bit.
 
 use std::ops::Range;
 
 use auc_core::{Label, Row};
-use auc_prep::Transform;
+use auc_prep::{Transform, TransformSpec};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 use serde::{Deserialize, Serialize};
 
 use crate::input::{Borrowed, Rows};
 use crate::model::{fit_transform, stages, value_error};
+use crate::sample::{self, MapSample};
 
 /// The first bytes of a transform's bytes.
 const MAGIC: &[u8; 16] = b"auclearn-transf\0";
@@ -49,6 +57,33 @@ pub(crate) struct PyTransform {
 }
 
 impl PyTransform {
+    /// Fitted stages for rows of `input_dim` features.
+    pub(crate) fn new(transform: Transform, input_dim: usize) -> Self {
+        Self {
+            transform,
+            input_dim,
+        }
+    }
+
+    /// The fitted stages and the number of features of their input rows.
+    pub(crate) fn parts(&self) -> (&Transform, usize) {
+        (&self.transform, self.input_dim)
+    }
+
+    /// Refuses a fit of `stages` on rows of `dim` features that would take more than `limit`
+    /// bytes.
+    fn check_fit_memory(stages: &TransformSpec, dim: usize, limit: Option<u64>) -> PyResult<()> {
+        let needed = stages.fit_bytes(dim);
+        match limit {
+            Some(limit) if needed > limit => Err(PyMemoryError::new_err(format!(
+                "fitting these stages on {dim} features needs about {:.3} GB but the limit is {:.3} GB: use a smaller map",
+                needed as f64 / 1e9,
+                limit as f64 / 1e9
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Refuses rows of another width than the fitted ones.
     fn check_dim(&self, rows: &Rows<'_>) -> PyResult<()> {
         if rows.dim() != self.input_dim {
@@ -118,16 +153,7 @@ impl PyTransform {
             ));
         }
         let dim = rows.dim();
-        if let Some(limit) = max_memory {
-            let needed = stages.fit_bytes(dim);
-            if needed > limit {
-                return Err(PyMemoryError::new_err(format!(
-                    "fitting these stages on {dim} features needs about {:.3} GB but the limit is {:.3} GB: use a smaller map",
-                    needed as f64 / 1e9,
-                    limit as f64 / 1e9
-                )));
-            }
-        }
+        Self::check_fit_memory(&stages, dim, max_memory)?;
         let transform = py
             .detach(|| fit_transform(&rows, &stages))
             .map_err(PyValueError::new_err)?;
@@ -136,6 +162,37 @@ impl PyTransform {
             transform,
             input_dim: dim,
         })
+    }
+
+    /// The stages fitted on the merged survey `sample` (bytes of [`map_sample`] or
+    /// [`merge_map_samples`] over the partitions of some rows), with the arguments of
+    /// [`PyTransform::fit`], which the survey must have been taken with: the transform `fit`
+    /// gives on all those rows at once, bit for bit.
+    #[staticmethod]
+    #[pyo3(signature = (sample, scale, features, feature_sigma = None, seed = 0, max_memory = None))]
+    fn fit_from_sample(
+        py: Python<'_>,
+        sample: &[u8],
+        scale: &str,
+        features: &str,
+        feature_sigma: Option<&str>,
+        seed: u64,
+        max_memory: Option<u64>,
+    ) -> PyResult<PyTransform> {
+        let stages = stages(scale, Some(features), feature_sigma, seed)?;
+        let survey = MapSample::from_bytes(sample).map_err(PyValueError::new_err)?;
+        if survey.is_empty() {
+            return Err(PyValueError::new_err(
+                "fitting a transform needs at least one row; the survey holds none",
+            ));
+        }
+        let dim = survey.dim();
+        Self::check_fit_memory(&stages, dim, max_memory)?;
+        let transform = py
+            .detach(|| sample::fit(&stages, survey))
+            .map_err(PyValueError::new_err)?;
+        transform.validate(dim).map_err(value_error)?;
+        Ok(PyTransform::new(transform, dim))
     }
 
     /// Every row of `x` through the stages, as a dense float64 array of shape `(n,
@@ -176,7 +233,7 @@ impl PyTransform {
     /// Reads the bytes of [`PyTransform::to_bytes`], checking the stages against the input
     /// dimension.
     #[staticmethod]
-    fn from_bytes(bytes: &[u8]) -> PyResult<PyTransform> {
+    pub(crate) fn from_bytes(bytes: &[u8]) -> PyResult<PyTransform> {
         let bad = |why: String| PyValueError::new_err(format!("not a transform's bytes: {why}"));
         let head = MAGIC.len() + 4;
         if bytes.len() < head || &bytes[..MAGIC.len()] != MAGIC {
@@ -275,4 +332,44 @@ impl PyTransform {
             self.out_dim()
         )
     }
+}
+
+/// The survey (bytes) of the rows of `x` (2-D float array or a CSR tuple) that the stages of
+/// [`PyTransform::fit`]'s arguments are fitted on: the feature ranges when `scale` is fitted on
+/// them and the map's seeded sample (`features` is required). Surveys of disjoint rows merge
+/// exactly ([`merge_map_samples`]); `Transform.fit_from_sample` fits on the result.
+#[pyfunction]
+#[pyo3(signature = (x, scale, features, feature_sigma = None, seed = 0))]
+pub(crate) fn map_sample<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    scale: &str,
+    features: &str,
+    feature_sigma: Option<&str>,
+    seed: u64,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let stages = stages(scale, Some(features), feature_sigma, seed)?;
+    let borrowed = Borrowed::extract(x)?;
+    let rows = borrowed.rows()?;
+    let bytes = py.detach(|| sample::survey(&rows, &stages).to_bytes());
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// The exact merge of surveys of disjoint rows ([`map_sample`]'s bytes, taken with the same
+/// arguments on rows of the same columns), as a survey's bytes.
+#[pyfunction]
+pub(crate) fn merge_map_samples<'py>(
+    py: Python<'py>,
+    parts: Vec<PyBackedBytes>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let merged = py.detach(|| -> Result<Vec<u8>, String> {
+        let mut iter = parts.iter();
+        let first = iter.next().ok_or("no surveys to merge")?;
+        let mut total = MapSample::from_bytes(first)?;
+        for bytes in iter {
+            total.merge(MapSample::from_bytes(bytes)?)?;
+        }
+        Ok(total.to_bytes())
+    });
+    Ok(PyBytes::new(py, &merged.map_err(PyValueError::new_err)?))
 }

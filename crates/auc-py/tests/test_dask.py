@@ -1,7 +1,8 @@
 """auclearn.dask and auclearn.moments: the batch moment learners fitted from partitions' moments
 merged exactly equal the in-memory fit of the same estimator on the same rows, on a two-process
 distributed LocalCluster, for every moment learner of the registry, dense and sparse arrays and
-DataFrames, several chunkings (one with an empty partition), with and without scaling."""
+DataFrames, several chunkings (one with an empty partition), with and without scaling; with a
+feature map, the map fitted from the partitions' surveys is the in-memory one, byte for byte."""
 
 import pickle
 import subprocess
@@ -15,7 +16,7 @@ import scipy.sparse as sp
 import auclearn
 from auclearn import moments
 
-from conftest import blobs
+from conftest import blobs, cli_scores, write_libsvm
 
 import dask
 import dask.array as da
@@ -263,3 +264,78 @@ def test_moment_files_are_shared_with_the_cli(auc_bin, tmp_path):
     want = auclearn.Learner(name, scale="minmax").fit(X, y)
     assert rel_diff(cli.scores(X), want.scores(X)) <= TOL
     assert rel_diff(py.scores(X), want.scores(X)) <= TOL
+
+
+# -- with a feature map ---------------------------------------------------------------------------
+
+MAP = {"features": "nystroem", "n_features_map": 40}
+
+
+@pytest.mark.parametrize("scale", ["none", "minmax", "auto"])
+@pytest.mark.parametrize("chunking", ["3", "7-empty"])
+@pytest.mark.parametrize("kind", ["dense", "sparse", "frame"])
+def test_dask_fit_with_a_feature_map_equals_in_memory_fit(client, kind, chunking, scale):
+    """The map fitted from the partitions' merged surveys is the in-memory estimator's, bit for
+    bit, and the moments of the mapped rows give its model to 1e-10."""
+    X, y = data(sparse=kind == "sparse")
+    cls = auclearn.estimator_class("opauc-batch")
+    assert cls is auclearn.OPAUCbatch
+    if kind == "frame":
+        dX, dy, X = dask_frame(X, y, chunking)
+    else:
+        dX = dask_array(X, chunking, columns=(6,) if kind == "sparse" else (4, 2))
+        dy = da.from_array(y, chunks=(CHUNKINGS[chunking],))
+    want = cls(scale=scale, seed=3, **MAP).fit(X, y)
+    got = adask.fit("opauc-batch", dX, dy, scale=scale, seed=3, **MAP)
+    assert type(got) is cls
+    assert got.get_params() == want.get_params()
+    assert got.model_.feature_map == want.model_.feature_map
+    assert got.model_.scaling == want.model_.scaling
+    assert got.model_.counts == want.model_.counts and got.model_.seed == want.model_.seed
+    assert got.n_features_in_ == 6
+    assert rel_diff(got.scores(X), want.scores(X)) <= TOL
+    fresh = np.random.default_rng(11).normal(size=(50, 6)) * 2
+    if kind == "frame":
+        fresh = pd.DataFrame(fresh, columns=X.columns)
+    assert rel_diff(got.scores(fresh), want.scores(fresh)) <= TOL
+    # The transform fitted on the client is the in-memory fit's, byte for byte.
+    est = moments._estimator("opauc-batch", None, scale, 3, dict(MAP))
+    parts, _, dim, _, _ = adask._split(dX, dy)
+    stages = adask._fit_stages(est, parts, dim, fan_in=2)
+    fm = auclearn.FeatureMap("nystroem", 40, scale=scale, seed=3).fit(X)
+    assert stages == fm.to_bytes()
+
+
+def test_dask_fit_with_each_map_kind_youden_and_model_files(client, tmp_path, auc_bin):
+    X, y = data()
+    dX = dask_array(X, "3")
+    for kind, n, sigma in [("rff", 32, "median"), ("elm", 24, 1.5)]:
+        want = auclearn.OPAUCbatch(features=kind, n_features_map=n, feature_sigma=sigma).fit(X, y)
+        got = adask.fit(
+            "opauc-batch", dX, y, features=kind, n_features_map=n, feature_sigma=sigma,
+            threshold="youden", fan_in=2,
+        )
+        assert got.model_.feature_map == want.model_.feature_map
+        assert rel_diff(got.scores(X), want.scores(X)) <= TOL
+        assert abs(got.threshold_ - want.threshold_) <= TOL * max(1.0, abs(want.threshold_))
+    got.save(tmp_path / "m.auc")
+    write_libsvm(tmp_path / "x.svm", X, np.where(y == 1, 1, -1))
+    cli = cli_scores(auc_bin, tmp_path / "m.auc", tmp_path / "x.svm", tmp_path)
+    assert rel_diff(cli, got.scores(X)) <= 1e-12
+    again = pickle.loads(pickle.dumps(got))
+    np.testing.assert_array_equal(again.scores(X), got.scores(X))
+
+
+def test_dask_fit_with_a_map_refuses_bad_partitions_and_parameters(client):
+    X, y = data()
+    parts = [dask.delayed(X[:300]), dask.delayed(X[300:, :5])]
+    dX = da.concatenate(
+        [da.from_delayed(parts[0], shape=(300, 6), dtype=float),
+         da.from_delayed(parts[1], shape=(300, 6), dtype=float)]
+    )
+    with pytest.raises(ValueError, match="partition 1 has 5 features but X has 6"):
+        adask.fit("opauc-batch", dX, y, **MAP)
+    with pytest.raises(ValueError, match="features must be None, 'nystroem'"):
+        adask.fit("opauc-batch", dask_array(X, "3"), y, features="poly")
+    with pytest.raises(ValueError, match="n_features_map must be a positive integer"):
+        adask.fit("opauc-batch", dask_array(X, "3"), y, features="rff", n_features_map=0)

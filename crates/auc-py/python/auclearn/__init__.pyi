@@ -1491,6 +1491,12 @@ class OPAUCbatch(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -1511,6 +1517,9 @@ class OPAUCbatch(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -1518,6 +1527,9 @@ class OPAUCbatch(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
 class OAUCMbatch(AUCEstimator):
@@ -1537,6 +1549,12 @@ class OAUCMbatch(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem, 500 by default) or random features (1000).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
     Attributes
     ----------
@@ -1558,6 +1576,9 @@ class OAUCMbatch(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
     def __init__(
         self,
         *,
@@ -1566,4 +1587,7 @@ class OAUCMbatch(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...

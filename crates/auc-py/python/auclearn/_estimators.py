@@ -2,7 +2,9 @@
 
 One class per registry row is created at import: its constructor arguments are the row's
 parameters with the row's defaults (``lambda`` is spelled ``lam``), plus ``seed``, ``scale``,
-``pos_label`` and, for linear learners, ``average``. Nothing here names a learner.
+``pos_label``, for linear learners ``average``, and for the learners whose model is linear in
+its input (``takes_map``: the linear learners and the moment learners) the feature map's
+``features``, ``n_features_map`` and ``feature_sigma``. Nothing here names a learner.
 """
 
 from __future__ import annotations
@@ -47,6 +49,13 @@ def class_name(row: dict) -> str:
     if title.lower() == alnum(row["name"]).lower():
         return title[0].upper() + title[1:]
     return alnum(row["name"]).upper()
+
+
+def takes_map(row: dict) -> bool:
+    """Whether the estimator of a registry row takes a feature map (``features=``): the rows
+    whose model is linear in its input features, the linear learners and the batch learners
+    fitted from class moments (as ``auc train --features`` maps the rows of either)."""
+    return row["family"] == "linear" or bool(row["from_moments"])
 
 
 def memory_limit() -> int:
@@ -205,6 +214,7 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         kwargs = {}
         if self._row["family"] == "linear":
             kwargs["average"] = bool(self.average)
+        if takes_map(self._row):
             kwargs.update(self._map_kwargs())
         self.model_ = _native.fit(
             self._row["name"],
@@ -418,6 +428,7 @@ def _common_params(row: dict) -> list:
         out.append(
             ("average", "bool", False, "Score with the average of the iterates (``--average``).")
         )
+    if takes_map(row):
         out += [
             (
                 "features",
@@ -523,8 +534,10 @@ def from_bytes(data: bytes) -> AUCEstimator:
     kwargs = {python_name(k): v for k, v in stored.items()}
     kwargs["seed"] = model.seed
     kwargs["scale"] = model.scaling
-    if model.algorithm and ESTIMATORS[model.algorithm]._row["family"] == "linear":
+    row = ESTIMATORS[model.algorithm]._row
+    if row["family"] == "linear":
         kwargs["average"] = model.averaged
+    if takes_map(row):
         fm = model.feature_map
         if fm is not None:
             kwargs["features"], kwargs["n_features_map"], kwargs["feature_sigma"] = fm

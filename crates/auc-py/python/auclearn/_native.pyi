@@ -45,9 +45,24 @@ def nested_cv(
     max_train: int | None,
     average: bool,
 ) -> str: ...
-def moments(x: Any, y: NDArray[np.float64], source: str | None = None) -> bytes: ...
+def moments(
+    x: Any,
+    y: NDArray[np.float64],
+    source: str | None = None,
+    stages: Transform | bytes | None = None,
+) -> bytes: ...
 def merge_moments(parts: list[bytes], same_dim: bool = True) -> bytes: ...
-def moments_info(bytes: bytes) -> tuple[int, int, list[tuple[float, int]], list[str]]: ...
+def moments_info(
+    bytes: bytes,
+) -> tuple[int, int, list[tuple[float, int]], list[str], Transform | None]: ...
+def map_sample(
+    x: Any,
+    scale: str,
+    features: str,
+    feature_sigma: str | None = None,
+    seed: int = 0,
+) -> bytes: ...
+def merge_map_samples(parts: list[bytes]) -> bytes: ...
 def fit_moments(
     name: str,
     params: str,
@@ -98,6 +113,15 @@ class Transform:
         x: Any,
         scale: str,
         features: str | None = None,
+        feature_sigma: str | None = None,
+        seed: int = 0,
+        max_memory: int | None = None,
+    ) -> Transform: ...
+    @staticmethod
+    def fit_from_sample(
+        sample: bytes,
+        scale: str,
+        features: str,
         feature_sigma: str | None = None,
         seed: int = 0,
         max_memory: int | None = None,

@@ -8,6 +8,16 @@ rounding (the pytest suite checks 1e-10 on a two-process ``LocalCluster``): the 
 surrogates these learners minimize depend on the data only through the merged moments
 (``docs/math/batch-moments.md``).
 
+With a feature map (``features="nystroem"``, ``"rff"`` or ``"elm"``, as the linear estimators
+take it) the fit takes two passes. The first surveys every partition on the workers: the
+feature ranges when ``scale`` is fitted on them, and the map's seeded sample (at most 10,000
+rows, each kept by a hash of its content and the seed, so that the samples of partitions merge
+into the sample of all rows, whatever the partitioning). The surveys merge in a tree, exactly,
+and the client fits the stages (scaling, then the map) on the merged survey: the very transform,
+bit for bit, that the in-memory estimator fits on the concatenated rows. The second pass takes
+each partition's moments of the mapped rows with that transform (sent once to each worker as
+bytes); they merge and solve as above, so the model again equals the in-memory fit to rounding.
+
 Dask is optional (``pip install auclearn[dask]``) and imported only when this module is.
 Computations run on Dask's current scheduler: the active ``distributed.Client`` if there is
 one, else the local threads (the moment pass releases the GIL).
@@ -20,19 +30,27 @@ import numpy as np
 import dask
 import dask.array as da
 
+from . import _native
 from . import moments as _moments
-from ._estimators import AUCEstimator, _youden_threshold
+from ._estimators import AUCEstimator, _youden_threshold, memory_limit
 
 
-def _partition_moments(X, y, index: int, dim: int, positive) -> bytes:
-    """A partition's summary; ``positive``: ``None`` keeps numeric labels by value, otherwise
-    rows labelled ``positive`` become label 1 and the others 0."""
-    source = f"partition {index}"
-    n, p = X.shape
+def _check_columns(X, source: str, dim: int) -> None:
+    """Refuses a partition with another number of columns than ``X``, naming it."""
+    p = X.shape[1]
     if p != dim:
         raise ValueError(
             f"{source} has {p} features but X has {dim}: every partition must have the same columns"
         )
+
+
+def _partition_moments(X, y, index: int, dim: int, positive, stages=None) -> bytes:
+    """A partition's summary; ``positive``: ``None`` keeps numeric labels by value, otherwise
+    rows labelled ``positive`` become label 1 and the others 0; ``stages``: the bytes of the
+    fitted transform the rows go through first (a feature map), or ``None``."""
+    source = f"partition {index}"
+    n = X.shape[0]
+    _check_columns(X, source, dim)
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
@@ -41,13 +59,44 @@ def _partition_moments(X, y, index: int, dim: int, positive) -> bytes:
     if positive is not None:
         y = (y == positive).astype(np.float64)
     try:
-        return _moments.summarize(X, y, source=source)
+        return _moments.summarize(X, y, source=source, stages=stages)
     except (ValueError, TypeError) as e:
         raise type(e)(f"{source}: {e}") from None
 
 
 def _merge(*parts: bytes) -> bytes:
     return _moments.merge(*parts)
+
+
+def _partition_sample(X, index: int, dim: int, scale: str, map_args: dict, seed: int) -> bytes:
+    """A partition's survey for the stages (``_native.map_sample``): its feature ranges when
+    ``scale`` is fitted on them and the map's seeded sample."""
+    source = f"partition {index}"
+    _check_columns(X, source, dim)
+    try:
+        return _native.map_sample(_moments._features(X), scale, seed=seed, **map_args)
+    except (ValueError, TypeError) as e:
+        raise type(e)(f"{source}: {e}") from None
+
+
+def _merge_samples(*parts: bytes) -> bytes:
+    return _native.merge_map_samples(list(parts))
+
+
+def _fit_stages(est: AUCEstimator, x_parts: list, dim: int, fan_in: int) -> bytes:
+    """The bytes of the stages ``est`` asks for (scaling, then its feature map), fitted on the
+    merged surveys of the partitions: the transform ``est.fit`` fits on all rows at once."""
+    map_args = est._map_kwargs()
+    seed = int(est.seed)
+    parts = [
+        dask.delayed(_partition_sample, pure=True)(xp, k, dim, est.scale, map_args, seed)
+        for k, xp in enumerate(x_parts)
+    ]
+    (survey,) = dask.compute(_tree(parts, fan_in, _merge_samples))
+    stages = _native.Transform.fit_from_sample(
+        survey, est.scale, seed=seed, max_memory=memory_limit(), **map_args
+    )
+    return stages.to_bytes()
 
 
 def _partition_scores(model, X, y, positive):
@@ -60,12 +109,12 @@ def _partition_scores(model, X, y, positive):
     return scores, np.asarray(y == positive)
 
 
-def _tree(parts: list, fan_in: int):
-    """A tree of merge tasks over ``parts``, ``fan_in`` summaries per task."""
+def _tree(parts: list, fan_in: int, merge=_merge):
+    """A tree of ``merge`` tasks over ``parts``, ``fan_in`` summaries per task."""
     level = parts
     while len(level) > 1:
         level = [
-            dask.delayed(_merge, pure=True)(*level[i : i + fan_in])
+            dask.delayed(merge, pure=True)(*level[i : i + fan_in])
             for i in range(0, len(level), fan_in)
         ]
     return level[0]
@@ -152,6 +201,9 @@ def fit(
     seed: int = 0,
     threshold: str = "zero",
     fan_in: int = 8,
+    features=None,
+    n_features_map=None,
+    feature_sigma="scale",
     **params,
 ) -> AUCEstimator:
     """Fits moment learner ``name`` (``auclearn.moments.moment_learners()``; a registry name or
@@ -169,6 +221,13 @@ def fit(
     merged feature ranges, as the in-memory estimator fits it on all rows. Empty partitions are
     fine; a partition with other columns, or whose X and y lengths differ, is named in the error.
 
+    ``features`` (``None``, ``"nystroem"``, ``"rff"``, ``"elm"``), ``n_features_map`` and
+    ``feature_sigma``: a feature map after the scaling, as the linear estimators take them (the
+    map's seed is ``seed``). It is fitted on the client from the partitions' merged surveys (a
+    first pass: see the module docs), exactly the map the in-memory estimator fits, and the
+    moments are then those of the mapped rows; the model stores the scaling and the map and
+    scores raw rows.
+
     ``threshold``: ``"zero"`` sets ``threshold_ = 0`` (``decision_function`` equals ``scores``,
     as for ``auclearn.load``); ``"youden"`` computes the in-memory estimator's threshold (the
     score maximizing TPR - FPR on the training rows) by a second pass over the data that brings
@@ -179,6 +238,10 @@ def fit(
         raise ValueError(f"threshold must be 'zero' or 'youden', not {threshold!r}")
     if not isinstance(fan_in, int) or fan_in < 2:
         raise ValueError(f"fan_in must be an integer of at least 2, not {fan_in!r}")
+    if features is not None or n_features_map is not None or feature_sigma != "scale":
+        params = dict(
+            params, features=features, n_features_map=n_features_map, feature_sigma=feature_sigma
+        )
     est = _moments._estimator(name, pos_label, scale, seed, params)
     x_parts, y_parts, dim, names, dtype = _split(X, y)
     if not x_parts:
@@ -189,8 +252,11 @@ def fit(
         classes = _classes(y_parts)
         _moments._binary(est, classes)
         positive = est._positive(classes)
+    stages = None
+    if getattr(est, "features", None) is not None:
+        stages = dask.delayed(_fit_stages(est, x_parts, dim, fan_in), pure=True)
     parts = [
-        dask.delayed(_partition_moments, pure=True)(xp, yp, k, dim, positive)
+        dask.delayed(_partition_moments, pure=True)(xp, yp, k, dim, positive, stages)
         for k, (xp, yp) in enumerate(zip(x_parts, y_parts))
     ]
     (summary,) = dask.compute(_tree(parts, fan_in))

@@ -15,6 +15,21 @@ A summary is the bytes of a moment file (``AUCMOMNT``, as ``auc moments`` writes
 pickles cheaply between processes and machines, ``auc train --algo opauc-batch PART.mom ...``
 reads it, and ``fit`` reads the files ``auc moments`` writes. ``auclearn.dask.fit`` runs this
 over a Dask array or DataFrame; the README and ``docs/distributed.md`` give a Spark recipe.
+
+Moments of mapped rows. A feature map does not commute with moments, so a learner on a map
+(``features=`` of the linear estimators) is fitted from the moments of the mapped rows: fit the
+map once (``auclearn.FeatureMap(...).fit(X_sample)``, or on the whole data's survey as
+``auclearn.dask.fit`` does), then summarize every part through it:
+
+>>> fm = auclearn.FeatureMap("nystroem", 200, seed=3).fit(X_first)        # doctest: +SKIP
+>>> parts = [summarize(X_k, y_k, stages=fm) for X_k, y_k in pieces]        # doctest: +SKIP
+>>> est = fit("opauc-batch", merge(parts))                                # doctest: +SKIP
+
+Such a summary records the fitted stages (``info(...).stages``); it merges only with summaries
+of the same stages (``ValueError`` naming both otherwise), ``auc train`` reads it as a moment
+file of ``auc moments --map-from``, and ``fit`` uses the stages it holds, as they are (the
+scaling was applied before the map, so ``scale`` is not applied again). The model scores raw
+rows: its preparation holds the scaling and the map.
 """
 
 from __future__ import annotations
@@ -25,9 +40,11 @@ from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils.validation import check_is_fitted
 
 from . import _native
 from ._estimators import REGISTRY, AUCEstimator, Learner, _as_native
+from ._feature_map import FeatureMap
 
 
 def moment_learners() -> list:
@@ -44,12 +61,32 @@ class MomentsInfo(NamedTuple):
     label_counts: dict
     #: The ``source`` names of the summarized parts, in the order first met.
     sources: list
+    #: The fitted stages (``auclearn._native.Transform``: scaling, then a feature map) the rows
+    #: went through before their moments were taken; ``None`` for rows as given.
+    stages: object = None
 
 
 def info(moments: bytes) -> MomentsInfo:
-    """The features, rows, label counts and sources of a summary."""
-    dim, rows, counts, sources = _native.moments_info(bytes(moments))
-    return MomentsInfo(dim, rows, dict(counts), list(sources))
+    """The features (of the mapped rows, for a summary with stages), rows, label counts,
+    sources and stages of a summary."""
+    dim, rows, counts, sources, stages = _native.moments_info(bytes(moments))
+    return MomentsInfo(dim, rows, dict(counts), list(sources), stages)
+
+
+def _stages(stages):
+    """Fitted stages as ``_native.moments`` takes them: the map of a fitted ``FeatureMap``, a
+    ``_native.Transform``, or the bytes of either's ``to_bytes``."""
+    if stages is None or isinstance(stages, _native.Transform):
+        return stages
+    if isinstance(stages, FeatureMap):
+        check_is_fitted(stages, "map_")
+        return stages.map_
+    if isinstance(stages, (bytes, bytearray, memoryview)):
+        return _native.Transform.from_bytes(bytes(stages))
+    raise TypeError(
+        "stages must be a fitted auclearn.FeatureMap, its map_ (auclearn._native.Transform) or "
+        f"the bytes of its to_bytes(), not {type(stages).__name__}"
+    )
 
 
 def _features(X):
@@ -96,17 +133,20 @@ def _labels(y, n: int) -> np.ndarray:
     return np.require(y, dtype=np.float64, requirements=("C", "A"))
 
 
-def summarize(X, y, *, source=None) -> bytes:
+def summarize(X, y, *, source=None, stages=None) -> bytes:
     """The summary (moment-file bytes) of the rows of ``X`` with the numeric labels ``y``.
 
     ``X``: a 2-D numpy array (float64 C order is read in place; float32 and Fortran order are
     converted a block at a time), a pandas DataFrame or a scipy.sparse CSR/CSC matrix (never
     densified). ``y``: numbers or booleans; moments are kept per label value, and the positive
     class is chosen when fitting. ``source`` names the part in the summary and in error messages.
-    The GIL is released while summarizing.
+    ``stages``: a fitted ``auclearn.FeatureMap`` (or its ``map_``, or the bytes of its
+    ``to_bytes``): the moments are then of the rows through its scaling and map (a block of rows
+    at a time), and the summary records the stages (see the module docs). The GIL is released
+    while summarizing.
     """
     shape = X.shape
-    return _native.moments(_features(X), _labels(y, shape[0]), source)
+    return _native.moments(_features(X), _labels(y, shape[0]), source, _stages(stages))
 
 
 def merge(*parts: bytes, same_dim: bool = True) -> bytes:
@@ -167,7 +207,11 @@ def _finish(est: AUCEstimator, moments: bytes, classes: np.ndarray, code) -> AUC
     return est
 
 
-def fit(name: str, moments: bytes, *, pos_label=None, scale="none", seed=0, **params):
+#: The linear estimators' feature-map parameters, which a summary's stages decide.
+_MAP_PARAMS = ("features", "n_features_map", "feature_sigma")
+
+
+def fit(name: str, moments: bytes, *, pos_label=None, scale="none", seed=None, **params):
     """The estimator of moment learner ``name`` (a registry name or alias; parameters as its
     class takes them, ``lam`` or ``lambda``) fitted on a summary.
 
@@ -176,11 +220,36 @@ def fit(name: str, moments: bytes, *, pos_label=None, scale="none", seed=0, **pa
     applied to the moments, which gives the model an in-memory ``fit`` on the same rows gives
     (to rounding). The summary holds no scores, so ``threshold_`` is 0: ``decision_function``
     equals ``scores`` (as for ``auclearn.load``). Integer-valued labels come back as integers.
+    ``seed`` is recorded in the model (0 when ``None``).
+
+    A summary of mapped rows (``summarize(..., stages=...)``) is fitted with the stages it
+    records, as they are, like ``auc train`` fits such a moment file: ``scale`` is not applied
+    (the rows were scaled before the map), the estimator's ``scale``, ``features``,
+    ``n_features_map`` and ``feature_sigma`` are read off the stages, and ``seed`` defaults to
+    the map's seed, so the estimator is the one whose ``fit`` would have fitted that map. A map
+    cannot be asked for here (``features=``): it is fitted on rows, not on moments.
     """
+    given = sorted(set(params) & set(_MAP_PARAMS))
+    if given:
+        raise ValueError(
+            f"{', '.join(given)}: a feature map is fitted on rows, not on their moments; fit the "
+            "map (auclearn.FeatureMap), summarize every part with summarize(..., stages=map) "
+            "and fit those moments"
+        )
+    about = info(moments)
+    stages = about.stages
+    if seed is None:
+        seed = stages.seed if stages is not None and stages.seed is not None else 0
     est = _estimator(name, pos_label, scale, seed, params)
-    counts = info(moments).label_counts
-    classes = np.array(sorted(counts), dtype=np.float64)
+    classes = np.array(sorted(about.label_counts), dtype=np.float64)
     if len(classes) and np.all(classes == np.round(classes)):
         classes = classes.astype(np.int64)
     _binary(est, classes)
-    return _finish(est, moments, classes, float)
+    est = _finish(est, moments, classes, float)
+    if stages is not None:
+        kind, size, sigma = est.model_.feature_map
+        mapped = {"scale": est.model_.scaling}
+        if "features" in est.get_params():
+            mapped.update(features=kind, n_features_map=size, feature_sigma=sigma)
+        est.set_params(**mapped)
+    return est
