@@ -8,8 +8,6 @@ use auc_prep::MapShape;
 use crate::hyper::HyperArgs;
 use crate::stage_args::StageArgs;
 
-/// The learner: the exact whole-data square surrogate solved from the class moments.
-pub(crate) const DEFAULT_ALGO: &str = "opauc-batch";
 /// Its feature map when `--features` is not given.
 pub(crate) const DEFAULT_MAP: MapShape = MapShape {
     kind: auc_prep::MapKind::Nystroem,
@@ -29,12 +27,13 @@ pub(crate) fn fill(
     if algo.is_some() {
         return;
     }
-    *algo = Some(DEFAULT_ALGO.to_owned());
+    let name = auc_learners::default_algorithm().name;
+    *algo = Some(name.to_owned());
     let map = stages.default_map(DEFAULT_MAP);
     let lambda = 2f64.powi(DEFAULT_LAMBDA_LOG2);
     let lambda_given = hyper.set_default("lambda", lambda);
     eprintln!(
-        "auc: no --algo: {command} uses {DEFAULT_ALGO} on a {map} feature map{}, the best default measured across the shared data sets (docs/results/default-map.md); --algo NAME chooses another learner",
+        "auc: no --algo: {command} uses {name} on a {map} feature map{}, the best default measured across the shared data sets (docs/results/default-map.md); --algo NAME chooses another learner",
         if lambda_given {
             String::new()
         } else {

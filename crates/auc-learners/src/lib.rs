@@ -29,7 +29,7 @@ mod summary;
 mod trained;
 
 pub use model::{Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION, TrainingRecord};
-pub use registry::{ALL, Algorithm, find, linear_state_names, lookup, names};
+pub use registry::{ALL, Algorithm, default_algorithm, find, linear_state_names, lookup, names};
 pub use summary::{
     MOMENTS_FORMAT_VERSION, MOMENTS_MAGIC, MOMENTS_OLDEST_READ_VERSION, MomentError, MomentSummary,
     Update, fit_from_moments,

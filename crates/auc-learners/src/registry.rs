@@ -331,6 +331,13 @@ pub static ALL: &[Algorithm] = &[
     Algorithm::moment::<OaucMBatchParams>(),
 ];
 
+/// The learner `auc train` and `auc cv` fit when no algorithm is named: OPAUC-batch, the exact
+/// whole-data square surrogate from class moments, which the measurement of
+/// `docs/results/default-map.md` ranks first (on a feature map) across the shared data sets.
+pub fn default_algorithm() -> &'static Algorithm {
+    find(<OpaucBatchParams as auc_core::Params>::NAME).expect("OPAUC-batch is in the registry")
+}
+
 /// The algorithm called `name` (or an alias of it).
 pub fn find(name: &str) -> Option<&'static Algorithm> {
     ALL.iter().find(|a| a.is_called(name))
