@@ -175,6 +175,11 @@ impl Learning<'_> {
             ),
             "use --hash-bits B to fold the features into 2^B, or fix --dim",
         )?;
+        crate::training::check_save_memory(
+            self.config.memory_bytes(&dim_shape(dim), self.average),
+            self.limit,
+            &format!("{} grown to {dim} features", self.algo),
+        )?;
         let learner = self.state.learner().ok_or("a batch model cannot learn")?;
         learner
             .grow(dim)

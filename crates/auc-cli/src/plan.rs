@@ -212,12 +212,10 @@ pub(crate) fn start(
     learn: &LearnArgs,
     limit: Bytes,
 ) -> Result<Box<dyn Trained>, Error> {
-    memory::check(
-        config.memory_bytes(&dim_shape(plan.dim), learn.average),
-        limit,
-        &format!("{} on {} features", algo.name, plan.dim),
-        &linear_state_advice(),
-    )?;
+    let state = config.memory_bytes(&dim_shape(plan.dim), learn.average);
+    let what = format!("{} on {} features", algo.name, plan.dim);
+    memory::check(state, limit, &what, &linear_state_advice())?;
+    check_save_memory(state, limit, &what)?;
     match config.trainer() {
         Trainer::Online(t) => Ok(t.start(plan.dim, learn.seed, learn.average)?),
         Trainer::Batch(_) => Err("a batch learner cannot stream".into()),

@@ -547,3 +547,34 @@ fn hostile_6_a_file_changed_between_the_passes_is_refused() {
         assert!(!model.exists());
     }
 }
+
+/// Item 5 (the one-pass part): a learner grown to 5e7 features from standard input under
+/// `--max-memory 1G` used to peak at 1.96 GB while its model was saved; the copies saving holds
+/// are now counted before the state grows, so it is refused with the figure and no output.
+#[test]
+fn hostile_5_saving_a_grown_state_is_counted_before_it_grows() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.auc");
+    let o = common::auc_with_stdin(
+        &[
+            "train",
+            "--algo",
+            "pa-i",
+            "--scale",
+            "none",
+            "--max-memory",
+            "1G",
+            "-",
+            "-o",
+            path(&model),
+        ],
+        b"1 50000000:1\n-1 1:1\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("saved") && stderr(&o).contains("2.00 GB"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!model.exists());
+}
