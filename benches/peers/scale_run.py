@@ -56,16 +56,18 @@ def main():
                         "--out", str(test)], check=True)
     rows = []
     for label, extra in [
+        ("auc train (no --algo: opauc-batch on nystroem:1000, lambda 2^-10)", []),
         ("auc train --algo opauc-batch (linear)", []),
         ("auc train --algo opauc-batch --features nystroem:500", ["--features", "nystroem:500"]),
         ("auc train --algo opauc-batch --features rff:1000", ["--features", "rff:1000"]),
         ("auc train --algo pa-i --features rff:1000 (one pass)", ["--features", "rff:1000"]),
     ]:
         algo = "pa-i" if "pa-i" in label else "opauc-batch"
+        named = [] if "no --algo" in label else ["--algo", algo]
         model = work / "model.auc"
         runs = []
         for _ in range(a.repeats):
-            cmd = [a.auc, "train", "--algo", algo, *extra, str(train), "-o", str(model)]
+            cmd = [a.auc, "train", *named, *extra, str(train), "-o", str(model)]
             if algo == "opauc-batch":
                 cmd += ["--threads", str(a.threads)]
             runs.append(timed(cmd)[:2])

@@ -22,7 +22,7 @@ use auc_stream::memory::{self, Bytes};
 #[derive(clap::Args, Debug)]
 pub(crate) struct RunArgs {
     /// Algorithm name (see `auc algos`). `auc cv` without it: opauc-batch on a nystroem:500
-    /// feature map, the best default measured (docs/results/default-map.md).
+    /// feature map (lambda 2^-10), the best default measured (docs/results/default-map.md).
     #[arg(long)]
     pub(crate) algo: Option<String>,
     /// Data file(s); repeated files are concatenated in order.

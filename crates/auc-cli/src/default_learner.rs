@@ -11,11 +11,11 @@ use crate::stage_args::StageArgs;
 /// Its feature map when `--features` is not given.
 pub(crate) const DEFAULT_MAP: MapShape = MapShape {
     kind: auc_prep::MapKind::Nystroem,
-    size: 500,
+    size: auc_prep::features::DEFAULT_LANDMARKS,
 };
 /// Its `lambda` when not given: the point of the lambda grid with the best mean rank across the
 /// sets on the map (`docs/results/default-map.md`); the registry's default is for rows as read.
-pub(crate) const DEFAULT_LAMBDA_LOG2: i32 = -16;
+pub(crate) const DEFAULT_LAMBDA_LOG2: i32 = -10;
 
 /// Fills in the default learner, map and lambda when `algo` is `None`, and says so.
 pub(crate) fn fill(

@@ -24,7 +24,7 @@ pub(crate) struct StageArgs {
     #[arg(long, help_heading = "Preparation")]
     no_scale: bool,
     /// A nonlinear feature map after scaling, fitted on a seeded sample of the training rows:
-    /// `nystroem[:M]` (M landmarks by k-means, the Gaussian kernel's Nystroem map; M = 500 by
+    /// `nystroem[:M]` (M landmarks by k-means, the Gaussian kernel's Nystroem map; M = 1000 by
     /// default), `rff[:D]` (D random Fourier features of the Gaussian kernel; 1000) or
     /// `elm[:D]` (a random sigmoid layer; 1000). Every linear learner then learns on the map.
     #[arg(long, value_name = "MAP", value_parser = |s: &str| s.parse::<MapShape>(), help_heading = "Preparation")]

@@ -53,7 +53,8 @@ pub(crate) struct TrainArgs {
     output: PathBuf,
     /// Algorithm name (see `auc algos`); taken from the model with --resume. Every parameter
     /// has a default (`auc algos` lists them). Without it (and without --resume): opauc-batch on
-    /// a nystroem:500 feature map, the best default measured (docs/results/default-map.md).
+    /// a nystroem:1000 feature map (lambda 2^-10), the best default measured
+    /// (docs/results/default-map.md).
     #[arg(long)]
     algo: Option<String>,
     /// Continue training a saved one-pass model on DATA, with its parameters, positive class,

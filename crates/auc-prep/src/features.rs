@@ -52,7 +52,7 @@ impl fmt::Display for MapKind {
 }
 
 /// Nystroem landmarks when `--features nystroem` gives no count.
-pub const DEFAULT_LANDMARKS: usize = 500;
+pub const DEFAULT_LANDMARKS: usize = 1000;
 /// Random features when `--features rff` or `elm` gives no count.
 pub const DEFAULT_RANDOM_FEATURES: usize = 1000;
 /// The largest map: $D^2$ moments per class of this many features take 2 GB.

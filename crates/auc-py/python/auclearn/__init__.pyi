@@ -44,7 +44,7 @@ class Perceptron(OnlineAUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -100,7 +100,7 @@ class PAI(OnlineAUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -160,7 +160,7 @@ class OAUCM(OnlineAUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -222,7 +222,7 @@ class OAUCMc(OnlineAUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -286,7 +286,7 @@ class OPAUC(OnlineAUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -352,7 +352,7 @@ class AdaOAM(OnlineAUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -424,7 +424,7 @@ class AdmOAM(OnlineAUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -494,7 +494,7 @@ class OAMseq(OnlineAUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -558,7 +558,7 @@ class OAMgra(OnlineAUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -622,7 +622,7 @@ class SOLAM(OnlineAUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -1494,7 +1494,7 @@ class OPAUCbatch(AUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 
@@ -1552,7 +1552,7 @@ class OAUCMbatch(AUCEstimator):
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
-        Landmarks (Nystroem, 500 by default) or random features (1000).
+        Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
         The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
 

@@ -443,7 +443,7 @@ def _common_params(row: dict) -> list:
                 "n_features_map",
                 "int or None",
                 None,
-                "Landmarks (Nystroem, 500 by default) or random features (1000).",
+                "Landmarks (Nystroem) or random features (1000 by default for each).",
             ),
             (
                 "feature_sigma",

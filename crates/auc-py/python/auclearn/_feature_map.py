@@ -45,7 +45,7 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         output may have fewer features); ``rff``: random Fourier features; ``elm``: a random
         layer of sigmoid units (the extreme learning machine).
     n_components : int or None, default=None
-        Landmarks (Nystroem; 500 when None) or random features (1000 when None), from 1 to
+        Landmarks (Nystroem) or random features (1000 when None), from 1 to
         16384.
     sigma : 'scale', 'median' or float, default='scale'
         The kernel width: ``scale`` takes ``sigma^2 = p Var(x)`` over the sample's entries
