@@ -89,10 +89,7 @@ pub(crate) fn stages_for(
         &opts,
         auc_stream::Collect {
             ranges: stages.needs_ranges(),
-            sample: Some(auc_stream::SampleSpec {
-                rows: auc_prep::features::MAP_SAMPLE_ROWS,
-                seed: map.seed,
-            }),
+            sample: Some(auc_stream::SampleSpec::for_map(&map)),
         },
         None,
         limit,

@@ -90,10 +90,11 @@ pub(crate) fn plan(
                 &opts,
                 auc_stream::Collect {
                     ranges: need_ranges,
-                    sample: spec.transform.features.map(|m| auc_stream::SampleSpec {
-                        rows: auc_prep::features::MAP_SAMPLE_ROWS,
-                        seed: m.seed,
-                    }),
+                    sample: spec
+                        .transform
+                        .features
+                        .as_ref()
+                        .map(auc_stream::SampleSpec::for_map),
                 },
                 given.as_deref(),
                 limit,

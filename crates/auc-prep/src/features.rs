@@ -168,6 +168,12 @@ impl FeatureMapSpec {
         }
     }
 
+    /// An empty seeded sample of [`MAP_SAMPLE_ROWS`] rows, the one every reading path draws the
+    /// map's rows into.
+    pub fn empty_sample(&self) -> crate::RowSample {
+        crate::RowSample::new(MAP_SAMPLE_ROWS, self.seed)
+    }
+
     /// The most features the fitted map can give (Nystroem may give fewer: landmarks whose
     /// kernel matrix is nearly singular are dropped).
     pub fn max_output_dim(&self) -> usize {

@@ -7,9 +7,8 @@ use auc_core::Dataset;
 use auc_data::{FeatureRanges, Positive, PositiveChoice, ReadOptions, Reading, Scaler, Scaling};
 
 use crate::error::PrepError;
-use crate::features::{FeatureMapSpec, MAP_SAMPLE_ROWS};
+use crate::features::FeatureMapSpec;
 use crate::preparation::Preparation;
-use crate::sample::RowSample;
 use crate::stages::UnitNorm;
 use crate::transform::{Stage, Transform};
 
@@ -84,16 +83,22 @@ impl TransformSpec {
     /// then needs [`TransformSpec::fit_sampled`].
     pub fn fit(&self, evidence: ScaleEvidence<'_>) -> Result<Transform, PrepError> {
         let scaler = self.fit_scaler(evidence);
-        let Some(map) = &self.features else {
-            return self.finish(scaler, None);
+        let sample = self.sample_of(evidence);
+        self.finish(scaler, sample.as_ref())
+    }
+
+    /// The map's sample of [`ScaleEvidence::Data`]'s rows, when a map is asked (other
+    /// evidence has no rows).
+    fn sample_of(&self, evidence: ScaleEvidence<'_>) -> Option<Dataset> {
+        let (Some(map), ScaleEvidence::Data(d)) = (&self.features, evidence) else {
+            return None;
         };
-        match evidence {
-            ScaleEvidence::Data(d) => {
-                let sample = RowSample::of_dataset(d, MAP_SAMPLE_ROWS, map.seed).into_dataset();
-                self.finish(scaler, Some(&sample))
-            }
-            _ => Err(PrepError::MapNeedsSample),
+        let mut s = map.empty_sample();
+        for (x, _) in d.iter() {
+            s.offer(x);
         }
+        s.cover(d.dim());
+        Some(s.into_dataset())
     }
 
     /// The stages fitted on `evidence`, a feature map on `sample` (the [`RowSample`] of the
@@ -256,17 +261,8 @@ impl PrepSpec {
                         origin: from.origin.clone(),
                     });
                 }
-                let drawn;
-                let sample = match (sample, evidence) {
-                    (Some(s), _) => Some(s),
-                    (None, ScaleEvidence::Data(d)) if self.transform.needs_sample() => {
-                        let seed = self.transform.features.map_or(0, |m| m.seed);
-                        drawn = RowSample::of_dataset(d, MAP_SAMPLE_ROWS, seed).into_dataset();
-                        Some(&drawn)
-                    }
-                    (None, _) => None,
-                };
-                self.transform.finish(s.clone(), sample)
+                let drawn = self.transform.sample_of(evidence);
+                self.transform.finish(s.clone(), sample.or(drawn.as_ref()))
             }
         }
     }

@@ -41,9 +41,7 @@ pub(crate) fn survey(rows: &Rows<'_>, stages: &TransformSpec) -> MapSample {
     let mut ranges = stages
         .needs_ranges()
         .then(|| FeatureRanges::new(rows.dim()));
-    let mut sample = stages
-        .features
-        .map(|m| RowSample::new(auc_prep::features::MAP_SAMPLE_ROWS, m.seed));
+    let mut sample = stages.features.map(|m| m.empty_sample());
     if ranges.is_some() || sample.is_some() {
         let mut scratch = Scratch::default();
         rows.for_each(&mut scratch, |_, x| {

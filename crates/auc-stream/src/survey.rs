@@ -110,6 +110,14 @@ pub struct SampleSpec {
 }
 
 impl SampleSpec {
+    /// The sample a feature map `map` is fitted on.
+    pub fn for_map(map: &auc_prep::FeatureMapSpec) -> SampleSpec {
+        SampleSpec {
+            rows: auc_prep::features::MAP_SAMPLE_ROWS,
+            seed: map.seed,
+        }
+    }
+
     fn empty(self) -> RowSample {
         RowSample::new(self.rows, self.seed)
     }
