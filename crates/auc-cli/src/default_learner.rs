@@ -29,11 +29,17 @@ pub(crate) fn fill(
     }
     let name = auc_learners::default_algorithm().name;
     *algo = Some(name.to_owned());
+    let map_given = stages.spec().features.is_some();
     let map = stages.default_map(DEFAULT_MAP);
     let lambda = 2f64.powi(DEFAULT_LAMBDA_LOG2);
     let lambda_given = hyper.set_default("lambda", lambda);
     eprintln!(
-        "auc: no --algo: {command} uses {name} on a {map} feature map{}, the best default measured across the shared data sets (docs/results/default-map.md); --algo NAME chooses another learner",
+        "auc: no --algo: {command} uses {name} on {}{}, the best default measured across the shared data sets (docs/results/default-map.md); --algo NAME chooses another learner",
+        if map_given {
+            format!("the {map} feature map asked for")
+        } else {
+            format!("a {map} feature map")
+        },
         if lambda_given {
             String::new()
         } else {

@@ -95,6 +95,7 @@ pub(crate) fn stages_for(
         limit,
         &PassBar::default(),
     )?;
+    crate::training::check_stages_fit(stages, survey.dim, limit)?;
     let evidence = match &survey.ranges {
         Some(r) => ScaleEvidence::Ranges(r),
         None => ScaleEvidence::Nothing,

@@ -136,6 +136,9 @@ pub(crate) fn plan(
             None => (Classes::Binary, None),
         },
     };
+    if let Some(s) = &survey {
+        check_stages_fit(&spec.transform, s.dim, limit)?;
+    }
     let sample = survey
         .as_mut()
         .and_then(|s| s.sample.take())

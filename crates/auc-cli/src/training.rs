@@ -148,14 +148,7 @@ pub(crate) fn load_training(
     {
         data = data.with_dim(s.dim);
     }
-    if spec.needs_ranges() || spec.needs_sample() {
-        memory::check(
-            spec.transform.fit_bytes(data.dim()),
-            limit,
-            "fitting the stages (the scaling's ranges, the feature map and its sample)",
-            "use --hash-bits B to fold the features into 2^B, or a smaller --features size",
-        )?;
-    }
+    check_stages_fit(&spec.transform, data.dim(), limit)?;
     if spec.needs_sample() {
         memory::check(
             auc_data::dense_bytes(data.n(), spec.transform.max_output_dim(data.dim())),
@@ -277,6 +270,24 @@ pub(crate) fn features_text(p: &auc_prep::Preparation) -> String {
         ),
         None => format!("{} features", p.dim),
     }
+}
+
+/// Refuses fitting `stages` on `dim` input features (the scaling's ranges, the feature map, its
+/// sample made dense) when it would need more than `limit`: every path checks this before it
+/// fits, in memory, after a first pass and before a moment pass.
+pub(crate) fn check_stages_fit(
+    stages: &auc_prep::TransformSpec,
+    dim: usize,
+    limit: Bytes,
+) -> Result<(), Error> {
+    memory::check(
+        stages.fit_bytes(dim),
+        limit,
+        &format!(
+            "fitting the stages on {dim} features (the scaling's ranges, the feature map and its sample)"
+        ),
+        "use --hash-bits B to fold the features into 2^B, or a smaller --features size",
+    )
 }
 
 /// Copies of a state that saving its model holds at once, the state included: the serialized

@@ -578,3 +578,38 @@ fn hostile_5_saving_a_grown_state_is_counted_before_it_grows() {
     );
     assert!(!model.exists());
 }
+
+/// A feature map's fit is estimated on every path before it allocates: an index near 2^32 with
+/// `--scale none` (no scaling check to stop it first) used to abort on a 68 GB allocation in
+/// the moment pass's map fit; streamed and moment-pass training now refuse it with the figure.
+#[test]
+fn a_map_on_a_huge_index_is_refused_before_it_is_fitted() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = write(dir.path(), "huge.svm", "1 4294967295:1\n-1 1:1\n");
+    let model = dir.path().join("m.auc");
+    for algo in [&[][..], &["--algo", "pa-i", "--features", "rff"][..]] {
+        let mut args = vec!["train", "--scale", "none"];
+        args.extend_from_slice(algo);
+        args.extend_from_slice(&[path(&d), "-o", path(&model)]);
+        let o = auc(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("fitting the stages on 4294967295 features"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!model.exists());
+    }
+    let o = auc(&[
+        "moments",
+        "--scale",
+        "none",
+        "--features",
+        "nystroem",
+        path(&d),
+        "-o",
+        path(&model),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("fitting the stages"), "{}", stderr(&o));
+}
