@@ -79,7 +79,7 @@ impl TransformSpec {
     }
 
     /// The stages fitted on `evidence`. A feature map is fitted on the seeded sample
-    /// ([`RowSample`]) of [`ScaleEvidence::Data`]'s rows; other evidence has no rows, so a map
+    /// ([`RowSample`](crate::RowSample)) of [`ScaleEvidence::Data`]'s rows; other evidence has no rows, so a map
     /// then needs [`TransformSpec::fit_sampled`].
     pub fn fit(&self, evidence: ScaleEvidence<'_>) -> Result<Transform, PrepError> {
         let scaler = self.fit_scaler(evidence);
@@ -101,7 +101,7 @@ impl TransformSpec {
         Some(s.into_dataset())
     }
 
-    /// The stages fitted on `evidence`, a feature map on `sample` (the [`RowSample`] of the
+    /// The stages fitted on `evidence`, a feature map on `sample` (the [`RowSample`](crate::RowSample) of the
     /// training rows as read, covering their dimension).
     pub fn fit_sampled(
         &self,
