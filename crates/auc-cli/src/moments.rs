@@ -165,6 +165,7 @@ pub(crate) struct TrainFromMoments<'a> {
 pub(crate) fn in_memory_reason(
     algo: &Algorithm,
     tune: bool,
+    calibrate: bool,
     limit: Option<usize>,
     stages: &TransformSpec,
 ) -> Option<&'static str> {
@@ -172,6 +173,8 @@ pub(crate) fn in_memory_reason(
         Some("this learner is not fitted from class moments")
     } else if tune {
         Some("--tune cross-validates on the rows themselves")
+    } else if calibrate {
+        Some("--calibrate cross-validates on the rows themselves")
     } else if limit.is_some() {
         Some("--limit keeps a prefix of the rows, which a moment file no longer has")
     } else if stages.unit_norm {
@@ -182,7 +185,7 @@ pub(crate) fn in_memory_reason(
 }
 
 /// Which inputs are moment files, for `auc train` to refuse them where a moment pass cannot
-/// run (`--tune`, `--limit`, `--unit-norm`, a learner not fitted from moments).
+/// run (`--tune`, `--calibrate`, `--limit`, `--unit-norm`, a learner not fitted from moments).
 pub(crate) fn refuse_moment_files(inputs: &[PathBuf], why: &str) -> Result<(), Error> {
     if let Some(p) = inputs.iter().find(|p| is_moment_file(p)) {
         return Err(format!(

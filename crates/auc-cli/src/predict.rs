@@ -50,6 +50,11 @@ pub(crate) struct PredictArgs {
     /// weight 0. The row is scored, and the number of such rows is reported.
     #[arg(long)]
     strict_dim: bool,
+    /// Print the probability of the positive class of each row (the model's calibration,
+    /// `auc train --calibrate`) instead of its score. The AUC and AP on stderr stay those of
+    /// the scores; the log loss and Brier score of the probabilities are added.
+    #[arg(long)]
+    proba: bool,
 }
 
 /// Flags of `auc model`.
@@ -105,6 +110,14 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         return Err("the model and the data cannot both be standard input".into());
     }
     let m = load(&a.model)?;
+    if a.proba && m.calibration.is_none() {
+        return Err(format!(
+            "--proba: {}: {}",
+            a.model.display(),
+            auc_learners::Error::NotCalibrated
+        )
+        .into());
+    }
     a.read.check_against(&m.preparation, &a.model)?;
     let prep = &m.preparation;
     let mut opts = prep.read_options();
@@ -178,7 +191,12 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         });
         let s = s.map_err(|e| format!("{}: {e}", a.data.display()))?;
         text.clear();
-        for v in &s {
+        let printed = if a.proba {
+            m.probabilities(&s)?
+        } else {
+            Vec::new()
+        };
+        for v in if a.proba { &printed } else { &s } {
             text.push_str(&auc_core::shortest(*v));
             text.push('\n');
         }
@@ -204,7 +222,17 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     if a.no_metrics {
         report_count(&a, done.rows, seconds, unseen);
     } else {
-        report_metrics(&a, &scores, &labels, &positive, seconds, unseen);
+        let proba = m.calibration.as_ref().filter(|_| a.proba);
+        let probs = proba.map(|c| c.probabilities(&scores));
+        report_metrics(
+            &a,
+            &scores,
+            probs.as_deref(),
+            &labels,
+            &positive,
+            seconds,
+            unseen,
+        );
     }
     Ok(())
 }
@@ -222,9 +250,11 @@ fn report_count(a: &PredictArgs, n: u64, seconds: f64, unseen: u64) {
 }
 
 /// AUC and AP on stderr when the file's labels hold both classes.
+/// With `probs` (`--proba`) also their log loss and Brier score.
 fn report_metrics(
     a: &PredictArgs,
     scores: &[f64],
+    probs: Option<&[f64]>,
     labels: &[Label],
     positive: &[f64],
     seconds: f64,
@@ -233,19 +263,30 @@ fn report_metrics(
     let n = scores.len();
     let metrics = metrics::auc(scores, labels)
         .and_then(|auc| Ok((auc, metrics::average_precision(scores, labels)?)));
+    let losses = probs.and_then(|p| {
+        Some((
+            auc_eval::scoring_rules::log_loss(p, labels).ok()?,
+            auc_eval::scoring_rules::brier_score(p, labels).ok()?,
+        ))
+    });
     if a.json {
         let (auc, ap) = metrics
             .as_ref()
             .map_or((None, None), |&(x, y)| (Some(x), Some(y)));
-        eprintln!(
-            "{}",
-            json!({"examples": n, "seconds": seconds, "positive": positive, "auc": auc, "ap": ap, "unseen_feature_rows": unseen})
-        );
+        let mut out = json!({"examples": n, "seconds": seconds, "positive": positive, "auc": auc, "ap": ap, "unseen_feature_rows": unseen});
+        if let Some((log_loss, brier)) = losses {
+            out["log_loss"] = json!(log_loss);
+            out["brier"] = json!(brier);
+        }
+        eprintln!("{out}");
         return;
     }
+    let loss_text = losses.map_or_else(String::new, |(l, b)| {
+        format!("; log loss {l:.6}, Brier score {b:.6} of the probabilities")
+    });
     match metrics {
         Ok((auc, ap)) => eprintln!(
-            "auc: {n} examples scored in {seconds:.3} s; AUC {auc:.6}, AP {ap:.6} against the file's labels (positive class {})",
+            "auc: {n} examples scored in {seconds:.3} s; AUC {auc:.6}, AP {ap:.6}{loss_text} against the file's labels (positive class {})",
             input::fmt_labels(positive)
         ),
         Err(_) => eprintln!(
@@ -276,6 +317,7 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
             "stages": p.transform.describe(),
             "training": t,
             "state": state,
+            "calibration": m.calibration,
             "format_version": auc_learners::FORMAT_VERSION,
         }));
     }
@@ -321,6 +363,12 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
     ))?;
     if let Some(d) = &t.diverged {
         line(format!("diverged    {d}"))?;
+    }
+    if let Some(c) = &m.calibration {
+        line(format!(
+            "calibration {} (auc predict --proba)",
+            c.describe()
+        ))?;
     }
     if let serde_json::Value::Object(fields) = state {
         let parts: Vec<String> = fields

@@ -26,7 +26,10 @@ use std::time::Instant;
 use auc_core::{Dataset, ParamMap};
 use auc_data::Layout;
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig};
-use auc_learners::{Algorithm, Configured, Model, Trained, Trainer, TrainingRecord, lookup};
+use auc_learners::{
+    Algorithm, CalibrationKind, CalibrationSpec, Configured, DEFAULT_CALIBRATION_FOLDS, Model,
+    Trained, Trainer, TrainingRecord, lookup,
+};
 use serde_json::json;
 
 use crate::hyper::grid_points;
@@ -73,6 +76,15 @@ pub(crate) struct TrainArgs {
     /// Folds of the --tune cross-validation.
     #[arg(long, default_value_t = 5)]
     folds: usize,
+    /// Fit a calibration of the scores to probabilities and store it in the model (`auc
+    /// predict --proba` prints them): Platt's `sigmoid` or `isotonic` regression, fitted on the
+    /// held-out scores of a stratified cross-validation of DATA (--calibration-folds), never on
+    /// rows a model trained on; the saved model is trained on all of DATA. Loads DATA in memory.
+    #[arg(long, value_name = "sigmoid|isotonic", value_parser = parse_calibration)]
+    calibrate: Option<CalibrationKind>,
+    /// Folds of the --calibrate cross-validation.
+    #[arg(long, default_value_t = DEFAULT_CALIBRATION_FOLDS, requires = "calibrate")]
+    calibration_folds: usize,
     /// Worker threads of --tune and of the moment pass of learners fitted from moments
     /// (default: all cores).
     #[arg(long)]
@@ -104,9 +116,13 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
         )
         .into());
     }
-    if let Some(why) =
-        crate::moments::in_memory_reason(algo, a.tune, a.learn.limit, &a.learn.stages.spec())
-    {
+    if let Some(why) = crate::moments::in_memory_reason(
+        algo,
+        a.tune,
+        a.calibrate.is_some(),
+        a.learn.limit,
+        &a.learn.stages.spec(),
+    ) {
         crate::moments::refuse_moment_files(&a.data, why)?;
     } else {
         return crate::moments::train(crate::moments::TrainFromMoments {
@@ -124,7 +140,7 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
     }
     let config = algo.configure(&given)?;
     config.procedure(a.learn.average)?;
-    if algo.is_online() && !a.tune && !a.learn.shuffle_full {
+    if algo.is_online() && !a.tune && a.calibrate.is_none() && !a.learn.shuffle_full {
         return train_streaming(&a, algo, config);
     }
     train_in_memory(&a, algo, &given, config)
@@ -168,6 +184,10 @@ fn train_in_memory(
     let seconds = start.elapsed().as_secs_f64();
     let diverged = warn_divergence(state.as_ref(), algo.name);
     check_state(state.as_ref(), algo.name)?;
+    let calibration = match a.calibrate {
+        Some(kind) => Some(calibrate(a, algo, config.as_ref(), data, kind)?),
+        None => None,
+    };
     let (positives, negatives) = data.class_counts();
     let model = Model {
         algorithm: algo,
@@ -182,6 +202,7 @@ fn train_in_memory(
             written_by: written_by(),
         },
         state,
+        calibration,
     };
     save(a, &model, seconds, summary.as_deref(), tuned.as_ref())
 }
@@ -244,6 +265,7 @@ fn train_streaming(
             written_by: written_by(),
         },
         state,
+        calibration: None,
     };
     save(a, &model, seconds, None, None)
 }
@@ -265,6 +287,67 @@ fn fit(
         Trainer::Batch(b) => b.fit(data, learn.seed)?,
     };
     Ok((fitted.0, Some(fitted.1)))
+}
+
+/// Bytes the rows of `data` take (a fold's copy of its training rows costs about as much).
+fn data_bytes(data: &Dataset) -> u64 {
+    let n = data.n() as u64;
+    if data.is_sparse() {
+        // values and indices of the non-zeros, row offsets and labels
+        (data.nnz() as u64)
+            .saturating_mul(12)
+            .saturating_add(n.saturating_mul(16))
+    } else {
+        auc_data::dense_bytes(data.n(), data.dim()).saturating_add(n.saturating_mul(8))
+    }
+}
+
+/// Parses `--calibrate`'s word.
+fn parse_calibration(word: &str) -> Result<CalibrationKind, String> {
+    word.parse()
+}
+
+/// Fits `--calibrate`'s calibration of `config` on the held-out scores of a cross-validation of
+/// the prepared `data` (memory checked first, the folds on the `--threads` pool), and says what
+/// it fitted.
+fn calibrate(
+    a: &TrainArgs,
+    algo: &Algorithm,
+    config: &dyn Configured,
+    data: &Dataset,
+    kind: CalibrationKind,
+) -> Result<auc_learners::Calibration, Error> {
+    let spec = CalibrationSpec {
+        kind,
+        folds: a.calibration_folds,
+    };
+    let pool = pool(a.threads)?;
+    memory::check(
+        spec.memory_bytes(
+            config,
+            &shape(data),
+            data_bytes(data),
+            a.learn.average,
+            pool.current_num_threads(),
+        ),
+        memory::limit(a.learn.max_memory),
+        &format!(
+            "calibrating {} by {}-fold cross-validation on {} rows",
+            algo.name,
+            spec.folds,
+            data.n()
+        ),
+        "use fewer --threads or --calibration-folds",
+    )?;
+    let start = Instant::now();
+    let c = pool.install(|| spec.fit(config, a.learn.average, data, a.learn.seed))?;
+    eprintln!(
+        "auc: calibration: {} fitted on the held-out scores of {}-fold cross-validation ({:.2} s)",
+        c.describe(),
+        spec.folds,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(c)
 }
 
 /// Runs the inner cross-validation of `--tune` and prints what it chose.
@@ -357,6 +440,7 @@ fn save(
             "tuned": tuned,
             "converged": cert.map(|c| c.converged),
             "certificate": cert.map(|c| c.to_json()),
+            "calibration": model.calibration.as_ref().map(|c| c.describe()),
             "seconds": seconds,
             "output": a.output.display().to_string(),
             "bytes": bytes.len(),
@@ -385,6 +469,7 @@ fn resume(a: TrainArgs, path: &Path) -> Result<(), Error> {
     let fixed = [
         (!a.learn.hyper.is_empty(), "parameters"),
         (a.tune, "--tune"),
+        (a.calibrate.is_some(), "--calibrate"),
         (a.learn.average, "--average"),
         (
             a.learn.stages.is_given() || a.learn.scale_from.is_some(),
@@ -441,6 +526,12 @@ fn resume(a: TrainArgs, path: &Path) -> Result<(), Error> {
         (learning.positives, learning.negatives)
     };
     let seconds = start_time.elapsed().as_secs_f64();
+    if let Some(c) = model.calibration.take() {
+        eprintln!(
+            "auc: the model's calibration ({}) was fitted on its earlier training and does not hold after --resume: the saved model has none (train with --calibrate on all the data for probabilities)",
+            c.describe()
+        );
+    }
     let mut t = (model.training.after_run(positives, negatives))
         .map_err(|e| format!("{}: {e}", path.display()))?;
     if t.positives == 0 || t.negatives == 0 {

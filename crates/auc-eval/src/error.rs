@@ -70,6 +70,8 @@ pub enum EvalError {
     },
     /// The preparation stages could not be fitted on a training part (a feature map).
     Prep(auc_prep::PrepError),
+    /// A calibration could not be fitted on the held-out scores.
+    Calibration(crate::calibration::CalibrationError),
 }
 
 impl fmt::Display for EvalError {
@@ -110,6 +112,7 @@ impl fmt::Display for EvalError {
                 )
             }
             EvalError::Prep(e) => write!(f, "{e}"),
+            EvalError::Calibration(e) => write!(f, "{e}"),
         }
     }
 }

@@ -6,12 +6,15 @@
 //! concrete algorithm, so the protocol cannot treat one method differently from another. It never
 //! reads files and never knows an algorithm's name.
 
+pub mod calibration;
+pub mod calibration_cv;
 pub mod curve;
 pub mod cv;
 mod error;
 pub mod folds;
 pub mod grid;
 pub mod metrics;
+pub mod scoring_rules;
 pub mod stats;
 
 pub use error::EvalError;

@@ -22,12 +22,15 @@
 //! assert!(typo.to_string().contains("did you mean `opauc`?"));
 //! ```
 
+mod calibrate;
 mod model;
 mod params;
 mod registry;
 mod summary;
 mod trained;
 
+pub use auc_eval::calibration::{Calibration, CalibrationKind};
+pub use calibrate::{CalibrationSpec, DEFAULT_CALIBRATION_FOLDS};
 pub use model::{Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION, TrainingRecord};
 pub use registry::{ALL, Algorithm, default_algorithm, find, linear_state_names, lookup, names};
 pub use summary::{

@@ -1,12 +1,12 @@
 //! Model files: a trained model with everything needed to read new data as its training data
 //! was read, tagged by the algorithm's name, versioned and checksummed as a whole.
 //!
-//! # Layout (format version 4)
+//! # Layout (format version 5)
 //!
 //! | bytes | content |
 //! |---|---|
 //! | 8 | `AUCMODEL` |
-//! | 4 | format version, `u32` little endian (4; 3 is still read) |
+//! | 4 | format version, `u32` little endian (5; 3 and 4 are still read) |
 //! | 8 | payload length $L$, `u64` little endian |
 //! | $L$ | payload: postcard encoding of the wire struct below |
 //! | 4 | CRC-32 of every byte before it (header and payload), `u32` little endian |
@@ -15,14 +15,17 @@
 //! state layout, its parameters as a JSON object (every parameter, defaults included), whether
 //! the iterates are averaged, the [`Preparation`] (how the data was read, the positive class,
 //! the dimension, hashing, the fitted stages), a [`TrainingRecord`] and the learner's own state
-//! bytes. Version 3 differs only in the preparation, which held a scaler and a unit-norm flag
-//! where version 4 holds the list of stages ([`auc_prep::Transform`]); it is read into the same
-//! preparation, so version 3 files load and score as before.
+//! bytes, and the calibration of its scores to probabilities when one was fitted. Version 4 had no
+//! calibration (it is read as a model without one); version 3 also differs in the preparation,
+//! which held a scaler and a unit-norm flag where later versions hold the list of stages
+//! ([`auc_prep::Transform`]); it is read into the same preparation, so version 3 and 4 files
+//! load and score as before.
 //!
 //! Reading checks, in order: the magic, the format version (1 and 2 were written before models
-//! were tagged by name and are refused with a message that says so; 3 and 4 are read), the length, the checksum,
+//! were tagged by name and are refused with a message that says so; 3 to 5 are read), the length, the checksum,
 //! the payload's decoding, the algorithm's name, its state version, the parameters (as the
-//! command line checks them), the preparation and the state (`SavedState::validate`). So a
+//! command line checks them), the preparation, the state (`SavedState::validate`) and the
+//! calibration. So a
 //! damaged or crafted file is an error that says what is wrong, never a panic and never a model
 //! that scores NaN. Writing decodes what was written and compares it before the caller renames
 //! the file into place ([`Model::to_checked_bytes`]), so a model that `auc train` saved always
@@ -31,6 +34,7 @@
 use std::fmt;
 
 use auc_core::{Dataset, ParamError, ParamMap, StateError};
+use auc_eval::calibration::Calibration;
 use auc_prep::{Preparation, PreparationV3};
 use serde::{Deserialize, Serialize};
 
@@ -40,9 +44,10 @@ use crate::trained::{Configured, Trained};
 
 const MAGIC: &[u8; 8] = b"AUCMODEL";
 /// The format version this build writes.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// The oldest format version this build reads: version 3 stored the preparation as a scaler and
-/// a unit-norm flag ([`PreparationV3`]), version 4 as a list of stages.
+/// a unit-norm flag ([`PreparationV3`]), version 4 as a list of stages, version 5 added the
+/// calibration.
 pub const OLDEST_READ_VERSION: u32 = 3;
 /// Bytes before the payload: magic, version, length.
 const HEADER: usize = 20;
@@ -76,6 +81,8 @@ pub struct Model {
     pub training: TrainingRecord,
     /// The learner's state.
     pub state: Box<dyn Trained>,
+    /// The map from its scores to probabilities, when it was fitted (`auc train --calibrate`).
+    pub calibration: Option<Calibration>,
 }
 
 impl fmt::Debug for Model {
@@ -148,6 +155,10 @@ pub enum Error {
     Preparation(String),
     /// The stored state is not valid.
     State(StateError),
+    /// The stored calibration is not valid.
+    Calibration(String),
+    /// Probabilities were asked of a model that has no calibration.
+    NotCalibrated,
 }
 
 impl fmt::Display for Error {
@@ -206,6 +217,10 @@ impl fmt::Display for Error {
             Error::Params(e) => write!(f, "the stored parameters are invalid: {e}"),
             Error::Preparation(e) => write!(f, "the stored data preparation is invalid: {e}"),
             Error::State(e) => write!(f, "the stored learner state is invalid: {e}"),
+            Error::Calibration(e) => write!(f, "the stored calibration is invalid: {e}"),
+            Error::NotCalibrated => f.write_str(
+                "the model has no calibration, so its scores are not probabilities: train it with --calibrate sigmoid|isotonic (Python: calibration=\"sigmoid\")",
+            ),
         }
     }
 }
@@ -220,10 +235,23 @@ impl std::error::Error for Error {
     }
 }
 
-/// The payload as written and read; `P` is the preparation's layout ([`Preparation`] from
-/// version 4 on, [`PreparationV3`] in version 3).
+/// The payload as written and read from version 5 on: version 4's fields and the calibration.
 #[derive(Serialize, Deserialize)]
-struct Wire<P> {
+struct Wire {
+    algorithm: String,
+    state_version: u32,
+    params: String,
+    averaged: bool,
+    preparation: Preparation,
+    training: TrainingRecord,
+    state: Vec<u8>,
+    calibration: Option<Calibration>,
+}
+
+/// The payload of versions 3 and 4; `P` is the preparation's layout ([`Preparation`] in version
+/// 4, [`PreparationV3`] in version 3). Neither had a calibration.
+#[derive(Serialize, Deserialize)]
+struct WireV4<P> {
     algorithm: String,
     state_version: u32,
     params: String,
@@ -233,8 +261,8 @@ struct Wire<P> {
     state: Vec<u8>,
 }
 
-impl From<Wire<PreparationV3>> for Wire<Preparation> {
-    fn from(w: Wire<PreparationV3>) -> Self {
+impl<P: Into<Preparation>> From<WireV4<P>> for Wire {
+    fn from(w: WireV4<P>) -> Self {
         Wire {
             algorithm: w.algorithm,
             state_version: w.state_version,
@@ -243,6 +271,7 @@ impl From<Wire<PreparationV3>> for Wire<Preparation> {
             preparation: w.preparation.into(),
             training: w.training,
             state: w.state,
+            calibration: None,
         }
     }
 }
@@ -275,6 +304,7 @@ impl Model {
             preparation: self.preparation.clone(),
             training: self.training.clone(),
             state: self.state.state_bytes(),
+            calibration: self.calibration.clone(),
         };
         let payload = postcard::to_allocvec(&wire).expect("model payloads serialize to postcard");
         let mut out = Vec::with_capacity(payload.len() + HEADER + 4);
@@ -294,6 +324,7 @@ impl Model {
         let back = Model::from_bytes(&bytes)?;
         if back.state.state_bytes() != self.state.state_bytes()
             || back.config.params_json() != self.config.params_json()
+            || back.calibration != self.calibration
         {
             return Err(Error::Decode(
                 "the model read back differs from the one written".to_owned(),
@@ -329,10 +360,10 @@ impl Model {
         if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
             return Err(Error::Checksum);
         }
-        let wire: Wire<Preparation> = if version == 3 {
-            decode::<Wire<PreparationV3>>(&body[HEADER..])?.into()
-        } else {
-            decode(&body[HEADER..])?
+        let wire: Wire = match version {
+            3 => decode::<WireV4<PreparationV3>>(&body[HEADER..])?.into(),
+            4 => decode::<WireV4<Preparation>>(&body[HEADER..])?.into(),
+            _ => decode(&body[HEADER..])?,
         };
         let algorithm = crate::find(&wire.algorithm)
             .ok_or_else(|| Error::UnknownAlgorithm(wire.algorithm.clone()))?;
@@ -363,6 +394,10 @@ impl Model {
                 state.dim(),
             ))));
         }
+        if let Some(c) = &wire.calibration {
+            c.validate()
+                .map_err(|e| Error::Calibration(e.to_string()))?;
+        }
         let t = &wire.training;
         if t.positives.checked_add(t.negatives) != Some(t.examples) {
             return Err(Error::Decode(format!(
@@ -376,6 +411,7 @@ impl Model {
             preparation: wire.preparation,
             training: wire.training,
             state,
+            calibration: wire.calibration,
         })
     }
 
@@ -390,6 +426,15 @@ impl Model {
             }),
             None => Ok(scores),
         }
+    }
+
+    /// $P(y = +1)$ of each of `scores` (the model's, checked finite) by its calibration.
+    ///
+    /// # Errors
+    /// [`Error::NotCalibrated`] when the model has none.
+    pub fn probabilities(&self, scores: &[f64]) -> Result<Vec<f64>, Error> {
+        let c = self.calibration.as_ref().ok_or(Error::NotCalibrated)?;
+        Ok(c.probabilities(scores))
     }
 }
 

@@ -962,6 +962,7 @@ pub fn fit_from_moments(
             written_by: format!("auc-learners {}", env!("CARGO_PKG_VERSION")),
         },
         state,
+        calibration: None,
     };
     Ok((model, line))
 }

@@ -9,7 +9,9 @@ mod common;
 
 use std::path::PathBuf;
 
-use auc_learners::{ALL, Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION};
+use auc_learners::{
+    ALL, CalibrationKind, CalibrationSpec, Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION,
+};
 
 fn golden_dir() -> PathBuf {
     common::root().join("crates/auc-learners/tests/golden")
@@ -60,7 +62,7 @@ fn check_golden(dir: &std::path::Path, write_missing: bool) -> Vec<&'static str>
         // Written again, the model loads back to the same scores, and writing is then a fixed
         // point. (The bytes need not equal the golden file's: a parameter added since, such as
         // GAM-CVM's `landmarks`, is written out with the value that reproduces the old fit, and
-        // a version 3 file is written as version 4.)
+        // a version 3 or 4 file is written as version 5.)
         let again = m.to_bytes();
         let m2 = Model::from_bytes(&again)
             .unwrap_or_else(|e| panic!("{}: a rewritten model no longer loads: {e}", algo.name));
@@ -81,18 +83,88 @@ fn check_golden(dir: &std::path::Path, write_missing: bool) -> Vec<&'static str>
 }
 
 /// The golden models of format version 3 (`golden/`, written before the preparation became a
-/// list of stages) and of version 4 (`golden/v4/`) load and score as when they were written;
-/// a new learner gets its version 4 file from an `AUC_UPDATE_GOLDEN=1` run.
+/// list of stages), version 4 (`golden/v4/`, before calibrations) and version 5 (`golden/v5/`)
+/// load and score as when they were written; a new learner gets its version 5 file from an
+/// `AUC_UPDATE_GOLDEN=1` run.
 #[test]
 fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
     let dir = golden_dir();
-    // Version 3 files exist for the algorithms of its time; none is ever written again.
+    // Version 3 and 4 files exist for the algorithms of their time; none is written again.
     check_golden(&dir, false);
-    let v4 = check_golden(&dir.join("v4"), true);
+    check_golden(&dir.join("v4"), false);
+    let v5 = check_golden(&dir.join("v5"), true);
     assert!(
-        v4.is_empty(),
-        "no golden model for {v4:?}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
+        v5.is_empty(),
+        "no golden model for {v5:?}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
     );
+}
+
+/// The golden models with a calibration (`golden/calibrated/`): a sigmoid on a one-pass learner
+/// and an isotonic fit on a batch learner, fitted on 5-fold held-out scores of heart. Each must
+/// keep its scores and its probabilities (`.proba`) exactly.
+#[test]
+fn calibrated_golden_models_keep_their_probabilities() {
+    let dir = golden_dir().join("calibrated");
+    let update = std::env::var_os("AUC_UPDATE_GOLDEN").is_some();
+    let cases = [
+        ("pa-i-sigmoid", "pa-i", CalibrationKind::Sigmoid),
+        (
+            "opauc-batch-isotonic",
+            "opauc-batch",
+            CalibrationKind::Isotonic,
+        ),
+    ];
+    for (file, name, kind) in cases {
+        let model_path = dir.join(format!("{file}.auc"));
+        let scores_path = dir.join(format!("{file}.scores"));
+        let proba_path = dir.join(format!("{file}.proba"));
+        if !model_path.is_file() {
+            assert!(
+                update,
+                "no golden model {file}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
+            );
+            let mut m = common::train_default(auc_learners::lookup(name).unwrap());
+            let data = common::heart_for(&m);
+            let c = CalibrationSpec::new(kind)
+                .fit(m.config.as_ref(), false, &data, 0)
+                .unwrap();
+            m.calibration = Some(c);
+            let scores = m.scores(&data).unwrap();
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&model_path, m.to_checked_bytes().unwrap()).unwrap();
+            std::fs::write(&scores_path, scores_text(&scores)).unwrap();
+            std::fs::write(&proba_path, scores_text(&m.probabilities(&scores).unwrap())).unwrap();
+        }
+        let m = Model::from_bytes(&std::fs::read(&model_path).unwrap())
+            .unwrap_or_else(|e| panic!("{file}: the golden model no longer loads: {e}"));
+        assert_eq!(
+            m.calibration.as_ref().map(|c| c.kind()),
+            Some(kind),
+            "{file}"
+        );
+        let scores = m.scores(&common::heart_for(&m)).unwrap();
+        assert_eq!(
+            scores_text(&scores),
+            std::fs::read_to_string(&scores_path).unwrap(),
+            "{file}: the golden model scores differently"
+        );
+        assert_eq!(
+            scores_text(&m.probabilities(&scores).unwrap()),
+            std::fs::read_to_string(&proba_path).unwrap(),
+            "{file}: the golden model's probabilities changed"
+        );
+        let again = Model::from_bytes(&m.to_bytes()).unwrap();
+        assert_eq!(again.to_bytes(), m.to_bytes(), "{file}: not a fixed point");
+    }
+}
+
+/// A model without a calibration says so when asked for probabilities.
+#[test]
+fn an_uncalibrated_model_refuses_probabilities() {
+    let bytes = std::fs::read(golden_dir().join("v5/pa-i.auc")).unwrap();
+    let m = Model::from_bytes(&bytes).unwrap();
+    let e = m.probabilities(&[0.5]).unwrap_err();
+    assert!(e.to_string().contains("--calibrate"), "{e}");
 }
 
 /// The model files of format version 2 (`../shared/fixtures/models-v2`, copied here) were
@@ -141,7 +213,7 @@ fn format_version_3_files_load_into_stages() {
             "{}",
             algo.name
         );
-        // Written again, it is a version 4 file holding the same stages.
+        // Written again, it is a version 5 file holding the same stages.
         let again = Model::from_bytes(&m.to_bytes()).unwrap();
         assert_eq!(again.preparation, m.preparation);
         read += 1;

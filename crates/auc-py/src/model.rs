@@ -265,6 +265,7 @@ pub(crate) fn fit(
                 written_by: format!("auclearn {}", env!("CARGO_PKG_VERSION")),
             },
             state,
+            calibration: None,
         })
     });
     Ok(PyModel {

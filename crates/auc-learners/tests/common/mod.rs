@@ -74,6 +74,7 @@ pub(crate) fn train_with(algo: &'static Algorithm, stages: &TransformSpec) -> Mo
             written_by: "auc golden".to_owned(),
         },
         state,
+        calibration: None,
     }
 }
 

@@ -1,0 +1,179 @@
+//! `auc train --calibrate` and `auc predict --proba`: the calibration is fitted on held-out
+//! scores, stored in the model, shown by `auc model`, applied by predict; an uncalibrated model
+//! refuses `--proba` before writing anything; `--resume` drops a calibration with a warning.
+
+mod common;
+
+use common::{auc, heart, stderr, stdout};
+
+fn ok(o: &std::process::Output, what: &str) {
+    assert!(o.status.success(), "{what}: {}", stderr(o));
+}
+
+fn numbers(text: &str) -> Vec<f64> {
+    text.lines().map(|l| l.parse().unwrap()).collect()
+}
+
+#[test]
+fn calibrated_models_print_probabilities_that_follow_the_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = heart();
+    for (algo, kind) in [
+        ("pa-i", "sigmoid"),
+        ("opauc-batch", "isotonic"),
+        ("oam-seq", "sigmoid"),
+    ] {
+        let model = dir.path().join(format!("{algo}.auc"));
+        let m = model.to_str().unwrap();
+        let o = auc(&[
+            "train",
+            "--algo",
+            algo,
+            "--calibrate",
+            kind,
+            &h,
+            "-o",
+            m,
+            "--json",
+        ]);
+        ok(&o, algo);
+        let j: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert!(j["calibration"].as_str().unwrap().starts_with(kind), "{j}");
+        assert!(
+            stderr(&o).contains("held-out scores of 5-fold"),
+            "{}",
+            stderr(&o)
+        );
+
+        let scores = numbers(&stdout(&auc(&["predict", "-m", m, &h])));
+        let o = auc(&["predict", "-m", m, &h, "--proba", "--json"]);
+        ok(&o, "predict --proba");
+        let probs = numbers(&stdout(&o));
+        assert_eq!(probs.len(), scores.len());
+        assert!(probs.iter().all(|p| (0.0..=1.0).contains(p)));
+        // Both calibrations are non-decreasing in the score (heart's scores rank positives
+        // first, so the sigmoid's slope is negative).
+        let mut pairs: Vec<(f64, f64)> = scores.iter().copied().zip(probs).collect();
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        assert!(pairs.windows(2).all(|w| w[0].1 <= w[1].1 + 1e-15), "{algo}");
+        let summary: serde_json::Value =
+            serde_json::from_str(stderr(&o).lines().last().unwrap()).unwrap();
+        let (ll, brier) = (
+            summary["log_loss"].as_f64().unwrap(),
+            summary["brier"].as_f64().unwrap(),
+        );
+        // Better than the constant prior 4/9: log loss 0.687, Brier 0.247.
+        assert!(ll < 0.6 && brier < 0.2, "{algo}: {summary}");
+
+        let shown = stdout(&auc(&["model", m]));
+        assert!(shown.contains(&format!("calibration {kind}")), "{shown}");
+        let j: serde_json::Value =
+            serde_json::from_str(stdout(&auc(&["model", m, "--json"])).trim()).unwrap();
+        assert!(j["calibration"].is_object(), "{j}");
+    }
+}
+
+#[test]
+fn the_calibration_is_the_same_for_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = heart();
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let model = dir.path().join(format!("t{threads}.auc"));
+        let m = model.to_str().unwrap();
+        ok(
+            &auc(&[
+                "train",
+                "--algo",
+                "opauc",
+                "--calibrate",
+                "sigmoid",
+                "--threads",
+                threads,
+                &h,
+                "-o",
+                m,
+            ]),
+            "train",
+        );
+        outputs.push(stdout(&auc(&["predict", "-m", m, &h, "--proba"])));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}
+
+#[test]
+fn refusals_name_the_way_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = heart();
+    let model = dir.path().join("plain.auc");
+    let m = model.to_str().unwrap();
+    ok(&auc(&["train", "--algo", "pa-i", &h, "-o", m]), "train");
+    let out = dir.path().join("p.txt");
+    let o = auc(&[
+        "predict",
+        "-m",
+        m,
+        &h,
+        "--proba",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--calibrate"), "{}", stderr(&o));
+    assert!(!out.exists(), "no partial output");
+
+    let o = auc(&[
+        "train",
+        "--algo",
+        "pa-i",
+        "--calibrate",
+        "platt",
+        &h,
+        "-o",
+        m,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("sigmoid"), "{}", stderr(&o));
+
+    let o = auc(&[
+        "train",
+        "--algo",
+        "pa-i",
+        "--calibrate",
+        "sigmoid",
+        "--calibration-folds",
+        "1",
+        &h,
+        "-o",
+        m,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("at least 2"), "{}", stderr(&o));
+
+    // --resume of a calibrated model drops the calibration and says so.
+    let cal = dir.path().join("cal.auc");
+    let c = cal.to_str().unwrap();
+    ok(
+        &auc(&[
+            "train",
+            "--algo",
+            "pa-i",
+            "--calibrate",
+            "sigmoid",
+            &h,
+            "-o",
+            c,
+        ]),
+        "train",
+    );
+    let resumed = dir.path().join("resumed.auc");
+    let r = resumed.to_str().unwrap();
+    let o = auc(&["train", "--resume", c, &h, "-o", r]);
+    ok(&o, "resume");
+    assert!(
+        stderr(&o).contains("does not hold after --resume"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&auc(&["model", r])).contains("calibration"));
+}

@@ -1,0 +1,93 @@
+//! Held-out scores for a calibration: every row scored by a model that did not train on it.
+//!
+//! The rows are split into `k` stratified folds; for each fold the procedure is fitted on the
+//! other folds (fed to a one-pass learner in a seeded order, as every training part of the
+//! protocol is) and scores the fold. The calibration is then fitted on all `n` held-out scores,
+//! and the model that is saved is fitted on every row: scikit-learn's
+//! `CalibratedClassifierCV(ensemble=False)` and LIBSVM's probability estimates do the same.
+
+use auc_core::{Dataset, DynFit, ParamMap};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+
+use crate::EvalError;
+use crate::calibration::{Calibration, CalibrationKind};
+use crate::folds::{derive_seed, stratified_kfold};
+
+/// Seed-path tag of the calibration folds.
+const TAG_CALIBRATION_FOLDS: u64 = 21;
+/// Seed-path tag of the order each calibration training part is fed in.
+const TAG_CALIBRATION_ORDER: u64 = 22;
+/// Seed-path tag of each calibration fit's own seed.
+const TAG_CALIBRATION_FIT: u64 = 23;
+
+/// The score of every row of `data` by `fit` trained on the `folds - 1` folds without it.
+/// `params` names the procedure in errors. The folds run in parallel on the rayon pool; the
+/// result depends only on `data`, `folds` and `seed`.
+///
+/// # Errors
+/// Fewer than two folds, a class with fewer than `folds` rows ([`EvalError::Folds`]), or a fit
+/// that fails.
+pub fn held_out_scores(
+    data: &Dataset,
+    fit: &dyn DynFit,
+    params: &ParamMap,
+    folds: usize,
+    seed: u64,
+) -> Result<Vec<f64>, EvalError> {
+    let parts = stratified_kfold(
+        data.labels(),
+        folds,
+        derive_seed(seed, &[TAG_CALIBRATION_FOLDS]),
+    )?;
+    let mut fold_of = vec![0usize; data.n()];
+    for (f, rows) in parts.iter().enumerate() {
+        for &i in rows {
+            fold_of[i] = f;
+        }
+    }
+    let scored = parts
+        .par_iter()
+        .enumerate()
+        .map(|(f, test)| {
+            let mut train: Vec<usize> = (0..data.n()).filter(|&i| fold_of[i] != f).collect();
+            let order = derive_seed(seed, &[TAG_CALIBRATION_ORDER, f as u64]);
+            train.shuffle(&mut StdRng::seed_from_u64(order));
+            let model = fit
+                .fit_dyn(
+                    &data.select(&train),
+                    derive_seed(seed, &[TAG_CALIBRATION_FIT, f as u64]),
+                )
+                .map_err(|source| EvalError::Fit {
+                    params: params.clone(),
+                    source,
+                })?;
+            Ok(model.score_all(&data.select(test)))
+        })
+        .collect::<Result<Vec<Vec<f64>>, EvalError>>()?;
+    let mut scores = vec![0.0; data.n()];
+    for (rows, s) in parts.iter().zip(scored) {
+        for (&i, v) in rows.iter().zip(s) {
+            scores[i] = v;
+        }
+    }
+    Ok(scores)
+}
+
+/// A calibration of `kind` fitted on the held-out scores of [`held_out_scores`].
+///
+/// # Errors
+/// As [`held_out_scores`], and [`EvalError::Calibration`] when a held-out score is not finite.
+pub fn cross_validated(
+    kind: CalibrationKind,
+    data: &Dataset,
+    fit: &dyn DynFit,
+    params: &ParamMap,
+    folds: usize,
+    seed: u64,
+) -> Result<Calibration, EvalError> {
+    let scores = held_out_scores(data, fit, params, folds, seed)?;
+    Calibration::fit(kind, &scores, data.labels()).map_err(EvalError::Calibration)
+}
