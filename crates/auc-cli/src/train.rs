@@ -340,11 +340,15 @@ fn calibrate(
         "use fewer --threads or --calibration-folds",
     )?;
     let start = Instant::now();
-    let c = pool.install(|| spec.fit(config, a.learn.average, data, a.learn.seed))?;
+    let (c, folds) = pool.install(|| spec.fit(config, a.learn.average, data, a.learn.seed))?;
+    let fewer = if folds < spec.folds {
+        format!(" (not {}: the smaller class has {folds} rows)", spec.folds)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "auc: calibration: {} fitted on the held-out scores of {}-fold cross-validation ({:.2} s)",
+        "auc: calibration: {} fitted on the held-out scores of {folds}-fold cross-validation{fewer} ({:.2} s)",
         c.describe(),
-        spec.folds,
         start.elapsed().as_secs_f64()
     );
     Ok(c)

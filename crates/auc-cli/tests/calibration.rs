@@ -148,7 +148,35 @@ fn refusals_name_the_way_out() {
         m,
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("at least 2"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("at least 2 folds"), "{}", stderr(&o));
+
+    // Three positives: three folds, said.
+    let mut text = String::new();
+    for i in 0..13 {
+        text.push_str(&format!(
+            "{} 1:{} 2:{}\n",
+            if i < 3 { "+1" } else { "-1" },
+            i,
+            (i * 7) % 5
+        ));
+    }
+    let few = common::write(dir.path(), "few.libsvm", &text);
+    let o = auc(&[
+        "train",
+        "--algo",
+        "pa-i",
+        "--calibrate",
+        "sigmoid",
+        few.to_str().unwrap(),
+        "-o",
+        m,
+    ]);
+    ok(&o, "few positives");
+    assert!(
+        stderr(&o).contains("3-fold cross-validation (not 5"),
+        "{}",
+        stderr(&o)
+    );
 
     // --resume of a calibrated model drops the calibration and says so.
     let cal = dir.path().join("cal.auc");

@@ -185,6 +185,20 @@ impl Calibration {
         }
     }
 
+    /// The calibrated log-odds $\log(p / (1 - p))$ of a score: exactly $-(A s + B)$ for the
+    /// sigmoid (no saturation, so it ranks as the score does when $A < 0$); for the isotonic
+    /// fit, of $p$ clipped to $[\epsilon, 1 - \epsilon]$ (machine epsilon), so it is finite.
+    /// Positive exactly where the probability is above 1/2.
+    pub fn log_odds(&self, s: f64) -> f64 {
+        match self {
+            Calibration::Sigmoid { a, b } => -(a * s + b),
+            Calibration::Isotonic { .. } => {
+                let p = self.probability(s).clamp(f64::EPSILON, 1.0 - f64::EPSILON);
+                (p / (1.0 - p)).ln()
+            }
+        }
+    }
+
     /// The probabilities of `scores`.
     pub fn probabilities(&self, scores: &[f64]) -> Vec<f64> {
         scores.iter().map(|&s| self.probability(s)).collect()

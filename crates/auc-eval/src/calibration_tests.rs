@@ -203,3 +203,24 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn log_odds_is_positive_exactly_above_one_half() {
+    let sig = Calibration::Sigmoid { a: -2.0, b: 0.5 };
+    assert_eq!(sig.log_odds(1e300), 2e300 - 0.5);
+    let iso = Calibration::Isotonic {
+        x: vec![0.0, 1.0, 2.0],
+        y: vec![0.0, 0.5, 1.0],
+    };
+    for (s, sign) in [
+        (-1.0, -1.0),
+        (0.5, -1.0),
+        (1.0, 0.0),
+        (1.5, 1.0),
+        (5.0, 1.0),
+    ] {
+        let v = iso.log_odds(s);
+        assert!(v.is_finite());
+        assert_eq!(v.signum() * f64::from(v != 0.0), sign, "at {s}: {v}");
+    }
+}

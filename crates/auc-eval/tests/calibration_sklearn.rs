@@ -1,5 +1,5 @@
 //! The calibrations against scikit-learn's, on the committed fixtures of
-//! `fixtures/make_calibration_fixtures.py` (scores with ties, separable, large, rare positives).
+//! `test_data/make_calibration_fixtures.py` (scores with ties, separable, large, rare positives).
 //!
 //! Platt's objective is strictly convex; we solve it by Newton's method to machine precision,
 //! scikit-learn by L-BFGS with `gtol = 1e-6`, which leaves its probabilities up to about 2e-8
@@ -47,7 +47,7 @@ fn platt_loss(scores: &[f64], labels: &[Label], a: f64, b: f64) -> f64 {
 
 #[test]
 fn calibrations_equal_scikit_learn() {
-    let text = include_str!("fixtures/calibration.json");
+    let text = include_str!("../test_data/calibration.json");
     let fixtures: Value = serde_json::from_str(text).unwrap();
     for case in fixtures["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();

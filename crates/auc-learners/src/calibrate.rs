@@ -48,30 +48,50 @@ impl CalibrationSpec {
         per_fold.saturating_mul(together)
     }
 
-    /// Fits the calibration of `config` on the prepared `data`: the held-out scores of a
-    /// stratified `folds`-fold cross-validation (each part fed in a seeded order), the
-    /// calibration fitted on them. The model the caller saves is fitted on all of `data`.
+    /// The folds used on `data`: `folds`, or fewer when the smaller class has fewer rows (each
+    /// fold needs a row of each class), so small data and very few positives still calibrate.
     ///
     /// # Errors
-    /// A class with fewer rows than folds, a failed fit, or held-out scores that are not finite,
-    /// as text that says which.
+    /// A class with fewer than 2 rows: no held-out score of it can exist.
+    pub fn folds_for(&self, data: &Dataset) -> Result<usize, String> {
+        let (pos, neg) = data.class_counts();
+        let smaller = pos.min(neg);
+        if smaller < 2 || self.folds < 2 {
+            return Err(format!(
+                "a calibration needs held-out scores of both classes from at least 2 folds: {} fold(s) asked for, and the data hold {pos} positive and {neg} negative rows",
+                self.folds
+            ));
+        }
+        Ok(self.folds.min(smaller))
+    }
+
+    /// Fits the calibration of `config` on the prepared `data`: the held-out scores of a
+    /// stratified cross-validation on [`CalibrationSpec::folds_for`] folds (each part fed in a
+    /// seeded order), the calibration fitted on them. Returns it with the folds used. The model
+    /// the caller saves is fitted on all of `data`.
+    ///
+    /// # Errors
+    /// A class with fewer than 2 rows, a failed fit, or held-out scores that are not finite, as
+    /// text that says which.
     pub fn fit(
         &self,
         config: &dyn Configured,
         average: bool,
         data: &Dataset,
         seed: u64,
-    ) -> Result<Calibration, String> {
+    ) -> Result<(Calibration, usize), String> {
+        let folds = self.folds_for(data)?;
         let procedure = config.procedure(average).map_err(|e| e.to_string())?;
-        calibration_cv::cross_validated(
+        let c = calibration_cv::cross_validated(
             self.kind,
             data,
             procedure.as_ref(),
             &config.params(),
-            self.folds,
+            folds,
             seed,
         )
-        .map_err(|e| format!("calibrating {}: {}", config.params(), error_chain(&e)))
+        .map_err(|e| format!("calibration: {}", error_chain(&e)))?;
+        Ok((c, folds))
     }
 }
 

@@ -127,7 +127,8 @@ fn calibrated_golden_models_keep_their_probabilities() {
             let data = common::heart_for(&m);
             let c = CalibrationSpec::new(kind)
                 .fit(m.config.as_ref(), false, &data, 0)
-                .unwrap();
+                .unwrap()
+                .0;
             m.calibration = Some(c);
             let scores = m.scores(&data).unwrap();
             std::fs::create_dir_all(&dir).unwrap();

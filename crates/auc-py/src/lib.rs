@@ -18,6 +18,7 @@
 //! module of their own here, registered in `_native`, with their Python side in a submodule of
 //! the package.
 
+mod calibration;
 mod eval;
 mod input;
 mod model;

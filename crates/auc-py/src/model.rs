@@ -12,7 +12,7 @@
 
 use auc_core::{Label, OnlineLearner, ParamMap};
 use auc_data::Scaling;
-use auc_learners::{Model, Trained, Trainer, TrainingRecord};
+use auc_learners::{CalibrationSpec, Model, Trained, Trainer, TrainingRecord};
 use auc_prep::{
     FeatureMapSpec, MapShape, Preparation, RowBuffers, SigmaRule, Transform, TransformSpec,
 };
@@ -178,7 +178,10 @@ fn need_both(name: &str, pos: u64, neg: u64) -> PyResult<()> {
 /// `max_memory`: refuse (`MemoryError`) a learner whose state or fit would take more bytes, as
 /// the CLI's `--max-memory` does.
 /// `features` and `feature_sigma`: a feature map as [`stages`] reads them, drawn with `seed`.
-#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None, features = None, feature_sigma = None))]
+/// `calibration` (`sigmoid`, `isotonic`): fit the model's calibration on the held-out scores of
+/// a stratified `calibration_folds`-fold cross-validation, or with `partial` on the prequential
+/// scores of the batch.
+#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None, features = None, feature_sigma = None, calibration = None, calibration_folds = auc_learners::DEFAULT_CALIBRATION_FOLDS))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fit(
     py: Python<'_>,
@@ -195,8 +198,14 @@ pub(crate) fn fit(
     max_memory: Option<u64>,
     features: Option<&str>,
     feature_sigma: Option<&str>,
+    calibration: Option<&str>,
+    calibration_folds: usize,
 ) -> PyResult<PyModel> {
     let algo = auc_learners::lookup(name).map_err(value_error)?;
+    let calibrate = crate::calibration::kind(calibration)?.map(|kind| CalibrationSpec {
+        kind,
+        folds: calibration_folds,
+    });
     let given = param_map(params)?;
     algo.check_names(&given).map_err(value_error)?;
     let config = algo.configure(&given).map_err(value_error)?;
@@ -226,6 +235,15 @@ pub(crate) fn fit(
             limit,
             stages.max_output_dim(rows.dim()),
         )?;
+        if let Some(spec) = calibrate.filter(|_| !partial) {
+            let shape = auc_core::DataShape {
+                n: rows.n(),
+                dim: stages.max_output_dim(rows.dim()),
+                positives: pos as usize,
+                negatives: neg as usize,
+            };
+            crate::calibration::check_memory(&spec, config.as_ref(), &shape, average, limit)?;
+        }
     }
     let result = py.detach(|| -> Result<Model, String> {
         let preparation = Preparation::for_arrays(
@@ -236,21 +254,44 @@ pub(crate) fn fit(
         );
         preparation.validate()?;
         let learner_dim = preparation.transform.output_dim(rows.dim());
+        let mut calibrated = None;
+        let mut prepared = None;
         let state = match config.trainer() {
             Trainer::Online(t) => {
                 let mut state = t
                     .start(learner_dim, seed, average)
                     .map_err(|e| e.to_string())?;
                 let learner = state.learner().expect("a one-pass learner's state learns");
-                stream(learner, &rows, &labels, &preparation);
+                match calibrate.filter(|_| partial) {
+                    Some(spec) => {
+                        let scores = crate::calibration::stream_prequential(
+                            learner,
+                            &rows,
+                            &labels,
+                            &preparation,
+                        );
+                        calibrated =
+                            crate::calibration::on_prequential(spec.kind, &scores, &labels);
+                    }
+                    None => stream(learner, &rows, &labels, &preparation),
+                }
                 state
             }
             Trainer::Batch(b) => {
-                let data = preparation.apply(&rows.collect(labels)?);
-                b.fit(&data, seed).map_err(|e| e.to_string())?.0
+                let data = preparation.apply(&rows.collect(labels.clone())?);
+                let fitted = b.fit(&data, seed).map_err(|e| e.to_string())?.0;
+                prepared = Some(data);
+                fitted
             }
         };
         check_state(state.as_ref(), algo.name)?;
+        if let Some(spec) = calibrate.filter(|_| !partial) {
+            let data = match prepared {
+                Some(d) => d,
+                None => preparation.apply(&rows.collect(labels)?),
+            };
+            calibrated = Some(spec.fit(config.as_ref(), average, &data, seed)?.0);
+        }
         let diverged = state.divergence().map(|d| d.to_string());
         Ok(Model {
             algorithm: algo,
@@ -265,7 +306,7 @@ pub(crate) fn fit(
                 written_by: format!("auclearn {}", env!("CARGO_PKG_VERSION")),
             },
             state,
-            calibration: None,
+            calibration: calibrated,
         })
     });
     Ok(PyModel {
@@ -274,6 +315,36 @@ pub(crate) fn fit(
 }
 
 impl PyModel {
+    /// The model's calibration, or the error that says how to fit one.
+    fn calibrated(&self) -> PyResult<&auc_learners::Calibration> {
+        self.model
+            .calibration
+            .as_ref()
+            .ok_or_else(|| value_error(auc_learners::Error::NotCalibrated))
+    }
+
+    /// The model's scores of every row of `x` (prepared as the training rows were), checked
+    /// finite, computed with the GIL released.
+    fn raw_scores(&self, py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
+        let borrowed = Borrowed::extract(x)?;
+        let rows = borrowed.rows()?;
+        self.check_dim(&rows)?;
+        let model = &self.model;
+        let scores = py.detach(|| {
+            if model.algorithm.is_online() {
+                score(model.state.as_ref(), &rows, &model.preparation)
+            } else {
+                // Batch models score a whole dataset at once (their kernels share work).
+                let n = rows.n();
+                let data = rows.collect(vec![Label::Neg; n])?;
+                model
+                    .scores(&model.preparation.apply(&data))
+                    .map_err(|e| e.to_string())
+            }
+        });
+        scores.map_err(PyValueError::new_err)
+    }
+
     /// Wraps a trained model.
     pub(crate) fn new(model: Model) -> Self {
         Self { model }
@@ -322,33 +393,22 @@ impl PyModel {
         py: Python<'py>,
         x: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let borrowed = Borrowed::extract(x)?;
-        let rows = borrowed.rows()?;
-        self.check_dim(&rows)?;
-        let model = &self.model;
-        let scores = py.detach(|| {
-            if model.algorithm.is_online() {
-                score(model.state.as_ref(), &rows, &model.preparation)
-            } else {
-                // Batch models score a whole dataset at once (their kernels share work).
-                let n = rows.n();
-                let data = rows.collect(vec![Label::Neg; n])?;
-                model
-                    .scores(&model.preparation.apply(&data))
-                    .map_err(|e| e.to_string())
-            }
-        });
-        Ok(scores.map_err(PyValueError::new_err)?.into_pyarray(py))
+        Ok(self.raw_scores(py, x)?.into_pyarray(py))
     }
 
     /// Continues a one-pass learner on `x`, `y` in row order, exactly as `auc train --resume`
-    /// continues a saved model on new data (same preparation, same updates).
+    /// continues a saved model on new data (same preparation, same updates). With
+    /// `calibration`, the calibration is refitted on the batch's prequential scores (each row
+    /// scored before the step on it) when they hold both classes.
+    #[pyo3(signature = (x, y, calibration = None))]
     fn partial_fit(
         &mut self,
         py: Python<'_>,
         x: &Bound<'_, PyAny>,
         y: PyReadonlyArray1<'_, bool>,
+        calibration: Option<&str>,
     ) -> PyResult<()> {
+        let calibrate = crate::calibration::kind(calibration)?;
         let name = self.model.algorithm.name;
         if !self.model.algorithm.is_online() {
             return Err(PyValueError::new_err(format!(
@@ -369,7 +429,20 @@ impl PyModel {
                 .state
                 .learner()
                 .expect("a one-pass model's state learns");
-            stream(learner, &rows, &labels, &model.preparation);
+            match calibrate {
+                Some(kind) => {
+                    let scores = crate::calibration::stream_prequential(
+                        learner,
+                        &rows,
+                        &labels,
+                        &model.preparation,
+                    );
+                    if let Some(c) = crate::calibration::on_prequential(kind, &scores, &labels) {
+                        model.calibration = Some(c);
+                    }
+                }
+                None => stream(learner, &rows, &labels, &model.preparation),
+            }
             check_state(model.state.as_ref(), name)?;
             let diverged = model.state.divergence().map(|d| d.to_string());
             let t = &mut model.training;
@@ -381,6 +454,37 @@ impl PyModel {
             Ok(())
         })
         .map_err(PyValueError::new_err)
+    }
+
+    /// $P(\text{positive})$ of every row of `x` by the model's calibration (a `ValueError`
+    /// when it has none).
+    fn predict_proba<'py>(
+        &self,
+        py: Python<'py>,
+        x: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let c = self.calibrated()?;
+        let scores = self.raw_scores(py, x)?;
+        Ok(c.probabilities(&scores).into_pyarray(py))
+    }
+
+    /// The calibrated log-odds of the positive class of every row of `x` (positive exactly
+    /// where the probability is above 1/2).
+    fn log_odds<'py>(
+        &self,
+        py: Python<'py>,
+        x: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let c = self.calibrated()?;
+        let scores = self.raw_scores(py, x)?;
+        let out: Vec<f64> = scores.iter().map(|&s| c.log_odds(s)).collect();
+        Ok(out.into_pyarray(py))
+    }
+
+    /// The calibration in words (`sigmoid (A = .., B = ..)`), or `None`.
+    #[getter]
+    fn calibration(&self) -> Option<String> {
+        self.model.calibration.as_ref().map(|c| c.describe())
     }
 
     /// A copy.

@@ -39,6 +39,10 @@ class Perceptron(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -64,6 +68,8 @@ class Perceptron(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -74,6 +80,8 @@ class Perceptron(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -95,6 +103,10 @@ class PAI(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -123,6 +135,8 @@ class PAI(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -134,6 +148,8 @@ class PAI(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -155,6 +171,10 @@ class OAUCM(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -183,6 +203,8 @@ class OAUCM(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -194,6 +216,8 @@ class OAUCM(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -217,6 +241,10 @@ class OAUCMc(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -246,6 +274,8 @@ class OAUCMc(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -258,6 +288,8 @@ class OAUCMc(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -281,6 +313,10 @@ class OPAUC(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -310,6 +346,8 @@ class OPAUC(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -322,6 +360,8 @@ class OPAUC(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -347,6 +387,10 @@ class AdaOAM(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -377,6 +421,8 @@ class AdaOAM(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -390,6 +436,8 @@ class AdaOAM(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -419,6 +467,10 @@ class AdmOAM(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -451,6 +503,8 @@ class AdmOAM(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -466,6 +520,8 @@ class AdmOAM(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -489,6 +545,10 @@ class OAMseq(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -518,6 +578,8 @@ class OAMseq(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -530,6 +592,8 @@ class OAMseq(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -553,6 +617,10 @@ class OAMgra(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -582,6 +650,8 @@ class OAMgra(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -594,6 +664,8 @@ class OAMgra(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -617,6 +689,10 @@ class SOLAM(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -646,6 +722,8 @@ class SOLAM(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -658,6 +736,8 @@ class SOLAM(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -685,6 +765,10 @@ class OKAUCM(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -708,6 +792,8 @@ class OKAUCM(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -718,6 +804,8 @@ class OKAUCM(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class OKAUCS(OnlineAUCEstimator):
@@ -743,6 +831,10 @@ class OKAUCS(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -767,6 +859,8 @@ class OKAUCS(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -778,6 +872,8 @@ class OKAUCS(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class KOIL(OnlineAUCEstimator):
@@ -805,6 +901,10 @@ class KOIL(OnlineAUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -830,6 +930,8 @@ class KOIL(OnlineAUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -842,6 +944,8 @@ class KOIL(OnlineAUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class GAMCVM(AUCEstimator):
@@ -877,6 +981,10 @@ class GAMCVM(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -906,6 +1014,8 @@ class GAMCVM(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -922,6 +1032,8 @@ class GAMCVM(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class GAMCVMK1(AUCEstimator):
@@ -949,6 +1061,10 @@ class GAMCVMK1(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -974,6 +1090,8 @@ class GAMCVMK1(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -986,6 +1104,8 @@ class GAMCVMK1(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class GAMCVMK2(AUCEstimator):
@@ -1013,6 +1133,10 @@ class GAMCVMK2(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -1038,6 +1162,8 @@ class GAMCVMK2(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -1050,6 +1176,8 @@ class GAMCVMK2(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class GAMCVMK3(AUCEstimator):
@@ -1077,6 +1205,10 @@ class GAMCVMK3(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -1102,6 +1234,8 @@ class GAMCVMK3(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -1114,6 +1248,8 @@ class GAMCVMK3(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class GAMCVMK12(AUCEstimator):
@@ -1149,6 +1285,10 @@ class GAMCVMK12(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -1178,6 +1318,8 @@ class GAMCVMK12(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -1194,6 +1336,8 @@ class GAMCVMK12(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class GAMCVMK13(AUCEstimator):
@@ -1229,6 +1373,10 @@ class GAMCVMK13(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -1258,6 +1406,8 @@ class GAMCVMK13(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -1274,6 +1424,8 @@ class GAMCVMK13(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class GAMCVMK23(AUCEstimator):
@@ -1309,6 +1461,10 @@ class GAMCVMK23(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -1338,6 +1494,8 @@ class GAMCVMK23(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -1354,6 +1512,8 @@ class GAMCVMK23(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class RhoAUCCVM(AUCEstimator):
@@ -1381,6 +1541,10 @@ class RhoAUCCVM(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -1406,6 +1570,8 @@ class RhoAUCCVM(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -1418,6 +1584,8 @@ class RhoAUCCVM(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class AUCSVM(AUCEstimator):
@@ -1441,6 +1609,10 @@ class AUCSVM(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
 
     Attributes
     ----------
@@ -1464,6 +1636,8 @@ class AUCSVM(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     def __init__(
         self,
         *,
@@ -1474,6 +1648,8 @@ class AUCSVM(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
     ) -> None: ...
 
 class OPAUCbatch(AUCEstimator):
@@ -1491,6 +1667,10 @@ class OPAUCbatch(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
@@ -1517,6 +1697,8 @@ class OPAUCbatch(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
@@ -1527,6 +1709,8 @@ class OPAUCbatch(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
@@ -1549,6 +1733,10 @@ class OAUCMbatch(AUCEstimator):
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
         The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
@@ -1576,6 +1764,8 @@ class OAUCMbatch(AUCEstimator):
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
@@ -1587,6 +1777,8 @@ class OAUCMbatch(AUCEstimator):
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',

@@ -2,7 +2,7 @@
 
 One class per registry row is created at import: its constructor arguments are the row's
 parameters with the row's defaults (``lambda`` is spelled ``lam``), plus ``seed``, ``scale``,
-``pos_label``, for linear learners ``average``, and for the learners whose model is linear in
+``pos_label``, ``calibration``, for linear learners ``average``, and for the learners whose model is linear in
 its input (``takes_map``: the linear learners and the moment learners) the feature map's
 ``features``, ``n_features_map`` and ``feature_sigma``. Nothing here names a learner.
 """
@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import DataConversionWarning
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -113,7 +114,16 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
     classes), halfway between two distinct training scores; ``decision_function(X) = scores(X) -
     threshold_`` and ``predict`` returns ``classes_[1]`` where it is positive (scikit-learn's
     convention). The offset changes no ranking: AUC of ``decision_function`` and ``scores`` are
-    equal. ``predict_proba`` is not provided: the scores are not probabilities.
+    equal. The scores are not probabilities: ``predict_proba`` exists only with ``calibration``.
+
+    With ``calibration="sigmoid"`` or ``"isotonic"``, ``fit`` also fits a map from scores to
+    probabilities on the held-out scores of a stratified ``calibration_folds``-fold
+    cross-validation of the training rows (``auc train --calibrate``; scikit-learn's
+    ``CalibratedClassifierCV(ensemble=False)``), stored in the model; ``partial_fit`` refits it
+    on each batch's prequential scores (each row scored before the learner steps on it). Then
+    ``predict_proba`` gives the two classes' probabilities in ``classes_`` order,
+    ``decision_function`` is the calibrated log-odds of ``classes_[1]`` and ``predict`` the class
+    whose probability is above 1/2, so the three agree.
     """
 
     #: The registry row (set on each generated class).
@@ -137,6 +147,13 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             )
         if not isinstance(self.seed, numbers.Integral) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, not {self.seed!r}")
+        if self.calibration not in (None, "sigmoid", "isotonic"):
+            raise ValueError(
+                f"calibration must be None, 'sigmoid' or 'isotonic', not {self.calibration!r}"
+            )
+        folds = self.calibration_folds
+        if isinstance(folds, bool) or not isinstance(folds, numbers.Integral) or folds < 2:
+            raise ValueError(f"calibration_folds must be an integer >= 2, not {folds!r}")
         features = getattr(self, "features", None)
         if features is not None and features not in ("nystroem", "rff", "elm"):
             raise ValueError(
@@ -227,6 +244,8 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             rule,
             partial=partial,
             max_memory=memory_limit(),
+            calibration=self.calibration,
+            calibration_folds=int(self.calibration_folds),
             **kwargs,
         )
         self._set_threshold(X, y == pos)
@@ -272,14 +291,39 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         return self.model_.decision_function(_as_native(X)) * self._sign
 
     def decision_function(self, X):
-        """``scores(X) - threshold_``: positive where ``predict`` says ``classes_[1]``."""
-        return self.scores(X) - self.threshold_
+        """``scores(X) - threshold_``: positive where ``predict`` says ``classes_[1]``. With
+        ``calibration``: the calibrated log-odds of ``classes_[1]``."""
+        if self.calibration is None:
+            return self.scores(X) - self.threshold_
+        check_is_fitted(self, "model_")
+        X = self._validate_X(X, reset=False)
+        return self.model_.log_odds(_as_native(X)) * self._sign
 
     def predict(self, X):
         """``classes_[1]`` where ``decision_function(X) > 0`` (the score is above
-        ``threshold_``), else ``classes_[0]``."""
+        ``threshold_``; with ``calibration``, the probability of ``classes_[1]`` is above 1/2),
+        else ``classes_[0]``."""
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(np.intp)]
+
+    def _calibrated(self):
+        return self.calibration is not None
+
+    @available_if(_calibrated)
+    def predict_proba(self, X):
+        """The probabilities of ``classes_[0]`` and ``classes_[1]`` (columns in that order) by
+        the model's calibration."""
+        check_is_fitted(self, "model_")
+        X = self._validate_X(X, reset=False)
+        p = self.model_.predict_proba(_as_native(X))
+        p1 = p if self._sign > 0 else 1.0 - p
+        return np.column_stack([1.0 - p1, p1])
+
+    @available_if(_calibrated)
+    def predict_log_proba(self, X):
+        """The logarithm of ``predict_proba(X)``."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
     # -- model files --------------------------------------------------------------------------
 
@@ -359,7 +403,9 @@ class OnlineAUCEstimator(AUCEstimator):
             self._start(X, y, found, partial=True)
             return self
         pos = self._positive(self.classes_)
-        self.model_.partial_fit(_as_native(X), np.ascontiguousarray(y == pos))
+        self.model_.partial_fit(
+            _as_native(X), np.ascontiguousarray(y == pos), calibration=self.calibration
+        )
         self._set_threshold(X, y == pos)
         self._warn_divergence()
         return self
@@ -422,6 +468,21 @@ def _common_params(row: dict) -> list:
             "label or None",
             None,
             "The positive class the learner ranks first; ``None``: ``classes_[1]``.",
+        ),
+        (
+            "calibration",
+            "{None, 'sigmoid', 'isotonic'}",
+            None,
+            "Fit a calibration of the scores to probabilities (``predict_proba``): Platt's "
+            "sigmoid or isotonic regression on the held-out scores of an internal "
+            "cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each "
+            "batch's prequential scores. Stored in the model.",
+        ),
+        (
+            "calibration_folds",
+            "int",
+            5,
+            "Folds of the calibration's internal cross-validation.",
         ),
     ]
     if row["family"] == "linear":

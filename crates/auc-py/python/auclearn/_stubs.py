@@ -67,6 +67,8 @@ def render() -> str:
                 "seed": "int",
                 "scale": "Literal['none', 'minmax', 'maxabs', 'auto']",
                 "pos_label": "Any",
+                "calibration": "Literal['sigmoid', 'isotonic'] | None",
+                "calibration_folds": "int",
                 "average": "bool",
                 "features": "Literal['nystroem', 'rff', 'elm'] | None",
                 "n_features_map": "int | None",
