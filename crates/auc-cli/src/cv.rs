@@ -132,6 +132,7 @@ impl RunArgs {
             features: stages.features,
             unit_norm: stages.unit_norm,
             max_train: None,
+            max_fpr: None,
         }
     }
 }

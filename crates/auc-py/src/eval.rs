@@ -217,6 +217,7 @@ pub(crate) fn nested_cv(
         features: None,
         unit_norm,
         max_train,
+        max_fpr: None,
     };
     let borrowed = Borrowed::extract(x)?;
     let rows = borrowed.rows()?;
