@@ -59,7 +59,7 @@ use serde::Serialize;
 pub use crate::error::EvalError;
 use crate::folds::{Split, derive_seed, repeated_stratified_kfold, stratified_kfold};
 use crate::metrics::{MetricError, auc, average_precision};
-use crate::partial::partial_auc;
+use crate::partial::{check_max_fpr, partial_auc};
 
 /// Seed-path tag: inner fold assignment of an outer training part.
 const TAG_INNER_FOLDS: u64 = 2;
@@ -519,11 +519,9 @@ fn run_protocol(
 ) -> Result<Vec<RunRecord>, EvalError> {
     if let Some(b) = cfg.max_fpr {
         // Refused before any fit, rather than after the first one.
-        partial_auc(&[1.0, 0.0], &[Label::Pos, Label::Neg], b).map_err(|source| {
-            EvalError::Metric {
-                context: "test parts by a partial AUC".into(),
-                source,
-            }
+        check_max_fpr(b).map_err(|source| EvalError::Metric {
+            context: "test parts by a partial AUC".into(),
+            source,
         })?;
     }
     let candidates = algo.candidates();

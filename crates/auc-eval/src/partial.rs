@@ -39,6 +39,17 @@ pub fn mcclish(area: f64, max_fpr: f64) -> f64 {
     0.5 * (1.0 + (area - min_area) / (max_area - min_area))
 }
 
+/// Refuses a `max_fpr` outside $(0, 1]$, NaN included: what [`partial_auc`] checks first, for
+/// callers that check settings before any data is read.
+pub fn check_max_fpr(max_fpr: f64) -> Result<(), MetricError> {
+    // NaN fails both comparisons, so it is refused too.
+    if max_fpr > 0.0 && max_fpr <= 1.0 {
+        Ok(())
+    } else {
+        Err(MetricError::MaxFpr { value: max_fpr })
+    }
+}
+
 /// The partial AUC of `scores` for `labels` up to false-positive rate `max_fpr` $= B$.
 ///
 /// The ROC curve is the polyline through $(0, 0)$ and, for each distinct score in decreasing
@@ -62,10 +73,7 @@ pub fn partial_auc(
     labels: &[Label],
     max_fpr: f64,
 ) -> Result<PartialAuc, MetricError> {
-    // NaN fails both comparisons, so it is refused here too.
-    if !(max_fpr > 0.0 && max_fpr <= 1.0) {
-        return Err(MetricError::MaxFpr { value: max_fpr });
-    }
+    check_max_fpr(max_fpr)?;
     let sorted = Sorted::new(scores, labels)?;
     let (pos, neg) = (sorted.pos(), sorted.neg());
     let (pos_f, neg_f) = (pos as f64, neg as f64);
