@@ -8,8 +8,9 @@ Run from anywhere (needs numpy and scikit-learn; Python is never a runtime depen
 
 The Rust test crates/auc-eval/tests/sklearn_partial_multiclass.rs reads the JSON and checks that
 auc_eval::partial and auc_eval::multiclass agree with scikit-learn to 1e-12; the Python tests
-(crates/auc-py/tests/test_metrics_extra.py) read it too. The cases are deterministic (one fixed
-numpy seed), so re-running the script rewrites the same file unless scikit-learn's answers change.
+(crates/auc-py/tests/test_metrics_partial_multiclass.py) read it too. The cases are
+deterministic (one fixed numpy seed), so re-running the script rewrites the same file unless
+scikit-learn's answers change.
 
 Partial AUC: for each case, scikit-learn's `roc_auc_score(y, s, max_fpr=B)` (McClish's
 standardized value) at a grid of B, at B equal to false-positive rates of ROC vertices (where
