@@ -8,7 +8,7 @@
 //! | $n_+$, $n_-$ | `pos`, `neg` | positives, negatives |
 //! | $\mathrm{TP}_g$, $\mathrm{FP}_g$ | `tp`, `fp` | positives and negatives scoring at least the $g$-th distinct score |
 //! | $A_B$ | [`PartialAuc::area`] | the unstandardized area, in $[0, B]$ |
-//! | $\tilde A_B$ | [`PartialAuc::standardized`] | McClish's value, in $[0, 1]$ for curves above the diagonal |
+//! | $\tilde A_B$ | [`PartialAuc::standardized`] | McClish's value, in $[(1 - B)/(2 - B), 1]$ |
 
 use auc_core::Label;
 
@@ -32,7 +32,8 @@ pub struct PartialAuc {
 /// perfect ranking),
 /// $$\tilde A_B = \frac12\left(1 + \frac{A_B - A_{\min}}{A_{\max} - A_{\min}}\right).$$
 /// At $B = 1$ it is the identity ($\tilde A_1 = A_1$, the AUC). `max_fpr` must lie in $(0, 1]$
-/// (checked by [`partial_auc`]); below the diagonal the value falls under 1/2 and can be negative.
+/// (checked by [`partial_auc`]); below the diagonal the value falls under 1/2, down to
+/// $(1 - B)/(2 - B)$ at $A_B = 0$.
 pub fn mcclish(area: f64, max_fpr: f64) -> f64 {
     let min_area = 0.5 * max_fpr * max_fpr;
     let max_area = max_fpr;

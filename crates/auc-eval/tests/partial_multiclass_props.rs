@@ -167,7 +167,8 @@ proptest! {
         }
     }
 
-    /// $0 \le A_B \le B$, $A_B$ grows with $B$ (the curve is non-negative), and $A_1$ is the AUC.
+    /// $0 \le A_B \le B$, $A_B$ grows with $B$ (the curve is non-negative), McClish's value lies
+    /// in $[(1 - B)/(2 - B), 1]$, and $A_1$ is the AUC.
     #[test]
     fn partial_area_is_bounded_and_grows((s, y) in problem(), b in max_fpr(), c in max_fpr()) {
         let (lo, hi) = if b <= c { (b, c) } else { (c, b) };
@@ -177,6 +178,9 @@ proptest! {
         );
         prop_assert!(a_lo >= -1e-15 && a_lo <= lo + 1e-15, "A_{lo} = {a_lo}");
         prop_assert!(a_lo <= a_hi + 1e-15, "A_{lo} = {a_lo} > A_{hi} = {a_hi}");
+        // McClish's value is at least its value at A_B = 0, (1 - B) / (2 - B).
+        let s_lo = partial_auc(&s, &y, lo).unwrap().standardized;
+        prop_assert!(s_lo >= (1.0 - lo) / (2.0 - lo) - 1e-12 && s_lo <= 1.0 + 1e-12, "{s_lo}");
         let full = partial_auc(&s, &y, 1.0).unwrap();
         prop_assert_eq!(full.area.to_bits(), auc(&s, &y).unwrap().to_bits());
     }
