@@ -1,6 +1,6 @@
-//! Multiclass AUC from an $n \times K$ score matrix: one-vs-rest and one-vs-one [HT01], averaged
+//! Multiclass AUC from an $n \times K$ score matrix: one-vs-rest and one-vs-one \[HT01\], averaged
 //! over classes (or pairs) plainly or by prevalence, as scikit-learn's
-//! `roc_auc_score(y, S, multi_class=..., average=...)` computes them [SKL]. Definitions:
+//! `roc_auc_score(y, S, multi_class=..., average=...)` computes them \[SKL\]. Definitions:
 //! `docs/math/partial-auc.md`, section "Multiclass AUC".
 //!
 //! Column $c$ of the matrix is the score of class $c$ (classes are `0..K`, in the order the caller

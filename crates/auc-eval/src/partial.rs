@@ -1,6 +1,6 @@
 //! One-way partial AUC: the area under the ROC curve over false-positive rates in $[0, B]$, and
-//! its McClish standardization [McClish89], as scikit-learn's `roc_auc_score(y, s, max_fpr=B)`
-//! computes it [SKL]. Definitions and a worked example: `docs/math/partial-auc.md`.
+//! its McClish standardization \[McClish89\], as scikit-learn's `roc_auc_score(y, s, max_fpr=B)`
+//! computes it \[SKL\]. Definitions and a worked example: `docs/math/partial-auc.md`.
 //!
 //! | symbol | Rust name | meaning |
 //! |---|---|---|
@@ -27,8 +27,8 @@ pub struct PartialAuc {
     pub standardized: f64,
 }
 
-/// McClish's standardization [McClish89] of an area $A_B$ under the ROC curve left of $B$, as
-/// scikit-learn [SKL] writes it: with $A_{\min} = B^2/2$ (the diagonal) and $A_{\max} = B$ (a
+/// McClish's standardization \[McClish89\] of an area $A_B$ under the ROC curve left of $B$, as
+/// scikit-learn \[SKL\] writes it: with $A_{\min} = B^2/2$ (the diagonal) and $A_{\max} = B$ (a
 /// perfect ranking),
 /// $$\tilde A_B = \frac12\left(1 + \frac{A_B - A_{\min}}{A_{\max} - A_{\min}}\right).$$
 /// At $B = 1$ it is the identity ($\tilde A_1 = A_1$, the AUC). `max_fpr` must lie in $(0, 1]$
