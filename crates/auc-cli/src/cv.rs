@@ -132,6 +132,7 @@ impl RunArgs {
             features: stages.features,
             unit_norm: stages.unit_norm,
             max_train: None,
+            max_fpr: None,
         }
     }
 }
@@ -153,6 +154,11 @@ pub(crate) struct CvArgs {
     /// kernel experiments of [OAUC sec. 6.3] use 10000).
     #[arg(long, value_name = "N")]
     pub(crate) max_train: Option<std::num::NonZeroUsize>,
+    /// Also score each test part by the partial AUC over false-positive rates in [0, B], B in
+    /// (0, 1], McClish-standardized (scikit-learn's `roc_auc_score(max_fpr=B)`): a `pauc` field
+    /// per run and `pauc_mean` / `pauc_std` in the summary.
+    #[arg(long, value_name = "B")]
+    pub(crate) max_fpr: Option<f64>,
     /// A grid axis NAME=SPEC: `2^a..2^b` (every power), `2^a..2^b:s` (every s-th), or
     /// `v1,v2,..` (numbers or words). `--grid default` searches the algorithm's default grid.
     #[arg(long = "grid", value_name = "NAME=SPEC")]
@@ -227,6 +233,9 @@ pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
         "auc cv",
     );
     let (algo, base) = a.run.algo()?;
+    if let Some(b) = a.max_fpr {
+        auc_eval::partial::check_max_fpr(b).map_err(|e| format!("--max-fpr {b}: {e}"))?;
+    }
     let points = grid_points(algo, &a.grid)?;
     // Check every parameter combination before reading data or training anything.
     for p in &points {
@@ -241,6 +250,7 @@ pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
         .check_fit_memory(first.as_ref(), algo, &data, test.as_ref(), threads)?;
     let mut cfg = a.run.config(a.folds, a.repeats, a.inner_folds);
     cfg.max_train = a.max_train.map(std::num::NonZeroUsize::get);
+    cfg.max_fpr = a.max_fpr;
     if let Some(path) = &a.save_splits {
         save_splits(path, &a, &data, &choice, &cfg)?;
     }
@@ -308,13 +318,14 @@ pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
     }
     print_table(&records)?;
     line(format!(
-        "{} on {dataset}: {} runs, AUC {:.4} ± {:.4}, AP {:.4} ± {:.4} ({} grid points, {:.2} s)",
+        "{} on {dataset}: {} runs, AUC {:.4} ± {:.4}, AP {:.4} ± {:.4}{} ({} grid points, {:.2} s)",
         algo.name,
         summary.runs,
         summary.auc_mean,
         summary.auc_std,
         summary.ap_mean,
         summary.ap_std,
+        pauc_text(&summary, cfg.max_fpr),
         points.len().max(1),
         total
     ))
@@ -369,12 +380,13 @@ pub(crate) fn cv_each(
             line(v)?;
         } else {
             line(format!(
-                "{full}: {} runs, AUC {:.4} ± {:.4}, AP {:.4} ± {:.4}{}",
+                "{full}: {} runs, AUC {:.4} ± {:.4}, AP {:.4} ± {:.4}{}{}",
                 s.runs,
                 s.auc_mean,
                 s.auc_std,
                 s.ap_mean,
                 s.ap_std,
+                pauc_text(&s, cfg.max_fpr),
                 if s.diverged_runs > 0 {
                     " (diverged)"
                 } else {
@@ -385,6 +397,15 @@ pub(crate) fn cv_each(
     }
     bar.finish();
     Ok(())
+}
+
+/// `, pAUC(FPR <= B) m ± s` when the runs were scored by a partial AUC, else nothing (the line
+/// stays as it was without `--max-fpr`).
+fn pauc_text(s: &cv::Summary, max_fpr: Option<f64>) -> String {
+    match (s.pauc_mean, s.pauc_std, max_fpr) {
+        (Some(m), Some(sd), Some(b)) => format!(", pAUC(FPR <= {b}) {m:.4} ± {sd:.4}"),
+        _ => String::new(),
+    }
 }
 
 pub(crate) fn print_table(records: &[RunRecord]) -> Result<(), Error> {

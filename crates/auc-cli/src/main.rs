@@ -20,6 +20,7 @@ mod learning;
 mod map_pass;
 mod metrics;
 mod moments;
+mod multiclass;
 mod output;
 mod plan;
 mod plot;

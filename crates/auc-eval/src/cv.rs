@@ -10,7 +10,8 @@
 //!    mean validation AUC. Each inner fold re-fits the scaler on its own training rows, starting
 //!    from the raw data (never scaling twice).
 //! 3. The best candidate (ties go to the earliest in grid order) is re-trained on the whole outer
-//!    training part and scored on the test part: AUC and AP.
+//!    training part and scored on the test part: AUC and AP (and, with [`CvConfig::max_fpr`],
+//!    the partial AUC).
 //!
 //! Every training part is fed to the learner in a seeded random permutation, because files are
 //! often sorted by class and one-pass learners are order sensitive (conventions section 1).
@@ -58,6 +59,7 @@ use serde::Serialize;
 pub use crate::error::EvalError;
 use crate::folds::{Split, derive_seed, repeated_stratified_kfold, stratified_kfold};
 use crate::metrics::{MetricError, auc, average_precision};
+use crate::partial::{check_max_fpr, partial_auc};
 
 /// Seed-path tag: inner fold assignment of an outer training part.
 const TAG_INNER_FOLDS: u64 = 2;
@@ -97,6 +99,11 @@ pub struct CvConfig {
     /// this many rows, drawn without replacement, before its inner CV and final fit. The kernel
     /// experiments of [OAUC sec. 6.3] cap at 10,000. `None` keeps every row.
     pub max_train: Option<usize>,
+    /// Also score each test part by the partial AUC up to this false-positive rate
+    /// ([`crate::partial::partial_auc`], McClish-standardized): [`RunRecord::pauc`]. `None`
+    /// leaves the records as they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_fpr: Option<f64>,
 }
 
 impl CvConfig {
@@ -121,6 +128,7 @@ impl Default for CvConfig {
             features: None,
             unit_norm: false,
             max_train: None,
+            max_fpr: None,
         }
     }
 }
@@ -172,6 +180,9 @@ pub struct RunRecord {
     pub auc: f64,
     /// Test average precision of the final model.
     pub ap: f64,
+    /// Test partial AUC up to [`CvConfig::max_fpr`] (standardized), when one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pauc: Option<f64>,
     /// The parameters chosen (the full set, base included).
     pub params: ParamMap,
     /// Mean inner validation AUC of the chosen parameters; `None` when there was no choice.
@@ -209,6 +220,12 @@ pub struct Summary {
     pub ap_mean: f64,
     /// Sample standard deviation of the test AP; 0 for one run.
     pub ap_std: f64,
+    /// Mean test partial AUC, when every run has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pauc_mean: Option<f64>,
+    /// Sample standard deviation of the test partial AUC, when every run has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pauc_std: Option<f64>,
     /// Mean seconds of a final fit.
     pub train_seconds_mean: f64,
     /// Candidate parameter sets per run (the largest over the runs).
@@ -238,12 +255,18 @@ pub fn summarize(records: &[RunRecord]) -> Summary {
     let (auc_mean, auc_std) = mean_std(records.iter().map(|r| r.auc));
     let (ap_mean, ap_std) = mean_std(records.iter().map(|r| r.ap));
     let (train_seconds_mean, _) = mean_std(records.iter().map(|r| r.train_seconds));
+    let paucs: Option<Vec<f64>> = records.iter().map(|r| r.pauc).collect();
+    let pauc = paucs
+        .filter(|p| !p.is_empty())
+        .map(|p| mean_std(p.into_iter()));
     Summary {
         runs: records.len(),
         auc_mean,
         auc_std,
         ap_mean,
         ap_std,
+        pauc_mean: pauc.map(|p| p.0),
+        pauc_std: pauc.map(|p| p.1),
         train_seconds_mean,
         grid_points: records.iter().map(|r| r.grid_points).max().unwrap_or(0),
         total_seconds: records
@@ -494,6 +517,13 @@ fn run_protocol(
     cfg: &CvConfig,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<RunRecord>, EvalError> {
+    if let Some(b) = cfg.max_fpr {
+        // Refused before any fit, rather than after the first one.
+        check_max_fpr(b).map_err(|source| EvalError::Metric {
+            context: "test parts by a partial AUC".into(),
+            source,
+        })?;
+    }
     let candidates = algo.candidates();
     let fits = candidates
         .iter()
@@ -810,12 +840,18 @@ fn final_fit(
     };
     let test_auc = auc(&scores, data.eval.labels()).map_err(metric_err)?;
     let ap = average_precision(&scores, data.eval.labels()).map_err(metric_err)?;
+    let pauc = cfg
+        .max_fpr
+        .map(|b| partial_auc(&scores, data.eval.labels(), b).map(|p| p.standardized))
+        .transpose()
+        .map_err(metric_err)?;
     Ok(RunRecord {
         run: 0,
         repeat: split.repeat,
         fold: split.fold,
         auc: test_auc,
         ap,
+        pauc,
         params: ParamMap::new(),
         inner_auc: None,
         train_seconds,
@@ -839,6 +875,7 @@ mod tests {
             fold: 0,
             auc,
             ap,
+            pauc: None,
             params: ParamMap::new(),
             inner_auc: None,
             train_seconds: 1.0,
@@ -860,6 +897,16 @@ mod tests {
         assert!((s.auc_mean - 0.8).abs() < 1e-15);
         assert!((s.auc_std - 0.2).abs() < 1e-15);
         assert!(s.ap_std.abs() < 1e-15);
+        assert_eq!((s.pauc_mean, s.pauc_std), (None, None));
+        let with = |pauc| RunRecord {
+            pauc: Some(pauc),
+            ..record(0.5, 0.5)
+        };
+        let p = summarize(&[with(0.6), with(0.8), with(1.0)]);
+        assert!((p.pauc_mean.unwrap() - 0.8).abs() < 1e-15);
+        assert!((p.pauc_std.unwrap() - 0.2).abs() < 1e-15);
+        // One run without a partial AUC leaves the summary without one.
+        assert_eq!(summarize(&[with(0.6), rs[0].clone()]).pauc_mean, None);
         assert_eq!(s.grid_points, 3);
         assert!((s.total_seconds - 9.0).abs() < 1e-12);
         let one = summarize(&rs[..1]);

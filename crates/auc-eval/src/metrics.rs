@@ -1,4 +1,6 @@
 //! Ranking metrics: AUC (ties counted 1/2), average precision, ROC curve points (conventions section 2).
+//! The partial AUC ([`crate::partial`]) and the multiclass AUC ([`crate::multiclass`]) walk the
+//! same tie groups.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -28,6 +30,11 @@ pub enum MetricError {
         /// Its position (0-based).
         index: usize,
     },
+    /// A partial AUC's largest false-positive rate is outside $(0, 1]$ (or not a number).
+    MaxFpr {
+        /// The value given.
+        value: f64,
+    },
 }
 
 impl fmt::Display for MetricError {
@@ -41,6 +48,10 @@ impl fmt::Display for MetricError {
                 write!(f, "{scores} scores but {labels} labels")
             }
             MetricError::NonFinite { index } => write!(f, "score {} is not finite", index + 1),
+            MetricError::MaxFpr { value } => write!(
+                f,
+                "max_fpr = {value} is out of range: it must be in (0, 1] (1 gives the plain AUC)"
+            ),
         }
     }
 }
@@ -61,7 +72,7 @@ fn from_order_key(k: u64) -> f64 {
 
 /// The scores of each class, sorted increasingly: the tie groups of both classes together are
 /// read off by merging them from the top ([`Sorted::for_each_group`]).
-struct Sorted {
+pub(crate) struct Sorted {
     pos: Vec<f64>,
     neg: Vec<f64>,
 }
@@ -72,7 +83,7 @@ impl Sorted {
     /// pairs moves, and integer comparisons (about 1.5x faster than `total_cmp` on 10^6
     /// scores; an LSB radix sort was slower still on this machine). -0.0 sorts right below 0.0;
     /// [`Sorted::for_each_group`] puts the two in one group.
-    fn new(scores: &[f64], labels: &[Label]) -> Result<Self, MetricError> {
+    pub(crate) fn new(scores: &[f64], labels: &[Label]) -> Result<Self, MetricError> {
         if scores.len() != labels.len() {
             return Err(MetricError::LengthMismatch {
                 scores: scores.len(),
@@ -107,7 +118,7 @@ impl Sorted {
     /// Calls `f(score, positives, negatives)` for each distinct score in decreasing order
     /// (`==` equality, as scikit-learn's ties: -0.0 joins 0.0, under the score 0.0).
     #[allow(clippy::float_cmp)] // Ties are exactly equal scores, as in scikit-learn.
-    fn for_each_group(&self, mut f: impl FnMut(f64, usize, usize)) {
+    pub(crate) fn for_each_group(&self, mut f: impl FnMut(f64, usize, usize)) {
         let (ps, ns) = (&self.pos, &self.neg);
         let (mut i, mut j) = (ps.len(), ns.len());
         while i > 0 || j > 0 {
@@ -129,12 +140,12 @@ impl Sorted {
     }
 
     /// Positives.
-    fn pos(&self) -> usize {
+    pub(crate) fn pos(&self) -> usize {
         self.pos.len()
     }
 
     /// Negatives.
-    fn neg(&self) -> usize {
+    pub(crate) fn neg(&self) -> usize {
         self.neg.len()
     }
 }

@@ -962,3 +962,44 @@ fn max_train_subsamples_each_outer_training_part() {
         fingerprint(&nested_cv(&data, &algo, &loose, &quiet).unwrap())
     );
 }
+
+/// `max_fpr` adds the partial AUC of each test part and leaves everything else as it was; at
+/// `max_fpr = 1` it is the AUC itself. Without it, the JSON of a record has no `pauc` key.
+#[test]
+fn max_fpr_adds_the_partial_auc_and_nothing_else() {
+    let data = two_gaussians(18, 30, 3);
+    let base: ParamMap = [("eta", 0.5)].into_iter().collect();
+    let algo = Algo {
+        base,
+        grid: grid(&[("gain", &[1.0, 2.0])]),
+        make: &make_drift,
+    };
+    let plain = nested_cv(&data, &algo, &small_cfg(), &quiet).unwrap();
+    assert!(plain.iter().all(|r| r.pauc.is_none()));
+    let json = serde_json::to_value(&plain[0]).unwrap();
+    assert!(json.get("pauc").is_none(), "{json}");
+    let summary = serde_json::to_value(summarize(&plain)).unwrap();
+    assert!(summary.get("pauc_mean").is_none(), "{summary}");
+    for (b, is_whole_curve) in [(0.2, false), (1.0, true)] {
+        let cfg = CvConfig {
+            max_fpr: Some(b),
+            ..small_cfg()
+        };
+        let with = nested_cv(&data, &algo, &cfg, &quiet).unwrap();
+        assert_eq!(fingerprint(&plain), fingerprint(&with));
+        for r in &with {
+            let p = r.pauc.unwrap();
+            assert!((0.0..=1.0).contains(&p), "{p}");
+            if is_whole_curve {
+                assert_eq!(p.to_bits(), r.auc.to_bits());
+            }
+        }
+        let s = summarize(&with);
+        assert!(s.pauc_mean.is_some() && s.pauc_std.is_some());
+    }
+    let bad = CvConfig {
+        max_fpr: Some(0.0),
+        ..small_cfg()
+    };
+    assert!(nested_cv(&data, &algo, &bad, &quiet).is_err());
+}

@@ -1,12 +1,14 @@
-//! The evaluation layer for Python: AUC, average precision and the ROC curve of auc-eval, the
+//! The evaluation layer for Python: AUC, average precision, the partial and multiclass AUC and
+//! the ROC curve of auc-eval, the
 //! Friedman test with the Nemenyi critical difference, and the papers' nested cross-validation
 //! protocol returning the records `auc cv --json` prints. Everything runs with the GIL released.
 
 use auc_core::{Label, ParamMap, ParamValue};
 use auc_eval::cv::{self, Algo, CvConfig};
 use auc_eval::grid::{self, GridAxis};
-use auc_eval::{metrics, stats};
-use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use auc_eval::multiclass::{Average, Scheme};
+use auc_eval::{metrics, multiclass, partial, stats};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde_json::json;
@@ -51,6 +53,52 @@ pub(crate) fn roc_auc(
     let labels = scored(&scores, &y)?;
     let s = slice(&scores);
     py.detach(|| metrics::auc(&s, &labels)).map_err(value_error)
+}
+
+/// The partial AUC up to false-positive rate `max_fpr`: `(standardized, area)`, McClish's value
+/// (scikit-learn's `roc_auc_score(max_fpr=...)`) and the raw area.
+#[pyfunction]
+pub(crate) fn partial_auc(
+    py: Python<'_>,
+    scores: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, bool>,
+    max_fpr: f64,
+) -> PyResult<(f64, f64)> {
+    let labels = scored(&scores, &y)?;
+    let s = slice(&scores);
+    let p = py
+        .detach(|| partial::partial_auc(&s, &labels, max_fpr))
+        .map_err(value_error)?;
+    Ok((p.standardized, p.area))
+}
+
+/// The multiclass AUC of the `n x K` matrix `scores` for class indices `classes` (in `0..K`),
+/// `multi_class` `ovr` or `ovo`, `average` `macro` or `weighted`.
+#[pyfunction]
+pub(crate) fn multiclass_auc(
+    py: Python<'_>,
+    scores: PyReadonlyArray2<'_, f64>,
+    classes: PyReadonlyArray1<'_, i64>,
+    multi_class: &str,
+    average: &str,
+) -> PyResult<f64> {
+    let scheme: Scheme = multi_class.parse().map_err(value_error)?;
+    let average: Average = average.parse().map_err(value_error)?;
+    let view = scores.as_array();
+    let k = view.ncols();
+    // Row-major, as auc_eval::multiclass reads it (a copy unless numpy's array is C-ordered).
+    let flat: std::borrow::Cow<'_, [f64]> = match scores.as_slice() {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => std::borrow::Cow::Owned(view.iter().copied().collect()),
+    };
+    let labels: Vec<usize> = classes
+        .as_array()
+        .iter()
+        .map(|&c| usize::try_from(c))
+        .collect::<Result<_, _>>()
+        .map_err(|_| PyValueError::new_err("class indices must be non-negative"))?;
+    py.detach(|| multiclass::multiclass_auc(&flat, k, &labels, scheme, average))
+        .map_err(value_error)
 }
 
 /// Average precision (scikit-learn's step sum) of `scores` for the boolean labels `y`.
@@ -217,6 +265,7 @@ pub(crate) fn nested_cv(
         features: None,
         unit_norm,
         max_train,
+        max_fpr: None,
     };
     let borrowed = Borrowed::extract(x)?;
     let rows = borrowed.rows()?;

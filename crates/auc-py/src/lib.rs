@@ -56,6 +56,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(transform::merge_map_samples, m)?)?;
     m.add_function(wrap_pyfunction!(eval::roc_auc, m)?)?;
     m.add_function(wrap_pyfunction!(eval::average_precision, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::partial_auc, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::multiclass_auc, m)?)?;
     m.add_function(wrap_pyfunction!(eval::roc_curve, m)?)?;
     m.add_function(wrap_pyfunction!(eval::friedman, m)?)?;
     m.add_function(wrap_pyfunction!(eval::nested_cv, m)?)?;
