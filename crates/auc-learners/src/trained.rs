@@ -439,8 +439,8 @@ where
 
     fn dim(&self) -> usize {
         match self {
-            LinearState::Last(l) => l.weights().len(),
-            LinearState::Averaged(l) => l.weights().len(),
+            LinearState::Last(l) => l.dim(),
+            LinearState::Averaged(l) => l.dim(),
         }
     }
 

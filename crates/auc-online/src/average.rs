@@ -42,6 +42,12 @@ pub trait Linear {
 
     /// The weight vector $w$ the learner scores with.
     fn weights(&self) -> &[f64];
+
+    /// $p$, the length of [`Linear::weights`]. A learner whose weights are materialized from a
+    /// lazy form (SOLAM, [`Averaged`]) answers without materializing them: callers ask per row.
+    fn dim(&self) -> usize {
+        self.weights().len()
+    }
 }
 
 /// A learner that updates like `L` and scores with the mean of `L`'s iterates after each update,
@@ -107,6 +113,10 @@ impl<L: Linear> Averaged<L> {
 }
 
 impl<L: Linear> Linear for Averaged<L> {
+    fn dim(&self) -> usize {
+        self.mean.len()
+    }
+
     fn weights(&self) -> &[f64] {
         if !L::SPARSE_STEPS {
             return &self.mean;
@@ -191,7 +201,7 @@ impl<L: Linear + SavedState> SavedState for Averaged<L> {
 
     fn validate(&self) -> Result<(), StateError> {
         self.inner.validate()?;
-        check::len("mean", self.mean.len(), self.inner.weights().len())?;
+        check::len("mean", self.mean.len(), self.inner.dim())?;
         check::finite("mean", &self.mean)?;
         if L::SPARSE_STEPS {
             check::len("last", self.last.len(), self.mean.len())?;

@@ -250,6 +250,10 @@ impl Solam {
 }
 
 impl Linear for Solam {
+    fn dim(&self) -> usize {
+        self.v.len()
+    }
+
     fn weights(&self) -> &[f64] {
         self.cache.0.get_or_init(|| {
             if self.gamma_sum > 0.0 {
