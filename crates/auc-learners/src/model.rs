@@ -336,8 +336,7 @@ impl Model {
         };
         let algorithm = crate::find(&wire.algorithm)
             .ok_or_else(|| Error::UnknownAlgorithm(wire.algorithm.clone()))?;
-        if !(algorithm.oldest_state_version..=algorithm.state_version)
-            .contains(&wire.state_version)
+        if !(algorithm.oldest_state_version..=algorithm.state_version).contains(&wire.state_version)
         {
             return Err(Error::StateVersion {
                 algorithm: algorithm.name,

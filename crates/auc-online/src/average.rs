@@ -351,7 +351,10 @@ mod tests {
         }
         let w = lazy.weights().to_vec();
         for (x, _) in rows {
-            let (s, d) = (lazy.score(Row::Sparse(x.view())), Row::Sparse(x.view()).dot(&w));
+            let (s, d) = (
+                lazy.score(Row::Sparse(x.view())),
+                Row::Sparse(x.view()).dot(&w),
+            );
             let size = Row::Sparse(x.view()).norm_sq().sqrt() * scale;
             prop_assert!(tol::close_with(s, d, tol::REL * size, tol::REL), "{s} {d}");
         }
