@@ -114,6 +114,23 @@ pub mod streams {
             .expect("generated LIBSVM text parses")
     }
 
+    /// `n` wide sparse examples: `nnz` uniformly drawn features of `p` per row, values in
+    /// (-1, 1), about 1 positive in 4 ([`LibsvmText`] with `real_values`). The dataset's own
+    /// dimension is the largest index drawn; build learners for `p`.
+    pub fn wide_sparse(n: usize, p: usize, nnz: usize) -> Dataset {
+        let text = LibsvmText {
+            n,
+            dim: p,
+            nnz,
+            real_values: true,
+            seed: 0x5ba5,
+        }
+        .generate();
+        read_libsvm(text.as_bytes(), "wide", &ReadOptions::default())
+            .and_then(|raw| raw.binarize(&Positive::Minority))
+            .expect("generated LIBSVM text parses")
+    }
+
     /// A fresh learner (seed 1) after one pass over `data`.
     pub fn stream<P: OnlineParams>(params: &P, data: &Dataset) -> P::Learner {
         let mut l = params.build(data.dim(), 1).expect("valid parameters");

@@ -74,6 +74,10 @@ pub trait SavedState: Serialize + DeserializeOwned {
     /// an old file is refused with a message instead of misread.
     const STATE_VERSION: u32;
 
+    /// The oldest layout version this build still reads (a file between it and
+    /// [`SavedState::STATE_VERSION`] is converted on reading); older files are refused.
+    const OLDEST_STATE_VERSION: u32 = Self::STATE_VERSION;
+
     /// Checks a decoded state before it is used: dimensions agree, every number is finite,
     /// parameters are in range, counters are consistent. A crafted or damaged file must fail
     /// here rather than panic or score NaN later.

@@ -367,7 +367,8 @@ impl Model {
         };
         let algorithm = crate::find(&wire.algorithm)
             .ok_or_else(|| Error::UnknownAlgorithm(wire.algorithm.clone()))?;
-        if wire.state_version != algorithm.state_version {
+        if !(algorithm.oldest_state_version..=algorithm.state_version).contains(&wire.state_version)
+        {
             return Err(Error::StateVersion {
                 algorithm: algorithm.name,
                 found: wire.state_version,
@@ -384,7 +385,7 @@ impl Model {
             ))));
         }
         let state = algorithm
-            .decode(&wire.state, wire.averaged)
+            .decode(&wire.state, wire.averaged, wire.state_version)
             .map_err(Error::State)?;
         // The learner sees the stages' output: the map's features when there is a map.
         let learner_dim = wire.preparation.transform.output_dim(wire.preparation.dim);

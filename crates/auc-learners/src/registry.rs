@@ -25,8 +25,9 @@ use crate::trained::{
     decode_batch, decode_kernel, decode_linear,
 };
 
-/// Decodes and validates a saved state (`bool`: averaged iterates).
-type Decode = fn(&[u8], bool) -> Result<Box<dyn Trained>, StateError>;
+/// Decodes and validates a saved state (`bool`: averaged iterates; `u32`: the file's state
+/// version, one this build reads).
+type Decode = fn(&[u8], bool, u32) -> Result<Box<dyn Trained>, StateError>;
 
 /// Fits a batch moment learner with these parameters on (scaled) class moments.
 pub(crate) type FromMoments = fn(&ParamMap, &Moments) -> Result<Fitted, FitError>;
@@ -53,6 +54,8 @@ pub struct Algorithm {
     pub paper_grid: &'static [&'static str],
     /// The version of the state layout this build writes.
     pub state_version: u32,
+    /// The oldest version of the state layout this build reads.
+    pub oldest_state_version: u32,
     configure: fn(&ParamMap) -> Result<Box<dyn Configured>, ParamError>,
     decode: Decode,
     defaults: fn() -> serde_json::Map<String, Value>,
@@ -112,7 +115,11 @@ fn asks_transductive_of<P: Params>(given: &ParamMap) -> bool {
     params::typed_over(&P::default().inductive(), given).is_ok_and(|p| p.is_transductive())
 }
 
-fn decode_kernel_state<P>(bytes: &[u8], _averaged: bool) -> Result<Box<dyn Trained>, StateError>
+fn decode_kernel_state<P>(
+    bytes: &[u8],
+    _averaged: bool,
+    _version: u32,
+) -> Result<Box<dyn Trained>, StateError>
 where
     P: OnlineParams,
     P::Learner: KernelLearner,
@@ -120,7 +127,11 @@ where
     decode_kernel::<P>(bytes)
 }
 
-fn decode_batch_state<P>(bytes: &[u8], _averaged: bool) -> Result<Box<dyn Trained>, StateError>
+fn decode_batch_state<P>(
+    bytes: &[u8],
+    _averaged: bool,
+    _version: u32,
+) -> Result<Box<dyn Trained>, StateError>
 where
     P: BatchParams,
     P::Model: Describe,
@@ -145,6 +156,7 @@ impl Algorithm {
             grid: P::GRID,
             paper_grid: P::PAPER_GRID,
             state_version: <P::Learner as auc_core::SavedState>::STATE_VERSION,
+            oldest_state_version: <P::Learner as auc_core::SavedState>::OLDEST_STATE_VERSION,
             configure: configure_linear::<P>,
             decode: decode_linear::<P>,
             defaults: defaults_of::<P>,
@@ -169,6 +181,7 @@ impl Algorithm {
             grid: P::GRID,
             paper_grid: P::PAPER_GRID,
             state_version: <P::Learner as auc_core::SavedState>::STATE_VERSION,
+            oldest_state_version: <P::Learner as auc_core::SavedState>::OLDEST_STATE_VERSION,
             configure: configure_kernel::<P>,
             decode: decode_kernel_state::<P>,
             defaults: defaults_of::<P>,
@@ -193,6 +206,7 @@ impl Algorithm {
             grid: P::GRID,
             paper_grid: P::PAPER_GRID,
             state_version: <P::Model as auc_core::SavedState>::STATE_VERSION,
+            oldest_state_version: <P::Model as auc_core::SavedState>::OLDEST_STATE_VERSION,
             configure: configure_batch::<P>,
             decode: decode_batch_state::<P>,
             defaults: defaults_of::<P>,
@@ -220,13 +234,15 @@ impl Algorithm {
         (self.configure)(params)
     }
 
-    /// Decodes a state this build wrote (`averaged`: iterates averaged) and validates it.
+    /// Decodes a state of layout `version` (one this build reads, `oldest_state_version` to
+    /// `state_version`; `averaged`: iterates averaged) and validates it.
     pub(crate) fn decode(
         &self,
         bytes: &[u8],
         averaged: bool,
+        version: u32,
     ) -> Result<Box<dyn Trained>, StateError> {
-        (self.decode)(bytes, averaged)
+        (self.decode)(bytes, averaged, version)
     }
 
     /// Every parameter's default, in spec order.

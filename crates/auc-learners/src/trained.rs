@@ -9,7 +9,7 @@ use auc_core::{
 };
 use auc_cvm::InductiveModel;
 use auc_kernel::KernelLearner;
-use auc_online::{Averaged, Linear, MomentModel};
+use auc_online::{Averaged, Linear, Materialized, MomentModel};
 use serde_json::{Value, json};
 
 use crate::params::{object, to_map};
@@ -187,7 +187,13 @@ where
     }
 
     fn memory_bytes(&self, shape: &DataShape, average: bool) -> u64 {
-        let mean = if average { 8 * shape.dim as u64 } else { 0 };
+        // The mean, and the step counters of lazy averaging (`Linear::SPARSE_STEPS`).
+        let per_feature = if P::Learner::SPARSE_STEPS { 16 } else { 8 };
+        let mean = if average {
+            per_feature * shape.dim as u64
+        } else {
+            0
+        };
         self.0.state_bytes(shape.dim) + mean
     }
 }
@@ -433,8 +439,8 @@ where
 
     fn dim(&self) -> usize {
         match self {
-            LinearState::Last(l) => l.weights().len(),
-            LinearState::Averaged(l) => l.weights().len(),
+            LinearState::Last(l) => l.dim(),
+            LinearState::Averaged(l) => l.dim(),
         }
     }
 
@@ -555,13 +561,24 @@ fn encode<T: serde::Serialize>(state: &T) -> Vec<u8> {
     postcard::to_allocvec(state).expect("learner states serialize to postcard")
 }
 
-/// Decodes a linear learner's state (`averaged`: an [`Averaged`] one) and validates it.
-pub(crate) fn decode_linear<P>(bytes: &[u8], averaged: bool) -> Result<Box<dyn Trained>, StateError>
+/// Decodes a linear learner's state of layout `version` (`averaged`: an [`Averaged`] one) and
+/// validates it.
+///
+/// The learner's own layout is the same in every version read; an averaged state older than
+/// the current version is [`Materialized`] (the Perceptron's and PA-I's version 1, before their
+/// averages kept step counters).
+pub(crate) fn decode_linear<P>(
+    bytes: &[u8],
+    averaged: bool,
+    version: u32,
+) -> Result<Box<dyn Trained>, StateError>
 where
     P: OnlineParams,
     P::Learner: Linear,
 {
-    let state = if averaged {
+    let state = if averaged && version < <P::Learner as SavedState>::STATE_VERSION {
+        LinearState::Averaged(decode::<Materialized<P::Learner>>(bytes)?.into())
+    } else if averaged {
         LinearState::Averaged(decode::<Averaged<P::Learner>>(bytes)?)
     } else {
         LinearState::Last(decode::<P::Learner>(bytes)?)

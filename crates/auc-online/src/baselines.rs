@@ -47,6 +47,9 @@ pub struct Perceptron {
 }
 
 impl Linear for Perceptron {
+    /// A step adds a multiple of $x$.
+    const SPARSE_STEPS: bool = true;
+
     fn weights(&self) -> &[f64] {
         &self.w
     }
@@ -78,7 +81,11 @@ impl OnlineLearner for Perceptron {
 }
 
 impl SavedState for Perceptron {
-    const STATE_VERSION: u32 = 1;
+    /// Version 2 saves the averaged state with its step counters ([`crate::Averaged`]'s lazy
+    /// averaging); version 1 files (the same learner layout, an averaged state without counters)
+    /// still read.
+    const STATE_VERSION: u32 = 2;
+    const OLDEST_STATE_VERSION: u32 = 1;
 
     fn validate(&self) -> Result<(), StateError> {
         check::finite("w", &self.w)
@@ -145,6 +152,9 @@ pub struct PaI {
 }
 
 impl Linear for PaI {
+    /// A step adds a multiple of $x$.
+    const SPARSE_STEPS: bool = true;
+
     fn weights(&self) -> &[f64] {
         &self.w
     }
@@ -179,7 +189,11 @@ impl OnlineLearner for PaI {
 }
 
 impl SavedState for PaI {
-    const STATE_VERSION: u32 = 1;
+    /// Version 2 saves the averaged state with its step counters ([`crate::Averaged`]'s lazy
+    /// averaging); version 1 files (the same learner layout, an averaged state without counters)
+    /// still read.
+    const STATE_VERSION: u32 = 2;
+    const OLDEST_STATE_VERSION: u32 = 1;
 
     fn validate(&self) -> Result<(), StateError> {
         PaIParams { c: self.c }.check()?;

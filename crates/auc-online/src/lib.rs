@@ -52,7 +52,7 @@ mod opauc_batch;
 mod solam;
 
 pub use adaptive::{AdaOam, AdaOamParams, AdmOam, AdmOamParams};
-pub use average::{Averaged, Linear};
+pub use average::{Averaged, Linear, Materialized};
 pub use baselines::{PaI, PaIParams, Perceptron, PerceptronParams};
 pub use batch_moments::{
     BLOCK_ROWS, BlockScratch, CERTIFICATE_TOLERANCE, GAP_TOLERANCE, MAX_NEWTON_STEPS, MomentModel,
@@ -68,7 +68,22 @@ pub use oauc_m_batch::OaucMBatchParams;
 pub use opauc_batch::OpaucBatchParams;
 pub use solam::{Solam, SolamParams};
 
+use std::sync::OnceLock;
+
 use auc_core::{Divergence, Row};
+
+/// Weights materialized from a lazy representation (SOLAM's $u + \beta v$, a lazily averaged
+/// iterate), filled on the first [`Linear::weights`] call after an update and emptied by the next.
+///
+/// Not serialized, and ignored by `==`: it is a function of the rest of the state.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WeightsCache(pub(crate) OnceLock<Vec<f64>>);
+
+impl PartialEq for WeightsCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
 
 /// $w \leftarrow w + a x$ with every result clamped to the finite range: features near
 /// $10^{308}$ without scaling would otherwise overflow $w$ to $\pm\infty$ and then NaN. A

@@ -70,15 +70,13 @@
 //! which bounds the cancellation to about four digits. The test
 //! `many_projections_keep_the_average_accurate` compares against a direct dense computation.
 
-use std::sync::OnceLock;
-
 use auc_core::{
     Divergence, Family, Label, OnlineLearner, OnlineParams, ParamError, ParamSpec, Params, Range,
     Row, SavedState, Scorer, StateError, check,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::{Linear, linear_divergence};
+use crate::{Linear, WeightsCache, linear_divergence};
 
 /// Fold $w = s v$ back to $s = 1$ when $s$ falls below this (see the module docs).
 const S_MIN: f64 = 1e-4;
@@ -157,18 +155,6 @@ impl OnlineParams for SolamParams {
     }
 }
 
-/// The materialized $\bar w$, filled on the first [`Linear::weights`] call after an update.
-///
-/// Not serialized, and ignored by `==`: it is a function of the rest of the state.
-#[derive(Clone, Debug, Default)]
-struct WeightsCache(OnceLock<Vec<f64>>);
-
-impl PartialEq for WeightsCache {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
 /// Stochastic online AUC maximization [SOLAM16, alg. 1]: stochastic descent in $v = (w, a, b)$ and
 /// ascent in $\alpha$ on the saddle function [SOLAM16, thm. 1]
 /// $$F = (1-p)(w^\top x - a)^2 [y = 1] + p (w^\top x - b)^2 [y = -1] +
@@ -212,6 +198,7 @@ pub struct Solam {
     gamma_sum: f64,
     /// Steps refused because a value would not be finite (features too large unscaled).
     rejected: u64,
+    /// The materialized $\bar w$, filled on the first [`Linear::weights`] call after an update.
     #[serde(skip)]
     cache: WeightsCache,
 }
@@ -263,6 +250,10 @@ impl Solam {
 }
 
 impl Linear for Solam {
+    fn dim(&self) -> usize {
+        self.v.len()
+    }
+
     fn weights(&self) -> &[f64] {
         self.cache.0.get_or_init(|| {
             if self.gamma_sum > 0.0 {

@@ -330,3 +330,58 @@ fn public_types_are_send_and_sync() {
     check::<Solam>();
     check::<SolamParams>();
 }
+
+/// Wide sparse streams (5 stored features of 400 a row, seeded): the lazy learner ($w = s v$,
+/// the average as $u + \beta v$, folds when $s < 10^{-4}$) against the dense [`reference`],
+/// with the ball binding often (small $R$) and rarely. The tolerance is relative to the largest
+/// weight: a fold loses at most four digits of the average (module docs), which leaves about
+/// twelve; 1e-9 of the scale is well inside that.
+#[test]
+fn wide_sparse_streams_match_the_dense_reference() {
+    const P: usize = 400;
+    for (seed, eta, r) in [(1u64, 1.0, 1.0), (2, 5.0, 0.05), (3, 0.5, 10.0)] {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let rows: Vec<(SparseVec, Label)> = (0..3000)
+            .map(|_| {
+                let mut idx: Vec<u32> = (0..5).map(|_| rng.random_range(0..P as u32)).collect();
+                idx.sort_unstable();
+                idx.dedup();
+                let y = if rng.random::<f64>() < 0.1 { Pos } else { Neg };
+                let shift = if y == Pos { 0.3 } else { 0.0 };
+                let pairs = idx
+                    .into_iter()
+                    .map(|j| (j, shift + rng.random_range(-1.0..1.0)));
+                (SparseVec::from_pairs(pairs).unwrap(), y)
+            })
+            .collect();
+        let dense: Vec<(Vec<f64>, Label)> = rows
+            .iter()
+            .map(|(x, y)| {
+                let mut v = vec![0.0; P];
+                Row::Sparse(x.view()).write_dense(&mut v);
+                (v, *y)
+            })
+            .collect();
+        let (avg, last, ..) = reference(eta, r, &dense);
+        let mut l = solam(eta, r, P);
+        for (x, y) in &rows {
+            l.update(Row::Sparse(x.view()), *y);
+        }
+        let mut w = vec![0.0; P];
+        l.last_iterate(&mut w);
+        for (got, want) in [(l.weights(), &avg[..]), (&w[..], &last[..])] {
+            let scale = want.iter().fold(1e-300f64, |m, v| m.max(v.abs()));
+            for (j, (a, b)) in got.iter().zip(want).enumerate() {
+                assert!(
+                    tol::close_with(*a, *b, 1e-9 * scale, 1e-9),
+                    "seed {seed}, feature {j}: lazy {a}, dense {b}"
+                );
+            }
+        }
+        // Scores in O(nnz) equal the materialized average's.
+        for (x, _) in rows.iter().take(50) {
+            let x = Row::Sparse(x.view());
+            assert!(tol::close(l.score(x), x.dot(l.weights())));
+        }
+    }
+}

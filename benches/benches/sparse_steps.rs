@@ -1,0 +1,55 @@
+//! Per-step time of the $O(\mathrm{nnz})$ learners on wide sparse rows: the same 20 non-zeros a
+//! row at $p = 2^{16}$ and $p = 2^{22}$, so a step whose cost grew with $p$ would show as a ratio
+//! far above 1 between the two IDs (issue 23).
+//!
+//! Group `auc-online/sparse-step`; IDs `<algo>/p=<p>,nnz=20`; `Throughput::Elements(n)`. One
+//! learner per ID keeps stepping across iterations (building one is $O(p)$, which is not a
+//! step); `averaged-pa-i` is PA-I with `Averaged` (lazy averaging).
+
+use std::hint::black_box;
+
+use auc_benches::streams;
+use auc_core::{Dataset, OnlineLearner, OnlineParams, Params};
+use auc_online::{Averaged, PaIParams, PerceptronParams, SolamParams};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
+
+/// Feature counts: $2^{16}$ and $2^{22}$.
+const DIMS: [usize; 2] = [1 << 16, 1 << 22];
+/// Non-zeros per row.
+const NNZ: usize = 20;
+/// Rows per iteration.
+const N: usize = 20_000;
+
+fn bench_learner<L: OnlineLearner>(c: &mut Criterion, name: &str, id: &str, mut l: L, d: &Dataset) {
+    let mut g = c.benchmark_group("auc-online/sparse-step");
+    g.throughput(Throughput::Elements(d.n() as u64));
+    g.bench_function(BenchmarkId::new(name, id), |b| {
+        b.iter(|| {
+            for (x, y) in d.iter() {
+                l.update(black_box(x), y);
+            }
+        })
+    });
+    g.finish();
+    black_box(l.score(d.iter().next().expect("rows").0));
+}
+
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    for p in DIMS {
+        let data = streams::wide_sparse(N, p, NNZ);
+        let id = format!("p={p},nnz={NNZ}");
+        let pa = PaIParams::default();
+        let ok = "valid parameters";
+        let l = pa.build(p, 1).expect(ok);
+        bench_learner(&mut c, PaIParams::NAME, &id, l, &data);
+        let l = PerceptronParams {}.build(p, 1).expect(ok);
+        bench_learner(&mut c, PerceptronParams::NAME, &id, l, &data);
+        let l = SolamParams::default().build(p, 1).expect(ok);
+        bench_learner(&mut c, SolamParams::NAME, &id, l, &data);
+        let l = Averaged::new(pa.build(p, 1).expect(ok));
+        bench_learner(&mut c, "averaged-pa-i", &id, l, &data);
+    }
+}
+
+criterion_main!(benches);
