@@ -133,6 +133,7 @@ impl RunArgs {
             unit_norm: stages.unit_norm,
             max_train: None,
             max_fpr: None,
+            calibration: None,
         }
     }
 }
@@ -159,6 +160,8 @@ pub(crate) struct CvArgs {
     /// per run and `pauc_mean` / `pauc_std` in the summary.
     #[arg(long, value_name = "B")]
     pub(crate) max_fpr: Option<f64>,
+    #[command(flatten)]
+    pub(crate) calibration: crate::calibration_args::CalibrationArgs,
     /// A grid axis NAME=SPEC: `2^a..2^b` (every power), `2^a..2^b:s` (every s-th), or
     /// `v1,v2,..` (numbers or words). `--grid default` searches the algorithm's default grid.
     #[arg(long = "grid", value_name = "NAME=SPEC")]
@@ -251,6 +254,7 @@ pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
     let mut cfg = a.run.config(a.folds, a.repeats, a.inner_folds);
     cfg.max_train = a.max_train.map(std::num::NonZeroUsize::get);
     cfg.max_fpr = a.max_fpr;
+    cfg.calibration = a.calibration.spec();
     if let Some(path) = &a.save_splits {
         save_splits(path, &a, &data, &choice, &cfg)?;
     }
@@ -401,11 +405,19 @@ pub(crate) fn cv_each(
 
 /// `, pAUC(FPR <= B) m ± s` when the runs were scored by a partial AUC, else nothing (the line
 /// stays as it was without `--max-fpr`).
+/// With `--calibrate`, also `, log loss m ± s, Brier m ± s`.
 fn pauc_text(s: &cv::Summary, max_fpr: Option<f64>) -> String {
-    match (s.pauc_mean, s.pauc_std, max_fpr) {
+    let mut out = match (s.pauc_mean, s.pauc_std, max_fpr) {
         (Some(m), Some(sd), Some(b)) => format!(", pAUC(FPR <= {b}) {m:.4} ± {sd:.4}"),
         _ => String::new(),
+    };
+    if let (Some(m), Some(sd)) = (s.log_loss_mean, s.log_loss_std) {
+        out.push_str(&format!(", log loss {m:.4} ± {sd:.4}"));
     }
+    if let (Some(m), Some(sd)) = (s.brier_mean, s.brier_std) {
+        out.push_str(&format!(", Brier {m:.4} ± {sd:.4}"));
+    }
+    out
 }
 
 pub(crate) fn print_table(records: &[RunRecord]) -> Result<(), Error> {

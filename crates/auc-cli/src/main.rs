@@ -8,6 +8,7 @@
 //! head`) is a success.
 
 mod algos;
+mod calibration_args;
 mod commands;
 mod curve;
 mod cv;

@@ -27,8 +27,7 @@ use auc_core::{Dataset, ParamMap};
 use auc_data::Layout;
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig};
 use auc_learners::{
-    Algorithm, CalibrationKind, CalibrationSpec, Configured, DEFAULT_CALIBRATION_FOLDS, Model,
-    Trained, Trainer, TrainingRecord, lookup,
+    Algorithm, CalibrationSpec, Configured, Model, Trained, Trainer, TrainingRecord, lookup,
 };
 use serde_json::json;
 
@@ -76,15 +75,8 @@ pub(crate) struct TrainArgs {
     /// Folds of the --tune cross-validation.
     #[arg(long, default_value_t = 5)]
     folds: usize,
-    /// Fit a calibration of the scores to probabilities and store it in the model (`auc
-    /// predict --proba` prints them): Platt's `sigmoid` or `isotonic` regression, fitted on the
-    /// held-out scores of a stratified cross-validation of DATA (--calibration-folds), never on
-    /// rows a model trained on; the saved model is trained on all of DATA. Loads DATA in memory.
-    #[arg(long, value_name = "sigmoid|isotonic", value_parser = parse_calibration)]
-    calibrate: Option<CalibrationKind>,
-    /// Folds of the --calibrate cross-validation.
-    #[arg(long, default_value_t = DEFAULT_CALIBRATION_FOLDS, requires = "calibrate")]
-    calibration_folds: usize,
+    #[command(flatten)]
+    calibration: crate::calibration_args::CalibrationArgs,
     /// Worker threads of --tune and of the moment pass of learners fitted from moments
     /// (default: all cores).
     #[arg(long)]
@@ -119,7 +111,7 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
     if let Some(why) = crate::moments::in_memory_reason(
         algo,
         a.tune,
-        a.calibrate.is_some(),
+        a.calibration.spec().is_some(),
         a.learn.limit,
         &a.learn.stages.spec(),
     ) {
@@ -140,7 +132,7 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
     }
     let config = algo.configure(&given)?;
     config.procedure(a.learn.average)?;
-    if algo.is_online() && !a.tune && a.calibrate.is_none() && !a.learn.shuffle_full {
+    if algo.is_online() && !a.tune && a.calibration.spec().is_none() && !a.learn.shuffle_full {
         return train_streaming(&a, algo, config);
     }
     train_in_memory(&a, algo, &given, config)
@@ -184,8 +176,8 @@ fn train_in_memory(
     let seconds = start.elapsed().as_secs_f64();
     let diverged = warn_divergence(state.as_ref(), algo.name);
     check_state(state.as_ref(), algo.name)?;
-    let calibration = match a.calibrate {
-        Some(kind) => Some(calibrate(a, algo, config.as_ref(), data, kind)?),
+    let calibration = match a.calibration.spec() {
+        Some(spec) => Some(calibrate(a, algo, config.as_ref(), data, spec)?),
         None => None,
     };
     let (positives, negatives) = data.class_counts();
@@ -302,11 +294,6 @@ fn data_bytes(data: &Dataset) -> u64 {
     }
 }
 
-/// Parses `--calibrate`'s word.
-fn parse_calibration(word: &str) -> Result<CalibrationKind, String> {
-    word.parse()
-}
-
 /// Fits `--calibrate`'s calibration of `config` on the held-out scores of a cross-validation of
 /// the prepared `data` (memory checked first, the folds on the `--threads` pool), and says what
 /// it fitted.
@@ -315,15 +302,12 @@ fn calibrate(
     algo: &Algorithm,
     config: &dyn Configured,
     data: &Dataset,
-    kind: CalibrationKind,
+    spec: CalibrationSpec,
 ) -> Result<auc_learners::Calibration, Error> {
-    let spec = CalibrationSpec {
-        kind,
-        folds: a.calibration_folds,
-    };
     let pool = pool(a.threads)?;
     memory::check(
-        spec.memory_bytes(
+        auc_learners::calibration_bytes(
+            &spec,
             config,
             &shape(data),
             data_bytes(data),
@@ -340,7 +324,9 @@ fn calibrate(
         "use fewer --threads or --calibration-folds",
     )?;
     let start = Instant::now();
-    let (c, folds) = pool.install(|| spec.fit(config, a.learn.average, data, a.learn.seed))?;
+    let (c, folds) = pool.install(|| {
+        auc_learners::fit_calibration(&spec, config, a.learn.average, data, a.learn.seed)
+    })?;
     let fewer = if folds < spec.folds {
         format!(" (not {}: the smaller class has {folds} rows)", spec.folds)
     } else {
@@ -473,7 +459,7 @@ fn resume(a: TrainArgs, path: &Path) -> Result<(), Error> {
     let fixed = [
         (!a.learn.hyper.is_empty(), "parameters"),
         (a.tune, "--tune"),
-        (a.calibrate.is_some(), "--calibrate"),
+        (a.calibration.spec().is_some(), "--calibrate"),
         (a.learn.average, "--average"),
         (
             a.learn.stages.is_given() || a.learn.scale_from.is_some(),

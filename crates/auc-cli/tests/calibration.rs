@@ -205,3 +205,52 @@ fn refusals_name_the_way_out() {
     );
     assert!(!stdout(&auc(&["model", r])).contains("calibration"));
 }
+
+#[test]
+fn cv_reports_log_loss_and_brier_only_when_asked() {
+    let h = heart();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "cv",
+            "--algo",
+            "pa-i",
+            "--data",
+            &h,
+            "--repeats",
+            "1",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let o = auc(&args);
+        ok(&o, "cv");
+        stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let plain = run(&[]);
+    assert!(
+        plain
+            .iter()
+            .all(|j| j.get("log_loss").is_none() && j.get("log_loss_mean").is_none())
+    );
+    let calibrated = run(&["--calibrate", "sigmoid"]);
+    let (runs, summary) = calibrated.split_at(calibrated.len() - 1);
+    assert_eq!(runs.len(), 5);
+    for (r, p) in runs.iter().zip(&plain) {
+        // The same models: AUC unchanged, and the probabilities beat the prior.
+        assert_eq!(r["auc"], p["auc"]);
+        let (ll, brier) = (
+            r["log_loss"].as_f64().unwrap(),
+            r["brier"].as_f64().unwrap(),
+        );
+        assert!(ll > 0.0 && ll < 0.69 && brier > 0.0 && brier < 0.25, "{r}");
+    }
+    let mean = runs
+        .iter()
+        .map(|r| r["log_loss"].as_f64().unwrap())
+        .sum::<f64>()
+        / 5.0;
+    assert!((summary[0]["log_loss_mean"].as_f64().unwrap() - mean).abs() < 1e-12);
+    assert!(summary[0]["brier_std"].as_f64().is_some());
+}

@@ -3,7 +3,7 @@
 //!
 //! A scorer ranks; a user who sets a threshold from costs or combines models needs
 //! $P(y = +1 \mid s)$. Both calibrations here are fitted on pairs (score, label) that the model
-//! did not train on (the caller's job: [`held_out_scores`](crate::calibration_cv::held_out_scores)
+//! did not train on (the caller's job: [`CalibrationSpec`](crate::calibration_cv::CalibrationSpec)
 //! gives them by cross-validation) and map any score to a probability in $[0, 1]$:
 //!
 //! - **sigmoid** \[Platt99\]: $p(s) = 1 / (1 + e^{A s + B})$, with $(A, B)$ minimizing the log loss
@@ -103,6 +103,15 @@ pub enum CalibrationError {
         /// Number of negatives.
         neg: usize,
     },
+    /// Too few rows of a class, or folds, for held-out scores of both classes.
+    TooFewRows {
+        /// Folds asked for.
+        folds: usize,
+        /// Positive rows.
+        pos: usize,
+        /// Negative rows.
+        neg: usize,
+    },
     /// A stored calibration breaks an invariant (a damaged or crafted model file).
     Invalid(String),
 }
@@ -119,6 +128,10 @@ impl fmt::Display for CalibrationError {
             CalibrationError::SingleClass { pos, neg } => write!(
                 f,
                 "a calibration needs held-out scores of both classes, got {pos} positive(s) and {neg} negative(s)"
+            ),
+            CalibrationError::TooFewRows { folds, pos, neg } => write!(
+                f,
+                "a calibration needs held-out scores of both classes from at least 2 folds: {folds} fold(s) asked for, and the data hold {pos} positive and {neg} negative rows"
             ),
             CalibrationError::Invalid(why) => write!(f, "invalid calibration: {why}"),
         }

@@ -11,9 +11,10 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
+use serde::Serialize;
 
 use crate::EvalError;
-use crate::calibration::{Calibration, CalibrationKind};
+use crate::calibration::{Calibration, CalibrationError, CalibrationKind};
 use crate::folds::{derive_seed, stratified_kfold};
 
 /// Seed-path tag of the calibration folds.
@@ -76,18 +77,66 @@ pub fn held_out_scores(
     Ok(scores)
 }
 
-/// A calibration of `kind` fitted on the held-out scores of [`held_out_scores`].
-///
-/// # Errors
-/// As [`held_out_scores`], and [`EvalError::Calibration`] when a held-out score is not finite.
-pub fn cross_validated(
-    kind: CalibrationKind,
-    data: &Dataset,
-    fit: &dyn DynFit,
-    params: &ParamMap,
-    folds: usize,
-    seed: u64,
-) -> Result<Calibration, EvalError> {
-    let scores = held_out_scores(data, fit, params, folds, seed)?;
-    Calibration::fit(kind, &scores, data.labels()).map_err(EvalError::Calibration)
+/// Folds of the held-out scores a calibration is fitted on unless the user says otherwise
+/// (scikit-learn's `CalibratedClassifierCV` default, and LIBSVM's for its probabilities).
+pub const DEFAULT_CALIBRATION_FOLDS: usize = 5;
+
+/// What calibration to fit and on how many folds: what `auc train --calibrate`, `auc cv
+/// --calibrate` and Python's `calibration=` ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CalibrationSpec {
+    /// Sigmoid or isotonic.
+    pub kind: CalibrationKind,
+    /// Folds of the internal cross-validation (at least 2).
+    pub folds: usize,
+}
+
+impl CalibrationSpec {
+    /// `kind` on [`DEFAULT_CALIBRATION_FOLDS`] folds.
+    pub fn new(kind: CalibrationKind) -> Self {
+        Self {
+            kind,
+            folds: DEFAULT_CALIBRATION_FOLDS,
+        }
+    }
+
+    /// The folds used on `data`: `folds`, or fewer when the smaller class has fewer rows (each
+    /// fold needs a row of each class), so small data and very few positives still calibrate.
+    ///
+    /// # Errors
+    /// [`CalibrationError::TooFewRows`] when a class has fewer than 2 rows or fewer than 2 folds
+    /// are asked for: no held-out score of each class from two fits can exist.
+    pub fn folds_for(&self, data: &Dataset) -> Result<usize, CalibrationError> {
+        let (pos, neg) = data.class_counts();
+        let smaller = pos.min(neg);
+        if smaller < 2 || self.folds < 2 {
+            return Err(CalibrationError::TooFewRows {
+                folds: self.folds,
+                pos,
+                neg,
+            });
+        }
+        Ok(self.folds.min(smaller))
+    }
+
+    /// The calibration of `fit` on `data`: the held-out scores of [`held_out_scores`] on
+    /// [`CalibrationSpec::folds_for`] folds, the calibration fitted on them. Returns it with the
+    /// folds used. `params` names the procedure in errors.
+    ///
+    /// # Errors
+    /// As [`CalibrationSpec::folds_for`] and [`held_out_scores`], and a held-out score that is
+    /// not finite.
+    pub fn fit(
+        &self,
+        data: &Dataset,
+        fit: &dyn DynFit,
+        params: &ParamMap,
+        seed: u64,
+    ) -> Result<(Calibration, usize), EvalError> {
+        let folds = self.folds_for(data).map_err(EvalError::Calibration)?;
+        let scores = held_out_scores(data, fit, params, folds, seed)?;
+        let c =
+            Calibration::fit(self.kind, &scores, data.labels()).map_err(EvalError::Calibration)?;
+        Ok((c, folds))
+    }
 }

@@ -56,10 +56,12 @@ use rand::seq::SliceRandom;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::calibration_cv::CalibrationSpec;
 pub use crate::error::EvalError;
 use crate::folds::{Split, derive_seed, repeated_stratified_kfold, stratified_kfold};
 use crate::metrics::{MetricError, auc, average_precision};
 use crate::partial::{check_max_fpr, partial_auc};
+use crate::scoring_rules;
 
 /// Seed-path tag: inner fold assignment of an outer training part.
 const TAG_INNER_FOLDS: u64 = 2;
@@ -75,6 +77,8 @@ const TAG_OUTER_FIT: u64 = 6;
 const TAG_SUBSAMPLE: u64 = 7;
 /// Folds of [`tune`].
 const TAG_TUNE_FOLDS: u64 = 8;
+/// Seed-path tag of the calibration fitted on an outer training part (`CvConfig::calibration`).
+const TAG_OUTER_CALIBRATION: u64 = 9;
 
 /// Settings of the protocol. `Default` is the OAUC/ADM protocol [OAUC sec. 6.3]: 4 repetitions
 /// of stratified 5-fold CV with a 5-fold inner CV, min-max scaling on, unit norm off.
@@ -104,6 +108,11 @@ pub struct CvConfig {
     /// leaves the records as they were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_fpr: Option<f64>,
+    /// Also fit a calibration on each training part (its held-out scores of an inner
+    /// cross-validation, [`CalibrationSpec::fit`]) and score the test part's probabilities:
+    /// [`RunRecord::log_loss`] and [`RunRecord::brier`]. `None` leaves the records as they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<CalibrationSpec>,
 }
 
 impl CvConfig {
@@ -129,6 +138,7 @@ impl Default for CvConfig {
             unit_norm: false,
             max_train: None,
             max_fpr: None,
+            calibration: None,
         }
     }
 }
@@ -183,6 +193,12 @@ pub struct RunRecord {
     /// Test partial AUC up to [`CvConfig::max_fpr`] (standardized), when one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pauc: Option<f64>,
+    /// Test log loss of the calibrated probabilities, with [`CvConfig::calibration`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_loss: Option<f64>,
+    /// Test Brier score of the calibrated probabilities, with [`CvConfig::calibration`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub brier: Option<f64>,
     /// The parameters chosen (the full set, base included).
     pub params: ParamMap,
     /// Mean inner validation AUC of the chosen parameters; `None` when there was no choice.
@@ -226,6 +242,18 @@ pub struct Summary {
     /// Sample standard deviation of the test partial AUC, when every run has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pauc_std: Option<f64>,
+    /// Mean test log loss, when every run has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_loss_mean: Option<f64>,
+    /// Sample standard deviation of the test log loss, when every run has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_loss_std: Option<f64>,
+    /// Mean test Brier score, when every run has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub brier_mean: Option<f64>,
+    /// Sample standard deviation of the test Brier score, when every run has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub brier_std: Option<f64>,
     /// Mean seconds of a final fit.
     pub train_seconds_mean: f64,
     /// Candidate parameter sets per run (the largest over the runs).
@@ -255,10 +283,15 @@ pub fn summarize(records: &[RunRecord]) -> Summary {
     let (auc_mean, auc_std) = mean_std(records.iter().map(|r| r.auc));
     let (ap_mean, ap_std) = mean_std(records.iter().map(|r| r.ap));
     let (train_seconds_mean, _) = mean_std(records.iter().map(|r| r.train_seconds));
-    let paucs: Option<Vec<f64>> = records.iter().map(|r| r.pauc).collect();
-    let pauc = paucs
-        .filter(|p| !p.is_empty())
-        .map(|p| mean_std(p.into_iter()));
+    let optional = |field: fn(&RunRecord) -> Option<f64>| {
+        let values: Option<Vec<f64>> = records.iter().map(field).collect();
+        values
+            .filter(|v| !v.is_empty())
+            .map(|v| mean_std(v.into_iter()))
+    };
+    let pauc = optional(|r| r.pauc);
+    let log_loss = optional(|r| r.log_loss);
+    let brier = optional(|r| r.brier);
     Summary {
         runs: records.len(),
         auc_mean,
@@ -267,6 +300,10 @@ pub fn summarize(records: &[RunRecord]) -> Summary {
         ap_std,
         pauc_mean: pauc.map(|p| p.0),
         pauc_std: pauc.map(|p| p.1),
+        log_loss_mean: log_loss.map(|p| p.0),
+        log_loss_std: log_loss.map(|p| p.1),
+        brier_mean: brier.map(|p| p.0),
+        brier_std: brier.map(|p| p.1),
         train_seconds_mean,
         grid_points: records.iter().map(|r| r.grid_points).max().unwrap_or(0),
         total_seconds: records
@@ -845,6 +882,19 @@ fn final_fit(
         .map(|b| partial_auc(&scores, data.eval.labels(), b).map(|p| p.standardized))
         .transpose()
         .map_err(metric_err)?;
+    let (log_loss, brier) = match &cfg.calibration {
+        None => (None, None),
+        Some(spec) => {
+            let seed = derive_seed(cfg.seed, &[TAG_OUTER_CALIBRATION, r, f]);
+            let (c, _) = spec.fit(&data.train, fit, &ParamMap::new(), seed)?;
+            let probs = c.probabilities(&scores);
+            let labels = data.eval.labels();
+            (
+                Some(scoring_rules::log_loss(&probs, labels).map_err(metric_err)?),
+                Some(scoring_rules::brier_score(&probs, labels).map_err(metric_err)?),
+            )
+        }
+    };
     Ok(RunRecord {
         run: 0,
         repeat: split.repeat,
@@ -852,6 +902,8 @@ fn final_fit(
         auc: test_auc,
         ap,
         pauc,
+        log_loss,
+        brier,
         params: ParamMap::new(),
         inner_auc: None,
         train_seconds,
@@ -876,6 +928,8 @@ mod tests {
             auc,
             ap,
             pauc: None,
+            log_loss: None,
+            brier: None,
             params: ParamMap::new(),
             inner_auc: None,
             train_seconds: 1.0,

@@ -71,6 +71,7 @@ fn every_fit_sees_the_part_it_scores() {
         unit_norm: false,
         max_train: None,
         max_fpr: None,
+        calibration: None,
     };
     let recorder: &'static Recorder = leak();
     let make_static = move |_: &ParamMap| -> Result<Box<dyn DynFit>, ParamError> {

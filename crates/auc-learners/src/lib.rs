@@ -30,7 +30,8 @@ mod summary;
 mod trained;
 
 pub use auc_eval::calibration::{Calibration, CalibrationKind};
-pub use calibrate::{CalibrationSpec, DEFAULT_CALIBRATION_FOLDS};
+pub use auc_eval::calibration_cv::{CalibrationSpec, DEFAULT_CALIBRATION_FOLDS};
+pub use calibrate::{calibration_bytes, fit_calibration};
 pub use model::{Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION, TrainingRecord};
 pub use registry::{ALL, Algorithm, default_algorithm, find, linear_state_names, lookup, names};
 pub use summary::{

@@ -125,8 +125,8 @@ fn calibrated_golden_models_keep_their_probabilities() {
             );
             let mut m = common::train_default(auc_learners::lookup(name).unwrap());
             let data = common::heart_for(&m);
-            let c = CalibrationSpec::new(kind)
-                .fit(m.config.as_ref(), false, &data, 0)
+            let spec = CalibrationSpec::new(kind);
+            let c = auc_learners::fit_calibration(&spec, m.config.as_ref(), false, &data, 0)
                 .unwrap()
                 .0;
             m.calibration = Some(c);

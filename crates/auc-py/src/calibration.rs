@@ -28,7 +28,8 @@ pub(crate) fn check_memory(
     let data_bytes = (shape.n as u64)
         .saturating_mul(shape.dim as u64)
         .saturating_mul(8);
-    let needed = spec.memory_bytes(
+    let needed = auc_learners::calibration_bytes(
+        spec,
         config,
         shape,
         data_bytes,

@@ -266,6 +266,7 @@ pub(crate) fn nested_cv(
         unit_norm,
         max_train,
         max_fpr: None,
+        calibration: None,
     };
     let borrowed = Borrowed::extract(x)?;
     let rows = borrowed.rows()?;

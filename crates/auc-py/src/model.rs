@@ -290,7 +290,9 @@ pub(crate) fn fit(
                 Some(d) => d,
                 None => preparation.apply(&rows.collect(labels)?),
             };
-            calibrated = Some(spec.fit(config.as_ref(), average, &data, seed)?.0);
+            calibrated = Some(
+                auc_learners::fit_calibration(&spec, config.as_ref(), average, &data, seed)?.0,
+            );
         }
         let diverged = state.divergence().map(|d| d.to_string());
         Ok(Model {
