@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 /// Which calibration to fit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum CalibrationKind {
     /// Platt's sigmoid of the score.
     Sigmoid,
@@ -62,7 +63,11 @@ impl FromStr for CalibrationKind {
 }
 
 /// A fitted map from scores to probabilities of the positive class.
+///
+/// Serialized by variant position (postcard, in model files) or as `{"sigmoid": {"a", "b"}}` /
+/// `{"isotonic": {"x", "y"}}` (JSON, `auc model --json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Calibration {
     /// $p(s) = 1 / (1 + e^{a s + b})$.
     Sigmoid {

@@ -146,7 +146,9 @@ pub enum Error {
         algorithm: &'static str,
         /// The file's state version.
         found: u32,
-        /// The version this build reads.
+        /// The oldest version this build reads.
+        oldest: u32,
+        /// The version this build writes (and the newest it reads).
         supported: u32,
     },
     /// The stored parameters are not valid.
@@ -204,10 +206,16 @@ impl fmt::Display for Error {
             Error::StateVersion {
                 algorithm,
                 found,
+                oldest,
                 supported,
             } => write!(
                 f,
-                "the {algorithm} state has layout version {found}; this build reads version {supported} ({})",
+                "the {algorithm} state has layout version {found}; this build reads {} ({})",
+                if oldest == supported {
+                    format!("version {supported}")
+                } else {
+                    format!("versions {oldest} to {supported}")
+                },
                 if found > supported {
                     "a newer auc wrote it"
                 } else {
@@ -372,6 +380,7 @@ impl Model {
             return Err(Error::StateVersion {
                 algorithm: algorithm.name,
                 found: wire.state_version,
+                oldest: algorithm.oldest_state_version,
                 supported: algorithm.state_version,
             });
         }

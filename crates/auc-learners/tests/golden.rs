@@ -277,3 +277,18 @@ fn feature_map_golden_models_load_and_score_the_same() {
         assert_eq!(again.to_bytes(), m.to_bytes(), "{file}: not a fixed point");
     }
 }
+
+/// A model file holding a calibration that breaks its invariants (a crafted file) is refused
+/// with a message naming the calibration, never loaded to print probabilities outside [0, 1].
+#[test]
+fn a_crafted_calibration_is_refused() {
+    let bytes = std::fs::read(golden_dir().join("v5/pa-i.auc")).unwrap();
+    let mut m = Model::from_bytes(&bytes).unwrap();
+    m.calibration = Some(auc_learners::Calibration::Isotonic {
+        x: vec![0.0, 1.0],
+        y: vec![0.2, 1.7],
+    });
+    let e = Model::from_bytes(&m.to_bytes()).unwrap_err();
+    assert!(matches!(e, Error::Calibration(_)), "{e}");
+    assert!(e.to_string().contains("calibration"), "{e}");
+}

@@ -104,8 +104,7 @@ impl Default for SolamParams {
 impl Params for SolamParams {
     const NAME: &'static str = "solam";
     const TITLE: &'static str = "SOLAM";
-    const ABOUT: &'static str =
-        "SOLAM [SOLAM16]: stochastic saddle-point square-loss AUC, O(p) per step, averaged output";
+    const ABOUT: &'static str = "SOLAM [SOLAM16]: stochastic saddle-point square-loss AUC, O(nnz) per step, averaged output";
     const FAMILY: Family = Family::Linear;
     const SPECS: &'static [ParamSpec] = &[
         ParamSpec::real(

@@ -673,7 +673,7 @@ class OAMgra(OnlineAUCEstimator):
     ) -> None: ...
 
 class SOLAM(OnlineAUCEstimator):
-    """SOLAM: SOLAM [SOLAM16]: stochastic saddle-point square-loss AUC, O(p) per step, averaged output
+    """SOLAM: SOLAM [SOLAM16]: stochastic saddle-point square-loss AUC, O(nnz) per step, averaged output
 
     Registry name ``solam``; linear learner; one pass, with ``partial_fit``.
 
