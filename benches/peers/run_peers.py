@@ -24,9 +24,10 @@ Scaling (--scale) is fitted on the training part of each split and applied to it
 Trees are essentially indifferent to these monotone maps; the SVC is not.
 
 Outputs: a per-split TSV (--out) with columns
-  dataset, peer, repeat, fold, auc, ap, fit_seconds
+  dataset, peer, repeat, fold, auc, ap, fit_seconds [, pauc with --max-fpr]
 and a summary TSV (--summary, default <out stem>_summary.tsv) with columns
   dataset, peer, mean_auc, std_auc, mean_ap, std_ap, mean_fit_seconds, splits
+  [, mean_pauc, std_pauc with --max-fpr]
 where the means and sample standard deviations are over the splits on which the peer
 succeeded, and `splits` counts those splits. A peer that fails on a split gets a row of
 `nan` in the per-split file, and the error goes to stderr; the run continues.
@@ -67,6 +68,10 @@ def parse_args(argv):
     p.add_argument("--svc-max-rows", type=int, default=20000,
                    help="skip the SVC on a dataset whose training parts exceed this many rows "
                    "(default 20000; its fit time grows quadratically)")
+    p.add_argument("--max-fpr", type=float, default=None, metavar="B",
+                   help="also report the partial AUC up to FPR B (scikit-learn's "
+                   "roc_auc_score(max_fpr=B), McClish-standardized, as `auc cv --max-fpr`): "
+                   "a pauc column per split and mean_pauc / std_pauc in the summary")
     p.add_argument("--name", action="append", default=[], metavar="KEY=NAME",
                    help="dataset name to report for a splits file; KEY is the splits file's "
                    "path or stem. Without it the name is the first data file's basename "
@@ -221,8 +226,9 @@ def make_peer(name, threads):
     raise ValueError(name)
 
 
-def run_split(peer, threads, scale, X, y, test_idx):
-    """Fits one peer on one split. Returns (auc, ap, fit_seconds)."""
+def run_split(peer, threads, scale, X, y, test_idx, max_fpr=None):
+    """Fits one peer on one split. Returns (auc, ap, fit_seconds, pauc), pauc None without
+    max_fpr."""
     import numpy as np
     from sklearn.metrics import average_precision_score, roc_auc_score
 
@@ -247,7 +253,8 @@ def run_split(peer, threads, scale, X, y, test_idx):
     s = np.asarray(score(model, X_test), dtype=np.float64)
     if not np.all(np.isfinite(s)):
         raise ValueError("non-finite test scores")
-    return roc_auc_score(y_test, s), average_precision_score(y_test, s), fit_seconds
+    pauc = None if max_fpr is None else roc_auc_score(y_test, s, max_fpr=max_fpr)
+    return roc_auc_score(y_test, s), average_precision_score(y_test, s), fit_seconds, pauc
 
 
 def warm_up(peer, threads):
@@ -285,7 +292,9 @@ def main(argv=None):
     import numpy as np  # noqa: F401  (imported after the thread limits are in place)
 
     out = open(args.out, "w", encoding="utf-8")
-    out.write("dataset\tpeer\trepeat\tfold\tauc\tap\tfit_seconds\n")
+    with_pauc = args.max_fpr is not None
+    out.write("dataset\tpeer\trepeat\tfold\tauc\tap\tfit_seconds"
+              + ("\tpauc" if with_pauc else "") + "\n")
     out.flush()
     summary_rows = []
     failures = 0
@@ -312,37 +321,44 @@ def main(argv=None):
                 warm_up(peer, args.threads)
             except Exception as e:  # the splits below will report the failure per split
                 log(f"{name}\t{peer}\twarm-up failed: {type(e).__name__}: {e}")
-            aucs, aps, fits = [], [], []
+            aucs, aps, fits, paucs = [], [], [], []
             for s in spec["splits"]:
                 try:
-                    auc, ap, fit_seconds = run_split(peer, args.threads, args.scale, X, y,
-                                                     np.asarray(s["test"], dtype=np.int64))
+                    auc, ap, fit_seconds, pauc = run_split(
+                        peer, args.threads, args.scale, X, y,
+                        np.asarray(s["test"], dtype=np.int64), args.max_fpr)
                 except Exception as e:  # a failing peer must not stop the comparison
                     failures += 1
                     log(f"{name}\t{peer}\trepeat {s['repeat']} fold {s['fold']}: failed: "
                         f"{type(e).__name__}: {e}")
-                    auc = ap = fit_seconds = math.nan
+                    auc = ap = fit_seconds = pauc = math.nan
                 else:
                     aucs.append(auc)
                     aps.append(ap)
                     fits.append(fit_seconds)
+                    if with_pauc:
+                        paucs.append(pauc)
                 out.write(f"{name}\t{peer}\t{s['repeat']}\t{s['fold']}\t{fmt(auc)}\t{fmt(ap)}\t"
-                          f"{fmt(fit_seconds)}\n")
+                          f"{fmt(fit_seconds)}" + (f"\t{fmt(pauc)}" if with_pauc else "") + "\n")
                 out.flush()
             m_auc, s_auc = mean_std(aucs)
             m_ap, s_ap = mean_std(aps)
             m_fit, _ = mean_std(fits)
-            summary_rows.append((name, peer, m_auc, s_auc, m_ap, s_ap, m_fit, len(aucs)))
+            m_pauc, s_pauc = mean_std(paucs)
+            summary_rows.append((name, peer, m_auc, s_auc, m_ap, s_ap, m_fit, len(aucs),
+                                 m_pauc, s_pauc))
             failed = len(spec["splits"]) - len(aucs)
             log(f"{name}\t{peer}\tAUC {m_auc:.4f} +- {s_auc:.4f}\tAP {m_ap:.4f} +- {s_ap:.4f}\t"
                 f"fit {m_fit:.4f} s\t{len(aucs)} splits" + (f" ({failed} failed)" if failed else ""))
     out.close()
 
     with open(args.summary, "w", encoding="utf-8") as fh:
-        fh.write("dataset\tpeer\tmean_auc\tstd_auc\tmean_ap\tstd_ap\tmean_fit_seconds\tsplits\n")
-        for name, peer, m_auc, s_auc, m_ap, s_ap, m_fit, n in summary_rows:
+        fh.write("dataset\tpeer\tmean_auc\tstd_auc\tmean_ap\tstd_ap\tmean_fit_seconds\tsplits"
+                 + ("\tmean_pauc\tstd_pauc" if with_pauc else "") + "\n")
+        for name, peer, m_auc, s_auc, m_ap, s_ap, m_fit, n, m_pauc, s_pauc in summary_rows:
             fh.write(f"{name}\t{peer}\t{fmt(m_auc)}\t{fmt(s_auc)}\t{fmt(m_ap)}\t{fmt(s_ap)}\t"
-                     f"{fmt(m_fit)}\t{n}\n")
+                     f"{fmt(m_fit)}\t{n}"
+                     + (f"\t{fmt(m_pauc)}\t{fmt(s_pauc)}" if with_pauc else "") + "\n")
     log(f"wrote {args.out} and {args.summary}" + (f"; {failures} failed fits" if failures else ""))
     return 0
 
