@@ -3,6 +3,7 @@
 //! a [`Calibration`] (docs/math/calibration.md), and estimate its memory first.
 
 use auc_core::{DataShape, Dataset};
+use auc_eval::EvalError;
 use auc_eval::calibration::Calibration;
 use auc_eval::calibration_cv::CalibrationSpec;
 
@@ -31,28 +32,15 @@ pub fn calibration_bytes(
 /// caller saves is fitted on all of `data`.
 ///
 /// # Errors
-/// A class with fewer than 2 rows, a failed fit, or held-out scores that are not finite, as
-/// text that says which.
+/// A class with fewer than 2 rows, a failed fit, or held-out scores that are not finite
+/// ([`EvalError`], its source saying why).
 pub fn fit_calibration(
     spec: &CalibrationSpec,
     config: &dyn Configured,
     average: bool,
     data: &Dataset,
     seed: u64,
-) -> Result<(Calibration, usize), String> {
-    let procedure = config.procedure(average).map_err(|e| e.to_string())?;
+) -> Result<(Calibration, usize), EvalError> {
+    let procedure = config.procedure(average).map_err(EvalError::Param)?;
     spec.fit(data, procedure.as_ref(), &config.params(), seed)
-        .map_err(|e| format!("calibration: {}", error_chain(&e)))
-}
-
-/// An error and its sources, joined by `: `.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
 }

@@ -1,15 +1,11 @@
-//! The estimators' `calibration=`: fitting a model's calibration on arrays, by the held-out
-//! scores of an internal cross-validation (`fit`, as `auc train --calibrate`) or on the
-//! prequential scores of a batch (`partial_fit`: each row scored before the learner steps on
-//! it).
+//! The estimators' `calibration=`: the word, and the memory check of the internal
+//! cross-validation `fit` calibrates by (as `auc train --calibrate`). `partial_fit` calibrates
+//! on the prequential scores `model.rs`'s stream collects.
 
-use auc_core::{DataShape, Label, OnlineLearner};
-use auc_learners::{Calibration, CalibrationKind, CalibrationSpec, Configured};
-use auc_prep::{Preparation, RowBuffers};
+use auc_core::DataShape;
+use auc_learners::{CalibrationKind, CalibrationSpec, Configured};
 use pyo3::PyResult;
 use pyo3::exceptions::{PyMemoryError, PyValueError};
-
-use crate::input::{Rows, Scratch};
 
 /// The calibration a keyword names (`None`: no calibration).
 pub(crate) fn kind(word: Option<&str>) -> PyResult<Option<CalibrationKind>> {
@@ -46,38 +42,4 @@ pub(crate) fn check_memory(
         )));
     }
     Ok(())
-}
-
-/// Feeds `rows` to `learner` in order as the plain stream does, scoring each row (prepared as
-/// `prep` says) before the step on it; returns those prequential scores.
-pub(crate) fn stream_prequential(
-    learner: &mut dyn OnlineLearner,
-    rows: &Rows<'_>,
-    labels: &[Label],
-    prep: &Preparation,
-) -> Vec<f64> {
-    let mut scores = Vec::with_capacity(rows.n());
-    let mut scratch = Scratch::default();
-    let mut bufs = RowBuffers::new();
-    let plain = prep.transform.is_identity();
-    rows.for_each(&mut scratch, |i, x| {
-        let x = if plain {
-            x
-        } else {
-            prep.apply_row(x, &mut bufs)
-        };
-        scores.push(learner.score(x));
-        learner.update(x, labels[i]);
-    });
-    scores
-}
-
-/// A calibration of the prequential `scores` when they hold both classes and are finite
-/// (else `None`: the model keeps the calibration it had).
-pub(crate) fn on_prequential(
-    kind: CalibrationKind,
-    scores: &[f64],
-    labels: &[Label],
-) -> Option<Calibration> {
-    Calibration::fit(kind, scores, labels).ok()
 }

@@ -12,7 +12,7 @@
 
 use auc_core::{Label, OnlineLearner, ParamMap};
 use auc_data::Scaling;
-use auc_learners::{CalibrationSpec, Model, Trained, Trainer, TrainingRecord};
+use auc_learners::{Calibration, CalibrationSpec, Model, Trained, Trainer, TrainingRecord};
 use auc_prep::{
     FeatureMapSpec, MapShape, Preparation, RowBuffers, SigmaRule, Transform, TransformSpec,
 };
@@ -22,6 +22,22 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::input::{Borrowed, Rows, Scratch, labels};
+
+/// An error with its chain of causes, `outer: inner: ...` (a cause whose text is already there
+/// is not repeated).
+pub(crate) fn chain_text(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let s = c.to_string();
+        if !text.contains(&s) {
+            text.push_str(": ");
+            text.push_str(&s);
+        }
+        cause = c.source();
+    }
+    text
+}
 
 /// Any error as a Python `ValueError` with its message.
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -73,17 +89,29 @@ pub(crate) fn param_map(json: &str) -> PyResult<ParamMap> {
 }
 
 /// Feeds `rows` to `learner` in order, each prepared as `prep` says (lent as they are when
-/// there is nothing to prepare).
-fn stream(learner: &mut dyn OnlineLearner, rows: &Rows<'_>, labels: &[Label], prep: &Preparation) {
+/// there is nothing to prepare). With `prequential`, each row's score by the learner before its
+/// step on the row is pushed there (what `partial_fit` calibrates on).
+fn stream(
+    learner: &mut dyn OnlineLearner,
+    rows: &Rows<'_>,
+    labels: &[Label],
+    prep: &Preparation,
+    mut prequential: Option<&mut Vec<f64>>,
+) {
     let mut scratch = Scratch::default();
-    if prep.transform.is_identity() {
-        rows.for_each(&mut scratch, |i, x| learner.update(x, labels[i]));
-    } else {
-        let mut bufs = RowBuffers::new();
-        rows.for_each(&mut scratch, |i, x| {
-            learner.update(prep.apply_row(x, &mut bufs), labels[i]);
-        });
-    }
+    let mut bufs = RowBuffers::new();
+    let plain = prep.transform.is_identity();
+    rows.for_each(&mut scratch, |i, x| {
+        let x = if plain {
+            x
+        } else {
+            prep.apply_row(x, &mut bufs)
+        };
+        if let Some(scores) = prequential.as_deref_mut() {
+            scores.push(learner.score(x));
+        }
+        learner.update(x, labels[i]);
+    });
 }
 
 /// Scores of `rows` by `state`, each prepared as `prep` says; a non-finite score is an error
@@ -262,18 +290,11 @@ pub(crate) fn fit(
                     .start(learner_dim, seed, average)
                     .map_err(|e| e.to_string())?;
                 let learner = state.learner().expect("a one-pass learner's state learns");
-                match calibrate.filter(|_| partial) {
-                    Some(spec) => {
-                        let scores = crate::calibration::stream_prequential(
-                            learner,
-                            &rows,
-                            &labels,
-                            &preparation,
-                        );
-                        calibrated =
-                            crate::calibration::on_prequential(spec.kind, &scores, &labels);
-                    }
-                    None => stream(learner, &rows, &labels, &preparation),
+                let mut prequential = calibrate.filter(|_| partial).map(|_| Vec::new());
+                stream(learner, &rows, &labels, &preparation, prequential.as_mut());
+                if let (Some(spec), Some(scores)) = (calibrate, prequential) {
+                    // A batch of one class has no calibration yet: None.
+                    calibrated = Calibration::fit(spec.kind, &scores, &labels).ok();
                 }
                 state
             }
@@ -290,9 +311,10 @@ pub(crate) fn fit(
                 Some(d) => d,
                 None => preparation.apply(&rows.collect(labels)?),
             };
-            calibrated = Some(
-                auc_learners::fit_calibration(&spec, config.as_ref(), average, &data, seed)?.0,
-            );
+            let (c, _) =
+                auc_learners::fit_calibration(&spec, config.as_ref(), average, &data, seed)
+                    .map_err(|e| format!("calibration: {}", chain_text(&e)))?;
+            calibrated = Some(c);
         }
         let diverged = state.divergence().map(|d| d.to_string());
         Ok(Model {
@@ -317,12 +339,22 @@ pub(crate) fn fit(
 }
 
 impl PyModel {
-    /// The model's calibration, or the error that says how to fit one.
-    fn calibrated(&self) -> PyResult<&auc_learners::Calibration> {
-        self.model
+    /// `f` of the model's calibration at the score of every row of `x` (a `ValueError` naming
+    /// the way to fit a calibration when the model has none).
+    fn calibrated_map<'py>(
+        &self,
+        py: Python<'py>,
+        x: &Bound<'py, PyAny>,
+        f: fn(&Calibration, f64) -> f64,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let c = self
+            .model
             .calibration
             .as_ref()
-            .ok_or_else(|| value_error(auc_learners::Error::NotCalibrated))
+            .ok_or_else(|| value_error(auc_learners::Error::NotCalibrated))?;
+        let scores = self.raw_scores(py, x)?;
+        let out: Vec<f64> = scores.iter().map(|&s| f(c, s)).collect();
+        Ok(out.into_pyarray(py))
     }
 
     /// The model's scores of every row of `x` (prepared as the training rows were), checked
@@ -431,19 +463,19 @@ impl PyModel {
                 .state
                 .learner()
                 .expect("a one-pass model's state learns");
-            match calibrate {
-                Some(kind) => {
-                    let scores = crate::calibration::stream_prequential(
-                        learner,
-                        &rows,
-                        &labels,
-                        &model.preparation,
-                    );
-                    if let Some(c) = crate::calibration::on_prequential(kind, &scores, &labels) {
-                        model.calibration = Some(c);
-                    }
+            let mut prequential = calibrate.map(|_| Vec::new());
+            stream(
+                learner,
+                &rows,
+                &labels,
+                &model.preparation,
+                prequential.as_mut(),
+            );
+            if let (Some(kind), Some(scores)) = (calibrate, prequential) {
+                // A batch of one class keeps the calibration the model had.
+                if let Ok(c) = Calibration::fit(kind, &scores, &labels) {
+                    model.calibration = Some(c);
                 }
-                None => stream(learner, &rows, &labels, &model.preparation),
             }
             check_state(model.state.as_ref(), name)?;
             let diverged = model.state.divergence().map(|d| d.to_string());
@@ -465,9 +497,7 @@ impl PyModel {
         py: Python<'py>,
         x: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let c = self.calibrated()?;
-        let scores = self.raw_scores(py, x)?;
-        Ok(c.probabilities(&scores).into_pyarray(py))
+        self.calibrated_map(py, x, Calibration::probability)
     }
 
     /// The calibrated log-odds of the positive class of every row of `x` (positive exactly
@@ -477,10 +507,7 @@ impl PyModel {
         py: Python<'py>,
         x: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let c = self.calibrated()?;
-        let scores = self.raw_scores(py, x)?;
-        let out: Vec<f64> = scores.iter().map(|&s| c.log_odds(s)).collect();
-        Ok(out.into_pyarray(py))
+        self.calibrated_map(py, x, Calibration::log_odds)
     }
 
     /// The calibration in words (`sigmoid (A = .., B = ..)`), or `None`.

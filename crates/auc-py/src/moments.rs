@@ -32,7 +32,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 
 use crate::input::{Borrowed, Idx, Rows, Scratch, Vals};
-use crate::model::{PyModel, param_map, stages};
+use crate::model::{PyModel, chain_text, param_map, stages};
 use crate::transform::PyTransform;
 
 /// Values per block when dense rows must be converted (float32, Fortran order, strided views)
@@ -44,17 +44,7 @@ const MAP_BLOCK_ROWS: usize = 2048;
 
 /// An error with its chain of causes, `outer: inner: ...`, as a Python `ValueError`.
 fn chained(e: &dyn std::error::Error) -> PyErr {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        let s = c.to_string();
-        if !text.contains(&s) {
-            text.push_str(": ");
-            text.push_str(&s);
-        }
-        cause = c.source();
-    }
-    PyValueError::new_err(text)
+    PyValueError::new_err(chain_text(e))
 }
 
 /// The summary of `rows` with labels `y`: C-ordered float64 rows and CSR arrays with float64
