@@ -329,7 +329,7 @@ pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
         summary.auc_std,
         summary.ap_mean,
         summary.ap_std,
-        pauc_text(&summary, cfg.max_fpr),
+        optional_metrics_text(&summary, cfg.max_fpr),
         points.len().max(1),
         total
     ))
@@ -390,7 +390,7 @@ pub(crate) fn cv_each(
                 s.auc_std,
                 s.ap_mean,
                 s.ap_std,
-                pauc_text(&s, cfg.max_fpr),
+                optional_metrics_text(&s, cfg.max_fpr),
                 if s.diverged_runs > 0 {
                     " (diverged)"
                 } else {
@@ -403,10 +403,9 @@ pub(crate) fn cv_each(
     Ok(())
 }
 
-/// `, pAUC(FPR <= B) m ± s` when the runs were scored by a partial AUC, else nothing (the line
-/// stays as it was without `--max-fpr`).
-/// With `--calibrate`, also `, log loss m ± s, Brier m ± s`.
-fn pauc_text(s: &cv::Summary, max_fpr: Option<f64>) -> String {
+/// The summary line's optional metrics: `, pAUC(FPR <= B) m ± s` with `--max-fpr`, `, log
+/// loss m ± s, Brier m ± s` with `--calibrate`; nothing without them (the line stays as it was).
+fn optional_metrics_text(s: &cv::Summary, max_fpr: Option<f64>) -> String {
     let mut out = match (s.pauc_mean, s.pauc_std, max_fpr) {
         (Some(m), Some(sd), Some(b)) => format!(", pAUC(FPR <= {b}) {m:.4} ± {sd:.4}"),
         _ => String::new(),

@@ -376,3 +376,13 @@ pub(crate) fn dataset_name(paths: &[PathBuf]) -> String {
         n => format!("{first}+{}", n - 1),
     }
 }
+
+/// The whole text of `path` (`-`: standard input), for the small files of one value or one row
+/// of values per line (`auc metrics --scores`); errors name the file.
+pub(crate) fn read_text(path: &Path) -> Result<String, Error> {
+    if crate::output::is_stdout(path) {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("-: {e}").into())
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
+    }
+}

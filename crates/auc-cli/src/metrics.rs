@@ -54,11 +54,7 @@ pub(crate) struct MetricsArgs {
 
 /// Reads one finite score per line (blank lines skipped); errors name file, line and column.
 pub(crate) fn read_scores(path: &std::path::Path) -> Result<Vec<f64>, Error> {
-    let text = if crate::output::is_stdout(path) {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("-: {e}"))?
-    } else {
-        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?
-    };
+    let text = input::read_text(path)?;
     let mut scores = Vec::new();
     for (i, l) in text.lines().enumerate() {
         let t = l.trim();

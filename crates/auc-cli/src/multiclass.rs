@@ -104,11 +104,7 @@ pub(crate) fn run(r: &MulticlassRequest<'_>) -> Result<(), Error> {
 /// whitespace. Returns the scores row by row and the number of rows; errors name the file, the
 /// line and the (1-based, in characters) column.
 fn read_matrix(path: &Path, k: usize, classes: &[f64]) -> Result<(Vec<f64>, usize), Error> {
-    let text = if crate::output::is_stdout(path) {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("-: {e}"))?
-    } else {
-        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?
-    };
+    let text = crate::input::read_text(path)?;
     let mut scores = Vec::new();
     let mut rows = 0;
     for (i, l) in text.lines().enumerate() {

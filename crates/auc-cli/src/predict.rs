@@ -175,7 +175,8 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         shaper = shaper.with_max_dim(prep.dim);
     }
     let mut sink = Sink::create(a.output.as_deref().unwrap_or(Path::new("-")))?;
-    let (mut scores, mut labels) = (Vec::new(), Vec::new());
+    // Kept for the metrics: the scores, with --proba the probabilities printed, the labels.
+    let (mut scores, mut probs, mut labels) = (Vec::new(), Vec::new(), Vec::new());
     let bar = Bar::bytes("scoring", reader.total_bytes());
     let mut text = String::new();
     let start = Instant::now();
@@ -190,19 +191,20 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
             other => other,
         });
         let s = s.map_err(|e| format!("{}: {e}", a.data.display()))?;
-        text.clear();
-        let printed = if a.proba {
+        let p = if a.proba {
             m.probabilities(&s)?
         } else {
             Vec::new()
         };
-        for v in if a.proba { &printed } else { &s } {
+        text.clear();
+        for v in if a.proba { &p } else { &s } {
             text.push_str(&auc_core::shortest(*v));
             text.push('\n');
         }
         sink.write(text.as_bytes())?;
         if !a.no_metrics {
             scores.extend_from_slice(&s);
+            probs.extend_from_slice(&p);
             labels.extend_from_slice(chunk.data.labels());
         }
         bar.set_stream("scoring", chunk.bytes, chunk.before + s.len() as u64);
@@ -222,12 +224,10 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     if a.no_metrics {
         report_count(&a, done.rows, seconds, unseen);
     } else {
-        let proba = m.calibration.as_ref().filter(|_| a.proba);
-        let probs = proba.map(|c| c.probabilities(&scores));
         report_metrics(
             &a,
             &scores,
-            probs.as_deref(),
+            a.proba.then_some(probs.as_slice()),
             &labels,
             &positive,
             seconds,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{auc, heart, stderr, stdout};
+use common::{auc, check_fails, heart, stderr, stdout};
 
 fn ok(o: &std::process::Output, what: &str) {
     assert!(o.status.success(), "{what}: {}", stderr(o));
@@ -109,46 +109,37 @@ fn refusals_name_the_way_out() {
     let m = model.to_str().unwrap();
     ok(&auc(&["train", "--algo", "pa-i", &h, "-o", m]), "train");
     let out = dir.path().join("p.txt");
-    let o = auc(&[
-        "predict",
-        "-m",
-        m,
-        &h,
-        "--proba",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--calibrate"), "{}", stderr(&o));
+    let o = out.to_str().unwrap();
+    check_fails(&["predict", "-m", m, &h, "--proba", "-o", o], "--calibrate");
     assert!(!out.exists(), "no partial output");
-
-    let o = auc(&[
-        "train",
-        "--algo",
-        "pa-i",
-        "--calibrate",
-        "platt",
-        &h,
-        "-o",
-        m,
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("sigmoid"), "{}", stderr(&o));
-
-    let o = auc(&[
-        "train",
-        "--algo",
-        "pa-i",
-        "--calibrate",
+    check_fails(
+        &[
+            "train",
+            "--algo",
+            "pa-i",
+            "--calibrate",
+            "platt",
+            &h,
+            "-o",
+            m,
+        ],
         "sigmoid",
-        "--calibration-folds",
-        "1",
-        &h,
-        "-o",
-        m,
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("at least 2 folds"), "{}", stderr(&o));
+    );
+    check_fails(
+        &[
+            "train",
+            "--algo",
+            "pa-i",
+            "--calibrate",
+            "sigmoid",
+            "--calibration-folds",
+            "1",
+            &h,
+            "-o",
+            m,
+        ],
+        "at least 2 folds",
+    );
 
     // Three positives: three folds, said.
     let mut text = String::new();
