@@ -6,6 +6,8 @@
 //! from the minimizer. So the test compares ours with the same objective minimized tightly
 //! by Newton steps in numpy (1e-12) and with scikit-learn's own answer (5e-8), and checks that our loss is no higher.
 
+mod common;
+
 use auc_core::Label;
 use auc_eval::calibration::{Calibration, CalibrationKind};
 use serde_json::Value;
@@ -47,8 +49,7 @@ fn platt_loss(scores: &[f64], labels: &[Label], a: f64, b: f64) -> f64 {
 
 #[test]
 fn calibrations_equal_scikit_learn() {
-    let text = include_str!("../test_data/calibration.json");
-    let fixtures: Value = serde_json::from_str(text).unwrap();
+    let fixtures: Value = common::load_fixture("calibration.json");
     for case in fixtures["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let scores = floats(&case["scores"]);

@@ -5,9 +5,11 @@
 //! seed); Python is needed only to regenerate them:
 //! `python3 crates/auc-eval/test_data/gen_metric_fixtures.py`.
 
+mod common;
+
+use common::parse_labels;
 use std::cmp::Ordering;
 
-use auc_core::Label;
 use auc_core::testing::tol::close;
 use auc_eval::metrics::{auc, average_precision, roc_curve};
 use serde::Deserialize;
@@ -47,22 +49,7 @@ struct RocCase {
 }
 
 fn load() -> Fixtures {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/test_data/metric_fixtures.json"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {path}: {e}"))
-}
-
-fn parse_labels(s: &str) -> Vec<Label> {
-    s.chars()
-        .map(|c| match c {
-            '1' => Label::Pos,
-            '0' => Label::Neg,
-            other => panic!("label character {other:?} is neither '0' nor '1'"),
-        })
-        .collect()
+    common::load_fixture("metric_fixtures.json")
 }
 
 /// Numerical equality that treats `-0.0` and `0.0` as the same score, as both libraries do.

@@ -5,9 +5,11 @@
 //! The fixtures are written by `test_data/gen_partial_multiclass_fixtures.py` (numpy +
 //! scikit-learn, fixed seed); Python is needed only to regenerate them.
 
-use auc_core::Label;
+mod common;
+
 use auc_eval::multiclass::{Average, Scheme, multiclass_auc};
 use auc_eval::partial::partial_auc;
+use common::parse_labels;
 use serde::Deserialize;
 
 /// conventions section 2: AUC must equal scikit-learn's to 1e-12; both metrics are held to it.
@@ -53,22 +55,7 @@ struct MulticlassCase {
 }
 
 fn load() -> Fixtures {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/test_data/partial_multiclass_fixtures.json"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {path}: {e}"))
-}
-
-fn parse_labels(s: &str) -> Vec<Label> {
-    s.chars()
-        .map(|c| match c {
-            '1' => Label::Pos,
-            '0' => Label::Neg,
-            other => panic!("label character {other:?} is neither '0' nor '1'"),
-        })
-        .collect()
+    common::load_fixture("partial_multiclass_fixtures.json")
 }
 
 fn check_partial(case: &PartialCase, version: &str) {
