@@ -95,23 +95,31 @@ def run_ours(auc, files, positive, limit, variant_args, grid, repeats, threads, 
     }
 
 
-def run_peers(python, splits, names, threads, work):
+def peer_summary(python, splits, names, threads, work, peers, extra=()):
+    """Runs run_peers.py on the splits files (named by `names`, (path, name) pairs) and returns
+    its summary rows, {(dataset, peer): row} with the TSV's text values. `extra` goes to
+    run_peers.py as given (e.g. `--max-fpr 0.1`)."""
     out, summary = work / "peers.tsv", work / "peers_summary.tsv"
     cmd = [python, str(HERE / "run_peers.py"), "--splits", *map(str, splits),
-           "--peers", ",".join(PEERS), "--threads", str(threads),
+           "--peers", ",".join(peers), "--threads", str(threads), *extra,
            "--out", str(out), "--summary", str(summary)]
     for path, name in names:
         cmd += ["--name", f"{path}={name}"]
     subprocess.run(cmd, check=True)
-    result = {}
     with open(summary) as f:
-        for row in csv.DictReader(f, delimiter="\t"):
-            result[(row["dataset"], row["peer"])] = {
-                "auc": float(row["mean_auc"]), "auc_std": float(row["std_auc"]),
-                "ap": float(row["mean_ap"]), "ap_std": float(row["std_ap"]),
-                "fit": float(row["mean_fit_seconds"]),
-            }
-    return result
+        return {(row["dataset"], row["peer"]): row for row in csv.DictReader(f, delimiter="\t")}
+
+
+def run_peers(python, splits, names, threads, work):
+    rows = peer_summary(python, splits, names, threads, work, PEERS)
+    return {
+        key: {
+            "auc": float(row["mean_auc"]), "auc_std": float(row["std_auc"]),
+            "ap": float(row["mean_ap"]), "ap_std": float(row["std_ap"]),
+            "fit": float(row["mean_fit_seconds"]),
+        }
+        for key, row in rows.items()
+    }
 
 
 def cell(r, key="auc"):

@@ -17,7 +17,6 @@ each set writes its outer splits (`--save-splits`) and every other column is mea
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import subprocess
 import sys
@@ -26,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from nonlinear import OTHER_SETS, SETS  # noqa: E402  (the sets and positive classes)
+from nonlinear import OTHER_SETS, SETS, peer_summary  # noqa: E402  (sets, positive classes)
 
 LEARNERS = [
     ("pa-i", ["--algo", "pa-i"]),
@@ -52,21 +51,13 @@ def run_ours(auc, files, positive, limit, args, max_fpr, repeats, threads, split
 
 
 def run_peers(python, splits, names, threads, work, max_fpr, svc_max_rows):
-    out, summary = work / "peers.tsv", work / "peers_summary.tsv"
-    cmd = [python, str(HERE / "run_peers.py"), "--splits", *map(str, splits),
-           "--peers", ",".join(PEERS), "--threads", str(threads), "--max-fpr", str(max_fpr),
-           "--svc-max-rows", str(svc_max_rows), "--out", str(out), "--summary", str(summary)]
-    for path, name in names:
-        cmd += ["--name", f"{path}={name}"]
-    subprocess.run(cmd, check=True)
-    result = {}
-    with open(summary) as f:
-        for row in csv.DictReader(f, delimiter="\t"):
-            result[(row["dataset"], row["peer"])] = {
-                "pauc": float(row["mean_pauc"]), "pauc_std": float(row["std_pauc"]),
-                "auc": float(row["mean_auc"]),
-            }
-    return result
+    rows = peer_summary(python, splits, names, threads, work, PEERS,
+                        ["--max-fpr", str(max_fpr), "--svc-max-rows", str(svc_max_rows)])
+    return {
+        key: {"pauc": float(row["mean_pauc"]), "pauc_std": float(row["std_pauc"]),
+              "auc": float(row["mean_auc"])}
+        for key, row in rows.items()
+    }
 
 
 def main(argv=None):
