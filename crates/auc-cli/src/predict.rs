@@ -290,7 +290,7 @@ fn report_metrics(
             input::fmt_labels(positive)
         ),
         Err(_) => eprintln!(
-            "auc: {n} examples scored in {seconds:.3} s (the file's labels hold one class: no AUC)"
+            "auc: {n} examples scored in {seconds:.3} s (the file's labels hold one class: no AUC){loss_text}"
         ),
     }
 }

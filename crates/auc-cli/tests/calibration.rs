@@ -245,3 +245,30 @@ fn cv_reports_log_loss_and_brier_only_when_asked() {
     assert!((summary[0]["log_loss_mean"].as_f64().unwrap() - mean).abs() < 1e-12);
     assert!(summary[0]["brier_std"].as_f64().is_some());
 }
+
+/// Log loss and Brier score are defined on one class (AUC is not): `--proba` on a file of
+/// positives only still reports them.
+#[test]
+fn proba_on_one_class_reports_the_losses() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.auc");
+    let m = model.to_str().unwrap();
+    ok(
+        &auc(&[
+            "train",
+            "--algo",
+            "pa-i",
+            "--calibrate",
+            "sigmoid",
+            &heart(),
+            "-o",
+            m,
+        ]),
+        "train",
+    );
+    let pos = common::write(dir.path(), "pos.libsvm", "1 1:0.5 2:1\n1 3:0.2\n");
+    let o = auc(&["predict", "-m", m, pos.to_str().unwrap(), "--proba"]);
+    ok(&o, "predict");
+    let err = stderr(&o);
+    assert!(err.contains("no AUC") && err.contains("log loss"), "{err}");
+}
