@@ -66,6 +66,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use auc_surrogate::PairHinge;
+
 use crate::problem::{Problem, Solution, SolveError};
 
 /// Bytes [`aucsvm`] holds for `positives` x `negatives` pairs: the training points' kernel in
@@ -117,121 +119,6 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// The active pairs of scores `s` (positives first), as sorted orders and cut points.
-struct Active {
-    np: usize,
-    /// Positive slots by increasing score.
-    pos_order: Vec<u32>,
-    /// Negative slots by increasing score.
-    neg_order: Vec<u32>,
-    /// Per positive: the first place in `neg_order` whose $s_j + 1$ exceeds $s_i$ (its active
-    /// negatives are the rest of the list).
-    pos_cut: Vec<u32>,
-    /// Per negative: how many positives (the first ones of `pos_order`) are below $s_j + 1$.
-    neg_cut: Vec<u32>,
-    /// Prefix sums, `nt + 1` values.
-    acc: Vec<f64>,
-}
-
-impl Active {
-    fn new(np: usize, nn: usize) -> Self {
-        Self {
-            np,
-            pos_order: (0..np as u32).collect(),
-            neg_order: (0..nn as u32).collect(),
-            pos_cut: vec![0; np],
-            neg_cut: vec![0; nn],
-            acc: vec![0.0; np.max(nn) + 1],
-        }
-    }
-
-    /// The active pairs of the scores `s`: $(i, j)$ with $s_i < s_j + 1$.
-    fn build(&mut self, s: &[f64]) {
-        let np = self.np;
-        let (sp, sn) = s.split_at(np);
-        self.pos_order
-            .sort_unstable_by(|&a, &b| sp[a as usize].total_cmp(&sp[b as usize]).then(a.cmp(&b)));
-        self.neg_order
-            .sort_unstable_by(|&a, &b| sn[a as usize].total_cmp(&sn[b as usize]).then(a.cmp(&b)));
-        let key = |j: u32| sn[j as usize] + 1.0;
-        let mut t = 0;
-        for &i in &self.pos_order {
-            let a = sp[i as usize];
-            while t < self.neg_order.len() && key(self.neg_order[t]) <= a {
-                t += 1;
-            }
-            self.pos_cut[i as usize] = t as u32;
-        }
-        let mut c = 0;
-        for &j in &self.neg_order {
-            let b = key(j);
-            while c < self.pos_order.len() && sp[self.pos_order[c] as usize] < b {
-                c += 1;
-            }
-            self.neg_cut[j as usize] = c as u32;
-        }
-    }
-
-    /// Active pairs of a positive, and of a negative.
-    fn count(&self, t: usize) -> f64 {
-        if t < self.np {
-            (self.neg_order.len() - self.pos_cut[t] as usize) as f64
-        } else {
-            f64::from(self.neg_cut[t - self.np])
-        }
-    }
-
-    /// `out[t]` = the sum of `y` over the active partners of point `t`.
-    fn partner_sums(&mut self, y: &[f64], out: &mut [f64]) {
-        let np = self.np;
-        let nn = self.neg_order.len();
-        // Suffix sums over the negatives in order.
-        self.acc[nn] = 0.0;
-        for t in (0..nn).rev() {
-            self.acc[t] = self.acc[t + 1] + y[np + self.neg_order[t] as usize];
-        }
-        for (o, &c) in out[..np].iter_mut().zip(&self.pos_cut) {
-            *o = self.acc[c as usize];
-        }
-        // Prefix sums over the positives in order.
-        self.acc[0] = 0.0;
-        for c in 0..np {
-            self.acc[c + 1] = self.acc[c] + y[self.pos_order[c] as usize];
-        }
-        for (o, &c) in out[np..np + nn].iter_mut().zip(&self.neg_cut) {
-            *o = self.acc[c as usize];
-        }
-    }
-
-    /// $g = \nabla \ell(s)$ into `g` (module docs), using `tmp`.
-    fn gradient(&mut self, s: &[f64], g: &mut [f64], tmp: &mut [f64]) {
-        self.partner_sums(s, tmp);
-        for t in 0..s.len() {
-            let c = self.count(t);
-            g[t] = if t < self.np {
-                -(c * (1.0 - s[t]) + tmp[t])
-            } else {
-                c * (1.0 + s[t]) - tmp[t]
-            };
-        }
-    }
-
-    /// `out = D v` (module docs), using `tmp`.
-    fn hess(&mut self, v: &[f64], out: &mut [f64], tmp: &mut [f64]) {
-        self.partner_sums(v, tmp);
-        for t in 0..v.len() {
-            out[t] = self.count(t) * v[t] - tmp[t];
-        }
-    }
-
-    /// Active pairs in all.
-    fn pairs(&self) -> usize {
-        (0..self.np)
-            .map(|i| self.neg_order.len() - self.pos_cut[i] as usize)
-            .sum()
-    }
-}
-
 /// Working vectors of [`aucsvm`], `nt` values each.
 struct Work {
     g: Vec<f64>,
@@ -243,7 +130,7 @@ struct Work {
 /// $\varphi'(t)$ and $\varphi''(t)$ of the line search (module docs).
 #[allow(clippy::too_many_arguments)]
 fn slope(
-    act: &mut Active,
+    act: &mut PairHinge,
     wk: &mut Work,
     f: &[f64],
     u: &[f64],
@@ -299,7 +186,7 @@ pub fn aucsvm(
         .enumerate()
         .for_each(|(a, row)| pb.gram.gather_row(idx[a], &idx, row));
     let k = Block { nt, kt };
-    let mut act = Active::new(np, nn);
+    let mut act = PairHinge::new(np, nn);
     let mut wk = Work {
         g: vec![0.0; nt],
         tmp: vec![0.0; nt],
@@ -433,17 +320,8 @@ pub fn aucsvm(
     k.mul(&w, &mut wk.s);
     // Sum of (1 - f_i + f_j)^2 over the active pairs, by positive: from partner sums.
     let sq = {
-        let fsq: Vec<f64> = f.iter().map(|v| v * v).collect();
-        let mut s1 = vec![0.0; nt];
-        let mut s2 = vec![0.0; nt];
-        act.partner_sums(&f, &mut s1);
-        act.partner_sums(&fsq, &mut s2);
-        (0..np)
-            .map(|i| {
-                let a = 1.0 - f[i];
-                act.count(i) * a * a + 2.0 * a * s1[i] + s2[i]
-            })
-            .sum::<f64>()
+        let (mut s1, mut s2, mut s3) = (vec![0.0; nt], vec![0.0; nt], vec![0.0; nt]);
+        act.squared_sum(&f, &mut s1, &mut s2, &mut s3)
     };
     let q = dot(&w, &wk.s) + c1 * sq;
     let weights = idx

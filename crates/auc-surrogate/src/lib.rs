@@ -13,6 +13,11 @@
 //! through the chain rule, $\nabla_w \Psi = \partial_\mu \psi \cdot y (x - m) +
 //! 2 \partial_{\sigma^2} \psi \cdot S w$, written into a caller's buffer without allocating.
 //!
+//! It also holds [`PairHinge`], the pairwise squared hinge over every positive-negative pair of
+//! a score vector (optionally weighted per negative), its gradient and generalized Hessian from
+//! sorted scores in $O(n \log n)$: the loss AUCSVM's primal solver (auc-cvm) and the partial-AUC
+//! learner (auc-online) minimize.
+//!
 //! This crate must never:
 //! - divide by $\sigma$ (the gradient of [OAUC eq. 14] is used in the $1/\sqrt{A}$ form, which
 //!   is defined wherever $A > 0$; at $A = 0$ it takes the hinge subgradient);
@@ -74,9 +79,11 @@
 //! factor $2$; the proof of Lemma 4 bounds $\mathrm{tr}\Sigma \le 4$ where $\mathrm{tr}\Sigma \le 1$
 //! holds, which gives $\lVert\nabla\Psi_M\rVert \le 1 + \sqrt5/2 \approx 2.118$ instead of $3$.
 
+mod pairs;
 mod scalar;
 mod vector;
 
+pub use pairs::PairHinge;
 pub use scalar::{Psi, Surrogate, big_phi_m, phi_m, psi_m, psi_s};
 pub use vector::{Inputs, loss, loss_and_grad, margin};
 
