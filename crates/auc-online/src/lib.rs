@@ -14,7 +14,10 @@
 //! - [`Averaged`], Polyak-Ruppert averaging of any of them (conventions section 5);
 //! - two batch learners fitted exactly from merged class moments, [`OpaucBatchParams`] (the
 //!   square surrogate over all pairs, one Cholesky solve) and [`OaucMBatchParams`] (psi_M over
-//!   all pairs, certified Newton), with the shared [`MomentModel`] (`docs/math/batch-moments.md`).
+//!   all pairs, certified Newton), with the shared [`MomentModel`] (`docs/math/batch-moments.md`);
+//! - the batch partial-AUC learner [`PaucSvmParams`] (pAUC-SVM: the squared pairwise hinge over
+//!   every positive and the top $\beta$ fraction of negatives, fitted on the rows by a certified
+//!   primal-dual method, [`solve_pauc`], `docs/math/pauc-learner.md`).
 //!
 //! Every learner's whole state is serde-serializable, so a saved model resumes bit for bit.
 //!
@@ -49,6 +52,8 @@ mod moment;
 mod oam;
 mod oauc_m_batch;
 mod opauc_batch;
+mod pauc_batch;
+mod pauc_solver;
 mod solam;
 
 pub use adaptive::{AdaOam, AdaOamParams, AdmOam, AdmOamParams};
@@ -66,6 +71,8 @@ pub use moment::{
 pub use oam::{OamGra, OamGraParams, OamSeq, OamSeqParams};
 pub use oauc_m_batch::OaucMBatchParams;
 pub use opauc_batch::OpaucBatchParams;
+pub use pauc_batch::{PaucModel, PaucSvmParams};
+pub use pauc_solver::{PaucSettings, PaucSolution, pauc_fit_bytes, solve_pauc, top_count};
 pub use solam::{Solam, SolamParams};
 
 use std::sync::OnceLock;

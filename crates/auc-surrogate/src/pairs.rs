@@ -40,6 +40,8 @@ pub struct PairHinge {
     weight_suffix: Vec<f64>,
     /// Prefix sums, $\max(n_+, n_-) + 1$ values.
     acc: Vec<f64>,
+    /// Prefix sums of squares over the positives, $n_+ + 1$ values.
+    acc2: Vec<f64>,
 }
 
 impl PairHinge {
@@ -54,6 +56,7 @@ impl PairHinge {
             weights: vec![1.0; nn],
             weight_suffix: vec![0.0; nn + 1],
             acc: vec![0.0; np.max(nn) + 1],
+            acc2: vec![0.0; np + 1],
         }
     }
 
@@ -189,6 +192,27 @@ impl PairHinge {
             .sum::<f64>()
     }
 
+    /// `out[j]` $= h_j = \tfrac12 \sum_{i \in A(j)} (1 - s_i + s_j)^2$ for every negative $j$,
+    /// whatever its weight (so $\ell(s) = \sum_j \omega_j h_j$), from prefix sums of $s_i$ and
+    /// $s_i^2$ over the positives in order; the pairs must have been built on `s`.
+    pub fn negative_losses(&mut self, s: &[f64], out: &mut [f64]) {
+        let np = self.np;
+        self.acc[0] = 0.0;
+        self.acc2[0] = 0.0;
+        for c in 0..np {
+            let v = s[self.pos_order[c] as usize];
+            self.acc[c + 1] = self.acc[c] + v;
+            self.acc2[c + 1] = self.acc2[c] + v * v;
+        }
+        for (j, (o, &c)) in out.iter_mut().zip(&self.neg_cut).enumerate() {
+            let a = 1.0 + s[np + j];
+            let c = c as usize;
+            // sum over the active positives of (a - s_i)^2, never below zero by rounding.
+            let q = c as f64 * a * a - 2.0 * a * self.acc[c] + self.acc2[c];
+            *o = 0.5 * q.max(0.0);
+        }
+    }
+
     /// The number of active pairs, whatever their weights.
     pub fn pairs(&self) -> usize {
         let nn = self.neg_order.len();
@@ -231,13 +255,29 @@ mod tests {
         h.set_weights(&w);
         h.build(&s);
         let n = s.len();
-        let (mut g, mut dv, mut t1, mut t2, mut t3) =
-            (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        let (mut g, mut dv, mut t1, mut t2, mut t3) = (
+            vec![0.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+        );
         h.gradient(&s, &mut g, &mut t1);
         h.hess(&v, &mut dv, &mut t1);
         let sq = h.squared_sum(&s, &mut t1, &mut t2, &mut t3);
         let (want_sq, want_g, want_dv) = brute(np, &s, &w, &v);
         assert!((sq - want_sq).abs() <= 1e-12, "{sq} vs {want_sq}");
+        let mut h_neg = vec![0.0; 5];
+        h.negative_losses(&s, &mut h_neg);
+        for (j, &hj) in h_neg.iter().enumerate() {
+            let want: f64 = (0..np)
+                .filter(|&i| s[i] < s[np + j] + 1.0)
+                .map(|i| 0.5 * (1.0 - s[i] + s[np + j]).powi(2))
+                .sum();
+            assert!((hj - want).abs() <= 1e-12, "h[{j}] = {hj} vs {want}");
+        }
+        let weighted: f64 = h_neg.iter().zip(&w).map(|(a, b)| a * b).sum();
+        assert!((2.0 * weighted - want_sq).abs() <= 1e-12);
         for t in 0..n {
             assert!((g[t] - want_g[t]).abs() <= 1e-12, "g[{t}]");
             assert!((dv[t] - want_dv[t]).abs() <= 1e-12, "dv[{t}]");
@@ -250,6 +290,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::float_cmp, reason = "counts of unit weights are exact integers")]
     fn unit_weights_give_the_unweighted_counts() {
         let s = [0.0, 3.0, 0.5, -0.25];
         let mut h = PairHinge::new(2, 2);
