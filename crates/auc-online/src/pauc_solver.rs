@@ -29,9 +29,12 @@
 //!   [`auc_surrogate::PairHinge`], conjugate gradients and an exact line search on the convex
 //!   piecewise quadratic), when $\lVert\nabla_w G\rVert^2 / (2\lambda)$ exceeds the
 //!   Frank-Wolfe gap;
-//! - else a **Frank-Wolfe step** on $D$: the linear oracle's vertex is the top-$k$ set of
-//!   $h(w)$, and $\omega \leftarrow (1 - \gamma)\omega + \gamma v$ with $\gamma = 2 / (t + 2)$ at
-//!   the $t$-th such step.
+//! - else a **Frank-Wolfe step** on $D$: the linear oracle's vertex $v$ is the top-$k$ set of
+//!   $h(w)$, and along $\Delta = v - \omega$ the dual has slope the Frank-Wolfe gap and
+//!   curvature $-b^\top H^{-1} b$, with $b = c X^\top \nabla_s(\Delta^\top h)$ and $H$ the
+//!   Hessian above (implicit differentiation of $w(\omega)$); the step is
+//!   $\gamma = \min(1, \text{gap} / b^\top H^{-1} b)$, one conjugate-gradient solve, and $w$
+//!   moves along its predicted path, $w \leftarrow w - \gamma H^{-1} b$.
 //!
 //! Every evaluation gives both sides of the gap: the **primal** $J(w) = \frac\lambda2\lVert w
 //! \rVert^2 + c \sum_{\mathrm{top}\ k} h_j(w)$, exact (per-negative losses from prefix sums), and
@@ -44,8 +47,8 @@
 //! inexactness of the inner solves.
 //!
 //! Cost: a pass over the rows is $X v$ or $X^\top u$ (one GEMV when dense); an evaluation takes
-//! one, a Newton step two per conjugate-gradient iteration plus two, a Frank-Wolfe step none
-//! beyond its evaluation; sorting the scores is $O(n \log n)$. Memory: about 20 vectors of $n$
+//! one, a Newton step two per conjugate-gradient iteration plus two, a Frank-Wolfe step two per
+//! conjugate-gradient iteration plus two; sorting the scores is $O(n \log n)$. Memory: about 20 vectors of $n$
 //! values and 8 of $p$, nothing per pair.
 
 use auc_core::{Dataset, FitError, Label, Storage};
