@@ -244,3 +244,93 @@ fn cv_max_fpr_adds_pauc_to_runs_and_summary_and_nothing_else() {
         "--max-fpr 2",
     );
 }
+
+/// The partial-AUC learner from the command line: trained on a feature map, saved, scored by
+/// `auc predict` exactly as the model file says, measured by `auc cv --max-fpr` (its `beta` and
+/// cv's `--max-fpr` are different flags), and its parameters checked.
+#[test]
+fn pauc_svm_trains_on_a_map_predicts_and_is_measured_by_cv() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.auc");
+    let m = model.to_str().unwrap();
+    let data = heart();
+    let o = auc(&[
+        "train",
+        "--algo",
+        "pauc-svm",
+        "--features",
+        "nystroem:40",
+        "--beta",
+        "0.2",
+        &data,
+        "-o",
+        m,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("over the top 30 of 150 negatives"), "{err}");
+    assert!(err.contains("certificate: J - min J <="), "{err}");
+    assert!(!err.contains("NOT CONVERGED"), "{err}");
+    let a = auc(&["predict", "--model", m, &data, "--no-metrics"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let b = auc(&["predict", "--model", m, &data, "--no-metrics"]);
+    assert_eq!(stdout(&a), stdout(&b));
+    let scores: Vec<f64> = stdout(&a)
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    assert_eq!(scores.len(), 270);
+    assert!(scores.iter().any(|&s| (s - scores[0]).abs() > 1e-9), "constant scores");
+    let o = auc(&[
+        "cv",
+        "--algo",
+        "pauc-svm",
+        "--data",
+        &data,
+        "--max-fpr",
+        "0.1",
+        "--folds",
+        "3",
+        "--repeats",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let summary: Value = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v.get("summary").is_some())
+        .unwrap();
+    assert!(summary["pauc_mean"].as_f64().unwrap() > 0.6, "{summary}");
+    check_fails(
+        &["train", "--algo", "pauc-svm", "--beta", "0", &data, "-o", m],
+        "beta = 0 is out of range: it must be in (0, 1]",
+    );
+}
+
+/// When no direction lifts the positives above the negatives' top tail, w = 0 is the optimum
+/// and the summary says so instead of silently saving a model that scores every row alike.
+#[test]
+fn pauc_svm_says_when_the_optimum_scores_every_row_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    // Positives at the centre, negatives on both sides: the top negative along either
+    // direction scores above every positive.
+    let data = write(
+        dir.path(),
+        "d.svm",
+        "1 1:0\n1 1:0.1\n1 1:-0.1\n-1 1:1\n-1 1:-1\n-1 1:0.9\n-1 1:-0.9\n-1 1:0.2\n",
+    );
+    let model = dir.path().join("m.auc");
+    let o = auc(&[
+        "train",
+        "--algo",
+        "pauc-svm",
+        "--scale",
+        "none",
+        data.to_str().unwrap(),
+        "-o",
+        model.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("w = 0 is optimal"), "{}", stderr(&o));
+}

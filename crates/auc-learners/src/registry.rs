@@ -13,8 +13,8 @@ use auc_cvm::{
 use auc_kernel::{KernelLearner, KoilParams, OkaucMParams, OkaucSParams};
 use auc_online::{
     AdaOamParams, AdmOamParams, Linear, MomentParams, OamGraParams, OamSeqParams, OaucMBatchParams,
-    OaucMParams, OaucMcParams, OpaucBatchParams, OpaucParams, PaIParams, PerceptronParams,
-    SolamParams,
+    OaucMParams, OaucMcParams, OpaucBatchParams, OpaucParams, PaIParams, PaucSvmParams,
+    PerceptronParams, SolamParams,
 };
 use auc_stats::Moments;
 use serde_json::{Value, json};
@@ -62,6 +62,9 @@ pub struct Algorithm {
     asks_transductive: fn(&ParamMap) -> bool,
     /// How a batch moment learner fits from merged class moments; `None` for every other.
     pub(crate) from_moments: Option<FromMoments>,
+    /// Whether the model is a linear score $w^\top z$ of the prepared features $z$ (the linear
+    /// one-pass learners, the moment learners, pAUC-SVM): what a feature map makes nonlinear.
+    pub linear_model: bool,
 }
 
 impl fmt::Debug for Algorithm {
@@ -162,6 +165,7 @@ impl Algorithm {
             defaults: defaults_of::<P>,
             asks_transductive: asks_transductive_of::<P>,
             from_moments: None,
+            linear_model: true,
         }
     }
 
@@ -187,6 +191,7 @@ impl Algorithm {
             defaults: defaults_of::<P>,
             asks_transductive: asks_transductive_of::<P>,
             from_moments: None,
+            linear_model: false,
         }
     }
 
@@ -212,6 +217,7 @@ impl Algorithm {
             defaults: defaults_of::<P>,
             asks_transductive: asks_transductive_of::<P>,
             from_moments: None,
+            linear_model: false,
         }
     }
 
@@ -219,8 +225,20 @@ impl Algorithm {
     /// [`Algorithm::batch`], and also from moment files and a parallel moment pass
     /// ([`crate::fit_from_moments`]).
     pub const fn moment<P: MomentParams>() -> Self {
-        let mut row = Self::batch::<P>();
+        let mut row = Self::linear_batch::<P>();
         row.from_moments = Some(fit_moments_of::<P>);
+        row
+    }
+
+    /// The row of a batch learner whose model is linear in the prepared features: as
+    /// [`Algorithm::batch`], with [`Algorithm::linear_model`] set.
+    pub const fn linear_batch<P>() -> Self
+    where
+        P: BatchParams,
+        P::Model: Describe,
+    {
+        let mut row = Self::batch::<P>();
+        row.linear_model = true;
         row
     }
 
@@ -312,6 +330,7 @@ impl Algorithm {
             "about": self.about,
             "state_version": self.state_version,
             "from_moments": self.fits_from_moments(),
+            "linear_model": self.linear_model,
             "params": params,
             "grid": self.grid,
             "paper_grid": self.paper_grid,
@@ -345,6 +364,7 @@ pub static ALL: &[Algorithm] = &[
     Algorithm::batch::<AucSvm>(),
     Algorithm::moment::<OpaucBatchParams>(),
     Algorithm::moment::<OaucMBatchParams>(),
+    Algorithm::linear_batch::<PaucSvmParams>(),
 ];
 
 /// The learner `auc train` and `auc cv` fit when no algorithm is named: OPAUC-batch, the exact

@@ -9,7 +9,7 @@ use auc_core::{
 };
 use auc_cvm::InductiveModel;
 use auc_kernel::KernelLearner;
-use auc_online::{Averaged, Linear, Materialized, MomentModel};
+use auc_online::{Averaged, Linear, Materialized, MomentModel, PaucModel};
 use serde_json::{Value, json};
 
 use crate::params::{object, to_map};
@@ -374,6 +374,41 @@ impl Describe for MomentModel {
             solver_steps: u64::from(self.steps()),
             distance_bound: self.distance_bound(),
             tolerance: self.tolerance(),
+        })
+    }
+}
+
+impl Describe for PaucModel {
+    fn dim(&self) -> usize {
+        self.weights().len()
+    }
+
+    fn describe(&self) -> Value {
+        let mut v = weight_summary(self.weights());
+        let (k, pos, neg) = self.counts();
+        let (newton, weight) = self.steps();
+        v["objective"] = json!(self.objective());
+        v["beta"] = json!(self.beta());
+        v["top_negatives"] = json!(k);
+        v["newton_steps"] = json!(newton);
+        v["weight_steps"] = json!(weight);
+        v["constant_scores"] = json!(self.is_constant());
+        v["solver_steps"] = json!(u64::from(newton) + u64::from(weight));
+        v["gap_bound"] = json!(self.gap());
+        v["distance_bound"] = json!(self.distance_bound());
+        v["converged"] = json!(self.converged());
+        v["fitted_positives"] = json!(pos);
+        v["fitted_negatives"] = json!(neg);
+        v
+    }
+
+    fn certificate(&self) -> Option<Certificate> {
+        let (newton, weight) = self.steps();
+        Some(Certificate {
+            converged: self.converged(),
+            solver_steps: u64::from(newton) + u64::from(weight),
+            distance_bound: self.distance_bound(),
+            tolerance: (2.0 * self.tolerance_gap() / self.lambda()).sqrt(),
         })
     }
 }

@@ -69,8 +69,10 @@ fn mutated_model_files_are_errors_or_finite_models() {
     let golden: Vec<(Vec<u8>, auc_core::Dataset)> = ALL
         .iter()
         .map(|a| {
-            let path =
-                common::root().join(format!("crates/auc-learners/tests/golden/{}.auc", a.name));
+            let path = common::root().join(format!(
+                "crates/auc-learners/tests/golden/v5/{}.auc",
+                a.name
+            ));
             let bytes = std::fs::read(&path)
                 .unwrap_or_else(|e| panic!("{}: {e} (see the golden test)", path.display()));
             let m = Model::from_bytes(&bytes).unwrap();

@@ -33,6 +33,9 @@ def is_online(cls):
 
 ALL_CLASSES = list(auclearn.ESTIMATORS.values())
 LINEAR = [c for c in ALL_CLASSES if is_linear(c)]
+#: The batch learners whose model is linear in the prepared features (the moment learners and
+#: pAUC-SVM).
+LINEAR_BATCH = [c for c in ALL_CLASSES if c._row["linear_model"] and c._row["family"] == "batch"]
 ONLINE = [c for c in ALL_CLASSES if is_online(c)]
 
 

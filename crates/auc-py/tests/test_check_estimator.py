@@ -9,7 +9,7 @@ import warnings
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
-from conftest import LINEAR, ids
+from conftest import LINEAR, LINEAR_BATCH, ids
 
 
 def run_checks(est):
@@ -35,4 +35,11 @@ def test_check_estimator(cls):
 def test_check_estimator_with_a_feature_map(cls):
     # Random Fourier features of the default width: the checks' data (blobs, one sample, one
     # feature, constant columns, float32, sparse) all go through the map first.
+    run_checks(cls(features="rff", n_features_map=32))
+
+
+@pytest.mark.parametrize("cls", LINEAR_BATCH, ids=ids(LINEAR_BATCH))
+def test_check_estimator_batch_linear(cls):
+    # The batch learners linear in their features: plain and on a map.
+    run_checks(cls())
     run_checks(cls(features="rff", n_features_map=32))

@@ -48,7 +48,7 @@ def test_constructor_is_the_registry_parameters_with_defaults(cls):
     expected_common = {"seed": 0, "scale": "none", "pos_label": None, "calibration": None, "calibration_folds": 5}
     if row["family"] == "linear":
         expected_common["average"] = False
-    if row["family"] == "linear" or row["from_moments"]:
+    if row["linear_model"]:
         expected_common.update(features=None, n_features_map=None, feature_sigma="scale")
     assert by_name == expected_common
     # Docstrings come from the registry: the citation line and every parameter's doc.

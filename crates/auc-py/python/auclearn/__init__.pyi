@@ -1783,3 +1783,79 @@ class OAUCMbatch(AUCEstimator):
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
+
+class PAUCSVM(AUCEstimator):
+    """pAUC-SVM: pAUC-SVM [NA13; SOPA22]: squared pairwise hinge over all positives and the top beta fraction of negatives, linear, certified primal-dual solver
+
+    Registry name ``pauc-svm``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    lam : real, default=0.0009765625
+        regularization lambda > 0 of lambda/2 ||w||^2 + mean squared hinge over positives x top negatives (finite and > 0).
+    beta : real, default=0.1
+        the partial AUC's largest false-positive rate: the top ceil(beta n-) negatives count (in (0, 1]).
+    tol : real, default=0.001
+        stop when the certified gap J(w) - min J is at most tol J(w) (finite and > 0).
+    max_steps : integer, default=500
+        the most solver steps (a fit stopped there above tol is reported as not converged) (an integer >= 1).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
+    features : {None, 'nystroem', 'rff', 'elm'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem) or random features (1000 by default for each).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): lambda=2^-10..2^10.
+    """
+    lam: float
+    beta: float
+    tol: float
+    max_steps: int
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
+    features: Literal['nystroem', 'rff', 'elm'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
+    def __init__(
+        self,
+        *,
+        lam: float = 0.0009765625,
+        beta: float = 0.1,
+        tol: float = 0.001,
+        max_steps: int = 500,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
+        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
+    ) -> None: ...

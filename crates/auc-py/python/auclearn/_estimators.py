@@ -54,9 +54,10 @@ def class_name(row: dict) -> str:
 
 def takes_map(row: dict) -> bool:
     """Whether the estimator of a registry row takes a feature map (``features=``): the rows
-    whose model is linear in its input features, the linear learners and the batch learners
-    fitted from class moments (as ``auc train --features`` maps the rows of either)."""
-    return row["family"] == "linear" or bool(row["from_moments"])
+    whose model is linear in its input features (``linear_model``: the linear learners, the
+    batch learners fitted from class moments and pAUC-SVM), as ``auc train --features`` maps
+    the rows of any of them."""
+    return bool(row["linear_model"])
 
 
 def memory_limit() -> int:
