@@ -17,6 +17,21 @@ pub(crate) struct CalibrationArgs {
     /// Folds of the --calibrate cross-validation (fewer when the smaller class has fewer rows).
     #[arg(long, default_value_t = DEFAULT_CALIBRATION_FOLDS, requires = "calibrate")]
     calibration_folds: usize,
+    /// Which held-out scores `auc train` fits the calibration on: `cv`, an internal
+    /// cross-validation (loads DATA in memory), or `prequential` (one-pass learners): each
+    /// row's score before the learner steps on it, collected during the one pass over a file
+    /// or a pipe, of the last 1,048,576 rows (memory 16 MB whatever the stream's length).
+    #[arg(long, value_enum, default_value_t = CalibrateOn::Cv, requires = "calibrate")]
+    pub(crate) calibrate_on: CalibrateOn,
+}
+
+/// The scores a calibration is fitted on (`--calibrate-on`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CalibrateOn {
+    /// The held-out scores of an internal stratified cross-validation.
+    Cv,
+    /// The prequential (test-then-train) scores of the one pass.
+    Prequential,
 }
 
 impl CalibrationArgs {

@@ -138,6 +138,36 @@ impl Prequential {
     }
 }
 
+/// The most prequential scores `--calibrate-on prequential` keeps: the last this many rows'.
+pub(crate) const PREQUENTIAL_CALIBRATION_ROWS: usize = 1 << 20;
+
+/// The last [`PREQUENTIAL_CALIBRATION_ROWS`] prequential scores and labels, for a calibration
+/// fitted at the end of the pass (the latest scores come from the most trained learner).
+#[derive(Default)]
+pub(crate) struct ScoreWindow {
+    pub(crate) scores: Vec<f64>,
+    pub(crate) labels: Vec<Label>,
+    /// Where the next score goes once the window is full.
+    next: usize,
+    /// Scores that were not finite, left out.
+    pub(crate) non_finite: u64,
+}
+
+impl ScoreWindow {
+    fn push(&mut self, s: f64, y: Label) {
+        if !s.is_finite() {
+            self.non_finite += 1;
+        } else if self.scores.len() < PREQUENTIAL_CALIBRATION_ROWS {
+            self.scores.push(s);
+            self.labels.push(y);
+        } else {
+            self.scores[self.next] = s;
+            self.labels[self.next] = y;
+            self.next = (self.next + 1) % PREQUENTIAL_CALIBRATION_ROWS;
+        }
+    }
+}
+
 /// The learner's side of a streamed pass: grows the state when a chunk is wider (memory
 /// checked first), feeds each row (through the shuffle buffer, padding dense rows from before a
 /// growth), counts the classes, scores first for prequential evaluation, shows progress.
@@ -152,6 +182,8 @@ pub(crate) struct Learning<'a> {
     pub(crate) negatives: u64,
     pub(crate) seen: u64,
     pub(crate) prequential: Option<Prequential>,
+    /// The prequential scores `--calibrate-on prequential` fits on.
+    pub(crate) window: Option<ScoreWindow>,
 }
 
 impl Learning<'_> {
@@ -204,11 +236,15 @@ impl Learning<'_> {
             self.negatives += 1;
         }
         self.seen += 1;
-        let score = self.prequential.as_ref().map(|_| self.state.score(x));
+        let score =
+            (self.prequential.is_some() || self.window.is_some()).then(|| self.state.score(x));
         let learner = self.state.learner().ok_or("a batch model cannot learn")?;
         learner.update(x, y);
         if let (Some(p), Some(s)) = (self.prequential.as_mut(), score) {
             p.record(s, y, self.seen, false)?;
+        }
+        if let (Some(w), Some(s)) = (self.window.as_mut(), score) {
+            w.push(s, y);
         }
         Ok(())
     }
@@ -291,5 +327,6 @@ pub(crate) fn learning<'a>(
         negatives: 0,
         seen: 0,
         prequential: None,
+        window: None,
     }
 }

@@ -31,6 +31,7 @@ use auc_learners::{
 };
 use serde_json::json;
 
+use crate::calibration_args::CalibrateOn;
 use crate::hyper::grid_points;
 use crate::input::{self};
 use crate::learning::*;
@@ -132,7 +133,25 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
     }
     let config = algo.configure(&given)?;
     config.procedure(a.learn.average)?;
-    if algo.is_online() && !a.tune && a.calibration.spec().is_none() && !a.learn.shuffle_full {
+    let prequential =
+        a.calibration.spec().is_some() && a.calibration.calibrate_on == CalibrateOn::Prequential;
+    if prequential && (!algo.is_online() || a.tune || a.learn.shuffle_full) {
+        return Err(format!(
+            "--calibrate-on prequential needs a one-pass learner trained in one pass ({} is {}): leave out --tune and --shuffle-full, or use --calibrate-on cv",
+            algo.name,
+            if algo.is_online() {
+                "one, but --tune or --shuffle-full loads the data in memory"
+            } else {
+                "a batch learner"
+            }
+        )
+        .into());
+    }
+    if algo.is_online()
+        && !a.tune
+        && (a.calibration.spec().is_none() || prequential)
+        && !a.learn.shuffle_full
+    {
         return train_streaming(&a, algo, config);
     }
     train_in_memory(&a, algo, &given, config)
@@ -210,15 +229,19 @@ fn train_streaming(
     // A file whose labels turn out not to be binary is read again after a first pass.
     let mut plan = plan(&a.learn, &a.data, &what, limit, true)?;
     let start_time = Instant::now();
-    let (state, done, positives, negatives) = loop {
+    let (state, done, positives, negatives, window) = loop {
         let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
         let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
+        if a.calibration.spec().is_some() {
+            learning.window = Some(ScoreWindow::default());
+        }
         let reader = open_reader(&plan, &a.data)?;
         let pass = learn_pass(reader, shaper_for(&plan), &mut learning, &a.learn, &what);
         let counts = (learning.positives, learning.negatives);
+        let window = learning.window.take();
         drop(learning);
         match pass {
-            Ok(done) => break (state, done, counts.0, counts.1),
+            Ok(done) => break (state, done, counts.0, counts.1, window),
             Err(e) if plan.hopeful && e.is::<auc_stream::NotBinary>() => {
                 plan = self::plan(&a.learn, &a.data, &what, limit, false)?;
             }
@@ -239,6 +262,10 @@ fn train_streaming(
     warn_unscaled(&plan, done.dim);
     let diverged = warn_divergence(state.as_ref(), algo.name);
     check_state(state.as_ref(), algo.name)?;
+    let calibration = match (a.calibration.spec(), window) {
+        (Some(spec), Some(w)) => Some(calibrate_prequential(spec.kind, &w)?),
+        _ => None,
+    };
     let model = Model {
         algorithm: algo,
         config,
@@ -257,9 +284,30 @@ fn train_streaming(
             written_by: written_by(),
         },
         state,
-        calibration: None,
+        calibration,
     };
     save(a, &model, seconds, None, None)
+}
+
+/// Fits `--calibrate-on prequential`'s calibration on the scores the pass collected (each
+/// row's score before the learner stepped on it) and says what it fitted.
+fn calibrate_prequential(
+    kind: auc_learners::CalibrationKind,
+    w: &ScoreWindow,
+) -> Result<auc_learners::Calibration, Error> {
+    let c = auc_learners::Calibration::fit(kind, &w.scores, &w.labels)
+        .map_err(|e| format!("--calibrate-on prequential: {e}"))?;
+    let skipped = if w.non_finite > 0 {
+        format!(" ({} scores that were not finite left out)", w.non_finite)
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "auc: calibration: {} fitted on the prequential scores of the last {} rows (each scored before the learner stepped on it){skipped}",
+        c.describe(),
+        w.scores.len()
+    );
+    Ok(c)
 }
 
 /// Trains `config` on `data`: one pass for a one-pass learner, a fit for a batch learner.
@@ -511,6 +559,7 @@ fn resume(a: TrainArgs, path: &Path) -> Result<(), Error> {
             negatives: 0,
             seen: 0,
             prequential: None,
+            window: None,
         };
         learn_pass(reader, shaper, &mut learning, &a.learn, &what)?;
         (learning.positives, learning.negatives)

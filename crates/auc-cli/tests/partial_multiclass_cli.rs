@@ -280,7 +280,10 @@ fn pauc_svm_trains_on_a_map_predicts_and_is_measured_by_cv() {
         .map(|l| l.trim().parse().unwrap())
         .collect();
     assert_eq!(scores.len(), 270);
-    assert!(scores.iter().any(|&s| (s - scores[0]).abs() > 1e-9), "constant scores");
+    assert!(
+        scores.iter().any(|&s| (s - scores[0]).abs() > 1e-9),
+        "constant scores"
+    );
     let o = auc(&[
         "cv",
         "--algo",
