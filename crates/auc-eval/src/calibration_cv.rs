@@ -2,7 +2,9 @@
 //!
 //! The rows are split into `k` stratified folds; for each fold the procedure is fitted on the
 //! other folds (fed to a one-pass learner in a seeded order, as every training part of the
-//! protocol is) and scores the fold. The calibration is then fitted on all `n` held-out scores,
+//! protocol is) and scores the fold, through [`DynFit::fit_transductive`] as the protocol
+//! scores its test parts (the same scores for an inductive procedure; a transductive one sees
+//! the fold's features, never its labels). The calibration is then fitted on all `n` held-out scores,
 //! and the model that is saved is fitted on every row: scikit-learn's
 //! `CalibratedClassifierCV(ensemble=False)` and LIBSVM's probability estimates do the same.
 
@@ -56,16 +58,20 @@ pub fn held_out_scores(
             let mut train: Vec<usize> = (0..data.n()).filter(|&i| fold_of[i] != f).collect();
             let order = derive_seed(seed, &[TAG_CALIBRATION_ORDER, f as u64]);
             train.shuffle(&mut StdRng::seed_from_u64(order));
-            let model = fit
-                .fit_dyn(
+            // Scored as the protocol scores a test part: a transductive procedure (GAM-CVM's
+            // `transductive` in `auc cv`) sees the held-out fold's features while it fits, so
+            // the calibration is fitted on scores of the kind it is applied to.
+            let fitted = fit
+                .fit_transductive(
                     &data.select(&train),
+                    &data.select(test),
                     derive_seed(seed, &[TAG_CALIBRATION_FIT, f as u64]),
                 )
                 .map_err(|source| EvalError::Fit {
                     params: params.clone(),
                     source,
                 })?;
-            Ok(model.score_all(&data.select(test)))
+            Ok(fitted.scores)
         })
         .collect::<Result<Vec<Vec<f64>>, EvalError>>()?;
     let mut scores = vec![0.0; data.n()];
@@ -138,5 +144,69 @@ impl CalibrationSpec {
         let c =
             Calibration::fit(self.kind, &scores, data.labels()).map_err(EvalError::Calibration)?;
         Ok((c, folds))
+    }
+}
+
+#[cfg(test)]
+mod transductive_tests {
+    use super::*;
+    use auc_core::{
+        BoxedModel, FitError, Label, OnlineLearner, ParamError, Row, Scorer, Transductive,
+    };
+
+    /// Scores `x_0`; a transductive fit adds 100 to the scores of the rows it is shown.
+    struct Shifted;
+
+    struct First;
+
+    impl Scorer for First {
+        fn score(&self, x: Row<'_>) -> f64 {
+            x.get(0)
+        }
+    }
+
+    impl DynFit for Shifted {
+        fn fit_dyn(&self, _train: &Dataset, _seed: u64) -> Result<BoxedModel, FitError> {
+            Ok(Box::new(First))
+        }
+
+        fn fit_transductive(
+            &self,
+            _train: &Dataset,
+            unlabeled: &Dataset,
+            _seed: u64,
+        ) -> Result<Transductive, FitError> {
+            let scores = First
+                .score_all(unlabeled)
+                .iter()
+                .map(|s| s + 100.0)
+                .collect();
+            Ok(Transductive {
+                model: Box::new(First),
+                scores,
+            })
+        }
+
+        fn online(
+            &self,
+            _dim: usize,
+            _seed: u64,
+        ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
+            None
+        }
+    }
+
+    #[test]
+    fn held_out_scores_are_the_transductive_scores_of_each_fold() {
+        let n = 20;
+        let values: Vec<f64> = (0..n).map(f64::from).collect();
+        let labels = (0..n)
+            .map(|i| if i % 2 == 0 { Label::Pos } else { Label::Neg })
+            .collect();
+        let data = Dataset::dense(1, values.clone(), labels).unwrap();
+        let scores = held_out_scores(&data, &Shifted, &ParamMap::new(), 4, 7).unwrap();
+        for (s, v) in scores.iter().zip(&values) {
+            assert!((s - (v + 100.0)).abs() < 1e-12, "{s} for row {v}");
+        }
     }
 }
