@@ -8,6 +8,7 @@ use auc_core::{
     BoxedModel, Dataset, DynFit, FitError, OnlineLearner, ParamError, ParamMap, Row, Scorer,
     Transductive,
 };
+use auc_eval::calibration_cv::held_out_scores;
 use auc_eval::cv::{Algo, CvConfig, nested_cv};
 
 /// Scores by the first feature; records (training rows, unlabeled rows) of every fit.
@@ -114,4 +115,23 @@ impl DynFit for Shared {
     ) -> Option<Result<Box<dyn OnlineLearner + Send>, ParamError>> {
         self.0.online(d, s)
     }
+}
+
+/// The held-out scores a calibration is fitted on come from `fit_transductive` too (the
+/// recorder panics on `fit_dyn`): each fold is shown to the fit that scores it.
+#[test]
+fn calibration_folds_are_fitted_transductively() {
+    let values: Vec<f64> = (0..20).map(f64::from).collect();
+    let labels = (0..20)
+        .map(|i| if i % 2 == 0 { Pos } else { Neg })
+        .collect();
+    let data = Dataset::dense(1, values.clone(), labels).unwrap();
+    let rec = Recorder {
+        seen: Mutex::new(Vec::new()),
+    };
+    let scores = held_out_scores(&data, &rec, &ParamMap::new(), 4, 7).unwrap();
+    assert_eq!(scores, values);
+    let mut seen = rec.seen.into_inner().unwrap();
+    seen.sort_unstable();
+    assert_eq!(seen, vec![(15, 5); 4]);
 }
