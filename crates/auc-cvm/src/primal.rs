@@ -66,7 +66,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use auc_surrogate::PairHinge;
+use auc_surrogate::{PairHinge, exact_step};
 
 use crate::problem::{Problem, Solution, SolveError};
 
@@ -284,30 +284,7 @@ pub fn aucsvm(
             converged = gn <= 1e3 * tol * gn0;
             break;
         }
-        let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
-        let mut t = 1.0;
-        for _ in 0..60 {
-            let (d1, d2) = slope(&mut act, &mut wk, &f, &kd, bu, du, c1, t);
-            if d1.abs() <= 1e-12 * d0.abs() {
-                break;
-            }
-            if d1 < 0.0 {
-                lo = t;
-            } else {
-                hi = t;
-            }
-            let next = t - d1 / d2;
-            t = if next > lo && next < hi {
-                next
-            } else if hi.is_finite() {
-                0.5 * (lo + hi)
-            } else {
-                2.0 * t
-            };
-            if hi - lo <= 1e-15 * hi {
-                break;
-            }
-        }
+        let t = exact_step(d0, |t| slope(&mut act, &mut wk, &f, &kd, bu, du, c1, t));
         for (b, &dv) in beta.iter_mut().zip(&d) {
             *b += t * dv;
         }

@@ -52,7 +52,7 @@
 //! values and 8 of $p$, nothing per pair.
 
 use auc_core::{Dataset, FitError, Label, Storage};
-use auc_surrogate::PairHinge;
+use auc_surrogate::{PairHinge, exact_step};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
@@ -285,30 +285,7 @@ fn newton_step(
     if d0 >= 0.0 || !d0.is_finite() {
         return false;
     }
-    let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
-    let mut t = 1.0;
-    for _ in 0..60 {
-        let (d1, d2) = slope(t, sw);
-        if d1.abs() <= 1e-12 * d0.abs() {
-            break;
-        }
-        if d1 < 0.0 {
-            lo = t;
-        } else {
-            hi = t;
-        }
-        let next = t - d1 / d2;
-        t = if next > lo && next < hi {
-            next
-        } else if hi.is_finite() {
-            0.5 * (lo + hi)
-        } else {
-            2.0 * t
-        };
-        if hi - lo <= 1e-15 * hi {
-            break;
-        }
-    }
+    let t = exact_step(d0, |t| slope(t, sw));
     for (x, &dv) in w.iter_mut().zip(&fw.d) {
         *x += t * dv;
     }

@@ -83,7 +83,7 @@ mod pairs;
 mod scalar;
 mod vector;
 
-pub use pairs::PairHinge;
+pub use pairs::{PairHinge, exact_step};
 pub use scalar::{Psi, Surrogate, big_phi_m, phi_m, psi_m, psi_s};
 pub use vector::{Inputs, loss, loss_and_grad, margin};
 
