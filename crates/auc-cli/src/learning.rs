@@ -70,11 +70,50 @@ impl Shuffle {
     }
 }
 
-/// Prequential evaluation on the way: the AUC of every score so far, printed every `every` rows.
+/// The last `cap` scores and labels (`auc stream --window`), oldest overwritten first.
+pub(crate) struct Window {
+    cap: usize,
+    scores: Vec<f64>,
+    labels: Vec<Label>,
+    next: usize,
+}
+
+impl Window {
+    pub(crate) fn new(cap: usize) -> Self {
+        Window {
+            cap,
+            scores: Vec::new(),
+            labels: Vec::new(),
+            next: 0,
+        }
+    }
+
+    fn push(&mut self, s: f64, y: Label) {
+        if self.scores.len() < self.cap {
+            self.scores.push(s);
+            self.labels.push(y);
+        } else {
+            self.scores[self.next] = s;
+            self.labels[self.next] = y;
+            self.next = (self.next + 1) % self.cap;
+        }
+    }
+
+    /// The AUC of the scores in the window (a sort of at most `cap` scores).
+    fn auc(&self) -> Result<f64, MetricError> {
+        auc_eval::metrics::auc(&self.scores, &self.labels)
+    }
+}
+
+/// Prequential evaluation on the way: the AUC of every score so far (or of the last
+/// `--window` scores), printed every `every` rows.
 pub(crate) struct Prequential {
     pub(crate) every: u64,
     pub(crate) json: bool,
     pub(crate) auc: RunningAuc,
+    /// With `--window N`: only the last N scores count, in O(N) memory (no score is kept in
+    /// `auc`).
+    pub(crate) window: Option<Window>,
     pub(crate) points: Vec<CurvePoint>,
     pub(crate) skipped: usize,
     /// Scores that were not finite (features too large unscaled), left out of the AUC.
@@ -87,6 +126,7 @@ impl Prequential {
             every,
             json,
             auc: RunningAuc::new(),
+            window: None,
             points: Vec::new(),
             skipped: 0,
             non_finite: 0,
@@ -103,7 +143,10 @@ impl Prequential {
         last: bool,
     ) -> Result<(), Error> {
         if score.is_finite() {
-            self.auc.push(score, y)?;
+            match self.window.as_mut() {
+                Some(w) => w.push(score, y),
+                None => self.auc.push(score, y)?,
+            }
         } else {
             self.non_finite += 1;
         }
@@ -118,7 +161,11 @@ impl Prequential {
         if self.points.last().is_some_and(|p| p.updates as u64 == seen) {
             return Ok(());
         }
-        match self.auc.auc() {
+        let auc = match &self.window {
+            Some(w) => w.auc(),
+            None => self.auc.auc(),
+        };
+        match auc {
             Ok(a) => {
                 let p = CurvePoint {
                     updates: seen as usize,

@@ -28,6 +28,11 @@ pub(crate) struct StreamArgs {
     /// stream is read.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     every: u64,
+    /// Print at each point the AUC of the last N scores only (a sliding window, which follows
+    /// drift), keeping N scores in memory instead of every score of the stream; each point then
+    /// sorts the window (O(N log N)), so choose --every not much below N / 100.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    window: Option<u64>,
     /// Draw the prequential curve as an SVG file.
     #[arg(long, value_name = "OUT.svg")]
     svg: Option<PathBuf>,
@@ -52,7 +57,18 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
     let config = algo.configure(&given)?;
     let what = format!("streaming {}", algo.name);
     let limit = memory::limit(a.learn.max_memory);
-    let prequential = Prequential::new(a.every, a.json);
+    let mut prequential = Prequential::new(a.every, a.json);
+    if let Some(n) = a.window {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        // 16 bytes a score (value and label, padded), checked like any other state.
+        memory::check(
+            (n as u64).saturating_mul(16),
+            limit,
+            &format!("a --window of {n} scores"),
+            "use a smaller --window",
+        )?;
+        prequential.window = Some(Window::new(n));
+    }
     let (run, state, examples) = if a.learn.shuffle_full {
         stream_in_memory(&a, algo, config.as_ref(), prequential, &what, limit)?
     } else {
@@ -103,7 +119,16 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         );
         write_text(
             path,
-            &plot::curve_svg(&xy, &title, "examples", "AUC so far")?,
+            &plot::curve_svg(
+                &xy,
+                &title,
+                "examples",
+                if a.window.is_some() {
+                    "AUC of the window"
+                } else {
+                    "AUC so far"
+                },
+            )?,
         )?;
     }
     if a.json {
@@ -112,6 +137,7 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
             "algo": algo.name,
             "params": config.params(),
             "examples": examples,
+            "window": a.window,
             "skipped": run.skipped,
             "diverged": diverged.is_some(),
             "divergence": diverged,

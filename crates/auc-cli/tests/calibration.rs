@@ -277,7 +277,6 @@ fn proba_on_one_class_reports_the_losses() {
 /// same Platt fit as one computed here from a PA-I stepped through heart in file order.
 #[test]
 fn prequential_calibration_is_platt_on_the_test_then_train_scores() {
-    use auc_core::{Label, Row, SparseRow};
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m.auc");
     let m = model.to_str().unwrap();
@@ -309,31 +308,7 @@ fn prequential_calibration_is_platt_on_the_test_then_train_scores() {
         v["calibration"]["sigmoid"]["b"].as_f64().unwrap(),
     );
     // The same pass by hand: heart's rows in file order through a fresh PA-I.
-    let algo = auc_learners::lookup("pa-i").unwrap();
-    let config = algo.configure(&auc_core::ParamMap::new()).unwrap();
-    let auc_learners::Trainer::Online(trainer) = config.trainer() else {
-        panic!("pa-i is one-pass")
-    };
-    let mut state = trainer.start(13, 0, false).unwrap();
-    let (mut scores, mut labels) = (Vec::new(), Vec::new());
-    for line in std::fs::read_to_string(heart()).unwrap().lines() {
-        let mut parts = line.split_whitespace();
-        let y = if parts.next().unwrap().parse::<f64>().unwrap() > 0.0 {
-            Label::Pos
-        } else {
-            Label::Neg
-        };
-        let (mut idx, mut val) = (Vec::new(), Vec::new());
-        for p in parts {
-            let (i, x) = p.split_once(':').unwrap();
-            idx.push(i.parse::<u32>().unwrap() - 1);
-            val.push(x.parse::<f64>().unwrap());
-        }
-        let x = Row::Sparse(SparseRow::new(&idx, &val));
-        scores.push(state.score(x));
-        labels.push(y);
-        state.learner().unwrap().update(x, y);
-    }
+    let (scores, labels) = common::prequential_pa_i(&heart(), 13);
     let want =
         auc_learners::Calibration::fit(auc_learners::CalibrationKind::Sigmoid, &scores, &labels)
             .unwrap();

@@ -691,3 +691,47 @@ fn a_parse_error_in_a_late_block_names_its_line() {
     assert!(!scores.exists());
     no_temp_files(dir.path());
 }
+
+/// `auc stream --window N`: the AUC of the last N prequential scores. A window as long as the
+/// stream gives the AUC of every score; the last point of a shorter one is the AUC of the last N
+/// scores of a PA-I stepped through heart by hand; an impossible window is refused up front.
+#[test]
+fn stream_window_is_the_auc_of_the_last_scores() {
+    let last = |args: &[&str]| -> f64 {
+        let o = auc(args);
+        ok(&o, "stream");
+        let out = stdout(&o);
+        let line = out
+            .lines()
+            .rfind(|l| l.contains("\"auc\""))
+            .unwrap()
+            .to_owned();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        v["auc"].as_f64().unwrap()
+    };
+    let h = heart();
+    let base = ["stream", "--algo", "pa-i", "--scale", "none", "--json", &h];
+    let all = last(&base);
+    let long = last(&[&base[..], &["--window", "1000"]].concat());
+    assert!((all - long).abs() < 1e-15, "{all} vs {long}");
+    let short = last(&[&base[..], &["--window", "100"]].concat());
+    // The same pass by hand.
+    let (scores, labels) = common::prequential_pa_i(&h, 13);
+    let n = scores.len();
+    let want = auc_eval::metrics::auc(&scores[n - 100..], &labels[n - 100..]).unwrap();
+    assert!((short - want).abs() < 1e-12, "{short} vs {want}");
+    assert!((short - all).abs() > 1e-6, "the window changed nothing");
+    check_fails(
+        &[
+            "stream",
+            "--algo",
+            "pa-i",
+            "--window",
+            "18446744073709551615",
+            "--max-memory",
+            "1G",
+            &h,
+        ],
+        "a --window of",
+    );
+}
