@@ -1791,7 +1791,7 @@ class PAUCSVM(AUCEstimator):
 
     Parameters
     ----------
-    lam : real, default=0.0009765625
+    lam : real, default=0.001953125
         regularization lambda > 0 of lambda/2 ||w||^2 + mean squared hinge over positives x top negatives (finite and > 0).
     beta : real, default=0.1
         the partial AUC's largest false-positive rate: the top ceil(beta n-) negatives count (in (0, 1]).
@@ -1846,7 +1846,7 @@ class PAUCSVM(AUCEstimator):
     def __init__(
         self,
         *,
-        lam: float = 0.0009765625,
+        lam: float = 0.001953125,
         beta: float = 0.1,
         tol: float = 0.001,
         max_steps: int = 500,
