@@ -218,7 +218,7 @@ pub(crate) fn start(
 ) -> Result<Box<dyn Trained>, Error> {
     let state = config.memory_bytes(&dim_shape(plan.dim), learn.average);
     let what = format!("{} on {} features", algo.name, plan.dim);
-    memory::check(state, limit, &what, &linear_state_advice())?;
+    memory::check(state, limit, &what, &linear_state_advice(algo.name))?;
     check_save_memory(state, limit, &what)?;
     match config.trainer() {
         Trainer::Online(t) => Ok(t.start(plan.dim, learn.seed, learn.average)?),

@@ -182,7 +182,7 @@ fn train_in_memory(
             data.n(),
             data.dim()
         ),
-        &linear_state_advice(),
+        &linear_state_advice(algo.name),
     )?;
     let mut tuned = None;
     if a.tune {

@@ -231,10 +231,17 @@ pub(crate) fn certificate(state: &dyn Trained, algo: &str) -> Option<Certificate
 
 /// What a learner's memory error suggests instead: hashing the features, or one of the learners
 /// whose state is a few vectors of $p$ numbers (the registry's `linear_state_names`).
-pub(crate) fn linear_state_advice() -> String {
+pub(crate) fn linear_state_advice(algo: &str) -> String {
+    let names = auc_learners::linear_state_names();
+    if names.contains(&algo) {
+        // Already one of them: only fewer features help.
+        return format!(
+            "use --hash-bits B to fold the features into 2^B ({algo} already keeps O(p) state)"
+        );
+    }
     format!(
         "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state ({})",
-        auc_learners::linear_state_names().join(", ")
+        names.join(", ")
     )
 }
 

@@ -613,3 +613,35 @@ fn a_map_on_a_huge_index_is_refused_before_it_is_fitted() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("fitting the stages"), "{}", stderr(&o));
 }
+
+/// A memory refusal suggests the learners with O(p) state only to a learner that is not one of
+/// them; one that is hears that only fewer features help.
+#[test]
+fn memory_refusals_suggest_other_learners_only_when_they_would_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "w.svm", "1 700000:1\n-1 1:1\n");
+    let d = data.to_str().unwrap();
+    let out = dir.path().join("m.auc");
+    let o = out.to_str().unwrap();
+    let base = [
+        "train",
+        "--scale",
+        "none",
+        "--dim",
+        "700000",
+        "--max-memory",
+        "4M",
+        d,
+        "-o",
+        o,
+    ];
+    check_fails(
+        &[&base[..], &["--algo", "pa-i"]].concat(),
+        "use --hash-bits B to fold the features into 2^B (pa-i already keeps O(p) state)",
+    );
+    check_fails(
+        &[&base[..], &["--algo", "opauc"]].concat(),
+        "or a learner with O(p) state (perceptron, pa-i, solam)",
+    );
+    assert!(!out.exists());
+}
