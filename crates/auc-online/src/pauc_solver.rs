@@ -193,25 +193,23 @@ struct FeatureWork {
     q: Vec<f64>,
 }
 
-/// Conjugate gradients on $(\lambda I + c X^\top D X)\, x = $ `rhs` (the pairs built on the
+/// Conjugate gradients on $(\lambda I + c X^\top D X)\, x = $ `fw.b` (the pairs built on the
 /// current scores with the current weights), to a relative residual `eta`: the solution in
 /// `fw.d`.
-#[allow(clippy::too_many_arguments)]
 fn solve_hessian(
     rows: &mut Rows<'_>,
     hinge: &mut PairHinge,
     sw: &mut SlotWork,
     fw: &mut FeatureWork,
-    rhs: &[f64],
     lambda: f64,
     c: f64,
     eta: f64,
 ) {
-    let p = rhs.len();
-    let norm = dot(rhs, rhs).sqrt();
+    let p = fw.b.len();
+    let norm = dot(&fw.b, &fw.b).sqrt();
     fw.d.fill(0.0);
-    fw.r.copy_from_slice(rhs);
-    fw.dir.copy_from_slice(rhs);
+    fw.r.copy_from_slice(&fw.b);
+    fw.dir.copy_from_slice(&fw.b);
     let mut rr = dot(&fw.r, &fw.r);
     for _ in 0..p.clamp(1, 200) {
         rows.scores(&fw.dir, &mut sw.u);
@@ -260,9 +258,7 @@ fn newton_step(
     for (b, &g) in fw.b.iter_mut().zip(&fw.grad) {
         *b = -g;
     }
-    let rhs = std::mem::take(&mut fw.b);
-    solve_hessian(rows, hinge, sw, fw, &rhs, lambda, c, eta);
-    fw.b = rhs;
+    solve_hessian(rows, hinge, sw, fw, lambda, c, eta);
     // Exact line search on phi(t) = G(w + t d, omega), a convex piecewise quadratic:
     // phi'(t) = lambda (w'd + t d'd) + c g(s + t u)'u, phi''(t) = lambda d'd + c u'D(s + t u)u.
     rows.scores(&fw.d, &mut sw.u);
@@ -418,20 +414,15 @@ pub fn solve_pauc(data: &Dataset, set: PaucSettings) -> Result<PaucSolution, Fit
             for &j in &top[..k] {
                 delta[j as usize] += 1.0;
             }
+            // The pairs are those of the current scores: only the weights change.
             hinge.set_weights(&delta);
-            hinge.build(&sw.s);
             hinge.gradient(&sw.s, &mut sw.g, &mut sw.tmp);
             for x in sw.g.iter_mut() {
                 *x *= c;
             }
             rows.transpose(&sw.g, &mut fw.b);
             hinge.set_weights(&omega);
-            hinge.build(&sw.s);
-            let rhs = std::mem::take(&mut fw.b);
-            solve_hessian(
-                &mut rows, &mut hinge, &mut sw, &mut fw, &rhs, lambda, c, 0.1,
-            );
-            fw.b = rhs;
+            solve_hessian(&mut rows, &mut hinge, &mut sw, &mut fw, lambda, c, 0.1);
             let curvature = dot(&fw.b, &fw.d);
             let gamma = if curvature > 0.0 && curvature.is_finite() {
                 (fw_gap / curvature).min(1.0)

@@ -70,13 +70,25 @@ impl PairHinge {
         self.neg_order.len()
     }
 
-    /// Sets the negatives' weights $\omega_j \ge 0$ (slot order); takes effect at the next
-    /// [`PairHinge::build`].
+    /// Sets the negatives' weights $\omega_j$ (slot order), keeping the pairs built: every sum
+    /// is linear in the weights, so they may be of any sign (a difference of two weightings) and
+    /// a change of weights on the same scores needs no new sort.
     ///
     /// # Panics
     /// If `weights` does not hold one value per negative.
     pub fn set_weights(&mut self, weights: &[f64]) {
         self.weights.copy_from_slice(weights);
+        self.sum_weights();
+    }
+
+    /// `weight_suffix` from the weights in the negatives' current order.
+    fn sum_weights(&mut self) {
+        let nn = self.neg_order.len();
+        self.weight_suffix[nn] = 0.0;
+        for t in (0..nn).rev() {
+            self.weight_suffix[t] =
+                self.weight_suffix[t + 1] + self.weights[self.neg_order[t] as usize];
+        }
     }
 
     /// The active pairs of the scores `s` ($n_+ + n_-$ values, positives first): $(i, j)$ with
@@ -88,12 +100,8 @@ impl PairHinge {
             .sort_unstable_by(|&a, &b| sp[a as usize].total_cmp(&sp[b as usize]).then(a.cmp(&b)));
         self.neg_order
             .sort_unstable_by(|&a, &b| sn[a as usize].total_cmp(&sn[b as usize]).then(a.cmp(&b)));
+        self.sum_weights();
         let nn = self.neg_order.len();
-        self.weight_suffix[nn] = 0.0;
-        for t in (0..nn).rev() {
-            self.weight_suffix[t] =
-                self.weight_suffix[t + 1] + self.weights[self.neg_order[t] as usize];
-        }
         let key = |j: u32| sn[j as usize] + 1.0;
         let mut t = 0;
         for &i in &self.pos_order {
@@ -287,8 +295,9 @@ mod tests {
         let w = [0.25, 1.0, 0.0, 2.0, 0.5];
         let v = [1.0, -2.0, 0.5, 3.0, -1.0, 0.25, 2.0, -0.5, 1.5];
         let mut h = PairHinge::new(np, 5);
-        h.set_weights(&w);
+        // Weights set after the pairs are built count as if set before.
         h.build(&s);
+        h.set_weights(&w);
         let n = s.len();
         let (mut g, mut dv, mut t1, mut t2, mut t3) = (
             vec![0.0; n],
