@@ -70,12 +70,16 @@ impl Shuffle {
     }
 }
 
-/// The last `cap` scores and labels (`auc stream --window`), oldest overwritten first.
+/// The last `cap` finite scores and their labels, oldest overwritten first: the window of
+/// `auc stream --window` and the scores `--calibrate-on prequential` fits on (the latest come
+/// from the most trained learner).
 pub(crate) struct Window {
     cap: usize,
-    scores: Vec<f64>,
-    labels: Vec<Label>,
+    pub(crate) scores: Vec<f64>,
+    pub(crate) labels: Vec<Label>,
     next: usize,
+    /// Scores that were not finite, left out.
+    pub(crate) non_finite: u64,
 }
 
 impl Window {
@@ -85,11 +89,14 @@ impl Window {
             scores: Vec::new(),
             labels: Vec::new(),
             next: 0,
+            non_finite: 0,
         }
     }
 
     fn push(&mut self, s: f64, y: Label) {
-        if self.scores.len() < self.cap {
+        if !s.is_finite() {
+            self.non_finite += 1;
+        } else if self.scores.len() < self.cap {
             self.scores.push(s);
             self.labels.push(y);
         } else {
@@ -188,33 +195,6 @@ impl Prequential {
 /// The most prequential scores `--calibrate-on prequential` keeps: the last this many rows'.
 pub(crate) const PREQUENTIAL_CALIBRATION_ROWS: usize = 1 << 20;
 
-/// The last [`PREQUENTIAL_CALIBRATION_ROWS`] prequential scores and labels, for a calibration
-/// fitted at the end of the pass (the latest scores come from the most trained learner).
-#[derive(Default)]
-pub(crate) struct ScoreWindow {
-    pub(crate) scores: Vec<f64>,
-    pub(crate) labels: Vec<Label>,
-    /// Where the next score goes once the window is full.
-    next: usize,
-    /// Scores that were not finite, left out.
-    pub(crate) non_finite: u64,
-}
-
-impl ScoreWindow {
-    fn push(&mut self, s: f64, y: Label) {
-        if !s.is_finite() {
-            self.non_finite += 1;
-        } else if self.scores.len() < PREQUENTIAL_CALIBRATION_ROWS {
-            self.scores.push(s);
-            self.labels.push(y);
-        } else {
-            self.scores[self.next] = s;
-            self.labels[self.next] = y;
-            self.next = (self.next + 1) % PREQUENTIAL_CALIBRATION_ROWS;
-        }
-    }
-}
-
 /// The learner's side of a streamed pass: grows the state when a chunk is wider (memory
 /// checked first), feeds each row (through the shuffle buffer, padding dense rows from before a
 /// growth), counts the classes, scores first for prequential evaluation, shows progress.
@@ -230,7 +210,7 @@ pub(crate) struct Learning<'a> {
     pub(crate) seen: u64,
     pub(crate) prequential: Option<Prequential>,
     /// The prequential scores `--calibrate-on prequential` fits on.
-    pub(crate) window: Option<ScoreWindow>,
+    pub(crate) window: Option<Window>,
 }
 
 impl Learning<'_> {

@@ -233,7 +233,7 @@ fn train_streaming(
         let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
         let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
         if a.calibration.spec().is_some() {
-            learning.window = Some(ScoreWindow::default());
+            learning.window = Some(Window::new(PREQUENTIAL_CALIBRATION_ROWS));
         }
         let reader = open_reader(&plan, &a.data)?;
         let pass = learn_pass(reader, shaper_for(&plan), &mut learning, &a.learn, &what);
@@ -293,7 +293,7 @@ fn train_streaming(
 /// row's score before the learner stepped on it) and says what it fitted.
 fn calibrate_prequential(
     kind: auc_learners::CalibrationKind,
-    w: &ScoreWindow,
+    w: &Window,
 ) -> Result<auc_learners::Calibration, Error> {
     let c = auc_learners::Calibration::fit(kind, &w.scores, &w.labels)
         .map_err(|e| format!("--calibrate-on prequential: {e}"))?;

@@ -84,33 +84,22 @@ pub(crate) fn check_fails(args: &[&str], expected: &str) {
 
 /// The prequential (test-then-train) scores and labels of a fresh PA-I (registry defaults)
 /// stepped through the LIBSVM file `path` of `dim` features in file order, unscaled: what
-/// `auc train`/`auc stream --scale none` see, computed here without the binary.
+/// `auc train`/`auc stream --scale none` see, computed here with the library, not the binary.
 pub(crate) fn prequential_pa_i(path: &str, dim: usize) -> (Vec<f64>, Vec<auc_core::Label>) {
-    use auc_core::{Label, Row, SparseRow};
+    let data = auc_data::RowStream::open(Path::new(path), &auc_data::ReadOptions::default())
+        .and_then(auc_data::RowStream::read_all)
+        .and_then(|raw| raw.binarize_as(&auc_data::Positive::Auto, auc_data::Layout::AsRead))
+        .unwrap();
     let algo = auc_learners::lookup("pa-i").unwrap();
     let config = algo.configure(&auc_core::ParamMap::new()).unwrap();
     let auc_learners::Trainer::Online(trainer) = config.trainer() else {
         panic!("pa-i is one-pass")
     };
     let mut state = trainer.start(dim, 0, false).unwrap();
-    let (mut scores, mut labels) = (Vec::new(), Vec::new());
-    for line in std::fs::read_to_string(path).unwrap().lines() {
-        let mut parts = line.split_whitespace();
-        let y = if parts.next().unwrap().parse::<f64>().unwrap() > 0.0 {
-            Label::Pos
-        } else {
-            Label::Neg
-        };
-        let (mut idx, mut val) = (Vec::new(), Vec::new());
-        for p in parts {
-            let (i, x) = p.split_once(':').unwrap();
-            idx.push(i.parse::<u32>().unwrap() - 1);
-            val.push(x.parse::<f64>().unwrap());
-        }
-        let x = Row::Sparse(SparseRow::new(&idx, &val));
+    let mut scores = Vec::with_capacity(data.n());
+    for (x, y) in data.iter() {
         scores.push(state.score(x));
-        labels.push(y);
         state.learner().unwrap().update(x, y);
     }
-    (scores, labels)
+    (scores, data.labels().to_vec())
 }
