@@ -878,6 +878,19 @@ impl<P: MomentParams> DynFit for MomentFit<P> {
     }
 }
 
+/// A solver's step cap `max_steps`: an integer in `1..=u32::MAX` (the steps a model records).
+pub(crate) fn check_step_cap(max_steps: u64) -> Result<(), ParamError> {
+    if (1..=u64::from(u32::MAX)).contains(&max_steps) {
+        Ok(())
+    } else {
+        Err(ParamError::OutOfRange {
+            name: "max_steps",
+            value: max_steps as f64,
+            allowed: "an integer in 1..=4294967295",
+        })
+    }
+}
+
 /// $a^\top b$ with four accumulators.
 #[inline]
 pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {

@@ -25,8 +25,8 @@ use auc_stats::Moments;
 use serde::{Deserialize, Serialize};
 
 use crate::batch_moments::{
-    MAX_NEWTON_STEPS, MomentFit, MomentModel, MomentParams, PairProblem, fit_bytes, moments_of,
-    solve_psi_m_with,
+    MAX_NEWTON_STEPS, MomentFit, MomentModel, MomentParams, PairProblem, check_step_cap, fit_bytes,
+    moments_of, solve_psi_m_with,
 };
 
 /// Parameters of the batch psi_M learner.
@@ -72,15 +72,7 @@ impl Params for OaucMBatchParams {
 
     fn check(&self) -> Result<(), ParamError> {
         Self::SPECS[0].check_real(self.lambda)?;
-        if (1..=u64::from(u32::MAX)).contains(&self.max_steps) {
-            Ok(())
-        } else {
-            Err(ParamError::OutOfRange {
-                name: "max_steps",
-                value: self.max_steps as f64,
-                allowed: "an integer in 1..=4294967295",
-            })
-        }
+        check_step_cap(self.max_steps)
     }
 }
 

@@ -26,7 +26,7 @@ use auc_core::{
 use serde::{Deserialize, Serialize};
 
 use crate::Linear;
-use crate::batch_moments::dot;
+use crate::batch_moments::{check_step_cap, dot};
 use crate::pauc_solver::{PaucSettings, PaucSolution, pauc_fit_bytes, solve_pauc};
 
 /// Parameters of pAUC-SVM.
@@ -88,15 +88,7 @@ impl Params for PaucSvmParams {
         for (spec, v) in Self::SPECS.iter().zip([self.lambda, self.beta, self.tol]) {
             spec.check_real(v)?;
         }
-        if (1..=u64::from(u32::MAX)).contains(&self.max_steps) {
-            Ok(())
-        } else {
-            Err(ParamError::OutOfRange {
-                name: "max_steps",
-                value: self.max_steps as f64,
-                allowed: "an integer in 1..=4294967295",
-            })
-        }
+        check_step_cap(self.max_steps)
     }
 }
 
