@@ -196,10 +196,12 @@ def lambda_choice(sets, ours):
         "|---|---:|---:|---:|---:|",
     ]
     lin_rank, _ = mean_ranks(sets, ours, [c for _, c in SWEEP["linear"]])
+
+    def mean(c):
+        v = [ours[(nm, c)]["pauc"] for nm, *_ in sets if (nm, c) in ours]
+        return 100 * sum(v) / len(v)
+
     for (e, cm), (_, cl) in zip(SWEEP["map"], SWEEP["linear"]):
-        def mean(c):
-            v = [ours[(nm, c)]["pauc"] for nm, *_ in sets if (nm, c) in ours]
-            return 100 * sum(v) / len(v)
         mark = " (chosen)" if e == chosen else ""
         lines.append(f"| 2^{e}{mark} | {mean(cm):.2f} | {rank[cm]:.2f} | {mean(cl):.2f} | "
                      f"{lin_rank[cl]:.2f} |")
