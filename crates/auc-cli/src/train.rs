@@ -226,6 +226,15 @@ fn train_streaming(
 ) -> Result<(), Error> {
     let what = format!("training {}", algo.name);
     let limit = memory::limit(a.learn.max_memory);
+    if a.calibration.spec().is_some() {
+        // The window of prequential scores (a score and a label, padded: 16 bytes each).
+        memory::check(
+            16 * PREQUENTIAL_CALIBRATION_ROWS as u64,
+            limit,
+            "the prequential scores --calibrate-on prequential keeps",
+            "raise --max-memory, or use --calibrate-on cv",
+        )?;
+    }
     // A file whose labels turn out not to be binary is read again after a first pass.
     let mut plan = plan(&a.learn, &a.data, &what, limit, true)?;
     let start_time = Instant::now();

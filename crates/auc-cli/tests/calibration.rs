@@ -323,6 +323,23 @@ fn prequential_calibration_is_platt_on_the_test_then_train_scores() {
         &[
             "train",
             "--algo",
+            "pa-i",
+            "--calibrate",
+            "sigmoid",
+            "--calibrate-on",
+            "prequential",
+            "--max-memory",
+            "1M",
+            &heart(),
+            "-o",
+            m,
+        ],
+        "the prequential scores --calibrate-on prequential keeps",
+    );
+    check_fails(
+        &[
+            "train",
+            "--algo",
             "aucsvm",
             "--calibrate",
             "sigmoid",
