@@ -16,7 +16,14 @@ use crate::output::{Error, line};
 /// hold commas, `name,"a,b",c` has the methods `a,b` and `c`); blank lines are skipped and
 /// fields trimmed. Errors name file, line and byte column.
 fn read_score_table(path: &Path) -> Result<(Vec<String>, Vec<Vec<f64>>), Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Line by line under the data readers' line cap, so that an input without line ends is
+    // refused instead of read whole.
+    let mut text = String::new();
+    crate::input::for_each_line(path, auc_data::DEFAULT_MAX_LINE_BYTES, |_, l| {
+        text.push_str(l);
+        text.push('\n');
+        Ok(())
+    })?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)

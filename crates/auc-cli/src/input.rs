@@ -10,6 +10,7 @@ use auc_data::{
     Reading, RowStream,
 };
 use auc_prep::{Preparation, ScaleFrom, ScaleSource};
+use auc_stream::memory::Bytes;
 use clap::Args;
 
 use crate::output::Error;
@@ -46,6 +47,12 @@ pub(crate) struct ReadArgs {
     /// unbounded index spaces; colliding values in a row are summed.
     #[arg(long, value_name = "B", value_parser = clap::value_parser!(u8).range(1..=31), help_heading = "Reading")]
     pub(crate) hash_bits: Option<u8>,
+    /// The longest line a data file may hold (a LIBSVM line with its comment, a CSV record with
+    /// its quoted line breaks): 16M, 200K, 1G [default: 8M]. Reading stops with an error naming
+    /// the line as soon as one outgrows it, so no input (one without line ends, an unterminated
+    /// quote, a decompressed gzip bomb) is buffered beyond it.
+    #[arg(long, value_name = "SIZE", help_heading = "Reading")]
+    pub(crate) max_line_bytes: Option<Bytes>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +94,16 @@ impl ReadArgs {
             },
             csv,
             hash_bits: self.hash_bits,
+            max_line_bytes: self.max_line_bytes(),
         })
+    }
+
+    /// The line cap: the flag, or the data layer's default.
+    pub(crate) fn max_line_bytes(&self) -> usize {
+        self.max_line_bytes
+            .map_or(auc_data::DEFAULT_MAX_LINE_BYTES, |b| {
+                usize::try_from(b.0).unwrap_or(usize::MAX)
+            })
     }
 
     /// The positive-class rule: the given labels, else the default rule.
@@ -377,12 +393,38 @@ pub(crate) fn dataset_name(paths: &[PathBuf]) -> String {
     }
 }
 
-/// The whole text of `path` (`-`: standard input), for the small files of one value or one row
-/// of values per line (`auc metrics --scores`); errors name the file.
-pub(crate) fn read_text(path: &Path) -> Result<String, Error> {
-    if crate::output::is_stdout(path) {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("-: {e}").into())
+/// Calls `each` with every line of the text file `path` (`-`: standard input), without its line
+/// end, and its 1-based number. No line may hold more than `max_line_bytes` (`--max-line-bytes`),
+/// so an input without line ends is refused after that many bytes instead of being read whole;
+/// errors name the file and the line.
+pub(crate) fn for_each_line(
+    path: &Path,
+    max_line_bytes: usize,
+    mut each: impl FnMut(usize, &str) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let name = path.display();
+    let reader: Box<dyn std::io::BufRead> = if crate::output::is_stdout(path) {
+        Box::new(std::io::stdin().lock())
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
+        let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        Box::new(std::io::BufReader::with_capacity(1 << 16, f))
+    };
+    let mut lines = auc_data::Lines::new(reader, max_line_bytes);
+    loop {
+        let (no, bytes) = match lines.next_line() {
+            Ok(Some(l)) => l,
+            Ok(None) => return Ok(()),
+            Err(e @ auc_data::LineReadError::TooLong { .. }) => {
+                return Err(format!("{name}:{e}").into());
+            }
+            Err(e) => return Err(format!("{name}: {e}").into()),
+        };
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            format!(
+                "{name}:{no}:{}: not UTF-8 text: expected numbers",
+                e.valid_up_to() + 1
+            )
+        })?;
+        each(no, text)?;
     }
 }

@@ -52,29 +52,30 @@ pub(crate) struct MetricsArgs {
     pub(crate) json: bool,
 }
 
-/// Reads one finite score per line (blank lines skipped); errors name file, line and column.
-pub(crate) fn read_scores(path: &std::path::Path) -> Result<Vec<f64>, Error> {
-    let text = input::read_text(path)?;
+/// Reads one finite score per line (blank lines skipped), no line longer than `max_line_bytes`;
+/// errors name file, line and column.
+pub(crate) fn read_scores(
+    path: &std::path::Path,
+    max_line_bytes: usize,
+) -> Result<Vec<f64>, Error> {
     let mut scores = Vec::new();
-    for (i, l) in text.lines().enumerate() {
+    input::for_each_line(path, max_line_bytes, |no, l| {
         let t = l.trim();
         if t.is_empty() {
-            continue;
+            return Ok(());
         }
         let v: f64 = t.parse().map_err(|_| {
             format!(
-                "{}:{}:1: expected a number (one score per line), found `{t}`",
-                path.display(),
-                i + 1
+                "{}:{no}:1: expected a number (one score per line), found `{t}`",
+                path.display()
             )
         })?;
         if !v.is_finite() {
-            return Err(
-                format!("{}:{}:1: score `{t}` is not finite", path.display(), i + 1).into(),
-            );
+            return Err(format!("{}:{no}:1: score `{t}` is not finite", path.display()).into());
         }
         scores.push(v);
-    }
+        Ok(())
+    })?;
     Ok(scores)
 }
 
@@ -98,7 +99,7 @@ pub(crate) fn metrics_cmd(a: MetricsArgs) -> Result<(), Error> {
     {
         return Err(format!("--max-fpr {b}: {e}").into());
     }
-    let scores = read_scores(&a.scores)?;
+    let scores = read_scores(&a.scores, a.read.max_line_bytes())?;
     let raw = a.read.read(std::slice::from_ref(&a.labels), None)?;
     let (data, choice) =
         input::binarize(&raw, &a.read.positive_rule(), auc_data::Layout::ByDensity)?;

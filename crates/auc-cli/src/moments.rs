@@ -381,7 +381,7 @@ fn check_moments(
     let labels = raw.label_counts().len();
     let dim = stages.map_or(raw.dim(), |t| t.output_dim(raw.dim()));
     memory::check(
-        MomentSummary::bytes_for(dim, labels).saturating_mul(in_flight),
+        MomentSummary::observe_bytes_for(dim, labels).saturating_mul(in_flight),
         limit,
         &format!(
             "{name}: the class moments of {labels} label(s) x {dim} features ({in_flight} summaries at once; each label keeps its own co-moment until the positive class is chosen)"

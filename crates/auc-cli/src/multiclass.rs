@@ -75,7 +75,7 @@ pub(crate) fn run(r: &MulticlassRequest<'_>) -> Result<(), Error> {
         .iter()
         .map(|v| classes.partition_point(|c| c.total_cmp(v).is_lt()))
         .collect();
-    let (scores, rows) = read_matrix(r.scores, k, &classes)?;
+    let (scores, rows) = read_matrix(r.scores, r.read.max_line_bytes(), k, &classes)?;
     if rows != labels.len() {
         return Err(format!(
             "{} holds {rows} rows of scores but {} holds {} labels",
@@ -102,23 +102,20 @@ pub(crate) fn run(r: &MulticlassRequest<'_>) -> Result<(), Error> {
 
 /// Reads `k` finite scores per non-blank line, separated by commas (a line with a comma) or by
 /// whitespace. Returns the scores row by row and the number of rows; errors name the file, the
-/// line and the (1-based, in characters) column.
-fn read_matrix(path: &Path, k: usize, classes: &[f64]) -> Result<(Vec<f64>, usize), Error> {
-    let text = crate::input::read_text(path)?;
+/// line and the (1-based, in characters) column. No line may be longer than `max_line_bytes`.
+fn read_matrix(
+    path: &Path,
+    max_line_bytes: usize,
+    k: usize,
+    classes: &[f64],
+) -> Result<(Vec<f64>, usize), Error> {
     let mut scores = Vec::new();
     let mut rows = 0;
-    for (i, l) in text.lines().enumerate() {
+    crate::input::for_each_line(path, max_line_bytes, |no, l| {
         if l.trim().is_empty() {
-            continue;
+            return Ok(());
         }
-        let at = |byte: usize| {
-            format!(
-                "{}:{}:{}",
-                path.display(),
-                i + 1,
-                l[..byte].chars().count() + 1
-            )
-        };
+        let at = |byte: usize| format!("{}:{no}:{}", path.display(), l[..byte].chars().count() + 1);
         let fields = split_fields(l);
         if fields.len() != k {
             let (byte, _) = fields.get(k).copied().unwrap_or((l.len(), ""));
@@ -140,7 +137,8 @@ fn read_matrix(path: &Path, k: usize, classes: &[f64]) -> Result<(Vec<f64>, usiz
             scores.push(v);
         }
         rows += 1;
-    }
+        Ok(())
+    })?;
     Ok((scores, rows))
 }
 

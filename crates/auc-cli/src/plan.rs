@@ -36,6 +36,34 @@ pub(crate) struct Plan {
     pub(crate) input_dim: Option<usize>,
     /// What the first pass found (rows, dimension), which the second must find again.
     pub(crate) surveyed: Option<(u64, usize)>,
+    /// The inputs' size and modification time before the first pass, which must not have moved
+    /// when the second ends (a file replaced by another of as many rows and features).
+    pub(crate) stamps: Vec<Stamp>,
+}
+
+/// A file's size and modification time, as the file system reports them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    path: PathBuf,
+    size: Option<u64>,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Stamp {
+    /// The stamps of `paths` now (unreadable metadata is recorded as unknown).
+    fn of(paths: &[PathBuf]) -> Vec<Stamp> {
+        paths
+            .iter()
+            .map(|p| {
+                let meta = std::fs::metadata(p).ok();
+                Stamp {
+                    path: p.clone(),
+                    size: meta.as_ref().map(std::fs::Metadata::len),
+                    modified: meta.and_then(|m| m.modified().ok()),
+                }
+            })
+            .collect()
+    }
 }
 
 /// Decides how to stream `paths` for `learn`: runs the first pass over files that can be read
@@ -82,6 +110,7 @@ pub(crate) fn plan(
     let given = learn.read.positive.clone();
     let fixed = spec.fixed_dim();
     let hopeful = hopeful && reread && !need_ranges && !need_sample;
+    let stamps = Stamp::of(paths);
     let mut survey =
         if reread && !hopeful && (need_ranges || need_sample || given.is_none() || fixed.is_none())
         {
@@ -184,6 +213,11 @@ pub(crate) fn plan(
         hopeful: hopeful && matches!(classes, Classes::Binary),
         input_dim,
         surveyed,
+        stamps: if surveyed.is_some() {
+            stamps
+        } else {
+            Vec::new()
+        },
         opts,
         classes,
         choice,
@@ -241,16 +275,31 @@ pub(crate) fn open_reader(plan: &Plan, paths: &[PathBuf]) -> Result<auc_stream::
     Ok(reader)
 }
 
-/// Refuses a learning pass that read other rows than the first pass counted: the input changed
-/// in between, so the scaling, dimension and positive class fitted on it are of other data.
+/// Refuses a learning pass that read other rows than the first pass counted, or over a file
+/// whose size or modification time moved since the first pass began (replaced by another of as
+/// many rows): the input changed in between, so the scaling, dimension and positive class fitted
+/// on it are of other data.
 pub(crate) fn check_unchanged(plan: &Plan, rows: u64, what: &str) -> Result<(), Error> {
-    match plan.surveyed {
-        Some((first, _)) if first != rows => Err(format!(
+    if let Some((first, _)) = plan.surveyed
+        && first != rows
+    {
+        return Err(format!(
             "{what}: the input changed between the two passes: the first read {first} rows, the second {rows}; the scaling, dimension and positive class of the first do not describe it: train again on input that does not change while it is read"
         )
-        .into()),
-        _ => Ok(()),
+        .into());
     }
+    if !plan.stamps.is_empty() {
+        let paths: Vec<PathBuf> = plan.stamps.iter().map(|s| s.path.clone()).collect();
+        let now = Stamp::of(&paths);
+        if let Some((_, s)) = plan.stamps.iter().zip(&now).find(|(a, b)| a != b) {
+            return Err(format!(
+                "{what}: the input changed between the two passes: {} has another size or modification time than when the first pass began; the scaling, dimension and positive class of the first do not describe it: train again on input that does not change while it is read",
+                s.path.display()
+            )
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// The parser's shaping of a plan's chunks.

@@ -121,6 +121,7 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     a.read.check_against(&m.preparation, &a.model)?;
     let prep = &m.preparation;
     let mut opts = prep.read_options();
+    opts.max_line_bytes = a.read.max_line_bytes();
     if !a.strict_dim {
         // Read every index; the shaper drops those past the model's dimension.
         opts.dim = None;

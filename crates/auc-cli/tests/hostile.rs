@@ -645,3 +645,168 @@ fn memory_refusals_suggest_other_learners_only_when_they_would_help() {
     );
     assert!(!out.exists());
 }
+
+/// Runs `auc` with `args` on standard input made of `head` and then up to 1 GiB of `fill`;
+/// returns its output and how many bytes it took before it stopped reading.
+fn auc_on_endless_stdin(args: &[&str], head: &[u8], fill: u8) -> (std::process::Output, u64) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_auc"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let head = head.to_vec();
+    let writer = std::thread::spawn(move || {
+        let mut written = 0u64;
+        if stdin.write_all(&head).is_err() {
+            return written;
+        }
+        written += head.len() as u64;
+        let chunk = vec![fill; 1 << 20];
+        for _ in 0..1024 {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+            written += chunk.len() as u64;
+        }
+        written
+    });
+    let out = child.wait_with_output().unwrap();
+    (out, writer.join().unwrap())
+}
+
+/// Item 4: lines were read to the next newline without a cap (comments, runs of spaces, CSV
+/// quotes included), so an input without line ends took gigabytes and the comment and space
+/// bombs then exited 0. Every reader now stops at `--max-line-bytes` (default 8 MiB) with the
+/// line named, exit 2 and no output file, having read no more than the cap and a pipe buffer.
+#[test]
+fn hostile_4_every_reader_caps_the_line_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.auc");
+    let trained = dir.path().join("heart.auc");
+    let o = auc(&["train", "--algo", "pa-i", &heart(), "-o", path(&trained)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = path(&model);
+    let h = heart();
+    let cases: Vec<(Vec<&str>, &[u8], u8, &str)> = vec![
+        (
+            vec!["train", "--algo", "pa-i", "--scale", "none", "-", "-o", out],
+            b"1 1:1\n-1 ",
+            b' ',
+            "-:2:",
+        ),
+        (
+            vec![
+                "train", "--algo", "opauc", "--scale", "none", "-", "-o", out,
+            ],
+            b"1 1:1 # ",
+            b'#',
+            "-:1:",
+        ),
+        (vec!["moments", "-", "-o", out], b"1 1:1\n", b'x', "-:2:"),
+        (
+            vec!["stream", "--algo", "pa-i", "--scale", "none", "-"],
+            b"1 1:1\n-1 1:1\n",
+            b'\t',
+            "-:3:",
+        ),
+        (vec!["info", "-"], b"", b'1', "-:1:"),
+        (
+            vec![
+                "predict",
+                "--model",
+                path(&trained),
+                "-",
+                "--no-metrics",
+                "-o",
+                out,
+            ],
+            b"1 1:1\n",
+            b' ',
+            "-:2:",
+        ),
+        (
+            vec![
+                "train", "--algo", "pa-i", "--scale", "none", "--format", "csv", "-", "-o", out,
+            ],
+            b"y,x\n1,2\n-1,\"3",
+            b'\n',
+            "-:3:",
+        ),
+        (
+            vec!["metrics", "--scores", "-", "--labels", &h],
+            b"0.5\n",
+            b'7',
+            "-:2:",
+        ),
+    ];
+    for (args, head, fill, at) in cases {
+        let mut args = args.clone();
+        args.extend(["--max-line-bytes", "1M"]);
+        let (o, taken) = auc_on_endless_stdin(&args, head, fill);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(at) && err.contains("line is longer than 1048576 bytes"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(taken < 16 << 20, "{args:?} read {taken} bytes");
+        assert!(!model.exists(), "{args:?}");
+    }
+    // The default cap, on a file without line ends.
+    let o = auc(&["info", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/zero:1:8388609: line is longer than 8388608 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    // A cap below a line of the data names the line; the default reads it.
+    let o = auc(&["info", &heart(), "--max-line-bytes", "64"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(":1:65: line is longer than 64 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(auc(&["info", &heart()]).status.success());
+}
+
+/// Item 6, the rest: a file replaced between the passes by another with as many rows and
+/// features (here heart with every label flipped) was learned with the first file's positive
+/// class and scaling; its size or modification time now differs from the first pass's, and the
+/// training is refused.
+#[test]
+fn hostile_6_a_same_shaped_replacement_between_the_passes_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(heart()).unwrap();
+    let data = write(dir.path(), "d.svm", &text);
+    let flipped: String = text
+        .lines()
+        .map(|l| match l.strip_prefix("-1 ") {
+            Some(rest) => format!("1 {rest}\n"),
+            None => format!("-1 {}\n", l.strip_prefix("1 ").unwrap()),
+        })
+        .collect();
+    let other = write(dir.path(), "other.svm", &flipped);
+    let model = dir.path().join("m.auc");
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_auc"));
+    c.args(["train", "--algo", "opauc", path(&data), "-o", path(&model)]);
+    c.env(
+        "AUC_TEST_BETWEEN_PASSES",
+        format!("sleep 0.05; cp {} {}", path(&other), path(&data)),
+    );
+    let o = c.output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("changed between the two passes")
+            && stderr(&o).contains("another size or modification time"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!model.exists());
+}

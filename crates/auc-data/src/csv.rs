@@ -27,17 +27,51 @@ use crate::{CsvReading, DataError, LabelColumn, ParseErrorKind, ReadOptions};
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// A reader that keeps a copy of the raw bytes it hands to the `csv` crate, from the start of the
-/// record being parsed on, so that errors can point at a line and column.
+/// record being parsed on, so that errors can point at a line and column; and that refuses to
+/// hand on more than the line cap (plus the `csv` crate's read-ahead) past the start of the
+/// record, so that neither its copy nor the `csv` crate's record grows without bound (an
+/// unterminated quote, a file without line ends).
 struct Recorder<R> {
     inner: R,
     /// Raw bytes from stream offset `base` on.
     raw: Vec<u8>,
     base: u64,
+    /// Stream offset where the record being read starts.
+    record_start: u64,
+    /// The line cap ([`ReadOptions::max_line_bytes`]).
+    max: usize,
+    /// Whether a read was refused because the record outgrew the cap.
+    too_long: bool,
+}
+
+impl<R> Recorder<R> {
+    fn new(inner: R, max: usize) -> Self {
+        Recorder {
+            inner,
+            raw: Vec::new(),
+            base: 0,
+            record_start: 0,
+            max,
+            too_long: false,
+        }
+    }
 }
 
 impl<R: Read> Read for Recorder<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
+        let handed = (self.base + self.raw.len() as u64).saturating_sub(self.record_start);
+        // The `csv` crate reads up to one buffer ahead of the record it parses.
+        let allowed = (self.max as u64).saturating_add(2 * BUFFER as u64);
+        if handed > allowed {
+            self.too_long = true;
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "record longer than the line limit",
+            ));
+        }
+        let room = usize::try_from(allowed + 1 - handed).unwrap_or(usize::MAX);
+        let want = buf.len().min(room);
+        let n = self.inner.read(&mut buf[..want])?;
         self.raw.extend_from_slice(&buf[..n]);
         Ok(n)
     }
@@ -47,12 +81,36 @@ impl<R> Recorder<R> {
     /// Forgets the bytes before stream offset `to` (the start of the next record), in large steps
     /// so that the cost is amortized.
     fn release(&mut self, to: u64) {
+        self.record_start = self.record_start.max(to);
         let k = usize::try_from(to.saturating_sub(self.base)).unwrap_or(usize::MAX);
         let k = k.min(self.raw.len());
         if k >= BUFFER && k * 2 >= self.raw.len() {
             self.raw.drain(..k);
             self.base += k as u64;
         }
+    }
+
+    /// The length of the record between stream offsets `start` and `end`, without the blank
+    /// lines before it and its line end: what the line cap limits.
+    fn record_len(&self, start: u64, end: u64) -> usize {
+        let at = |o: u64| {
+            usize::try_from(o.saturating_sub(self.base))
+                .unwrap_or(usize::MAX)
+                .min(self.raw.len())
+        };
+        let bytes = &self.raw[at(start)..at(end).max(at(start))];
+        let lead = bytes
+            .iter()
+            .take_while(|&&b| b == b'\n' || b == b'\r')
+            .count();
+        let mut rec = &bytes[lead..];
+        if let Some(r) = rec.strip_suffix(b"\n") {
+            rec = r;
+        }
+        if let Some(r) = rec.strip_suffix(b"\r") {
+            rec = r;
+        }
+        rec.len()
     }
 
     /// The 1-based line and column of byte `offset` of field `field` of the record that starts at
@@ -180,11 +238,7 @@ impl<R: BufRead> CsvParser<R> {
     ) -> Result<Self, DataError> {
         let csv = &opts.csv;
         let gzip = input.is_gzip();
-        let recorder = Recorder {
-            inner: input,
-            raw: Vec::new(),
-            base: 0,
-        };
+        let recorder = Recorder::new(input, opts.max_line_bytes);
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
@@ -327,18 +381,34 @@ impl<R: BufRead> CsvParser<R> {
             self.start = at.byte();
             // The line where the record's bytes start: csv counts the `\n` it consumed.
             self.line = usize::try_from(at.line()).unwrap_or(usize::MAX);
-            let more = self
-                .reader
-                .read_byte_record(&mut self.record)
-                .map_err(|e| csv_error(source, self.gzip, e))?;
+            let more = match self.reader.read_byte_record(&mut self.record) {
+                Ok(more) => more,
+                Err(_) if self.reader.get_ref().too_long => return Err(self.too_long(source)),
+                Err(e) => return Err(csv_error(source, self.gzip, e)),
+            };
             if !more {
                 return Ok(false);
+            }
+            let end = self.reader.position().byte();
+            if self.reader.get_ref().record_len(self.start, end) > self.reader.get_ref().max {
+                return Err(self.too_long(source));
             }
             if !self.is_blank() {
                 return Ok(true);
             }
             self.release();
         }
+    }
+
+    /// The error for a record longer than the line cap, at the line where it starts.
+    fn too_long(&self, source: &str) -> DataError {
+        let limit = self.reader.get_ref().max;
+        let mut e = self.error(source, 0, 0, ParseErrorKind::LineTooLong { limit });
+        // At the record's first byte (before an opening quote).
+        if let DataError::Parse { col, .. } = &mut e {
+            *col = 1;
+        }
+        e
     }
 
     /// Whether the current record is a blank line: one field of spaces and tabs, or (with a space
@@ -516,11 +586,9 @@ mod tests {
     use super::*;
 
     fn recorder(raw: &[u8]) -> Recorder<()> {
-        Recorder {
-            inner: (),
-            raw: raw.to_vec(),
-            base: 0,
-        }
+        let mut r = Recorder::new((), usize::MAX);
+        r.raw = raw.to_vec();
+        r
     }
 
     #[test]

@@ -85,6 +85,12 @@ pub enum ParseErrorKind {
         /// The hashed index (0-based).
         index: u32,
     },
+    /// A line (a CSV record, quoted line breaks included) holds more bytes than
+    /// [`crate::ReadOptions::max_line_bytes`]; reading stopped there.
+    LineTooLong {
+        /// The cap.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -144,6 +150,10 @@ impl fmt::Display for ParseErrorKind {
             K::HashedSumNotFinite { index } => write!(
                 f,
                 "the values hashed to feature {index} (0-based) sum to an infinite number: expected a finite sum"
+            ),
+            K::LineTooLong { limit } => write!(
+                f,
+                "line is longer than {limit} bytes (the line limit, --max-line-bytes): expected a line end"
             ),
         }
     }

@@ -19,7 +19,7 @@ use nom::{IResult, Offset, Parser};
 
 use crate::hashing::{Hashed, LineError, fold_hashed};
 use crate::input::{Decoded, io_error};
-use crate::lines::Lines;
+use crate::lines::{LineReadError, Lines};
 use crate::number::{Number, number, token, whole_number};
 use crate::raw::canonical;
 use crate::{DataError, ParseErrorKind, ReadOptions};
@@ -195,7 +195,7 @@ impl<R: BufRead> LibsvmParser<R> {
         let hash_mask = opts.hash_bits.map(|b| (1u32 << b) - 1);
         Self {
             gzip: input.is_gzip(),
-            lines: Lines::new(input),
+            lines: Lines::new(input, opts.max_line_bytes),
             state: LineParser {
                 max_index: 0,
                 dim_limit: if hash_mask.is_some() {
@@ -230,10 +230,15 @@ impl<R: BufRead> LibsvmParser<R> {
     ) -> Result<usize, DataError> {
         let mut rows = 0;
         while rows < max_rows {
-            let line = self
-                .lines
-                .next_line()
-                .map_err(|e| io_error(source, self.gzip, e))?;
+            let line = self.lines.next_line().map_err(|e| match e {
+                LineReadError::Io(e) => io_error(source, self.gzip, e),
+                LineReadError::TooLong { line, limit } => DataError::Parse {
+                    file: source.to_string(),
+                    line,
+                    col: limit.saturating_add(1),
+                    kind: ParseErrorKind::LineTooLong { limit },
+                },
+            })?;
             let Some((line_no, line)) = line else {
                 break;
             };

@@ -1,35 +1,107 @@
-//! Reading text line by line into one reused buffer, for the LIBSVM reader.
+//! Reading text line by line into one reused buffer, no line longer than a cap.
+//!
+//! Every reader of the data layer goes through a cap on what one line may hold
+//! ([`crate::ReadOptions::max_line_bytes`]): without it, an input without a newline (`/dev/zero`,
+//! a decompressed gzip bomb, one endless comment or run of spaces) would be buffered whole before
+//! anything could be said about it. With it, a line is refused as soon as it outgrows the cap, so
+//! reading takes at most the cap plus one buffer of memory whatever the input.
 
 use std::io::{self, BufRead};
 
+/// The default cap on the bytes of one line (or CSV record), 8 MiB: a LIBSVM line of 500,000
+/// features, or a CSV row of 400,000 columns, fits; an input without line ends is refused after
+/// reading 8 MiB of it.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 8 << 20;
+
+/// Why [`Lines::next_line`] gave no line.
+#[derive(Debug)]
+pub enum LineReadError {
+    /// Reading failed.
+    Io(io::Error),
+    /// Line `line` (1-based) holds more than `limit` bytes before its line end.
+    TooLong {
+        /// The 1-based line number.
+        line: usize,
+        /// The cap.
+        limit: usize,
+    },
+}
+
+impl std::fmt::Display for LineReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineReadError::Io(e) => write!(f, "{e}"),
+            LineReadError::TooLong { line, limit } => write!(
+                f,
+                "{line}:{}: line is longer than {limit} bytes (the line limit, --max-line-bytes): expected a line end",
+                limit + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LineReadError {}
+
 /// Yields the lines of a reader as bytes, without their `\n` or `\r\n` ending, counting them
-/// from 1. One buffer is reused, so reading allocates only when a line outgrows it.
-pub(crate) struct Lines<R> {
+/// from 1. One buffer is reused, so reading allocates only when a line outgrows it, and never
+/// past the cap.
+pub struct Lines<R> {
     reader: R,
     buf: Vec<u8>,
     line_no: usize,
+    max: usize,
 }
 
 impl<R: BufRead> Lines<R> {
-    /// Lines of `reader`.
-    pub(crate) fn new(reader: R) -> Self {
+    /// Lines of `reader`, each at most `max_line_bytes` bytes long (its line end not counted).
+    pub fn new(reader: R, max_line_bytes: usize) -> Self {
         Self {
             reader,
             buf: Vec::with_capacity(1024),
             line_no: 0,
+            max: max_line_bytes,
         }
     }
 
     /// The reader.
-    pub(crate) fn get_ref(&self) -> &R {
+    pub fn get_ref(&self) -> &R {
         &self.reader
     }
 
-    /// The next line and its 1-based number, or `None` at the end of the input.
-    pub(crate) fn next_line(&mut self) -> io::Result<Option<(usize, &[u8])>> {
+    /// The next line and its 1-based number, or `None` at the end of the input. A line longer
+    /// than the cap is an error once the cap (plus a `\r` that may end it) is exceeded, without
+    /// reading the rest of it.
+    pub fn next_line(&mut self) -> Result<Option<(usize, &[u8])>, LineReadError> {
         self.buf.clear();
-        let read = self.reader.read_until(b'\n', &mut self.buf)?;
-        if read == 0 {
+        let mut ended = false;
+        loop {
+            let avail = match self.reader.fill_buf() {
+                Ok(a) => a,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(LineReadError::Io(e)),
+            };
+            if avail.is_empty() {
+                break;
+            }
+            let (take, found) = match memchr::memchr(b'\n', avail) {
+                Some(i) => (i + 1, true),
+                None => (avail.len(), false),
+            };
+            // `max + 2` leaves room for the `\r\n` ending; the content is checked below.
+            if self.buf.len() + take > self.max.saturating_add(2) {
+                return Err(LineReadError::TooLong {
+                    line: self.line_no + 1,
+                    limit: self.max,
+                });
+            }
+            self.buf.extend_from_slice(&avail[..take]);
+            self.reader.consume(take);
+            if found {
+                ended = true;
+                break;
+            }
+        }
+        if self.buf.is_empty() && !ended {
             return Ok(None);
         }
         self.line_no += 1;
@@ -40,6 +112,12 @@ impl<R: BufRead> Lines<R> {
         if let Some(l) = line.strip_suffix(b"\r") {
             line = l;
         }
+        if line.len() > self.max {
+            return Err(LineReadError::TooLong {
+                line: self.line_no,
+                limit: self.max,
+            });
+        }
         Ok(Some((self.line_no, line)))
     }
 }
@@ -48,19 +126,49 @@ impl<R: BufRead> Lines<R> {
 mod tests {
     use super::*;
 
+    fn all(text: &[u8], max: usize) -> Result<Vec<(usize, Vec<u8>)>, usize> {
+        let mut l = Lines::new(io::BufReader::with_capacity(3, text), max);
+        let mut seen = Vec::new();
+        loop {
+            match l.next_line() {
+                Ok(Some((n, line))) => seen.push((n, line.to_vec())),
+                Ok(None) => return Ok(seen),
+                Err(LineReadError::TooLong { line, .. }) => return Err(line),
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+
     #[test]
     fn endings_are_stripped_and_lines_counted() {
-        let mut l = Lines::new("a\r\nb\n\nc".as_bytes());
-        let mut seen = Vec::new();
-        while let Some((n, line)) = l.next_line().unwrap() {
-            seen.push((n, line.to_vec()));
-        }
         let want: Vec<(usize, Vec<u8>)> = vec![
             (1, b"a".to_vec()),
             (2, b"b".to_vec()),
             (3, b"".to_vec()),
             (4, b"c".to_vec()),
         ];
-        assert_eq!(seen, want);
+        assert_eq!(all(b"a\r\nb\n\nc", 10), Ok(want));
+    }
+
+    #[test]
+    fn a_line_of_exactly_the_cap_passes_and_one_more_byte_fails() {
+        assert_eq!(all(b"abcd\r\nxy\n", 4).unwrap().len(), 2);
+        assert_eq!(all(b"abcd", 4).unwrap().len(), 1);
+        assert_eq!(all(b"ab\nabcde\n", 4), Err(2));
+        assert_eq!(all(b"ab\nabcd\r\r\n", 4), Err(2));
+        assert_eq!(all(b"abcde", 4), Err(1));
+    }
+
+    #[test]
+    fn an_endless_line_is_refused_after_the_cap() {
+        let mut l = Lines::new(io::BufReader::new(io::repeat(b' ')), 1000);
+        assert!(matches!(
+            l.next_line(),
+            Err(LineReadError::TooLong {
+                line: 1,
+                limit: 1000
+            })
+        ));
+        assert!(l.buf.capacity() < 1 << 16);
     }
 }

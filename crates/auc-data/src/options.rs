@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{DataError, Mismatch, ReadingProblem};
 
 /// How to read a data file.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReadOptions {
     /// The dimension to give the data (so that a test file lines up with its training file). An
     /// index above it is an error. `None`: the file's largest index (LIBSVM) or column count (CSV),
@@ -28,6 +28,31 @@ pub struct ReadOptions {
     /// (increasing, in the range of `u32`), and `dim`, if given, must be $2^B$. CSV data read with
     /// hashing is stored as CSR.
     pub hash_bits: Option<u8>,
+    /// The most bytes one line may hold (a LIBSVM line, comment included, or a CSV record, quoted
+    /// line breaks included), its line end not counted; a longer line is a
+    /// [`crate::ParseErrorKind::LineTooLong`] error raised as soon as the cap is passed, so that no
+    /// input (one without line ends, an unterminated quote) is buffered beyond it. Default
+    /// [`crate::DEFAULT_MAX_LINE_BYTES`]. A limit of the reader, not of the data: not part of a
+    /// [`Reading`].
+    #[serde(default = "default_max_line_bytes")]
+    pub max_line_bytes: usize,
+}
+
+fn default_max_line_bytes() -> usize {
+    crate::DEFAULT_MAX_LINE_BYTES
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            dim: None,
+            limit: None,
+            format: Format::Auto,
+            csv: CsvOptions::default(),
+            hash_bits: None,
+            max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
+        }
+    }
 }
 
 impl ReadOptions {

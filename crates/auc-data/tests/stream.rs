@@ -383,6 +383,7 @@ fn reading_options_and_readings_serialize() {
                 header: Some(true),
             },
             hash_bits: Some(18),
+            max_line_bytes: 1 << 20,
         });
     }
     for f in [Format::Auto, Format::Libsvm, Format::Csv] {

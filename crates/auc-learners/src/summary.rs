@@ -617,6 +617,26 @@ impl MomentSummary {
             .saturating_add(FeatureRanges::bytes_for(dim))
     }
 
+    /// Bytes [`observe`](Self::observe) may hold at its peak while it builds a summary of
+    /// `labels` labels and `dim` features from one chunk: the summary ([`bytes_for`](Self::bytes_for))
+    /// plus its working memory, a pending block of [`BLOCK_ROWS`] dense rows per label, the
+    /// centred copy of one block, the block's $p \times p$ product (faer pads a column to a
+    /// multiple of 16 values) and the block's packed moments. Checked against the heap a
+    /// counting allocator sees in `tests/moment_memory.rs`.
+    pub fn observe_bytes_for(dim: usize, labels: usize) -> u64 {
+        let p = dim as u64;
+        let labels = labels as u64;
+        let block = 8 * BLOCK_ROWS as u64 * p;
+        let product = 8u64.saturating_mul(p).saturating_mul(p + 16);
+        let packed = 8u64.saturating_mul(p.saturating_mul(p + 1) / 2 + 3 * p);
+        Self::bytes_for(dim, labels as usize)
+            .saturating_add(labels.saturating_mul(block + 256))
+            .saturating_add(block)
+            .saturating_add(product)
+            .saturating_add(packed)
+            .saturating_add(4096)
+    }
+
     /// The positive class `positive` picks, the two classes' moments through the stages of
     /// `stages` fitted on the merged ranges, and the preparation a model stores.
     ///

@@ -52,8 +52,8 @@ pub fn for_each<T: Send>(
     mut merge: impl FnMut(T, u64) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let name = path.display().to_string();
-    let mut blocks =
-        Blocks::open(path, block_bytes, usize::MAX).map_err(|e| format!("{name}: {e}"))?;
+    let mut blocks = Blocks::open(path, block_bytes, usize::MAX, opts.max_line_bytes)
+        .map_err(|e| format!("{name}: {e}"))?;
     let width = window();
     loop {
         let mut window = Vec::with_capacity(width);
@@ -118,11 +118,14 @@ pub struct Block {
 }
 
 /// Cuts a file into blocks of whole lines of about `size` bytes, and of at most `max_lines`
-/// lines.
+/// lines. A line that outgrows the line cap ends its block unfinished, holding more than the cap
+/// in one line, which the block's parser (with the same cap) refuses at its line: no line is
+/// read beyond the cap plus one block.
 pub struct Blocks {
     file: std::fs::File,
     size: usize,
     max_lines: usize,
+    max_line_bytes: usize,
     carry: Vec<u8>,
     offset: u64,
     done: bool,
@@ -144,12 +147,18 @@ impl Blocks {
     /// The blocks of the file at `path`: about `size` bytes each (cut at the last line end), and
     /// at most `max_lines` lines (`usize::MAX`: any number), which bounds the rows of a block
     /// when each row takes much more memory prepared than as text (min-max scaling makes rows
-    /// dense).
-    pub fn open(path: &Path, size: usize, max_lines: usize) -> std::io::Result<Self> {
+    /// dense). A line longer than `max_line_bytes` is cut off (see [`Blocks`]).
+    pub fn open(
+        path: &Path,
+        size: usize,
+        max_lines: usize,
+        max_line_bytes: usize,
+    ) -> std::io::Result<Self> {
         Ok(Blocks {
             file: std::fs::File::open(path)?,
             size: size.max(1),
             max_lines,
+            max_line_bytes,
             carry: Vec::new(),
             offset: 0,
             done: false,
@@ -186,6 +195,12 @@ impl Blocks {
                     break;
                 }
                 _ if self.done => break,
+                // One line past the cap (and its `\r\n`): handed on unfinished, for the parser
+                // to refuse.
+                _ if buf.len() > self.max_line_bytes.saturating_add(2) => {
+                    self.done = true;
+                    break;
+                }
                 // A line longer than a block: read on.
                 _ => {}
             }

@@ -264,7 +264,8 @@ fn read_blocks(
 ) -> Result<(), Error> {
     for (file, path) in shared.paths.iter().enumerate() {
         let name = path.display().to_string();
-        let mut blocks = blocks::Blocks::open(path, plan.block_bytes, plan.max_lines)
+        let cap = shared.opts.max_line_bytes;
+        let mut blocks = blocks::Blocks::open(path, plan.block_bytes, plan.max_lines, cap)
             .map_err(|e| format!("{name}: {e}"))?;
         while let Some(block) = blocks.next_block().map_err(|e| format!("{name}: {e}"))? {
             let (tx, rx) = mpsc::sync_channel(1);
