@@ -170,11 +170,17 @@ fn train_in_memory(
     } else {
         Layout::ByDensity
     };
-    let prepared = load_training(&a.learn, &a.data, &what, layout)?;
-    let data = &prepared.data;
+    let TrainingData {
+        data: rows,
+        preparation,
+    } = load_training(&a.learn, &a.data, &what, layout)?;
+    let data = &rows;
     let limit = memory::limit(a.learn.max_memory);
+    // The fit's memory beside the prepared rows, which stay alive while it runs.
     memory::check(
-        config.memory_bytes(&shape(data), a.learn.average),
+        config
+            .memory_bytes(&shape(data), a.learn.average)
+            .saturating_add(data_bytes(data)),
         limit,
         &format!(
             "{} on {} rows of {} features",
@@ -200,13 +206,22 @@ fn train_in_memory(
         None => None,
     };
     let (positives, negatives) = data.class_counts();
+    let examples = data.n() as u64;
+    // Saving needs the rows no more; it holds several copies of the state (GAM-CVM keeps its
+    // training points), counted before it starts.
+    drop(rows);
+    check_save_memory(
+        state.state_bytes().len() as u64,
+        limit,
+        &format!("the {} model", algo.name),
+    )?;
     let model = Model {
         algorithm: algo,
         config,
-        preparation: prepared.preparation,
+        preparation,
         training: TrainingRecord {
             seed: a.learn.seed,
-            examples: data.n() as u64,
+            examples,
             positives: positives as u64,
             negatives: negatives as u64,
             diverged,

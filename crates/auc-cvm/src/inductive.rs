@@ -2,7 +2,6 @@
 //! and nothing else, its postcard bytes ([`FORMAT_VERSION`]) and the checks that read them back
 //! ([`RestoreError`]). [`crate::model`] fits it and re-exports these names.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use auc_core::{Dataset, Row, SavedState, Scorer, StateError};
@@ -10,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::fusion::Normalization;
 use crate::kernels::{FittedKernel, Points, SubKernel};
-use crate::scoring::{Scoring, point_index};
+use crate::scoring::{PointIndex, Scoring};
 
 /// The `format_version` that [`InductiveModel::to_bytes`] and its serde form write, and the only
 /// one they read.
@@ -45,7 +44,9 @@ pub struct InductiveModel {
     f: Vec<f64>,
     w: Vec<(usize, f64)>,
     n_loc: usize,
-    index: HashMap<Vec<u64>, usize>,
+    index: PointIndex,
+    /// Whether the model was read from bytes, which checked every length and value.
+    decoded: bool,
 }
 
 impl InductiveModel {
@@ -59,7 +60,7 @@ impl InductiveModel {
         n_loc: usize,
     ) -> Self {
         let kernels = fitted.iter().map(|k| k.build()).collect();
-        let index = point_index(&pts);
+        let index = PointIndex::new(&pts);
         Self {
             pts,
             fitted,
@@ -69,6 +70,7 @@ impl InductiveModel {
             w,
             n_loc,
             index,
+            decoded: false,
         }
     }
 
@@ -206,14 +208,16 @@ impl InductiveModel {
             }
         }
         let pts = Points::with_sparsity(wire.dim, wire.x, wire.sparsity);
-        Ok(Self::from_parts(
+        let mut model = Self::from_parts(
             pts,
             wire.kernels,
             wire.normalization,
             wire.f,
             wire.w,
             wire.n_loc,
-        ))
+        );
+        model.decoded = true;
+        Ok(model)
     }
 }
 
@@ -346,9 +350,13 @@ impl<'de> Deserialize<'de> for InductiveModel {
 impl SavedState for InductiveModel {
     const STATE_VERSION: u32 = FORMAT_VERSION;
 
-    /// Decoding already checks every length and value; a model built in memory passes the same
+    /// Decoding already checks every length and value (a decoded model is not checked again:
+    /// that held another copy of its points, twice); a model built in memory passes the same
     /// checks by going through its own bytes once.
     fn validate(&self) -> Result<(), StateError> {
+        if self.decoded {
+            return Ok(());
+        }
         InductiveModel::from_bytes(&self.to_bytes())
             .map(|_| ())
             .map_err(|e| StateError::new(e.to_string()))

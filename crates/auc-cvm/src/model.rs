@@ -30,7 +30,6 @@
 //! is what `auc cv` measures by default (`transductive = 1`); `--param transductive=0` makes
 //! `auc cv` measure the inductive model `auc train` saves.
 
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -42,7 +41,7 @@ use auc_core::{
 use crate::approx::FusionApprox;
 use crate::fusion::{FusionInfo, FusionParams, Gram, Normalization, fuse};
 use crate::kernels::{Gaussian, Knn, Points, SubKernel, SubKernelKind};
-use crate::scoring::{Scoring, point_index};
+use crate::scoring::{PointIndex, Scoring};
 use crate::solver::{self, CvmParams, Problem, Solution, SolveError};
 
 pub use crate::inductive::{FORMAT_VERSION, InductiveModel, RestoreError};
@@ -163,7 +162,8 @@ impl GamCvmParams {
     ///
     /// Counted: the dense points and their statistics, the neighbour lists and local weights;
     /// then the larger of the fusion's peak ([`crate::fusion::peak_bytes`], or
-    /// [`crate::approx::landmark_bytes`]) and the kernel it keeps plus the solver: the core
+    /// [`crate::approx::landmark_bytes`], with the copies of the points the kernels are evaluated
+    /// from) and the kernel it keeps plus the solver: the core
     /// vector machine's reduced matrix at its largest core set ($8 s^2$ bytes,
     /// $s = \min$(`max_core`, pairs)) or AUCSVM's training kernel and vectors
     /// ([`solver::aucsvm_bytes`]); and the model's score vectors and row index. Allocator
@@ -196,6 +196,11 @@ impl GamCvmParams {
             }
             _ => (crate::fusion::peak_bytes(n_points, m, norm), 4 * n * n),
         };
+        // The kernels are evaluated from feature-major copies of the points (the points and
+        // their centred values), and the fusion first puts the points in neighbour order: two
+        // copies of the points for one sub-kernel, three for the fusion.
+        let copies = if m >= 2 { 3 } else { 2 };
+        let fusion_peak = fusion_peak.saturating_add(copies * 8 * n * p);
         let pairs = positives as u64 * negatives as u64;
         let solver = match self.solver {
             SolverKind::Cvm => {
@@ -519,7 +524,7 @@ pub struct GamCvmModel {
     /// Point weights $w$ (kernel index, weight).
     w: Vec<(usize, f64)>,
     /// Exact feature bits of each point, for transductive lookup.
-    index: HashMap<Vec<u64>, usize>,
+    index: PointIndex,
     n_loc: usize,
     info: FitInfo,
     /// Landmark approximation only: the landmarks' scores $u = \tilde K_m \Lambda^\top w$,
@@ -706,7 +711,7 @@ impl GamCvmParams {
             .collect();
         let (f, sol, w) = solve_on(&set, &pos, &neg, self, seed)?;
         let fusion_seconds = if hit { 0.0 } else { set.info.seconds };
-        let index = point_index(&set.pts);
+        let index = PointIndex::new(&set.pts);
         let info = FitInfo {
             fusion_seconds,
             solve_seconds: sol.seconds,

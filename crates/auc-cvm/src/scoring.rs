@@ -4,6 +4,7 @@
 //! model scores bit for bit as the fitted one.
 
 use std::collections::HashMap;
+use std::hash::Hasher;
 
 use auc_core::{Dataset, Row};
 use rayon::prelude::*;
@@ -21,7 +22,7 @@ pub(crate) struct Scoring<'a> {
     pub(crate) f: &'a [f64],
     pub(crate) w: &'a [(usize, f64)],
     pub(crate) n_loc: usize,
-    pub(crate) index: &'a HashMap<Vec<u64>, usize>,
+    pub(crate) index: &'a PointIndex,
     /// The points and scores a new point is scored through: `pts` and `f`, or the landmarks
     /// and their scores.
     pub(crate) new_pts: &'a Points,
@@ -70,8 +71,8 @@ impl Scoring<'_> {
             );
             dense[j] = v;
         });
-        match self.index.get(&bits(&dense)) {
-            Some(&k) => self.f[k],
+        match self.index.find(self.pts, &dense) {
+            Some(k) => self.f[k],
             None => self.score_new(&dense),
         }
     }
@@ -84,15 +85,49 @@ impl Scoring<'_> {
     }
 }
 
-pub(crate) fn bits(x: &[f64]) -> Vec<u64> {
-    x.iter().map(|v| (v + 0.0).to_bits()).collect()
+/// The fitted points by their exact feature bits ($-0$ as $0$): the first point whose features
+/// equal a row's. Points are bucketed by a 64-bit hash of their bits and a lookup compares the
+/// row with each point of its bucket, so the index takes O(n) memory (keying by the bits
+/// themselves copied every point: as much memory again as the points, for every model in
+/// memory).
+#[derive(Debug)]
+pub(crate) struct PointIndex {
+    buckets: HashMap<u64, Vec<usize>>,
 }
 
-/// Each point's exact feature bits, to its first index.
-pub(crate) fn point_index(pts: &Points) -> HashMap<Vec<u64>, usize> {
-    let mut index = HashMap::new();
-    for i in 0..pts.n() {
-        index.entry(bits(pts.row(i))).or_insert(i);
+impl PointIndex {
+    /// The index of `pts`.
+    pub(crate) fn new(pts: &Points) -> Self {
+        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
+        for i in 0..pts.n() {
+            buckets.entry(key(pts.row(i))).or_default().push(i);
+        }
+        PointIndex { buckets }
     }
-    index
+
+    /// The first point of `pts` (the points the index was built on) whose features are `x`'s.
+    pub(crate) fn find(&self, pts: &Points, x: &[f64]) -> Option<usize> {
+        self.buckets
+            .get(&key(x))?
+            .iter()
+            .copied()
+            .find(|&i| same_bits(pts.row(i), x))
+    }
+}
+
+/// The hash of a point's feature bits.
+fn key(x: &[f64]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for v in x {
+        h.write_u64((v + 0.0).to_bits());
+    }
+    h.finish()
+}
+
+/// Whether two points have the same feature bits ($-0$ as $0$).
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x + 0.0).to_bits() == (y + 0.0).to_bits())
 }
