@@ -885,7 +885,7 @@ class KOIL(OnlineAUCEstimator):
     ----------
     eta : real, default=0.015625
         step size eta in (0, 1]; weights shrink by (1 - eta) each step [KOIL18] (in (0, 1]).
-    c : real, default=256.0
+    c : real, default=4.0
         loss weight C > 0 of the localized hinge loss [KOIL18] (finite and > 0).
     k : integer, default=10
         number of nearest violating opposite support vectors; 10 in [OAUC sec. 6.3] (an integer >= 1).
@@ -936,7 +936,7 @@ class KOIL(OnlineAUCEstimator):
         self,
         *,
         eta: float = 0.015625,
-        c: float = 256.0,
+        c: float = 4.0,
         k: int = 10,
         sigma: float = 2.0,
         budget: int = 100,
