@@ -2,7 +2,7 @@
 //! pass over a file must find, the positive class, the fitted stages, the learner's starting
 //! dimension; and the fresh learner it starts.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use auc_data::{PositiveChoice, ReadOptions, Scaler};
 use auc_learners::{Algorithm, Configured, Trained, Trainer};
@@ -50,19 +50,24 @@ pub(crate) struct Stamp {
 }
 
 impl Stamp {
-    /// The stamps of `paths` now (unreadable metadata is recorded as unknown).
+    /// The stamp of `path` now (unreadable metadata is recorded as unknown).
+    fn now(path: &Path) -> Stamp {
+        let meta = std::fs::metadata(path).ok();
+        Stamp {
+            path: path.to_path_buf(),
+            size: meta.as_ref().map(std::fs::Metadata::len),
+            modified: meta.and_then(|m| m.modified().ok()),
+        }
+    }
+
+    /// The stamps of `paths` now.
     fn of(paths: &[PathBuf]) -> Vec<Stamp> {
-        paths
-            .iter()
-            .map(|p| {
-                let meta = std::fs::metadata(p).ok();
-                Stamp {
-                    path: p.clone(),
-                    size: meta.as_ref().map(std::fs::Metadata::len),
-                    modified: meta.and_then(|m| m.modified().ok()),
-                }
-            })
-            .collect()
+        paths.iter().map(|p| Stamp::now(p)).collect()
+    }
+
+    /// Whether the file's stamp differs now from this one.
+    fn moved(&self) -> bool {
+        Stamp::now(&self.path) != *self
     }
 }
 
@@ -288,16 +293,12 @@ pub(crate) fn check_unchanged(plan: &Plan, rows: u64, what: &str) -> Result<(), 
         )
         .into());
     }
-    if !plan.stamps.is_empty() {
-        let paths: Vec<PathBuf> = plan.stamps.iter().map(|s| s.path.clone()).collect();
-        let now = Stamp::of(&paths);
-        if let Some((_, s)) = plan.stamps.iter().zip(&now).find(|(a, b)| a != b) {
-            return Err(format!(
-                "{what}: the input changed between the two passes: {} has another size or modification time than when the first pass began; the scaling, dimension and positive class of the first do not describe it: train again on input that does not change while it is read",
-                s.path.display()
-            )
-            .into());
-        }
+    if let Some(s) = plan.stamps.iter().find(|s| s.moved()) {
+        return Err(format!(
+            "{what}: the input changed between the two passes: {} has another size or modification time than when the first pass began; the scaling, dimension and positive class of the first do not describe it: train again on input that does not change while it is read",
+            s.path.display()
+        )
+        .into());
     }
     Ok(())
 }

@@ -852,19 +852,20 @@ fn hostile_5_gam_cvm_stays_within_max_memory() {
         .collect();
     let data = write(dir.path(), "wide.svm", &rows);
     let model = dir.path().join("m.auc");
-    let args = |m: &'static str| {
+    let (data, out) = (path(&data), path(&model));
+    let args = |m| {
         vec![
-            "train".to_owned(),
-            "--algo".into(),
-            "gam-cvm".into(),
-            "--max-memory".into(),
-            m.into(),
-            path(&data).into(),
-            "-o".into(),
-            path(&model).into(),
+            "train",
+            "--algo",
+            "gam-cvm",
+            "--max-memory",
+            m,
+            data,
+            "-o",
+            out,
         ]
     };
-    let refused = auc(&args("200M").iter().map(String::as_str).collect::<Vec<_>>());
+    let refused = auc(&args("200M"));
     assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
     assert!(
         stderr(&refused).contains("needs about"),
@@ -873,7 +874,6 @@ fn hostile_5_gam_cvm_stays_within_max_memory() {
     );
     assert!(!model.exists());
     let a = args("256M");
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
     match peak_rss(&a) {
         Some((peak, o)) => {
             assert!(o.status.success(), "{}", stderr(&o));

@@ -28,13 +28,15 @@ pub enum LineReadError {
 }
 
 impl std::fmt::Display for LineReadError {
+    /// As [`crate::DataError`] shows a line-cap error, without the file name in front.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LineReadError::Io(e) => write!(f, "{e}"),
             LineReadError::TooLong { line, limit } => write!(
                 f,
-                "{line}:{}: line is longer than {limit} bytes (the line limit, --max-line-bytes): expected a line end",
-                limit + 1
+                "{line}:{}: {}",
+                limit.saturating_add(1),
+                crate::ParseErrorKind::LineTooLong { limit: *limit }
             ),
         }
     }
