@@ -98,7 +98,10 @@ impl RunArgs {
     /// data, and that choice.
     pub(crate) fn load(&self) -> Result<(Dataset, Option<Dataset>, PositiveChoice), Error> {
         let limit = memory::limit(self.max_memory);
-        let mut train = self.read.read(&self.data, self.limit)?;
+        // Learning from the values as read: refuse those whose squares overflow.
+        let mut opts = self.read.options(self.limit)?;
+        opts.bounded_values = self.stages.spec().scaling == auc_data::Scaling::None;
+        let mut train = input::read_with(&opts, &self.data, self.limit)?;
         memory::check(
             train.stored_bytes(),
             limit,

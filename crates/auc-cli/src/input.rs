@@ -95,6 +95,7 @@ impl ReadArgs {
             csv,
             hash_bits: self.hash_bits,
             max_line_bytes: self.max_line_bytes(),
+            bounded_values: false,
         })
     }
 

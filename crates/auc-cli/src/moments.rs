@@ -325,7 +325,9 @@ pub(crate) fn summarize(
     stages: Option<&Transform>,
     limit: Bytes,
 ) -> Result<MomentSummary, Error> {
-    let opts = read.options(None)?;
+    let mut opts = read.options(None)?;
+    // Raw moments (no stages, or stages without a scaling) sum the values' squares as read.
+    opts.bounded_values = stages.is_none_or(|t| matches!(t.scaler(), auc_data::Scaler::None));
     let pool = pool(threads)?;
     let mut total: Option<MomentSummary> = None;
     for path in inputs {

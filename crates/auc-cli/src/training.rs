@@ -73,10 +73,12 @@ pub(crate) struct LearnArgs {
 }
 
 impl LearnArgs {
-    /// The reader options: the reading flags, `--limit` and `--dim`.
+    /// The reader options: the reading flags, `--limit` and `--dim`; without scaling the learner
+    /// sees the values as read, so those whose squares overflow are refused.
     pub(crate) fn options(&self) -> Result<ReadOptions, Error> {
         let mut opts = self.read.options(self.limit)?;
         opts.dim = self.dim.map(|d| d as usize);
+        opts.bounded_values = self.stages.spec().scaling == Scaling::None;
         Ok(opts)
     }
 

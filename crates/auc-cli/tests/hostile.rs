@@ -886,3 +886,130 @@ fn hostile_5_gam_cvm_stays_within_max_memory() {
     }
     assert!(model.exists());
 }
+
+/// Item 12: `--no-scale` training on features near 1e300 saved models that scored their own
+/// training rows as infinite (perceptron, oam-gra), learned nothing with exit 0 (pa-i, solam,
+/// the kernel learners: AUC 0.5 on separable rows) or failed with "Serde Deserialization Error"
+/// (the OPAUC family). Learning from values as read (no scaling, or the raw moments) now refuses
+/// a value above 1e140 in magnitude at its file, line and column; scaled learning reads it.
+#[test]
+fn hostile_12_unscaled_values_whose_squares_overflow_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // Separable on feature 1 (its sign is the label); feature 2 is noise.
+    let rows: String = (0..40)
+        .map(|i| {
+            let y = if i % 2 == 0 { 1.0 } else { -1.0 };
+            format!(
+                "{y} 1:{:e} 2:{:e}\n",
+                y * (1.0 + f64::from(i) / 40.0) * 1e300,
+                (f64::from(i % 7) + 1.0) * 1e299
+            )
+        })
+        .collect();
+    let big = write(dir.path(), "big.svm", &rows);
+    let m = dir.path().join("m.auc");
+    let refusal = "big.svm:1:5: feature value is above 1e140 in magnitude";
+    for algo in [
+        "perceptron",
+        "pa-i",
+        "oam-gra",
+        "opauc",
+        "solam",
+        "okauc-s",
+        "koil",
+        "gam-cvm",
+        "opauc-batch",
+        "pauc-svm",
+    ] {
+        check_fails(
+            &[
+                "train",
+                "--algo",
+                algo,
+                "--no-scale",
+                path(&big),
+                "-o",
+                path(&m),
+            ],
+            refusal,
+        );
+        assert!(!m.exists(), "{algo}: no model file after a refusal");
+    }
+    check_fails(
+        &["cv", "--algo", "pa-i", "--no-scale", "--data", path(&big)],
+        refusal,
+    );
+    // The moment learners and `auc moments` sum raw squares whatever the scaling.
+    let mom = dir.path().join("big.mom");
+    check_fails(&["moments", path(&big), "-o", path(&mom)], refusal);
+    assert!(!mom.exists());
+    check_fails(
+        &[
+            "train",
+            "--algo",
+            "oauc-m-batch",
+            "--scale",
+            "minmax",
+            path(&big),
+            "-o",
+            path(&m),
+        ],
+        refusal,
+    );
+    // Read from standard input in one pass, the refusal names `-`.
+    let o = common::auc_with_stdin(
+        &["train", "--algo", "pa-i", "--no-scale", "-", "-o", path(&m)],
+        rows.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("-:1:5: feature value is above 1e140"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!m.exists());
+    // Scaled, the same rows train and score their own rows perfectly; so does predict of a
+    // model on them (scoring reads any finite value).
+    for algo in ["pa-i", "opauc", "gam-cvm"] {
+        let o = auc(&[
+            "train",
+            "--algo",
+            algo,
+            "--scale",
+            "minmax",
+            path(&big),
+            "-o",
+            path(&m),
+        ]);
+        assert!(o.status.success(), "{algo}: {}", stderr(&o));
+        let scores = dir.path().join("scores.txt");
+        let o = auc(&[
+            "predict",
+            "-m",
+            path(&m),
+            path(&big),
+            "-o",
+            path(&scores),
+            "--json",
+        ]);
+        assert!(o.status.success(), "{algo}: {}", stderr(&o));
+        let report: serde_json::Value = serde_json::from_slice(&o.stderr).unwrap();
+        assert_eq!(report["auc"], 1.0, "{algo}: {report}");
+    }
+    // At the limit the values are read unscaled and learned from.
+    let edge = write(
+        dir.path(),
+        "edge.svm",
+        "1 1:1e140\n-1 1:-1e140\n1 1:5e139\n-1 1:-5e139\n",
+    );
+    let o = auc(&[
+        "train",
+        "--algo",
+        "pa-i",
+        "--no-scale",
+        path(&edge),
+        "-o",
+        path(&m),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -225,6 +225,8 @@ pub(crate) struct CsvParser<R> {
     fixed_dim: Option<usize>,
     hash_mask: Option<u32>,
     scratch: Vec<Hashed>,
+    /// [`ReadOptions::bounded_values`].
+    bounded: bool,
 }
 
 impl<R: BufRead> CsvParser<R> {
@@ -262,6 +264,7 @@ impl<R: BufRead> CsvParser<R> {
             fixed_dim,
             hash_mask: opts.hash_bits.map(|b| (1u32 << b) - 1),
             scratch: Vec::new(),
+            bounded: opts.bounded_values,
         };
         if !p.next_record(source)? {
             if let LabelColumn::Index(i) = csv.label {
@@ -477,6 +480,7 @@ impl<R: BufRead> CsvParser<R> {
         // The first failure: field, offset in the field, kind.
         let mut failure = None;
         let first_record = self.start == 0;
+        let bounded = self.bounded;
         let scratch = &mut self.scratch;
         let mut column = 0usize;
         for (k, raw) in self.record.iter().enumerate() {
@@ -484,6 +488,11 @@ impl<R: BufRead> CsvParser<R> {
             let is_label = k == shape.label;
             let x = match whole_number(text) {
                 _ if text.is_empty() => Err((0, ParseErrorKind::EmptyField)),
+                Ok(Number::Finite(x, _))
+                    if bounded && !is_label && x.abs() > crate::MAX_BOUNDED_VALUE =>
+                {
+                    Err((0, ParseErrorKind::ValueTooLarge))
+                }
                 Ok(Number::Finite(x, _)) => Ok(x),
                 Ok(Number::NonFinite) if is_label => Err((0, ParseErrorKind::NonFiniteLabel)),
                 Ok(Number::NonFinite) => Err((0, ParseErrorKind::NonFiniteValue)),

@@ -47,6 +47,9 @@ pub enum ParseErrorKind {
     BadValue,
     /// A feature value is NaN or infinite (including overflow such as `1e999`).
     NonFiniteValue,
+    /// A feature value's magnitude is above [`crate::MAX_BOUNDED_VALUE`], read with
+    /// [`crate::ReadOptions::bounded_values`] (learning without scaling, or raw moments).
+    ValueTooLarge,
     /// A number is followed by something that is not a separator (for example `3:0.5x`).
     TrailingGarbage,
     /// A CSV field is empty.
@@ -128,6 +131,11 @@ impl fmt::Display for ParseErrorKind {
             K::NonFiniteValue => {
                 f.write_str("feature value is not finite: expected a finite number")
             }
+            K::ValueTooLarge => write!(
+                f,
+                "feature value is above {:e} in magnitude, where its square summed over rows overflows: expected a smaller value (scale the features with --scale; the moment learners sum raw squares, so for them divide this feature)",
+                crate::MAX_BOUNDED_VALUE
+            ),
             K::TrailingGarbage => f.write_str(
                 "unexpected characters after the number: expected a space, tab or end of line",
             ),

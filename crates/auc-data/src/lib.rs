@@ -61,7 +61,9 @@ pub use crate::stream::{read_csv, read_libsvm, read_path};
 pub use error::{DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProblem};
 pub use input::STDIN;
 pub use lines::{DEFAULT_MAX_LINE_BYTES, LineReadError, Lines};
-pub use options::{CsvOptions, CsvReading, Format, LabelColumn, ReadOptions, Reading};
+pub use options::{
+    CsvOptions, CsvReading, Format, LabelColumn, MAX_BOUNDED_VALUE, ReadOptions, Reading,
+};
 pub use raw::{
     BinaryLabels, DENSE_DENSITY, Layout, Positive, PositiveChoice, PositiveRule, RawData,
     dense_bytes,

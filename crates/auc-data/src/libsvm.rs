@@ -54,6 +54,8 @@ struct LineParser {
     hash_mask: Option<u32>,
     /// The current row's folded entries, with hashing.
     scratch: Vec<Hashed>,
+    /// [`ReadOptions::bounded_values`].
+    bounded: bool,
 }
 
 impl LineParser {
@@ -171,6 +173,11 @@ impl LineParser {
             return err(tok, ParseErrorKind::MissingValue);
         }
         match number(value) {
+            Number::Finite(x, len)
+                if len == value.len() && self.bounded && x.abs() > crate::MAX_BOUNDED_VALUE =>
+            {
+                err(value, ParseErrorKind::ValueTooLarge)
+            }
             Number::Finite(x, len) if len == value.len() => Ok((index, x)),
             Number::Finite(_, len) => err(&value[len..], ParseErrorKind::TrailingGarbage),
             Number::NonFinite => err(value, ParseErrorKind::NonFiniteValue),
@@ -205,6 +212,7 @@ impl<R: BufRead> LibsvmParser<R> {
                 },
                 hash_mask,
                 scratch: Vec::new(),
+                bounded: opts.bounded_values,
             },
             fixed_dim,
         }
@@ -268,6 +276,7 @@ mod tests {
             dim_limit: None,
             hash_mask: None,
             scratch: Vec::new(),
+            bounded: false,
         };
         let (mut labels, mut indptr, mut indices, mut values) = (vec![], vec![0], vec![], vec![]);
         let mut out = Csr {

@@ -36,7 +36,21 @@ pub struct ReadOptions {
     /// [`Reading`].
     #[serde(default = "default_max_line_bytes")]
     pub max_line_bytes: usize,
+    /// Refuse a feature value above [`crate::MAX_BOUNDED_VALUE`] in magnitude
+    /// ([`crate::ParseErrorKind::ValueTooLarge`]). Set by the commands that learn from the values
+    /// as read (no scaling) or from their raw moments, where a larger value's square overflows;
+    /// scoring and scaled learning read any finite value. Not part of a [`Reading`].
+    #[serde(default)]
+    pub bounded_values: bool,
 }
+
+/// The largest feature magnitude read with [`ReadOptions::bounded_values`]: its square is
+/// 1e280, so sums of up to 1e28 squares (rows times features, the moments' co-moment, a row's
+/// squared norm, a Gaussian kernel's distance) stay below `f64::MAX` (1.8e308). Past
+/// $\sqrt{f64::MAX} \approx 1.3 \times 10^{154}$ one square alone overflows, and a learner
+/// fed such values unscaled sees infinite norms and learns nothing (or a model that cannot
+/// score its own rows).
+pub const MAX_BOUNDED_VALUE: f64 = 1e140;
 
 fn default_max_line_bytes() -> usize {
     crate::DEFAULT_MAX_LINE_BYTES
@@ -51,6 +65,7 @@ impl Default for ReadOptions {
             csv: CsvOptions::default(),
             hash_bits: None,
             max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
+            bounded_values: false,
         }
     }
 }

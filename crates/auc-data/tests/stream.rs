@@ -384,6 +384,7 @@ fn reading_options_and_readings_serialize() {
             },
             hash_bits: Some(18),
             max_line_bytes: 1 << 20,
+            bounded_values: true,
         });
     }
     for f in [Format::Auto, Format::Libsvm, Format::Csv] {

@@ -276,14 +276,38 @@ impl<'a> Rows<'a> {
 
     /// Checks that every stored value is finite, naming the first that is not.
     fn check_finite(&self) -> PyResult<()> {
-        let bad = match *self {
+        match self.first_where(|v| !v.is_finite()) {
+            None => Ok(()),
+            Some((i, j, v)) => Err(PyValueError::new_err(format!(
+                "Input X contains NaN or infinity: row {i}, column {j} is {v}"
+            ))),
+        }
+    }
+
+    /// Checks that no stored value is above [`auc_data::MAX_BOUNDED_VALUE`] in magnitude, as
+    /// the CLI reads data it learns from unscaled or as raw moments
+    /// ([`auc_data::ReadOptions::bounded_values`]): a larger value's square summed over rows
+    /// overflows. `why` says what learns from the values as they are.
+    pub(crate) fn check_bounded(&self, why: &str) -> PyResult<()> {
+        let limit = auc_data::MAX_BOUNDED_VALUE;
+        match self.first_where(|v| v.abs() > limit) {
+            None => Ok(()),
+            Some((i, j, v)) => Err(PyValueError::new_err(format!(
+                "row {i}, column {j} is {v:e}: above {limit:e} in magnitude, where its square summed over rows overflows ({why}): scale or divide the feature"
+            ))),
+        }
+    }
+
+    /// The first stored value (row, column, value) for which `bad` holds, in storage order.
+    fn first_where(&self, bad: impl Fn(f64) -> bool) -> Option<(usize, i64, f64)> {
+        match *self {
             Rows::DenseF64(a) => a
                 .indexed_iter()
-                .find(|(_, v)| !v.is_finite())
+                .find(|(_, v)| bad(**v))
                 .map(|((i, j), v)| (i, j as i64, *v)),
             Rows::DenseF32(a) => a
                 .indexed_iter()
-                .find(|(_, v)| !v.is_finite())
+                .find(|(_, v)| bad(f64::from(**v)))
                 .map(|((i, j), v)| (i, j as i64, f64::from(*v))),
             Rows::Csr {
                 data,
@@ -292,8 +316,8 @@ impl<'a> Rows<'a> {
                 ..
             } => {
                 let k = match data {
-                    Vals::F64(v) => v.iter().position(|x| !x.is_finite()),
-                    Vals::F32(v) => v.iter().position(|x| !x.is_finite()),
+                    Vals::F64(v) => v.iter().position(|x| bad(*x)),
+                    Vals::F32(v) => v.iter().position(|x| bad(f64::from(*x))),
                 };
                 k.map(|k| {
                     let row = (0..indptr.len() - 1)
@@ -306,12 +330,6 @@ impl<'a> Rows<'a> {
                     (row, indices.get(k), v)
                 })
             }
-        };
-        match bad {
-            None => Ok(()),
-            Some((i, j, v)) => Err(PyValueError::new_err(format!(
-                "Input X contains NaN or infinity: row {i}, column {j} is {v}"
-            ))),
         }
     }
 

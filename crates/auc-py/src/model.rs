@@ -240,6 +240,9 @@ pub(crate) fn fit(
     let stages = stages(scale, features, feature_sigma, seed)?;
     let borrowed = Borrowed::extract(x)?;
     let rows = borrowed.rows()?;
+    if stages.scaling == Scaling::None {
+        rows.check_bounded("learning without scaling, scale=\"none\"")?;
+    }
     let labels = labels(&y, rows.n())?;
     let pos = labels.iter().filter(|l| l.is_pos()).count() as u64;
     let neg = labels.len() as u64 - pos;

@@ -207,6 +207,24 @@ def test_errors_are_value_errors():
         auclearn.OKAUCM(average=True) if "average" in auclearn.OKAUCM().get_params() else (_ for _ in ()).throw(ValueError("average"))
 
 
+def test_unscaled_values_whose_squares_overflow_are_refused():
+    # Hostile input item 12: learned from as they are (scale="none", or as raw moments), values
+    # above 1e140 in magnitude overflow when squared; they are refused, naming the cell, as the
+    # CLI does. Scaled, the same rows are learned from.
+    X, y = blobs()
+    huge = X * 1e300
+    with pytest.raises(ValueError, match=r"row 0, column 0 .* above 1e140"):
+        auclearn.PAI(scale="none").fit(huge, y)
+    with pytest.raises(ValueError, match="above 1e140"):
+        auclearn.OPAUC(scale="none").fit(sp.csr_matrix(huge), y)
+    with pytest.raises(ValueError, match="raw squares"):
+        auclearn.moments.summarize(huge, y)
+    s = auclearn.PAI(scale="minmax").fit(huge, y).decision_function(huge)
+    assert np.isfinite(s).all() and roc_auc_score(y, s) > 0.9
+    edge = np.clip(X, -1, 1) * 1e140
+    assert np.isfinite(auclearn.PAI(scale="none").fit(edge, y).decision_function(edge)).all()
+
+
 def test_scale_is_fitted_on_training_rows_and_stored():
     X, y = blobs()
     Xs = X * 1000 + 50
