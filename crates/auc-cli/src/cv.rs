@@ -100,7 +100,7 @@ impl RunArgs {
         let limit = memory::limit(self.max_memory);
         // Learning from the values as read: refuse those whose squares overflow.
         let mut opts = self.read.options(self.limit)?;
-        opts.bounded_values = self.stages.spec().scaling == auc_data::Scaling::None;
+        opts.bounded_values = self.stages.spec().reads_raw_values();
         let mut train = input::read_with(&opts, &self.data, self.limit)?;
         memory::check(
             train.stored_bytes(),

@@ -327,7 +327,7 @@ pub(crate) fn summarize(
 ) -> Result<MomentSummary, Error> {
     let mut opts = read.options(None)?;
     // Raw moments (no stages, or stages without a scaling) sum the values' squares as read.
-    opts.bounded_values = stages.is_none_or(|t| matches!(t.scaler(), auc_data::Scaler::None));
+    opts.bounded_values = stages.is_none_or(Transform::reads_raw_values);
     let pool = pool(threads)?;
     let mut total: Option<MomentSummary> = None;
     for path in inputs {

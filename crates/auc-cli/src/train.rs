@@ -554,6 +554,7 @@ fn resume(a: TrainArgs, path: &Path) -> Result<(), Error> {
     let mut opts = prep.read_options();
     opts.limit = a.learn.limit;
     opts.max_line_bytes = a.learn.read.max_line_bytes();
+    opts.bounded_values = prep.transform.reads_raw_values();
     let mut reader = Reader::open(&a.data, &opts)?;
     reader.on_wider(format!("the model was trained on {} features", prep.dim));
     if let (Some(want), Some(found)) = (prep.reading.csv(), reader.reading().csv()) {

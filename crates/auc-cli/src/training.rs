@@ -78,7 +78,7 @@ impl LearnArgs {
     pub(crate) fn options(&self) -> Result<ReadOptions, Error> {
         let mut opts = self.read.options(self.limit)?;
         opts.dim = self.dim.map(|d| d as usize);
-        opts.bounded_values = self.stages.spec().scaling == Scaling::None;
+        opts.bounded_values = self.stages.spec().reads_raw_values();
         Ok(opts)
     }
 

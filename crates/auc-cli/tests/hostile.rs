@@ -1012,4 +1012,18 @@ fn hostile_12_unscaled_values_whose_squares_overflow_are_refused() {
         path(&m),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // Continuing that unscaled model reads the new rows as the learner will see them: bounded.
+    let resumed = dir.path().join("resumed.auc");
+    check_fails(
+        &[
+            "train",
+            "--resume",
+            path(&m),
+            path(&big),
+            "-o",
+            path(&resumed),
+        ],
+        refusal,
+    );
+    assert!(!resumed.exists());
 }

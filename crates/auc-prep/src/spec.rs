@@ -61,6 +61,13 @@ impl TransformSpec {
         self.scaling != Scaling::None
     }
 
+    /// Whether the learner (or the map) will see the values as read: no scaling is asked, so
+    /// training data is read with [`auc_data::ReadOptions::bounded_values`]
+    /// ([`Transform::reads_raw_values`] of the fitted stages).
+    pub fn reads_raw_values(&self) -> bool {
+        self.scaling == Scaling::None
+    }
+
     /// Whether fitting needs a sample of the training rows (a feature map is asked).
     pub fn needs_sample(&self) -> bool {
         self.features.is_some()

@@ -111,6 +111,12 @@ impl Transform {
             .unwrap_or(&NO_SCALER)
     }
 
+    /// Whether the first stage sees the values as read (no scaling stage): data learned from
+    /// through this transform is then read with [`auc_data::ReadOptions::bounded_values`].
+    pub fn reads_raw_values(&self) -> bool {
+        matches!(self.scaler(), Scaler::None)
+    }
+
     /// The fitted feature map, when there is one.
     pub fn feature_map(&self) -> Option<&FeatureMap> {
         self.stages.iter().find_map(|s| match s {

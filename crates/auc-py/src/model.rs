@@ -240,7 +240,7 @@ pub(crate) fn fit(
     let stages = stages(scale, features, feature_sigma, seed)?;
     let borrowed = Borrowed::extract(x)?;
     let rows = borrowed.rows()?;
-    if stages.scaling == Scaling::None {
+    if stages.reads_raw_values() {
         rows.check_bounded("learning without scaling, scale=\"none\"")?;
     }
     let labels = labels(&y, rows.n())?;
@@ -366,6 +366,9 @@ impl PyModel {
         let borrowed = Borrowed::extract(x)?;
         let rows = borrowed.rows()?;
         self.check_dim(&rows)?;
+        if self.model.preparation.transform.reads_raw_values() {
+            rows.check_bounded("continuing a model trained without scaling")?;
+        }
         let model = &self.model;
         let scores = py.detach(|| {
             if model.algorithm.is_online() {

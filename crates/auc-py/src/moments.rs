@@ -184,10 +184,7 @@ pub(crate) fn moments<'py>(
     let stages = stages.map(mapped_stages).transpose()?;
     let borrowed = Borrowed::extract(x)?;
     let rows = borrowed.rows()?;
-    if stages
-        .as_ref()
-        .is_none_or(|(t, _)| matches!(t.scaler(), auc_data::Scaler::None))
-    {
+    if stages.as_ref().is_none_or(|(t, _)| t.reads_raw_values()) {
         rows.check_bounded("the moments sum raw squares")?;
     }
     let y = y

@@ -224,7 +224,11 @@ def test_unscaled_values_whose_squares_overflow_are_refused():
     s = auclearn.PAI(scale="minmax").fit(huge, y).decision_function(huge)
     assert np.isfinite(s).all() and roc_auc_score(y, s) > 0.9
     edge = np.clip(X, -1, 1) * 1e140
-    assert np.isfinite(auclearn.PAI(scale="none").fit(edge, y).decision_function(edge)).all()
+    unscaled = auclearn.PAI(scale="none").fit(edge, y)
+    assert np.isfinite(unscaled.decision_function(edge)).all()
+    # Continuing the unscaled model learns from the new rows as they are: bounded too.
+    with pytest.raises(ValueError, match="continuing a model trained without scaling"):
+        unscaled.partial_fit(huge, y)
 
 
 def test_scale_is_fitted_on_training_rows_and_stored():
