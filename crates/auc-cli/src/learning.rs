@@ -3,7 +3,8 @@
 
 use auc_core::{Label, Row, RowBuf};
 use auc_eval::curve::CurvePoint;
-use auc_eval::metrics::{MetricError, RunningAuc};
+use auc_eval::metrics::MetricError;
+use auc_eval::running::RunningAuc;
 use auc_learners::{Algorithm, Configured, Trained};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -168,9 +169,9 @@ impl Prequential {
         if self.points.last().is_some_and(|p| p.updates as u64 == seen) {
             return Ok(());
         }
-        let auc = match &self.window {
-            Some(w) => w.auc(),
-            None => self.auc.auc(),
+        let (auc, bound) = match &self.window {
+            Some(w) => (w.auc(), 0.0),
+            None => (self.auc.auc(), self.auc.error_bound()),
         };
         match auc {
             Ok(a) => {
@@ -178,10 +179,17 @@ impl Prequential {
                     updates: seen as usize,
                     auc: a,
                 };
-                if self.json {
-                    line(json!({"examples": p.updates, "auc": p.auc}))?;
-                } else {
-                    line(format!("{:>10} {:>8.4}", p.updates, p.auc))?;
+                // Once older scores were folded (the bounded running AUC), each point says how
+                // far from the exact AUC it can be.
+                match (self.json, bound > 0.0) {
+                    (true, false) => line(json!({"examples": p.updates, "auc": p.auc}))?,
+                    (true, true) => line(
+                        json!({"examples": p.updates, "auc": p.auc, "auc_error_bound": bound}),
+                    )?,
+                    (false, false) => line(format!("{:>10} {:>8.4}", p.updates, p.auc))?,
+                    (false, true) => {
+                        line(format!("{:>10} {:>8.4} ± {bound:.1e}", p.updates, p.auc))?
+                    }
                 }
                 self.points.push(p);
             }

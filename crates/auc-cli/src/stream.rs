@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use auc_data::Layout;
+use auc_eval::running::RunningAuc;
 use auc_learners::{Algorithm, Configured, Trained, Trainer, lookup};
 use serde_json::json;
 
@@ -33,6 +34,12 @@ pub(crate) struct StreamArgs {
     /// sorts the window (O(N log N)), so choose --every not much below N / 100.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     window: Option<u64>,
+    /// Keep every score for an exact AUC so far (8 bytes a row, growing with the stream).
+    /// Without it, the last 2^20 scores are kept exactly and older ones are folded into 2^16
+    /// score intervals: memory stays under 200 MB whatever the stream's length, and the AUC is
+    /// printed with the largest distance to the exact one once scores were folded.
+    #[arg(long, conflicts_with = "window")]
+    exact_auc: bool,
     /// Draw the prequential curve as an SVG file.
     #[arg(long, value_name = "OUT.svg")]
     svg: Option<PathBuf>,
@@ -68,8 +75,17 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
             "use a smaller --window",
         )?;
         prequential.window = Some(Window::new(n));
+    } else if !a.exact_auc {
+        let (exact, bins) = (RunningAuc::DEFAULT_EXACT, RunningAuc::DEFAULT_BINS);
+        memory::check(
+            RunningAuc::bounded_bytes(exact, bins),
+            limit,
+            "the prequential AUC's scores",
+            "use --window N for the AUC of the last N scores",
+        )?;
+        prequential.auc = RunningAuc::bounded(exact, bins);
     }
-    let (run, state, examples) = if a.learn.shuffle_full {
+    let (mut run, state, examples) = if a.learn.shuffle_full {
         stream_in_memory(&a, algo, config.as_ref(), prequential, &what, limit)?
     } else {
         let plan = plan(&a.learn, &a.data, &what, limit, false)?;
@@ -105,6 +121,17 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
             run.skipped
         );
     }
+    let error_bound = match run.window {
+        Some(_) => 0.0,
+        None => run.auc.error_bound(),
+    };
+    if error_bound > 0.0 {
+        eprintln!(
+            "auc: past {} scores the older ones are folded into at most {} intervals: each AUC so far is within {error_bound:.2e} of the exact one (--exact-auc keeps every score)",
+            RunningAuc::DEFAULT_EXACT,
+            RunningAuc::DEFAULT_BINS
+        );
+    }
     let diverged = warn_divergence(state.as_ref(), algo.name);
     if let Some(path) = &a.svg {
         let xy: Vec<(f64, f64)> = run
@@ -138,6 +165,7 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
             "params": config.params(),
             "examples": examples,
             "window": a.window,
+            "auc_error_bound": error_bound,
             "skipped": run.skipped,
             "diverged": diverged.is_some(),
             "divergence": diverged,

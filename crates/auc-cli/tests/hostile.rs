@@ -1027,3 +1027,69 @@ fn hostile_12_unscaled_values_whose_squares_overflow_are_refused() {
     );
     assert!(!resumed.exists());
 }
+
+/// Item 10: `auc stream` no longer keeps every score for its AUC. Past 2^20 scores the older
+/// ones are folded into score intervals, each point states how far it can be from the exact
+/// AUC, and `--exact-auc` (which keeps them all) lands within that distance.
+#[test]
+fn hostile_10_stream_folds_old_scores_within_a_stated_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rows = String::with_capacity(20 * 1_500_000);
+    for _ in 0..1_500_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let pos = state % 10 == 0;
+        let v = (state >> 20) % 1000;
+        let shifted = if pos { v + 300 } else { v };
+        rows.push_str(if pos { "1 1:" } else { "-1 1:" });
+        rows.push_str(&format!("{}\n", shifted as f64 / 1000.0));
+    }
+    let data = write(dir.path(), "long.svm", &rows);
+    let summary = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "stream",
+            "--algo",
+            "pa-i",
+            "--every",
+            "300000",
+            "--json",
+            path(&data),
+        ];
+        args.extend_from_slice(extra);
+        let o = auc(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let last = out.lines().rev().find(|l| l.contains("\"auc\"")).unwrap();
+        let mut point: serde_json::Value = serde_json::from_str(last).unwrap();
+        let s: serde_json::Value = serde_json::from_str(out.lines().next_back().unwrap()).unwrap();
+        point["summary_bound"] = s["auc_error_bound"].clone();
+        point
+    };
+    let folded = summary(&[]);
+    let exact = summary(&["--exact-auc"]);
+    let bound = folded["auc_error_bound"].as_f64().unwrap();
+    assert!(bound > 0.0 && bound < 1e-3, "{folded}");
+    assert_eq!(folded["summary_bound"], folded["auc_error_bound"]);
+    assert_eq!(exact["summary_bound"], 0.0);
+    assert!(exact.get("auc_error_bound").is_none(), "{exact}");
+    let (a, b) = (
+        folded["auc"].as_f64().unwrap(),
+        exact["auc"].as_f64().unwrap(),
+    );
+    assert!((a - b).abs() <= bound, "{a} vs exact {b}, bound {bound}");
+    // A window and the exact mode exclude each other.
+    check_fails(
+        &[
+            "stream",
+            "--algo",
+            "pa-i",
+            "--window",
+            "10",
+            "--exact-auc",
+            path(&data),
+        ],
+        "cannot be used with",
+    );
+}

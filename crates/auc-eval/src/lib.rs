@@ -16,6 +16,7 @@ pub mod grid;
 pub mod metrics;
 pub mod multiclass;
 pub mod partial;
+pub mod running;
 pub mod scoring_rules;
 pub mod stats;
 
