@@ -361,6 +361,15 @@ pub trait Params:
         crate::check::specs(self)
     }
 
+    /// These parameters after the defaults that depend on another parameter: `given(name)`
+    /// says whether the caller gave `name`, and a default left in place may then follow the
+    /// other values (GAM-CVM's `epsilon` on landmarks, by measurement). Applied once, when the
+    /// registry types a parameter map; itself for every learner without such a rule.
+    fn with_dependent_defaults(self, given: &dyn Fn(&str) -> bool) -> Self {
+        let _ = given;
+        self
+    }
+
     /// Whether the evaluation protocol's fit with these parameters is transductive: shown the
     /// rows it will score while it fits (GAM-CVM's `transductive`, [`crate::DynFit::fit_transductive`]).
     /// `false` for every learner without such a mode.

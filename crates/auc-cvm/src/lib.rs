@@ -68,5 +68,5 @@ pub use model::{
 };
 pub use variants::{
     AucSvm, GamCvm, GamCvmK1, GamCvmK2, GamCvmK3, GamCvmK12, GamCvmK13, GamCvmK23, GamCvmSettings,
-    RhoAucCvm,
+    LANDMARK_EPSILON, RhoAucCvm,
 };

@@ -39,6 +39,12 @@ pub const AUCSVM_MAX_PAIRS: usize = 2_000_000;
 /// every pair's squared norm) swamps the kernel's entries, which are at most 4.
 pub const MIN_C1_EPSILON: f64 = 1e-12;
 
+/// The core vector machine's $\epsilon$ on landmarks when none is given: with $10^4$ to $10^5$
+/// points, $\epsilon = 10^{-3}$ stops at a few hundred core pairs whatever $n$ is, and the
+/// scores follow too few of the training points. Chosen by the defaults page's rule on the
+/// shared sets above 10,000 rows (`docs/results/cvm-epsilon.md`, `benches/cvm_epsilon.py`).
+pub const LANDMARK_EPSILON: f64 = 3e-5;
+
 /// Kernel matrices a process keeps for reuse across the candidates of a grid (2 GiB).
 const KERNEL_CACHE_BYTES: usize = 2 << 30;
 
@@ -75,6 +81,21 @@ pub struct GamCvmSettings {
     /// In cross-validation, build the kernel on the training and the scored rows together (the
     /// paper's transductive mode); `false` measures the inductive model `auc train` saves.
     pub transductive: bool,
+}
+
+impl GamCvmSettings {
+    /// The settings after the default that depends on another setting: on landmarks, an
+    /// `epsilon` not given is [`LANDMARK_EPSILON`] ([`Params::with_dependent_defaults`]).
+    pub fn with_dependent_defaults(self, given: &dyn Fn(&str) -> bool) -> Self {
+        if self.landmarks > 0 && !given("epsilon") {
+            Self {
+                epsilon: LANDMARK_EPSILON,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
 }
 
 impl Default for GamCvmSettings {
@@ -133,7 +154,7 @@ const NORMALIZATION: ParamSpec = ParamSpec::choice(
 const LANDMARKS: ParamSpec = ParamSpec::integer(
     "landmarks",
     0,
-    "0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000",
+    "0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000; on landmarks, epsilon defaults to 3e-5 unless given (docs/results/cvm-epsilon.md)",
 );
 const SIGMA_SCALE: ParamSpec = ParamSpec::real(
     "sigma_scale",
@@ -293,6 +314,10 @@ macro_rules! variant {
             fn check(&self) -> Result<(), ParamError> {
                 self.0.check()?;
                 self.resolve().check()
+            }
+
+            fn with_dependent_defaults(self, given: &dyn Fn(&str) -> bool) -> Self {
+                Self(self.0.with_dependent_defaults(given))
             }
 
             fn is_transductive(&self) -> bool {

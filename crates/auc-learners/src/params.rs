@@ -25,7 +25,9 @@ pub(crate) fn suggest<'a>(
 /// The parameters of `P` for `map`: defaults for every name not given; unknown names, values
 /// of the wrong kind and values out of range are errors naming the parameter.
 pub(crate) fn typed<P: Params>(map: &ParamMap) -> Result<P, ParamError> {
-    typed_over(&P::default(), map)
+    let p = typed_over(&P::default(), map)?.with_dependent_defaults(&|n| map.get(n).is_some());
+    p.check()?;
+    Ok(p)
 }
 
 /// As [`typed`], with `base`'s values for every name not given.

@@ -238,3 +238,34 @@ fn certificates_are_typed_and_agree_with_the_description() {
     }
     assert_eq!(certified, 2);
 }
+
+/// GAM-CVM's one dependent default: on landmarks an epsilon not given is
+/// `auc_cvm::LANDMARK_EPSILON` (docs/results/cvm-epsilon.md); a given epsilon, and the dense
+/// fusion, keep theirs. `auc algos` says so in the landmarks line.
+#[test]
+#[allow(clippy::float_cmp)] // The defaults are exact constants.
+fn gam_cvm_on_landmarks_defaults_to_the_measured_epsilon() {
+    let algo = lookup("gam-cvm").unwrap();
+    let epsilon = |pairs: &[(&str, f64)]| -> f64 {
+        let mut m = ParamMap::new();
+        for &(k, v) in pairs {
+            m.set(k, v);
+        }
+        let config = algo.configure(&m).unwrap();
+        let fields: serde_json::Value = serde_json::from_str(&config.params_json()).unwrap();
+        fields["epsilon"].as_f64().unwrap()
+    };
+    assert_eq!(epsilon(&[]), 1e-3);
+    assert_eq!(epsilon(&[("landmarks", 2000.0)]), auc_cvm::LANDMARK_EPSILON);
+    assert_eq!(epsilon(&[("landmarks", 2000.0), ("epsilon", 1e-3)]), 1e-3);
+    assert_eq!(epsilon(&[("landmarks", 0.0)]), 1e-3);
+    let line = algo.specs.iter().find(|s| s.name == "landmarks").unwrap();
+    assert!(
+        line.doc.contains(&format!(
+            "epsilon defaults to {:e}",
+            auc_cvm::LANDMARK_EPSILON
+        )),
+        "{}",
+        line.doc
+    );
+}

@@ -4,6 +4,7 @@ import inspect
 import json
 import subprocess
 
+import numpy as np
 import pytest
 
 import auclearn
@@ -88,3 +89,19 @@ def test_committed_type_stub_is_the_generated_one():
     stub = Path(__file__).resolve().parents[1] / "python" / "auclearn" / "__init__.pyi"
     assert stub.read_text() == _stubs.render(), "regenerate: python -m auclearn._stubs > " + str(stub)
     compile(stub.read_text(), str(stub), "exec")
+
+
+def test_gam_cvm_on_landmarks_takes_the_measured_epsilon_unless_given():
+    # As `auc` without `--param epsilon`: a default left in place follows landmarks
+    # (docs/results/cvm-epsilon.md); a given epsilon is kept.
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 3))
+    y = (X[:, 0] + 0.3 * rng.normal(size=120) > 0).astype(int)
+    def epsilon(**kw):
+        return json.loads(auclearn.GAMCVM(n_loc=8, **kw).fit(X, y).model_.params)["epsilon"]
+
+    assert epsilon(landmarks=40) == 3e-5
+    # Python passes the registry the values that differ from its defaults, so a given 1e-4 is
+    # kept (an epsilon equal to the default 1e-3 reads as not given).
+    assert epsilon(landmarks=40, epsilon=1e-4) == 1e-4
+    assert epsilon() == 1e-3

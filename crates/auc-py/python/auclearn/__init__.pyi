@@ -970,7 +970,7 @@ class GAMCVM(AUCEstimator):
     normalization : choice, default='printed'
         printed (the default: the better three-kernel model on 12 of 13 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
     landmarks : integer, default=0
-        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
+        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000; on landmarks, epsilon defaults to 3e-5 unless given (docs/results/cvm-epsilon.md) (an integer >= 0).
     sigma_scale : real, default=1.0
         multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
     transductive : bool, default=True
@@ -1274,7 +1274,7 @@ class GAMCVMK12(AUCEstimator):
     normalization : choice, default='printed'
         printed (the default: the better three-kernel model on 12 of 13 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
     landmarks : integer, default=0
-        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
+        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000; on landmarks, epsilon defaults to 3e-5 unless given (docs/results/cvm-epsilon.md) (an integer >= 0).
     sigma_scale : real, default=1.0
         multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
     transductive : bool, default=True
@@ -1362,7 +1362,7 @@ class GAMCVMK13(AUCEstimator):
     normalization : choice, default='printed'
         printed (the default: the better three-kernel model on 12 of 13 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
     landmarks : integer, default=0
-        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
+        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000; on landmarks, epsilon defaults to 3e-5 unless given (docs/results/cvm-epsilon.md) (an integer >= 0).
     sigma_scale : real, default=1.0
         multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
     transductive : bool, default=True
@@ -1450,7 +1450,7 @@ class GAMCVMK23(AUCEstimator):
     normalization : choice, default='printed'
         printed (the default: the better three-kernel model on 12 of 13 shared sets): across sub-kernels as [CVM eqs. 18, 20] print; rows: each sub-kernel by its own rows [Wang12] (one of printed, rows).
     landmarks : integer, default=0
-        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000 (an integer >= 0).
+        0 = dense fusion (n x n matrices); m > n_loc = fuse on m landmarks and extend to every point, memory O(m^2 + n n_loc), for n well past 20,000; on landmarks, epsilon defaults to 3e-5 unless given (docs/results/cvm-epsilon.md) (an integer >= 0).
     sigma_scale : real, default=1.0
         multiplier of the Gaussian bandwidth sigma_1 = median per-sample std [CVM eq. 14] (finite and > 0).
     transductive : bool, default=True

@@ -133,11 +133,16 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
     # -- parameters ---------------------------------------------------------------------------
 
     def _registry_params(self) -> dict:
+        """The parameters given to the registry: those that differ from the row's defaults
+        (a default left in place may follow another parameter there, as GAM-CVM's epsilon on
+        landmarks does, like ``auc`` without ``--param epsilon``)."""
         out = {}
         for spec in self._row["params"]:
             value = _plain(getattr(self, python_name(spec["name"])))
             if spec["type"] == "integer" and isinstance(value, float) and value.is_integer():
                 value = int(value)
+            if value == spec["default"] and type(value) is type(spec["default"]):
+                continue
             out[spec["name"]] = value
         return out
 
