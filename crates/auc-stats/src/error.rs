@@ -1,10 +1,14 @@
-//! The crate's runtime error: why saved moments could not be read back.
+//! The crate's runtime error: why saved moments could not be read back, or why a sketch refused
+//! its input.
 
 use std::fmt;
 
-/// Why [`crate::ClassMoments::from_bytes`] or [`crate::Moments::from_bytes`] rejected its input.
+/// Why [`crate::ClassMoments::from_bytes`] or [`crate::Moments::from_bytes`] rejected its input,
+/// or why a [`crate::FrequentDirections`] or [`crate::SketchedMoments`] call refused its
+/// arguments.
 ///
-/// Decoding never panics: every malformed byte string ends up in one of these variants.
+/// Decoding never panics: every malformed byte string ends up in one of these variants; the
+/// sketches return the last four instead of panicking on bad sizes or values.
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StatsError {
@@ -56,6 +60,38 @@ pub enum StatsError {
         /// Dimension of the negative class.
         neg: usize,
     },
+    /// A sketch's rank parameter $\ell$ is outside `1..=max`.
+    Rank {
+        /// The $\ell$ asked for.
+        ell: usize,
+        /// The largest $\ell$ allowed ([`crate::MAX_ELL`]).
+        max: usize,
+    },
+    /// Two sketches of different $\ell$ cannot be merged.
+    RankMismatch {
+        /// $\ell$ of the sketch merged into.
+        left: usize,
+        /// $\ell$ of the sketch merged in.
+        right: usize,
+    },
+    /// A vector argument has the wrong length.
+    Length {
+        /// The argument (`"w"`, `"out"`).
+        what: &'static str,
+        /// The sketch's dimension.
+        expected: usize,
+        /// The argument's length.
+        found: usize,
+    },
+    /// An input value (a row entry, a weight) is NaN or infinite.
+    NonFinite {
+        /// The argument (`"row"`, `"w"`).
+        what: &'static str,
+        /// The feature index of the value.
+        index: usize,
+        /// The offending value.
+        value: String,
+    },
 }
 
 impl fmt::Display for StatsError {
@@ -90,6 +126,25 @@ impl fmt::Display for StatsError {
                 f,
                 "saved moments: positive class has dimension {pos}, negative class {neg}"
             ),
+            StatsError::Rank { ell, max } => write!(
+                f,
+                "sketch rank ell = {ell} is not allowed (it must be between 1 and {max})"
+            ),
+            StatsError::RankMismatch { left, right } => write!(
+                f,
+                "cannot merge a sketch of rank {right} into a sketch of rank {left}"
+            ),
+            StatsError::Length {
+                what,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{what} has length {found}, the sketch has dimension {expected}"
+            ),
+            StatsError::NonFinite { what, index, value } => {
+                write!(f, "{what}[{index}] = {value} is not finite")
+            }
         }
     }
 }

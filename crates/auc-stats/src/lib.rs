@@ -6,6 +6,11 @@
 //! $\Sigma w$ kernels that every moment-based learner (OPAUC / OAUC-S, OAUC-M, AdaOAM, AdmOAM)
 //! calls on its hot path (conventions section 3). [`ClassMoments`] is one class, [`Moments`] the pair.
 //!
+//! For wide sparse data, where the $p(p+1)/2$ triangle does not fit, [`SketchedMoments`] keeps
+//! the count, mean and co-moment diagonal exactly and the rest as a mergeable Frequent
+//! Directions sketch ([`FrequentDirections`], $O(\ell p)$ memory for rank $\ell$), with the
+//! spectral error bound derived in `docs/math/sketched-moments.md`.
+//!
 //! It must never depend on the parser (auc-data) or on any learner: rows arrive as
 //! [`auc_core::Row`] views. It must never allocate in [`ClassMoments::update`],
 //! [`ClassMoments::cov_mul`], [`ClassMoments::quad_form`], [`ClassMoments::merge`] or
@@ -90,9 +95,13 @@
 mod error;
 mod kernels;
 mod moments;
+mod sketch;
+mod sketched;
 
 pub use error::StatsError;
 pub use moments::{ClassMoments, FORMAT_VERSION, Moments};
+pub use sketch::{FrequentDirections, MAX_ELL, SKETCH_FORMAT_VERSION};
+pub use sketched::SketchedMoments;
 
 #[cfg(test)]
 mod tests {
@@ -104,5 +113,7 @@ mod tests {
         check::<ClassMoments>();
         check::<Moments>();
         check::<StatsError>();
+        check::<FrequentDirections>();
+        check::<SketchedMoments>();
     }
 }
