@@ -477,21 +477,31 @@ impl<'de> Deserialize<'de> for ClassMoments {
     }
 }
 
-/// Decodes exactly one `T` from `bytes`: the leading version is checked first, so bytes from a
-/// future version are reported as such rather than as a decoding failure.
+/// Decodes exactly one `T` from `bytes`, saved at [`FORMAT_VERSION`] ([`decode_versioned`]).
 fn decode_exact<T: for<'de> Deserialize<'de>>(
     bytes: &[u8],
     what: &'static str,
+) -> Result<T, StatsError> {
+    decode_versioned(bytes, what, FORMAT_VERSION)
+}
+
+/// Decodes exactly one `T` from `bytes`, whose leading `u32` must be `version`: checked first, so
+/// bytes from a future version are reported as such rather than as a decoding failure. Saved
+/// moments and sketches share it.
+pub(crate) fn decode_versioned<T: for<'de> Deserialize<'de>>(
+    bytes: &[u8],
+    what: &'static str,
+    version: u32,
 ) -> Result<T, StatsError> {
     let decode = |e: postcard::Error| StatsError::Decode {
         what,
         message: e.to_string(),
     };
-    let (version, _) = postcard::take_from_bytes::<u32>(bytes).map_err(decode)?;
-    if version != FORMAT_VERSION {
+    let (found, _) = postcard::take_from_bytes::<u32>(bytes).map_err(decode)?;
+    if found != version {
         return Err(StatsError::UnsupportedVersion {
-            found: version,
-            supported: FORMAT_VERSION,
+            found,
+            supported: version,
         });
     }
     let (value, rest) = postcard::take_from_bytes::<T>(bytes).map_err(decode)?;

@@ -192,29 +192,11 @@ impl FrequentDirections {
     }
 }
 
-/// Decodes exactly one `T` from `bytes`, whose leading `u32` must be [`SKETCH_FORMAT_VERSION`]
-/// (checked first, so bytes of a future version are reported as such).
+/// Decodes exactly one `T` from `bytes`, saved at [`SKETCH_FORMAT_VERSION`] (the moments'
+/// decoder, [`crate::moments::decode_versioned`]).
 pub(crate) fn decode_exact<T: for<'de> Deserialize<'de>>(
     bytes: &[u8],
     what: &'static str,
 ) -> Result<T, StatsError> {
-    let decode = |e: postcard::Error| StatsError::Decode {
-        what,
-        message: e.to_string(),
-    };
-    let (version, _) = postcard::take_from_bytes::<u32>(bytes).map_err(decode)?;
-    if version != SKETCH_FORMAT_VERSION {
-        return Err(StatsError::UnsupportedVersion {
-            found: version,
-            supported: SKETCH_FORMAT_VERSION,
-        });
-    }
-    let (value, rest) = postcard::take_from_bytes::<T>(bytes).map_err(decode)?;
-    if !rest.is_empty() {
-        return Err(StatsError::TrailingBytes {
-            what,
-            count: rest.len(),
-        });
-    }
-    Ok(value)
+    crate::moments::decode_versioned(bytes, what, SKETCH_FORMAT_VERSION)
 }
