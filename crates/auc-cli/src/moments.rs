@@ -32,6 +32,16 @@ use auc_stream::memory::{self, Bytes};
 
 use auc_stream::blocks::{self, BLOCK_BYTES};
 
+/// The memory a moment pass may use and what its refusal advises instead.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget<'a> {
+    pub(crate) limit: Bytes,
+    pub(crate) instead: &'a str,
+}
+
+/// What a refused moment pass advises without a learner that can do otherwise.
+const FOLD_ADVICE: &str = "use --hash-bits B to fold the features into 2^B, relabel the file's classes to two, or --max-memory";
+
 /// Rows per chunk of the sequential (CSV, gzip, stdin) pass.
 const CHUNK_ROWS: usize = 16_384;
 
@@ -107,7 +117,10 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
             a.threads,
             a.block_bytes,
             stages.as_ref(),
-            limit,
+            Budget {
+                limit,
+                instead: FOLD_ADVICE,
+            },
         )?,
     };
     let bytes = summary.to_bytes();
@@ -164,6 +177,7 @@ pub(crate) struct TrainFromMoments<'a> {
 /// when the moment pass runs.
 pub(crate) fn in_memory_reason(
     algo: &Algorithm,
+    given: &ParamMap,
     tune: bool,
     calibrate: bool,
     limit: Option<usize>,
@@ -171,6 +185,8 @@ pub(crate) fn in_memory_reason(
 ) -> Option<&'static str> {
     if !algo.fits_from_moments() {
         Some("this learner is not fitted from class moments")
+    } else if algo.solves_over_rows(given) {
+        Some("solver=cg and sketch solve over the rows themselves")
     } else if tune {
         Some("--tune cross-validates on the rows themselves")
     } else if calibrate {
@@ -212,13 +228,17 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     let start = Instant::now();
     let limit = memory::limit(t.max_memory);
     let stages = crate::map_pass::stages_for(t.inputs, t.read, &t.stages, None, limit)?;
+    let over_rows = algo_over_rows_advice(algo, t.given);
     let summary = summarize(
         t.inputs,
         t.read,
         t.threads,
         BLOCK_BYTES,
         stages.as_ref(),
-        limit,
+        Budget {
+            limit,
+            instead: over_rows.as_deref().unwrap_or(FOLD_ADVICE),
+        },
     )?;
     let pass = start.elapsed().as_secs_f64();
     memory::check(
@@ -306,6 +326,19 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     Ok(())
 }
 
+/// The advice of a refused moment pass for a learner that can solve over the rows without a
+/// $p \times p$ matrix (`solver=cg`), or `None`.
+fn algo_over_rows_advice(algo: &Algorithm, given: &ParamMap) -> Option<String> {
+    let mut cg = given.clone();
+    cg.set("solver", "cg");
+    algo.solves_over_rows(&cg).then(|| {
+        format!(
+            "add --param solver=cg to fit {} on the rows in memory by conjugate gradients, exactly and without a p x p matrix; or {FOLD_ADVICE}",
+            algo.name
+        )
+    })
+}
+
 /// The inputs' names for messages: `a.svm` or `a.svm and 2 more`.
 fn inputs_name(inputs: &[PathBuf]) -> String {
     match inputs {
@@ -323,7 +356,7 @@ pub(crate) fn summarize(
     threads: Option<usize>,
     block_bytes: usize,
     stages: Option<&Transform>,
-    limit: Bytes,
+    budget: Budget<'_>,
 ) -> Result<MomentSummary, Error> {
     let mut opts = read.options(None)?;
     // Raw moments (no stages, or stages without a scaling) sum the values' squares as read.
@@ -335,7 +368,7 @@ pub(crate) fn summarize(
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             MomentSummary::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
         } else {
-            pool.install(|| summarize_data(path, &opts, block_bytes.max(1), stages, limit))?
+            pool.install(|| summarize_data(path, &opts, block_bytes.max(1), stages, budget))?
         };
         match &mut total {
             None => total = Some(part),
@@ -363,12 +396,12 @@ fn summarize_data(
     opts: &ReadOptions,
     block_bytes: usize,
     stages: Option<&Transform>,
-    limit: Bytes,
+    budget: Budget<'_>,
 ) -> Result<MomentSummary, Error> {
     if blocks::plain_libsvm(path, opts)? {
-        return summarize_blocks(path, opts, block_bytes, stages, limit);
+        return summarize_blocks(path, opts, block_bytes, stages, budget);
     }
-    summarize_stream(path, opts, stages, limit)
+    summarize_stream(path, opts, stages, budget)
 }
 
 /// Refuses a chunk whose class moments (one co-moment of the features per label, as many
@@ -377,18 +410,18 @@ fn check_moments(
     raw: &auc_data::RawData,
     stages: Option<&Transform>,
     in_flight: u64,
-    limit: Bytes,
+    budget: Budget<'_>,
     name: &str,
 ) -> Result<(), Error> {
     let labels = raw.label_counts().len();
     let dim = stages.map_or(raw.dim(), |t| t.output_dim(raw.dim()));
     memory::check(
         MomentSummary::observe_bytes_for(dim, labels).saturating_mul(in_flight),
-        limit,
+        budget.limit,
         &format!(
             "{name}: the class moments of {labels} label(s) x {dim} features ({in_flight} summaries at once; each label keeps its own co-moment until the positive class is chosen)"
         ),
-        "use --hash-bits B to fold the features into 2^B, relabel the file's classes to two, or --max-memory",
+        budget.instead,
     )
 }
 
@@ -411,7 +444,7 @@ fn summarize_stream(
     path: &Path,
     opts: &ReadOptions,
     stages: Option<&Transform>,
-    limit: Bytes,
+    budget: Budget<'_>,
 ) -> Result<MomentSummary, Error> {
     let name = path.display().to_string();
     let mut stream = RowStream::open(path, opts)?;
@@ -419,7 +452,7 @@ fn summarize_stream(
     let mut current = stream.next_chunk(CHUNK_ROWS)?;
     while let Some(chunk) = current {
         // The running total, the chunk's summary and the next chunk's.
-        check_moments(&chunk, stages, 3, limit, &name)?;
+        check_moments(&chunk, stages, 3, budget, &name)?;
         let (next, part) = rayon::join(
             || stream.next_chunk(CHUNK_ROWS),
             || {
@@ -447,7 +480,7 @@ fn summarize_blocks(
     opts: &ReadOptions,
     block_bytes: usize,
     stages: Option<&Transform>,
-    limit: Bytes,
+    budget: Budget<'_>,
 ) -> Result<MomentSummary, Error> {
     let name = path.display().to_string();
     // A summary per block in flight (no more than the file has blocks), and the total.
@@ -468,7 +501,7 @@ fn summarize_blocks(
         opts,
         block_bytes,
         |raw| {
-            check_moments(&raw, stages, in_flight, limit, &name)?;
+            check_moments(&raw, stages, in_flight, budget, &name)?;
             let mut s = empty(0, auc_data::Reading::Libsvm, opts.hash_bits, stages);
             s.observe_mapped(&raw, &name)
                 .map_err(|e| -> Error { format!("{name}: {e}").into() })?;
@@ -479,9 +512,9 @@ fn summarize_blocks(
             let labels = total.label_counts().len() + s.label_counts().len();
             memory::check(
                 MomentSummary::bytes_for(total.dim().max(s.dim()), labels),
-                limit,
+                budget.limit,
                 &format!("{name}: the class moments of {labels} label(s) so far"),
-                "use --hash-bits B to fold the features into 2^B, relabel the file's classes to two, or --max-memory",
+                budget.instead,
             )?;
             total
                 .merge(&s)

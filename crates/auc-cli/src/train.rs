@@ -111,6 +111,7 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
     }
     if let Some(why) = crate::moments::in_memory_reason(
         algo,
+        &given,
         a.tune,
         a.calibration.spec().is_some(),
         a.learn.limit,

@@ -360,3 +360,102 @@ fn tiny_separable_data_converge_and_a_capped_solver_says_it_did_not() {
         assert!(!err.contains("warning"), "{err}");
     }
 }
+
+/// A sparse LIBSVM file of `n` rows over `p` features, `k` non-zeros a row, positives one in
+/// four with a few informative features.
+fn wide_file(dir: &Path, n: usize, p: usize, k: usize) -> std::path::PathBuf {
+    let mut text = String::new();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for i in 0..n {
+        let pos = i % 4 == 0;
+        let mut idx: Vec<u64> = (0..k).map(|_| next() % p as u64 + 1).collect();
+        if pos {
+            idx.push(1 + (next() % 10));
+        }
+        idx.sort_unstable();
+        idx.dedup();
+        text.push_str(if pos { "+1" } else { "-1" });
+        for j in idx {
+            text.push_str(&format!(" {j}:1"));
+        }
+        text.push('\n');
+    }
+    write(dir, "wide.svm", &text)
+}
+
+#[test]
+fn opauc_batch_by_conjugate_gradients_fits_what_the_moment_pass_cannot_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = wide_file(dir.path(), 400, 3000, 8);
+    let d = data.to_str().unwrap();
+    let (dense, cg) = (dir.path().join("dense.model"), dir.path().join("cg.model"));
+    // The moment pass of 3000 features needs about 2 x 36 MB per summary: refused under
+    // 40 MB, and the refusal names the way out.
+    check_fails(
+        &[
+            "train",
+            "--algo",
+            "opauc-batch",
+            "--max-memory",
+            "40M",
+            d,
+            "-o",
+            dense.to_str().unwrap(),
+        ],
+        "add --param solver=cg",
+    );
+    assert!(!dense.exists());
+    let o = auc(&[
+        "train",
+        "--algo",
+        "opauc-batch",
+        "--param",
+        "solver=cg",
+        "--max-memory",
+        "40M",
+        d,
+        "-o",
+        cg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("solver=cg"), "{}", stderr(&o));
+    // The dense Cholesky model of the same objective scores the same.
+    let o = auc(&[
+        "train",
+        "--algo",
+        "opauc-batch",
+        "--param",
+        "solver=cholesky",
+        d,
+        "-o",
+        dense.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    close(&scores(&cg, d), &scores(&dense, d), 1e-6);
+    // Conjugate gradients run over the rows, so moment files cannot join the fit.
+    let m = dir.path().join("part.mom");
+    assert!(
+        auc(&["moments", d, "-o", m.to_str().unwrap()])
+            .status
+            .success()
+    );
+    check_fails(
+        &[
+            "train",
+            "--algo",
+            "opauc-batch",
+            "--param",
+            "solver=cg",
+            m.to_str().unwrap(),
+            "-o",
+            cg.to_str().unwrap(),
+        ],
+        "is a moment file",
+    );
+}

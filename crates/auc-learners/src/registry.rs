@@ -62,6 +62,9 @@ pub struct Algorithm {
     asks_transductive: fn(&ParamMap) -> bool,
     /// How a batch moment learner fits from merged class moments; `None` for every other.
     pub(crate) from_moments: Option<FromMoments>,
+    /// Whether these parameters of a moment learner solve over the rows themselves
+    /// (`MomentParams::solves_over_rows`); `false` for every other learner.
+    over_rows: fn(&ParamMap) -> bool,
     /// Whether the model is a linear score $w^\top z$ of the prepared features $z$ (the linear
     /// one-pass learners, the moment learners, pAUC-SVM): what a feature map makes nonlinear.
     pub linear_model: bool,
@@ -107,6 +110,14 @@ where
     let params = params::typed::<P>(m).map_err(FitError::Param)?;
     let (model, line) = params.fit_moments(moments)?;
     Ok((Box::new(BatchState(model)) as Box<dyn Trained>, line))
+}
+
+fn over_rows_of<P: MomentParams>(given: &ParamMap) -> bool {
+    params::typed::<P>(given).is_ok_and(|p| p.solves_over_rows())
+}
+
+fn never(_: &ParamMap) -> bool {
+    false
 }
 
 fn defaults_of<P: Params>() -> serde_json::Map<String, Value> {
@@ -165,6 +176,7 @@ impl Algorithm {
             defaults: defaults_of::<P>,
             asks_transductive: asks_transductive_of::<P>,
             from_moments: None,
+            over_rows: never,
             linear_model: true,
         }
     }
@@ -191,6 +203,7 @@ impl Algorithm {
             defaults: defaults_of::<P>,
             asks_transductive: asks_transductive_of::<P>,
             from_moments: None,
+            over_rows: never,
             linear_model: false,
         }
     }
@@ -217,6 +230,7 @@ impl Algorithm {
             defaults: defaults_of::<P>,
             asks_transductive: asks_transductive_of::<P>,
             from_moments: None,
+            over_rows: never,
             linear_model: false,
         }
     }
@@ -227,6 +241,7 @@ impl Algorithm {
     pub const fn moment<P: MomentParams>() -> Self {
         let mut row = Self::linear_batch::<P>();
         row.from_moments = Some(fit_moments_of::<P>);
+        row.over_rows = over_rows_of::<P>;
         row
     }
 
@@ -245,6 +260,13 @@ impl Algorithm {
     /// Whether it is fitted from merged class moments ([`Algorithm::moment`]).
     pub fn fits_from_moments(&self) -> bool {
         self.from_moments.is_some()
+    }
+
+    /// Whether `given` makes this moment learner solve over the training rows instead of
+    /// their merged moments (`opauc-batch` with `solver = cg` or a `sketch`): a front end then
+    /// loads the rows, and moment files cannot be merged into the fit.
+    pub fn solves_over_rows(&self, given: &ParamMap) -> bool {
+        (self.over_rows)(given)
     }
 
     /// The algorithm with these parameters (the rest at their defaults), checked.

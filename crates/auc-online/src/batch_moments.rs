@@ -157,7 +157,7 @@ pub struct Solution {
 }
 
 /// Why a solve failed: the regularized matrix was not numerically positive definite.
-fn not_definite(lambda: f64) -> FitError {
+pub(crate) fn not_definite(lambda: f64) -> FitError {
     FitError::Param(ParamError::BadValue {
         name: "lambda".to_owned(),
         value: auc_core::shortest(lambda),
@@ -724,14 +724,19 @@ impl MomentModel {
 
     /// The model of a solution at `lambda` for a problem with these class counts.
     pub fn new(lambda: f64, s: Solution, pb: &PairProblem) -> Self {
+        Self::with_counts(lambda, s, (pb.positives, pb.negatives))
+    }
+
+    /// The model of a solution at `lambda` fitted on $(n_+, n_-)$ examples.
+    pub fn with_counts(lambda: f64, s: Solution, (positives, negatives): (u64, u64)) -> Self {
         Self {
             lambda,
             w: s.w,
             objective: s.objective,
             grad_norm: s.grad_norm,
             steps: s.steps,
-            positives: pb.positives,
-            negatives: pb.negatives,
+            positives,
+            negatives,
         }
     }
 
@@ -847,6 +852,12 @@ pub trait MomentParams: BatchParams<Model = MomentModel> {
     /// # Errors
     /// Bad parameters, a missing class, or a system that is not numerically definite.
     fn fit_moments(&self, m: &Moments) -> Result<(MomentModel, String), FitError>;
+
+    /// Whether these parameters solve over the training rows themselves, so that a front end
+    /// must load them rather than run a moment pass (`opauc-batch` with `solver = cg`).
+    fn solves_over_rows(&self) -> bool {
+        false
+    }
 }
 
 /// Peak bytes of a fit from moments on $p$ features: the two packed triangles, three dense

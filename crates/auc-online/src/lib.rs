@@ -52,8 +52,11 @@ mod moment;
 mod oam;
 mod oauc_m_batch;
 mod opauc_batch;
+mod pair_operator;
 mod pauc_batch;
 mod pauc_solver;
+mod rows_problem;
+mod sketched_problem;
 mod solam;
 
 pub use adaptive::{AdaOam, AdaOamParams, AdmOam, AdmOamParams};
@@ -70,9 +73,12 @@ pub use moment::{
 };
 pub use oam::{OamGra, OamGraParams, OamSeq, OamSeqParams};
 pub use oauc_m_batch::OaucMBatchParams;
-pub use opauc_batch::OpaucBatchParams;
+pub use opauc_batch::{AUTO_DENSE_MAX_DIM, OpaucBatchParams, SquareSolver};
+pub use pair_operator::{MAX_CG_STEPS, PairOperator, solve_square_cg};
 pub use pauc_batch::{PaucModel, PaucSvmParams};
 pub use pauc_solver::{PaucSettings, PaucSolution, pauc_fit_bytes, solve_pauc, top_count};
+pub use rows_problem::RowsProblem;
+pub use sketched_problem::SketchedProblem;
 pub use solam::{Solam, SolamParams};
 
 use std::sync::OnceLock;

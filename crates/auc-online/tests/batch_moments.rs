@@ -240,7 +240,13 @@ fn the_fit_does_not_depend_on_how_the_moments_were_chunked() {
         variants.push(rev);
     }
     let lambda = 2f64.powi(-6);
-    let base_s = OpaucBatchParams { lambda }.fit_moments(&whole).unwrap().0;
+    let base_s = OpaucBatchParams {
+        lambda,
+        ..OpaucBatchParams::default()
+    }
+    .fit_moments(&whole)
+    .unwrap()
+    .0;
     let base_m = OaucMBatchParams {
         lambda,
         ..Default::default()
@@ -249,7 +255,13 @@ fn the_fit_does_not_depend_on_how_the_moments_were_chunked() {
     .unwrap()
     .0;
     for m in &variants {
-        let s = OpaucBatchParams { lambda }.fit_moments(m).unwrap().0;
+        let s = OpaucBatchParams {
+            lambda,
+            ..OpaucBatchParams::default()
+        }
+        .fit_moments(m)
+        .unwrap()
+        .0;
         let mm = OaucMBatchParams {
             lambda,
             ..Default::default()
@@ -292,7 +304,14 @@ fn fit_model_scores_by_w_and_needs_both_classes() {
     assert_eq!(m.score(x), x.dot(m.weights()));
     let neg_only = d.select(&[1, 2, 4]);
     assert!(OpaucBatchParams::default().fit_model(&neg_only, 0).is_err());
-    assert!(OpaucBatchParams { lambda: 0.0 }.fit_model(&d, 0).is_err());
+    assert!(
+        OpaucBatchParams {
+            lambda: 0.0,
+            ..OpaucBatchParams::default()
+        }
+        .fit_model(&d, 0)
+        .is_err()
+    );
     assert!(
         OaucMBatchParams {
             lambda: -1.0,
@@ -315,7 +334,13 @@ fn degenerate_moments_stay_finite() {
     )
     .unwrap();
     for lambda in [1e-6, 1e-2, 1.0] {
-        let s = OpaucBatchParams { lambda }.fit_model(&d, 0).unwrap().0;
+        let s = OpaucBatchParams {
+            lambda,
+            ..OpaucBatchParams::default()
+        }
+        .fit_model(&d, 0)
+        .unwrap()
+        .0;
         let m = OaucMBatchParams {
             lambda,
             ..Default::default()
