@@ -37,6 +37,40 @@ use auc_stream::blocks::{self, BLOCK_BYTES};
 pub(crate) struct Budget<'a> {
     pub(crate) limit: Bytes,
     pub(crate) instead: &'a str,
+    /// Stop with [`TooWide`] instead of refusing when the class moments exceed the limit (a
+    /// learner that can solve over the rows instead).
+    pub(crate) stop_when_too_wide: bool,
+}
+
+/// A moment pass stopped because the class moments of `dim` features would need `needed`
+/// bytes over the limit: what [`train`] reports to route the fit to the rows in memory. Only
+/// [`check_moments`] makes one and only [`train`] looks for it.
+#[derive(Debug)]
+struct TooWide {
+    dim: usize,
+    needed: u64,
+}
+
+impl std::fmt::Display for TooWide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the class moments of {} features need about {}",
+            self.dim,
+            Bytes(self.needed)
+        )
+    }
+}
+
+impl std::error::Error for TooWide {}
+
+/// How [`train`] ended: a model from the moments, or a pass stopped for the rows instead.
+pub(crate) enum FromMoments {
+    /// The model file is written.
+    Trained,
+    /// The class moments would not fit; the learner solves over the rows with these
+    /// parameters instead, and the message says so.
+    OverRows { given: ParamMap, message: String },
 }
 
 /// What a refused moment pass advises without a learner that can do otherwise.
@@ -120,6 +154,7 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
             Budget {
                 limit,
                 instead: FOLD_ADVICE,
+                stop_when_too_wide: false,
             },
         )?,
     };
@@ -214,7 +249,7 @@ pub(crate) fn refuse_moment_files(inputs: &[PathBuf], why: &str) -> Result<(), E
 }
 
 /// `auc train` of a moment learner: the parallel pass, the merge, the solve, the model file.
-pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
+pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<FromMoments, Error> {
     let algo = t.algo;
     algo.check_names(t.given)?;
     let config = algo.configure(t.given)?;
@@ -229,7 +264,12 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
     let limit = memory::limit(t.max_memory);
     let stages = crate::map_pass::stages_for(t.inputs, t.read, &t.stages, None, limit)?;
     let over_rows = algo_over_rows_advice(algo, t.given);
-    let summary = summarize(
+    // solver=auto of a learner that can solve over the rows, and only data files: a pass too
+    // wide for the moments falls back to the rows in memory.
+    let fallback = t.given.get("solver").is_none()
+        && over_rows.is_some()
+        && !t.inputs.iter().any(|p| is_moment_file(p));
+    let summary = match summarize(
         t.inputs,
         t.read,
         t.threads,
@@ -238,8 +278,27 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
         Budget {
             limit,
             instead: over_rows.as_deref().unwrap_or(FOLD_ADVICE),
+            stop_when_too_wide: fallback,
         },
-    )?;
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            return match e.downcast_ref::<TooWide>() {
+                Some(w) => {
+                    let mut given = t.given.clone();
+                    given.set("solver", "cg");
+                    Ok(FromMoments::OverRows {
+                        given,
+                        message: format!(
+                            "{w} but --max-memory is {limit}: fitting {} by conjugate gradients over the rows in memory instead (solver=cg: the same minimizer, no p x p matrix)",
+                            algo.name
+                        ),
+                    })
+                }
+                None => Err(e),
+            };
+        }
+    };
     let pass = start.elapsed().as_secs_f64();
     memory::check(
         config.memory_bytes(
@@ -323,7 +382,7 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<(), Error> {
             "bytes": bytes.len(),
         }))?;
     }
-    Ok(())
+    Ok(FromMoments::Trained)
 }
 
 /// The advice of a refused moment pass for a learner that can solve over the rows without a
@@ -415,8 +474,12 @@ fn check_moments(
 ) -> Result<(), Error> {
     let labels = raw.label_counts().len();
     let dim = stages.map_or(raw.dim(), |t| t.output_dim(raw.dim()));
+    let needed = MomentSummary::observe_bytes_for(dim, labels).saturating_mul(in_flight);
+    if budget.stop_when_too_wide && needed > budget.limit.0 {
+        return Err(Box::new(TooWide { dim, needed }));
+    }
     memory::check(
-        MomentSummary::observe_bytes_for(dim, labels).saturating_mul(in_flight),
+        needed,
         budget.limit,
         &format!(
             "{name}: the class moments of {labels} label(s) x {dim} features ({in_flight} summaries at once; each label keeps its own co-moment until the positive class is chosen)"

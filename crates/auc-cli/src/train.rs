@@ -109,6 +109,7 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
         )
         .into());
     }
+    let mut given = given;
     if let Some(why) = crate::moments::in_memory_reason(
         algo,
         &given,
@@ -119,7 +120,7 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
     ) {
         crate::moments::refuse_moment_files(&a.data, why)?;
     } else {
-        return crate::moments::train(crate::moments::TrainFromMoments {
+        match crate::moments::train(crate::moments::TrainFromMoments {
             algo,
             given: &given,
             inputs: &a.data,
@@ -130,7 +131,16 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
             seed: a.learn.seed,
             max_memory: a.learn.max_memory,
             json: a.json,
-        });
+        })? {
+            crate::moments::FromMoments::Trained => return Ok(()),
+            crate::moments::FromMoments::OverRows {
+                given: over_rows,
+                message,
+            } => {
+                eprintln!("auc: {message}");
+                given = over_rows;
+            }
+        }
     }
     let config = algo.configure(&given)?;
     config.procedure(a.learn.average)?;

@@ -396,12 +396,14 @@ fn opauc_batch_by_conjugate_gradients_fits_what_the_moment_pass_cannot_hold() {
     let d = data.to_str().unwrap();
     let (dense, cg) = (dir.path().join("dense.model"), dir.path().join("cg.model"));
     // The moment pass of 3000 features needs about 2 x 36 MB per summary: refused under
-    // 40 MB, and the refusal names the way out.
+    // 40 MB with solver=cholesky, and the refusal names the way out.
     check_fails(
         &[
             "train",
             "--algo",
             "opauc-batch",
+            "--param",
+            "solver=cholesky",
             "--max-memory",
             "40M",
             d,
@@ -411,6 +413,25 @@ fn opauc_batch_by_conjugate_gradients_fits_what_the_moment_pass_cannot_hold() {
         "add --param solver=cg",
     );
     assert!(!dense.exists());
+    // solver=auto (the default) falls back to conjugate gradients over the rows and says so;
+    // solver=cg goes there directly. Both fit the same model.
+    let auto = dir.path().join("auto.model");
+    let o = auc(&[
+        "train",
+        "--algo",
+        "opauc-batch",
+        "--max-memory",
+        "40M",
+        d,
+        "-o",
+        auto.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("fitting opauc-batch by conjugate gradients over the rows"),
+        "{}",
+        stderr(&o)
+    );
     let o = auc(&[
         "train",
         "--algo",
@@ -425,6 +446,7 @@ fn opauc_batch_by_conjugate_gradients_fits_what_the_moment_pass_cannot_hold() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("solver=cg"), "{}", stderr(&o));
+    assert_eq!(scores(&auto, d), scores(&cg, d));
     // The dense Cholesky model of the same objective scores the same.
     let o = auc(&[
         "train",
