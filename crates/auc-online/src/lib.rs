@@ -49,12 +49,14 @@ mod average;
 mod baselines;
 mod batch_moments;
 mod moment;
+mod moment_solver;
 mod oam;
 mod oauc_m_batch;
 mod opauc_batch;
 mod pair_operator;
 mod pauc_batch;
 mod pauc_solver;
+mod psi_m_cg;
 mod rows_problem;
 mod sketched_problem;
 mod solam;
@@ -71,12 +73,14 @@ pub use batch_moments::{
 pub use moment::{
     MAX_NORM, OaucM, OaucMParams, OaucMc, OaucMcParams, OgdMoment, Opauc, OpaucParams,
 };
+pub use moment_solver::{AUTO_DENSE_MAX_DIM, MomentSolver};
 pub use oam::{OamGra, OamGraParams, OamSeq, OamSeqParams};
 pub use oauc_m_batch::OaucMBatchParams;
-pub use opauc_batch::{AUTO_DENSE_MAX_DIM, OpaucBatchParams, SquareSolver};
+pub use opauc_batch::OpaucBatchParams;
 pub use pair_operator::{MAX_CG_STEPS, PairOperator, solve_square_cg};
 pub use pauc_batch::{PaucModel, PaucSvmParams};
 pub use pauc_solver::{PaucSettings, PaucSolution, pauc_fit_bytes, solve_pauc, top_count};
+pub use psi_m_cg::solve_psi_m_cg;
 pub use rows_problem::RowsProblem;
 pub use sketched_problem::SketchedProblem;
 pub use solam::{Solam, SolamParams};

@@ -17,6 +17,14 @@
 //! $\lambda \in 2^{-12}, \dots, 2^{10}$ on the 15 data sets of [OAUC Table 2], best mean rank
 //! (6.6 of 23), mean AUC 86.68 %, leave-one-set-out regret 0.07 points median, 0.94 worst
 //! (ionosphere). It is also the value copied provisionally from the online OPAUC before.
+//!
+//! # Solver
+//!
+//! As `opauc-batch`'s: `solver = cholesky` factorizes each Newton step's dense Hessian;
+//! `solver = cg` solves each step by conjugate gradients on Hessian-vector products with $S v$
+//! from the training rows ([`crate::solve_psi_m_cg`]: no $p \times p$ matrix, no search for a
+//! minimizer on the kink); `auto` is Cholesky up to [`crate::AUTO_DENSE_MAX_DIM`] features;
+//! `sketch = K` uses Frequent Directions sketches of the co-moments.
 
 use auc_core::{
     BatchParams, DataShape, Dataset, DynFit, Family, FitError, ParamError, ParamSpec, Params, Range,
@@ -25,9 +33,13 @@ use auc_stats::Moments;
 use serde::{Deserialize, Serialize};
 
 use crate::batch_moments::{
-    MAX_NEWTON_STEPS, MomentFit, MomentModel, MomentParams, PairProblem, check_step_cap, fit_bytes,
+    MAX_NEWTON_STEPS, MomentFit, MomentModel, MomentParams, PairProblem, check_step_cap,
     moments_of, solve_psi_m_with,
 };
+use crate::moment_solver::{
+    MomentSolver, OperatorSolve, SKETCH_SPEC, SOLVER_SPEC, check_sketch, fit_bytes_for, fit_on_rows,
+};
+use crate::psi_m_cg::solve_psi_m_cg;
 
 /// Parameters of the batch psi_M learner.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,6 +51,10 @@ pub struct OaucMBatchParams {
     /// minimizer on the kink of $\psi_M$ takes none). A fit that stops at the cap uncertified
     /// is reported, never silent ([`MomentModel::converged`]).
     pub max_steps: u64,
+    /// The solver (module docs, Solver).
+    pub solver: MomentSolver,
+    /// 0: the exact $S$; $\ell \ge 1$: Frequent Directions sketches of rank $\ell$.
+    pub sketch: usize,
 }
 
 impl Default for OaucMBatchParams {
@@ -47,6 +63,8 @@ impl Default for OaucMBatchParams {
         Self {
             lambda: 0.0009765625,
             max_steps: u64::from(MAX_NEWTON_STEPS),
+            solver: MomentSolver::Auto,
+            sketch: 0,
         }
     }
 }
@@ -67,23 +85,41 @@ impl Params for OaucMBatchParams {
             1,
             "the most Newton steps (a fit stopped there without its certificate is reported)",
         ),
+        SOLVER_SPEC,
+        SKETCH_SPEC,
     ];
     const GRID: &'static [&'static str] = &["lambda=2^-10..2^10"];
 
     fn check(&self) -> Result<(), ParamError> {
         Self::SPECS[0].check_real(self.lambda)?;
-        check_step_cap(self.max_steps)
+        check_step_cap(self.max_steps)?;
+        check_sketch(self.sketch)
     }
 }
 
 impl MomentParams for OaucMBatchParams {
     fn fit_moments(&self, m: &Moments) -> Result<(MomentModel, String), FitError> {
         self.check()?;
-        let cap = u32::try_from(self.max_steps).unwrap_or(u32::MAX);
-        let pb = PairProblem::new(m)?;
-        let model = MomentModel::new(self.lambda, solve_psi_m_with(self.lambda, &pb, cap)?, &pb);
+        let mut pb = PairProblem::new(m)?;
+        let s = if self.solver == MomentSolver::Cg {
+            solve_psi_m_cg(self.lambda, &mut pb, self.step_cap())?
+        } else {
+            solve_psi_m_with(self.lambda, &pb, self.step_cap())?
+        };
+        let model = MomentModel::new(self.lambda, s, &pb);
         let summary = model.summary();
         Ok((model, summary))
+    }
+
+    fn solves_over_rows(&self) -> bool {
+        self.solver == MomentSolver::Cg || self.sketch > 0
+    }
+}
+
+impl OaucMBatchParams {
+    /// `max_steps` as the solvers take it.
+    fn step_cap(&self) -> u32 {
+        u32::try_from(self.max_steps).unwrap_or(u32::MAX)
     }
 }
 
@@ -92,6 +128,10 @@ impl BatchParams for OaucMBatchParams {
 
     fn fit_model(&self, train: &Dataset, _seed: u64) -> Result<(MomentModel, String), FitError> {
         self.check()?;
+        if self.sketch > 0 || self.solver.uses_cg(train.dim()) {
+            let solve = OperatorSolve::PsiM(self.step_cap());
+            return fit_on_rows(self.lambda, self.sketch, train, solve);
+        }
         self.fit_moments(&moments_of(train))
     }
 
@@ -101,6 +141,6 @@ impl BatchParams for OaucMBatchParams {
     }
 
     fn fit_bytes(&self, shape: &DataShape) -> u64 {
-        fit_bytes(shape.dim)
+        fit_bytes_for(self.solver, self.sketch, shape)
     }
 }

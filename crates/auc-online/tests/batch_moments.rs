@@ -526,6 +526,7 @@ fn a_newton_run_stopped_by_its_cap_says_it_did_not_converge() {
     let (m, summary) = OaucMBatchParams {
         lambda: 1e-3,
         max_steps: 1,
+        ..Default::default()
     }
     .fit_model(&d, 0)
     .unwrap();
@@ -544,7 +545,8 @@ fn a_newton_run_stopped_by_its_cap_says_it_did_not_converge() {
     assert!(
         OaucMBatchParams {
             lambda: 1e-3,
-            max_steps: 0
+            max_steps: 0,
+            ..Default::default()
         }
         .fit_model(&d, 0)
         .is_err()

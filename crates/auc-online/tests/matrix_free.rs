@@ -4,8 +4,9 @@
 
 use auc_core::{BatchParams, Dataset, Label, Scorer};
 use auc_online::{
-    Linear, MAX_CG_STEPS, OpaucBatchParams, PairOperator, PairProblem, RowsProblem,
-    SketchedProblem, SquareSolver, moments_of, solve_square, solve_square_cg,
+    Linear, MAX_CG_STEPS, MAX_NEWTON_STEPS, MomentSolver, OaucMBatchParams, OpaucBatchParams,
+    PairOperator, PairProblem, RowsProblem, SketchedProblem, moments_of, solve_psi_m,
+    solve_psi_m_cg, solve_square, solve_square_cg,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -129,7 +130,7 @@ fn the_cg_solver_fits_on_rows_what_cholesky_fits() {
         .unwrap()
         .0
     };
-    let (a, b) = (fit(SquareSolver::Cholesky), fit(SquareSolver::Cg));
+    let (a, b) = (fit(MomentSolver::Cholesky), fit(MomentSolver::Cg));
     assert!(
         a.converged() && b.converged(),
         "{} / {}",
@@ -139,7 +140,7 @@ fn the_cg_solver_fits_on_rows_what_cholesky_fits() {
     assert!(dist(a.weights(), b.weights()) <= a.distance_bound() + b.distance_bound() + 1e-9);
     assert_eq!(a.counts(), b.counts());
     // Auto picks Cholesky on narrow data: bit for bit the dense fit.
-    assert_eq!(fit(SquareSolver::Auto), a);
+    assert_eq!(fit(MomentSolver::Auto), a);
     let x = d.row(3);
     assert!((a.score(x) - b.score(x)).abs() <= 1e-6);
 }
@@ -201,4 +202,53 @@ fn the_sketch_parameter_fits_a_scorer_close_to_the_exact_one() {
         .map(|(x, _)| exact.score(x).abs())
         .fold(0.0f64, f64::max);
     assert!(agree <= 0.5 * scale, "scores differ by {agree} of {scale}");
+}
+
+#[test]
+fn newton_cg_finds_the_dense_psi_m_minimizer_with_a_certificate() {
+    for (d, lambda) in [
+        (sparse(400, 60, 8, 10), 2f64.powi(-10)),
+        (sparse(400, 60, 8, 10), 0.5),
+        (dense(200, 12, 11), 2f64.powi(-10)),
+    ] {
+        let mut pb = PairProblem::new(&moments_of(&d)).unwrap();
+        let exact = solve_psi_m(lambda, &pb).unwrap();
+        for cg in [
+            solve_psi_m_cg(lambda, &mut pb, MAX_NEWTON_STEPS).unwrap(),
+            solve_psi_m_cg(lambda, &mut RowsProblem::new(&d).unwrap(), MAX_NEWTON_STEPS).unwrap(),
+        ] {
+            let bound = cg.grad_norm / lambda;
+            assert!(bound <= 1e-6 * dot(&cg.w, &cg.w).sqrt().max(1.0), "{bound}");
+            assert!(dist(&cg.w, &exact.w) <= bound + exact.grad_norm / lambda + 1e-9);
+            assert!((cg.objective - exact.objective).abs() <= 1e-9 * exact.objective);
+            assert!(cg.steps >= 2, "Newton from w = 0 takes steps");
+        }
+    }
+}
+
+#[test]
+fn oauc_m_batch_fits_on_rows_what_it_fits_densely() {
+    let d = sparse(500, 50, 7, 12);
+    let fit = |solver, sketch| {
+        OaucMBatchParams {
+            solver,
+            sketch,
+            ..OaucMBatchParams::default()
+        }
+        .fit_model(&d, 0)
+        .unwrap()
+    };
+    let (a, b) = (fit(MomentSolver::Cholesky, 0).0, fit(MomentSolver::Cg, 0).0);
+    assert!(
+        a.converged() && b.converged(),
+        "{} / {}",
+        a.summary(),
+        b.summary()
+    );
+    assert!(dist(a.weights(), b.weights()) <= a.distance_bound() + b.distance_bound() + 1e-9);
+    assert_eq!(fit(MomentSolver::Auto, 0).0, a);
+    // A sketch of full rank (50 features, rank 64) is the exact problem.
+    let (c, line) = fit(MomentSolver::Auto, 64);
+    assert!(line.contains("sketch rank 64"), "{line}");
+    assert!(dist(c.weights(), a.weights()) <= 1e-5 * dot(a.weights(), a.weights()).sqrt());
 }
