@@ -241,9 +241,11 @@ pub(crate) fn linear_state_advice(algo: &str) -> String {
             "use --hash-bits B to fold the features into 2^B ({algo} already keeps O(p) state)"
         );
     }
+    let batch = auc_learners::linear_memory_batch_names();
     format!(
-        "use --hash-bits B to fold the features into 2^B, or a learner with O(p) state ({})",
-        names.join(", ")
+        "use --hash-bits B to fold the features into 2^B, a learner with O(p) state ({}), or a batch learner that needs no p x p matrix on wide data ({}: the whole-data objectives solved over the rows)",
+        names.join(", "),
+        batch.join(", ")
     )
 }
 

@@ -33,7 +33,10 @@ pub use auc_eval::calibration::{Calibration, CalibrationKind};
 pub use auc_eval::calibration_cv::{CalibrationSpec, DEFAULT_CALIBRATION_FOLDS};
 pub use calibrate::{calibration_bytes, fit_calibration};
 pub use model::{Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION, TrainingRecord};
-pub use registry::{ALL, Algorithm, default_algorithm, find, linear_state_names, lookup, names};
+pub use registry::{
+    ALL, Algorithm, default_algorithm, find, linear_memory_batch_names, linear_state_names, lookup,
+    names,
+};
 pub use summary::{
     MOMENTS_FORMAT_VERSION, MOMENTS_MAGIC, MOMENTS_OLDEST_READ_VERSION, MomentError, MomentSummary,
     Update, fit_from_moments,

@@ -444,3 +444,27 @@ pub fn linear_state_names() -> Vec<&'static str> {
         .map(|a| a.name)
         .collect()
 }
+
+/// The batch learners whose fit at their default parameters on wide data (more than
+/// `auc_online::AUTO_DENSE_MAX_DIM` features) needs $O(n + p)$ memory beside the rows: the
+/// moment learners solving by conjugate gradients over the rows, and pAUC-SVM. Computed from each
+/// algorithm's memory estimate at $2^{17}$ features and $10^5$ rows (at most $8(n + 32p)$
+/// bytes), in [`ALL`]'s order.
+pub fn linear_memory_batch_names() -> Vec<&'static str> {
+    const DIM: usize = 1 << 17;
+    const ROWS: usize = 100_000;
+    let shape = DataShape {
+        dim: DIM,
+        n: ROWS,
+        ..DataShape::default()
+    };
+    let limit = 8 * (ROWS + 32 * DIM) as u64;
+    ALL.iter()
+        .filter(|a| !a.is_online())
+        .filter(|a| {
+            a.configure(&ParamMap::new())
+                .is_ok_and(|c| c.memory_bytes(&shape, false) <= limit)
+        })
+        .map(|a| a.name)
+        .collect()
+}

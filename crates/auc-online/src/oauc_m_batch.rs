@@ -72,7 +72,7 @@ impl Default for OaucMBatchParams {
 impl Params for OaucMBatchParams {
     const NAME: &'static str = "oauc-m-batch";
     const TITLE: &'static str = "OAUC-M-batch";
-    const ABOUT: &'static str = "OAUC-M-batch [OAUC eq. 14, Lemma 2]: psi_M of all pair differences, minimized exactly from merged class moments (Newton, certified)";
+    const ABOUT: &'static str = "OAUC-M-batch [OAUC eq. 14, Lemma 2]: psi_M of all pair differences, minimized exactly from merged class moments (Newton, certified), or over the rows by Newton-CG on wide data";
     const FAMILY: Family = Family::Batch;
     const SPECS: &'static [ParamSpec] = &[
         ParamSpec::real(

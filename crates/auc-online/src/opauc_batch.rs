@@ -68,7 +68,7 @@ impl Default for OpaucBatchParams {
 impl Params for OpaucBatchParams {
     const NAME: &'static str = "opauc-batch";
     const TITLE: &'static str = "OPAUC-batch";
-    const ABOUT: &'static str = "OPAUC-batch [OAUC eq. 13; OPAUC16]: the square surrogate over all pairs, solved exactly from merged class moments (Cholesky)";
+    const ABOUT: &'static str = "OPAUC-batch [OAUC eq. 13; OPAUC16]: the square surrogate over all pairs, solved exactly from merged class moments (Cholesky), or over the rows by conjugate gradients on wide data";
     const FAMILY: Family = Family::Batch;
     const SPECS: &'static [ParamSpec] = &[
         ParamSpec::real(

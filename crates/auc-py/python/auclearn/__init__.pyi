@@ -1661,6 +1661,10 @@ class OPAUCbatch(AUCEstimator):
     ----------
     lam : real, default=0.001953125
         regularization lambda > 0 of lambda/2 ||w||^2 + (1/2) mean over pairs of (1 - w'(x+ - x-))^2 (finite and > 0).
+    solver : choice, default='auto'
+        cholesky: dense p x p matrices; cg: conjugate gradients over the training rows, O(nnz + p) per product and no p x p matrix (wide sparse data; auc train fits in memory); auto: cholesky up to 4096 features, cg above (one of auto, cholesky, cg).
+    sketch : integer, default=0
+        0 = the exact covariances; K >= 1 = each class's co-moment from a Frequent Directions sketch of rank K (O(pK) memory, within a stated bound; solved by cg on the rows in memory) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
@@ -1694,6 +1698,8 @@ class OPAUCbatch(AUCEstimator):
     Default search grid (``auc train --tune``): lambda=2^-10..2^10.
     """
     lam: float
+    solver: Literal['auto', 'cholesky', 'cg']
+    sketch: int
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
@@ -1706,6 +1712,8 @@ class OPAUCbatch(AUCEstimator):
         self,
         *,
         lam: float = 0.001953125,
+        solver: Literal['auto', 'cholesky', 'cg'] = 'auto',
+        sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
@@ -1727,6 +1735,10 @@ class OAUCMbatch(AUCEstimator):
         regularization lambda > 0 of lambda/2 ||w||^2 + psi_M(w' Delta, w' (S+ + S-) w) (finite and > 0).
     max_steps : integer, default=100
         the most Newton steps (a fit stopped there without its certificate is reported) (an integer >= 1).
+    solver : choice, default='auto'
+        cholesky: dense p x p matrices; cg: conjugate gradients over the training rows, O(nnz + p) per product and no p x p matrix (wide sparse data; auc train fits in memory); auto: cholesky up to 4096 features, cg above (one of auto, cholesky, cg).
+    sketch : integer, default=0
+        0 = the exact covariances; K >= 1 = each class's co-moment from a Frequent Directions sketch of rank K (O(pK) memory, within a stated bound; solved by cg on the rows in memory) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
@@ -1761,6 +1773,8 @@ class OAUCMbatch(AUCEstimator):
     """
     lam: float
     max_steps: int
+    solver: Literal['auto', 'cholesky', 'cg']
+    sketch: int
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
@@ -1774,6 +1788,8 @@ class OAUCMbatch(AUCEstimator):
         *,
         lam: float = 0.0009765625,
         max_steps: int = 100,
+        solver: Literal['auto', 'cholesky', 'cg'] = 'auto',
+        sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
