@@ -507,6 +507,8 @@ fn hostile_1_moments_estimate_before_allocating() {
         "train",
         "--algo",
         "opauc-batch",
+        "--param",
+        "solver=cholesky",
         "--max-memory",
         "1G",
         path(&wide),
@@ -516,6 +518,19 @@ fn hostile_1_moments_estimate_before_allocating() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("class moments"), "{}", stderr(&o));
     assert!(!model.exists());
+    // At solver=auto the pass stops before allocating and the fit runs over the rows.
+    let o = auc(&[
+        "train",
+        "--algo",
+        "opauc-batch",
+        "--max-memory",
+        "1G",
+        path(&wide),
+        "-o",
+        path(&model),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("conjugate gradients over the rows"), "{}", stderr(&o));
 }
 
 /// Item 6: a file that changes between the first pass and the learning pass is refused: fewer
