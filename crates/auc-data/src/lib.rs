@@ -44,6 +44,7 @@
 //! | $n_- / n_+$ | [`Synthetic::ir`] | imbalance ratio |
 //! | $B$ | [`ReadOptions::hash_bits`] | feature hashing into $2^B$ indices |
 
+mod block_ranges;
 mod csv;
 mod error;
 mod hashing;
@@ -58,6 +59,7 @@ mod stream;
 mod synthetic;
 
 pub use crate::stream::{read_csv, read_libsvm, read_path};
+pub use block_ranges::BlockRanges;
 pub use error::{DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProblem};
 pub use input::STDIN;
 pub use lines::{DEFAULT_MAX_LINE_BYTES, LineReadError, Lines};

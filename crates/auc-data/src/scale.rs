@@ -213,20 +213,30 @@ impl FeatureRanges {
     pub fn merge(&mut self, other: &FeatureRanges) {
         self.grow(other.dim());
         for j in 0..other.dim() {
-            let c = other.nnz[j];
-            if c == 0 {
-                continue;
-            }
-            if self.nnz[j] == 0 {
-                self.min[j] = other.min[j];
-                self.max[j] = other.max[j];
-            } else {
-                self.min[j] = self.min[j].min(other.min[j]);
-                self.max[j] = self.max[j].max(other.max[j]);
-            }
-            self.nnz[j] = self.nnz[j].saturating_add(c);
+            self.merge_feature(j, other.min[j], other.max[j], other.nnz[j]);
         }
-        self.rows = self.rows.saturating_add(other.rows);
+        self.add_rows(other.rows);
+    }
+
+    /// Adds `count` non-zeros of feature `j` (below [`FeatureRanges::dim`]) between `min` and
+    /// `max`.
+    pub(crate) fn merge_feature(&mut self, j: usize, min: f64, max: f64, count: u64) {
+        if count == 0 {
+            return;
+        }
+        if self.nnz[j] == 0 {
+            self.min[j] = min;
+            self.max[j] = max;
+        } else {
+            self.min[j] = self.min[j].min(min);
+            self.max[j] = self.max[j].max(max);
+        }
+        self.nnz[j] = self.nnz[j].saturating_add(count);
+    }
+
+    /// Counts `rows` more rows.
+    pub(crate) fn add_rows(&mut self, rows: u64) {
+        self.rows = self.rows.saturating_add(rows);
     }
 
     /// What [`Scaling::Auto`] means for these rows (min-max or max-abs by

@@ -10,7 +10,9 @@ use crate::Progress;
 use crate::blocks;
 use crate::memory::{self, Bytes};
 use crate::reader::{MAX_LABELS, Reader, empty_raw};
-use auc_data::{FeatureRanges, Positive, PositiveChoice, RawData, ReadOptions, Scaler};
+use auc_data::{
+    BlockRanges, FeatureRanges, Positive, PositiveChoice, RawData, ReadOptions, Scaler,
+};
 use auc_prep::RowSample;
 
 /// What a first pass over the inputs found.
@@ -131,11 +133,12 @@ impl SampleSpec {
     }
 }
 
-/// What a block of a parallel survey found.
-struct Part {
+/// What a block of a parallel survey found (`R` = [`BlockRanges`]), or all blocks so far
+/// (`R` = [`FeatureRanges`]).
+struct Part<R> {
     rows: u64,
     dim: usize,
-    ranges: Option<FeatureRanges>,
+    ranges: Option<R>,
     sample: Option<RowSample>,
     labels: HashMap<u64, usize>,
 }
@@ -201,20 +204,15 @@ pub(crate) fn survey_blocks(
             opts,
             block_bytes,
             |raw| {
-                let wide =
-                    FeatureRanges::bytes_for(raw.dim()).saturating_mul(blocks::WINDOW as u64 + 1);
-                if ranges && wide > limit.0 {
+                // The total's ranges of the block's dimension (the blocks' own are O(nnz)).
+                if ranges && FeatureRanges::bytes_for(raw.dim()) > limit.0 {
                     return Ok(None);
                 }
                 let mut labels: HashMap<u64, usize> = HashMap::new();
                 for &l in raw.raw_labels() {
                     *labels.entry(l.to_bits()).or_default() += 1;
                 }
-                let r = ranges.then(|| {
-                    let mut r = FeatureRanges::new(0);
-                    r.observe_rows(&raw);
-                    r
-                });
+                let r = ranges.then(|| BlockRanges::of_rows(&raw));
                 Ok(Some(Part {
                     rows: raw.n() as u64,
                     dim: raw.dim(),
@@ -237,7 +235,7 @@ pub(crate) fn survey_blocks(
                             "use --hash-bits B to fold the features into 2^B",
                         )?;
                     }
-                    t.merge(r);
+                    t.merge_block(r);
                 }
                 if let (Some(t), Some(s)) = (&mut total.sample, part.sample) {
                     t.merge(s);

@@ -133,36 +133,39 @@ fn a_survey_too_wide_for_parallel_blocks_falls_back() {
     let opts = ReadOptions::default();
     let paths = vec![path.clone()];
     let need = FeatureRanges::bytes_for(20);
-    // Room for one set of ranges but not for a window of them.
-    assert!(
-        survey_blocks(
-            &paths,
-            &opts,
-            crate::Collect {
-                ranges: true,
-                sample: None,
-            },
-            None,
-            Bytes(need * 2),
-            1_000,
-            &Silent
-        )
-        .unwrap()
-        .is_none()
-    );
-    let s = survey(
+    let collect = crate::Collect {
+        ranges: true,
+        sample: None,
+    };
+    // Room for the total's ranges but not for a window of dense ones: the blocks keep only
+    // the features they store, so the parallel survey runs and agrees with one parser.
+    let par = survey_blocks(
         &paths,
         &opts,
-        crate::Collect {
-            ranges: true,
-            sample: None,
-        },
+        collect,
         None,
         Bytes(need * 2),
+        1_000,
         &Silent,
     )
-    .unwrap();
+    .unwrap()
+    .expect("block ranges are O(nnz): no fallback");
+    let s = survey(&paths, &opts, collect, None, Bytes(need * 2), &Silent).unwrap();
     assert_eq!(s.rows, 500);
+    assert_eq!(par.rows, s.rows);
+    assert_eq!(par.ranges, s.ranges);
+    // Without room for the total's ranges the blocks do not survey (they give way to one
+    // parser, or the scaling's memory check refuses).
+    let r = survey_blocks(
+        &paths,
+        &opts,
+        collect,
+        None,
+        Bytes(need / 2),
+        1_000,
+        &Silent,
+    );
+    assert!(!matches!(r, Ok(Some(_))));
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
