@@ -530,7 +530,11 @@ fn hostile_1_moments_estimate_before_allocating() {
         path(&model),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("conjugate gradients over the rows"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("conjugate gradients over the rows"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// Item 6: a file that changes between the first pass and the learning pass is refused: fewer
