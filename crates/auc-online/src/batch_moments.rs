@@ -105,7 +105,7 @@ impl PairProblem {
     }
 
     /// $S w$ into `out`.
-    fn s_mul(&self, w: &[f64], out: &mut [f64]) {
+    pub(crate) fn s_mul(&self, w: &[f64], out: &mut [f64]) {
         let p = self.dim;
         for (o, row) in out.iter_mut().zip(self.s.chunks_exact(p.max(1))) {
             *o = dot(row, w);
@@ -556,11 +556,7 @@ fn newton_psi_m(lambda: f64, pb: &PairProblem, max_steps: u32) -> Solution {
             // nothing until the step cap.
             // F's rounding is that of its largest terms (r = sqrt(b^2 + w'Sw) and w'Sw are
             // sums of terms far larger than F near a separating w), hence the noise level.
-            let shrinks = dot(&tgrad, &tgrad).sqrt() < gnorm;
-            let armijo = ft <= f - 1e-4 * a * slope && (ft < f || shrinks);
-            let noise = 1e3 * f64::EPSILON * (f.abs() + r);
-            let flat = ft <= f + noise && shrinks;
-            if armijo || flat {
+            if accepts_step(f, ft, a * slope, gnorm, dot(&tgrad, &tgrad).sqrt(), r) {
                 std::mem::swap(&mut w, &mut trial);
                 std::mem::swap(&mut sw, &mut tsw);
                 std::mem::swap(&mut grad, &mut tgrad);
@@ -581,6 +577,24 @@ fn newton_psi_m(lambda: f64, pb: &PairProblem, max_steps: u32) -> Solution {
         objective: f,
         steps,
     }
+}
+
+/// The line search's rule of both psi_M Newton solvers: a step from $F$ (gradient norm
+/// `gnorm`, radius `r`) to $F_t$ (gradient norm `tgnorm`) with predicted decrease `decrease`
+/// ($a\,\nabla F^\top s$) is taken on a strict Armijo decrease, or when $F_t$ equals $F$ up
+/// to its rounding and the gradient shrinks (see [`newton_psi_m`]'s comments).
+pub(crate) fn accepts_step(
+    f: f64,
+    ft: f64,
+    decrease: f64,
+    gnorm: f64,
+    tgnorm: f64,
+    r: f64,
+) -> bool {
+    let shrinks = tgnorm < gnorm;
+    let armijo = ft <= f - 1e-4 * decrease && (ft < f || shrinks);
+    let noise = 1e3 * f64::EPSILON * (f.abs() + r);
+    armijo || (ft <= f + noise && shrinks)
 }
 
 /// The moments of the rows of `data`, computed block by block ([`BLOCK_ROWS`] rows of a class

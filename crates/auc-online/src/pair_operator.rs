@@ -57,10 +57,7 @@ impl PairOperator for PairProblem {
     }
 
     fn s_apply(&mut self, v: &[f64], out: &mut [f64]) {
-        let p = self.dim;
-        for (o, row) in out.iter_mut().zip(self.s.chunks_exact(p.max(1))) {
-            *o = dot(row, v);
-        }
+        self.s_mul(v, out);
     }
 
     fn s_diag(&self) -> Vec<f64> {

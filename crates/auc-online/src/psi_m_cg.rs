@@ -17,7 +17,7 @@
 use auc_core::{FitError, check};
 use auc_surrogate::psi_m;
 
-use crate::batch_moments::{Solution, dot, not_definite};
+use crate::batch_moments::{Solution, accepts_step, dot, not_definite};
 use crate::pair_operator::PairOperator;
 
 /// Inner conjugate-gradient iterations per Newton step at most.
@@ -151,12 +151,7 @@ pub fn solve_psi_m_cg<O: PairOperator>(
                 *t = wj - a * sj;
             }
             let (ft, bt, rt) = psi_objective(op, lambda, &trial, &mut tsw, &mut tgrad);
-            // As the dense solver: a strict Armijo decrease, or F equal up to its rounding
-            // with a smaller gradient.
-            let shrinks = dot(&tgrad, &tgrad).sqrt() < gnorm;
-            let armijo = ft <= f - 1e-4 * a * slope && (ft < f || shrinks);
-            let flat = ft <= f + 1e3 * f64::EPSILON * (f.abs() + r) && shrinks;
-            if armijo || flat {
+            if accepts_step(f, ft, a * slope, gnorm, dot(&tgrad, &tgrad).sqrt(), r) {
                 std::mem::swap(&mut w, &mut trial);
                 std::mem::swap(&mut sw, &mut tsw);
                 std::mem::swap(&mut grad, &mut tgrad);
