@@ -1653,7 +1653,7 @@ class AUCSVM(AUCEstimator):
     ) -> None: ...
 
 class OPAUCbatch(AUCEstimator):
-    """OPAUC-batch: OPAUC-batch [OAUC eq. 13; OPAUC16]: the square surrogate over all pairs, solved exactly from merged class moments (Cholesky)
+    """OPAUC-batch: OPAUC-batch [OAUC eq. 13; OPAUC16]: the square surrogate over all pairs, solved exactly from merged class moments (Cholesky), or over the rows by conjugate gradients on wide data
 
     Registry name ``opauc-batch``; batch learner; batch (no ``partial_fit``).
 
@@ -1725,7 +1725,7 @@ class OPAUCbatch(AUCEstimator):
     ) -> None: ...
 
 class OAUCMbatch(AUCEstimator):
-    """OAUC-M-batch: OAUC-M-batch [OAUC eq. 14, Lemma 2]: psi_M of all pair differences, minimized exactly from merged class moments (Newton, certified)
+    """OAUC-M-batch: OAUC-M-batch [OAUC eq. 14, Lemma 2]: psi_M of all pair differences, minimized exactly from merged class moments (Newton, certified), or over the rows by Newton-CG on wide data
 
     Registry name ``oauc-m-batch``; batch learner; batch (no ``partial_fit``).
 
