@@ -11,7 +11,8 @@
 //! A step costs $\approx 3p^2$ flops ($p(p+1)$ for the rank-one update, $2p^2$ for $\Sigma w$)
 //! and moves $12 p (p+1)$ bytes of packed triangles. After the criterion runs, a summary table
 //! (stderr) times every learner again with `Instant` and prints examples/s, ns/step, GFLOP/s and
-//! the ratio to `moments-only`.
+//! the ratio to `moments-only`. Group `auc-online/moment-sketch` prices OPAUC's sketched
+//! moments (`sketch = 32`) against its exact ones at $p = 512$ and $2048$.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -85,26 +86,33 @@ fn name_of<P: Params>(_: &P) -> &'static str {
 /// Calls `$f!(params)` for each learner, with the parameters used throughout.
 macro_rules! for_each_learner {
     ($f:ident) => {
-        $f!(OaucMParams { lambda: 0.0625 });
+        $f!(OaucMParams {
+            lambda: 0.0625,
+            sketch: 0
+        });
         $f!(OaucMcParams {
             eta: 0.0625,
-            lambda: 0.015625
+            lambda: 0.015625,
+            sketch: 0
         });
         $f!(OpaucParams {
             eta: 0.0625,
-            lambda: 0.015625
+            lambda: 0.015625,
+            sketch: 0
         });
         $f!(AdaOamParams {
             eta: 0.25,
             lambda: 0.015625,
-            epsilon: 1e-8
+            epsilon: 1e-8,
+            sketch: 0
         });
         $f!(AdmOamParams {
             eta: 0.0625,
             lambda: 0.015625,
             beta1: 0.9,
             beta2: 0.999,
-            epsilon: 1e-8
+            epsilon: 1e-8,
+            sketch: 0
         });
     };
 }
@@ -140,6 +148,43 @@ fn bench_dim(c: &mut Criterion, p: usize) {
         };
     }
     for_each_learner!(bench);
+    g.finish();
+}
+
+/// Group `auc-online/moment-sketch`: OPAUC with exact moments against `sketch = 32` on the
+/// same dense stream, IDs `opauc/<exact|sketch=32>,p=<p>,n=<n>`. An exact step is
+/// $\approx 3p^2$ flops, a sketched one $\approx 4\ell p$ plus the insert and, every $\ell$ rows of
+/// a class, a shrink of $\approx 2\ell^2 p$ (docs/math/sketched-moments.md sections 4-5), so the
+/// ratio should approach $3p / (6\ell)$ as $p$ grows.
+fn bench_sketched(c: &mut Criterion, p: usize) {
+    let (rows, labels) = stream(p);
+    let n = rows.len();
+    let mut g = c.benchmark_group("auc-online/moment-sketch");
+    g.throughput(Throughput::Elements(n as u64));
+    g.sample_size(10);
+    g.warm_up_time(Duration::from_millis(300));
+    g.measurement_time(Duration::from_secs(2));
+    for sketch in [0, 32] {
+        let params = OpaucParams {
+            sketch,
+            ..OpaucParams::default()
+        };
+        let what = if sketch == 0 {
+            "exact".to_owned()
+        } else {
+            format!("sketch={sketch}")
+        };
+        g.bench_function(
+            BenchmarkId::new("opauc", format!("{what},p={p},n={n}")),
+            |b| {
+                b.iter_batched(
+                    || params.build(p, 0).expect("valid parameters"),
+                    |l| black_box(feed(l, &rows, &labels)),
+                    BatchSize::SmallInput,
+                )
+            },
+        );
+    }
     g.finish();
 }
 
@@ -199,6 +244,9 @@ fn benches() {
     let mut c = Criterion::default().configure_from_args();
     for p in DIMS {
         bench_dim(&mut c, p);
+    }
+    for p in [512, 2048] {
+        bench_sketched(&mut c, p);
     }
     c.final_summary();
     summary();

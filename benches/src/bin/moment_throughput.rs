@@ -84,10 +84,14 @@ fn main() -> ExitCode {
         (best, w)
     };
     let (best, w) = if algo == OpaucParams::NAME {
-        let params = OpaucParams { eta, lambda };
+        let params = OpaucParams {
+            eta,
+            lambda,
+            sketch: 0,
+        };
         run(&|| pass(&params, p, &rows, labels))
     } else if algo == OaucMParams::NAME {
-        let params = OaucMParams { lambda };
+        let params = OaucMParams { lambda, sketch: 0 };
         run(&|| pass(&params, p, &rows, labels))
     } else {
         eprintln!(

@@ -61,7 +61,7 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
     }
     let (given, _) = given_params(algo, &a.learn.hyper)?;
     check_average(algo, a.learn.average)?;
-    let config = algo.configure(&given)?;
+    let mut config = algo.configure(&given)?;
     let what = format!("streaming {}", algo.name);
     let limit = memory::limit(a.learn.max_memory);
     let mut prequential = Prequential::new(a.every, a.json);
@@ -89,6 +89,16 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         stream_in_memory(&a, algo, config.as_ref(), prequential, &what, limit)?
     } else {
         let plan = plan(&a.learn, &a.data, &what, limit, false)?;
+        let (sketched, _) = sketched_if_too_wide(
+            algo,
+            &given,
+            config,
+            &dim_shape(plan.dim),
+            a.learn.average,
+            0,
+            limit,
+        )?;
+        config = sketched;
         let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
         if !a.json {
             line(format!("{:>10} {:>8}", "examples", "AUC"))?;

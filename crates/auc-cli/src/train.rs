@@ -163,7 +163,7 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
         && (a.calibration.spec().is_none() || prequential)
         && !a.learn.shuffle_full
     {
-        return train_streaming(&a, algo, config);
+        return train_streaming(&a, algo, &given, config);
     }
     train_in_memory(&a, algo, &given, config)
 }
@@ -187,6 +187,17 @@ fn train_in_memory(
     } = load_training(&a.learn, &a.data, &what, layout)?;
     let data = &rows;
     let limit = memory::limit(a.learn.max_memory);
+    let (sketched, given) = sketched_if_too_wide(
+        algo,
+        given,
+        config,
+        &shape(data),
+        a.learn.average,
+        data_bytes(data),
+        limit,
+    )?;
+    config = sketched;
+    let given = &given;
     // The fit's memory beside the prepared rows, which stay alive while it runs.
     memory::check(
         config
@@ -248,6 +259,7 @@ fn train_in_memory(
 fn train_streaming(
     a: &TrainArgs,
     algo: &'static Algorithm,
+    given: &ParamMap,
     config: Box<dyn Configured>,
 ) -> Result<(), Error> {
     let what = format!("training {}", algo.name);
@@ -263,6 +275,15 @@ fn train_streaming(
     }
     // A file whose labels turn out not to be binary is read again after a first pass.
     let mut plan = plan(&a.learn, &a.data, &what, limit, true)?;
+    let (config, _) = sketched_if_too_wide(
+        algo,
+        given,
+        config,
+        &dim_shape(plan.dim),
+        a.learn.average,
+        0,
+        limit,
+    )?;
     let start_time = Instant::now();
     let (state, done, positives, negatives, window) = loop {
         let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;

@@ -242,11 +242,57 @@ pub(crate) fn linear_state_advice(algo: &str) -> String {
         );
     }
     let batch = auc_learners::linear_memory_batch_names();
+    let sketchable = auc_learners::lookup(algo).is_ok_and(|a| {
+        a.family == auc_core::Family::Linear && a.specs.iter().any(|s| s.name == "sketch")
+    });
     format!(
-        "use --hash-bits B to fold the features into 2^B, a learner with O(p) state ({}), or a batch learner that needs no p x p matrix on wide data ({}: the whole-data objectives solved over the rows)",
+        "use {}--hash-bits B to fold the features into 2^B, a learner with O(p) state ({}), or a batch learner that needs no p x p matrix on wide data ({}: the whole-data objectives solved over the rows)",
+        if sketchable {
+            "--param sketch=K for each class's covariance sketched at rank K (O(pK) memory; a smaller K if it is sketched already), "
+        } else {
+            ""
+        },
         names.join(", "),
         batch.join(", ")
     )
+}
+
+/// The sketch rank a one-pass moment learner is given when its exact class covariances would
+/// not fit `--max-memory` and no `sketch` was asked for (docs/results/wide.md measures it).
+pub(crate) const AUTO_SKETCH: usize = 32;
+
+/// `config`, or, when its state for `shape` (plus `beside` bytes that stay alive) would exceed
+/// `limit` and `algo` is a one-pass learner whose moments can be sketched and no `sketch` was
+/// given, `algo` configured from `given` with `sketch = AUTO_SKETCH`, said on stderr. The memory
+/// check itself stays with the caller: a sketched state that is still too large is refused
+/// there with the usual advice. Returns the parameters it used.
+pub(crate) fn sketched_if_too_wide(
+    algo: &Algorithm,
+    given: &ParamMap,
+    config: Box<dyn auc_learners::Configured>,
+    shape: &DataShape,
+    average: bool,
+    beside: u64,
+    limit: Bytes,
+) -> Result<(Box<dyn auc_learners::Configured>, ParamMap), Error> {
+    let need = config.memory_bytes(shape, average).saturating_add(beside);
+    let sketchable =
+        algo.family == auc_core::Family::Linear && algo.specs.iter().any(|s| s.name == "sketch");
+    if need <= limit.0 || !sketchable || given.get("sketch").is_some() {
+        return Ok((config, given.clone()));
+    }
+    let mut sketched = given.clone();
+    sketched.set("sketch", auc_core::ParamValue::Num(AUTO_SKETCH as f64));
+    let config = algo.configure(&sketched)?;
+    eprintln!(
+        "auc: {} keeps both classes' {} x {} covariances, about {}, over --max-memory {}: using --param sketch={AUTO_SKETCH} (each class's covariance from a Frequent Directions sketch of rank {AUTO_SKETCH}, within a stated bound; --param sketch=K chooses the rank)",
+        algo.name,
+        shape.dim,
+        shape.dim,
+        Bytes(need),
+        limit
+    );
+    Ok((config, sketched))
 }
 
 /// Checks the trained state before it is saved: a state that is not finite (features too large

@@ -481,3 +481,56 @@ fn opauc_batch_by_conjugate_gradients_fits_what_the_moment_pass_cannot_hold() {
         "is a moment file",
     );
 }
+
+/// A one-pass moment learner whose exact state would not fit `--max-memory` takes `sketch=32`
+/// by itself (said on stderr) in `auc train` and `auc stream`, scores like any model, and an
+/// explicit `sketch=0` is refused with the advice to sketch.
+#[test]
+fn one_pass_moment_learners_sketch_when_the_exact_state_does_not_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    // 3000 features: two packed triangles are about 72 MB, a rank-32 sketch a few MB.
+    let data = wide_file(dir.path(), 400, 3000, 8);
+    let d = data.to_str().unwrap();
+    let model = dir.path().join("m.auc");
+    let m = model.to_str().unwrap();
+    for algo in ["opauc", "admoam"] {
+        let o = auc(&["train", "--algo", algo, "--max-memory", "40M", d, "-o", m]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("using --param sketch=32"),
+            "{}",
+            stderr(&o)
+        );
+        let info = auc(&["info", m]);
+        assert!(stdout(&info).contains("sketch"), "{}", stdout(&info));
+        let p = auc(&["predict", "-m", m, d]);
+        assert!(p.status.success(), "{}", stderr(&p));
+        let scores: Vec<f64> = stdout(&p).lines().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(scores.len(), 400);
+        assert!(scores.iter().all(|s| s.is_finite()));
+        std::fs::remove_file(&model).unwrap();
+    }
+    let o = auc(&["stream", "--algo", "oauc-m", "--max-memory", "40M", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("using --param sketch=32"),
+        "{}",
+        stderr(&o)
+    );
+    check_fails(
+        &[
+            "train",
+            "--algo",
+            "opauc",
+            "--param",
+            "sketch=0",
+            "--max-memory",
+            "40M",
+            d,
+            "-o",
+            m,
+        ],
+        "--param sketch=K",
+    );
+    assert!(!model.exists());
+}

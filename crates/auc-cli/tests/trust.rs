@@ -422,11 +422,15 @@ fn class_9_memory_is_checked_before_allocation() {
         "wide.libsvm",
         "1 100000:1\n-1 1:1\n1 2:1\n-1 3:1\n",
     );
+    // The exact moments are refused with the figure; without `sketch` given, opauc sketches
+    // them instead (crates/auc-cli/tests/moments_cli.rs tests that route).
     check_fails(
         &[
             "train",
             "--algo",
             "opauc",
+            "--param",
+            "sketch=0",
             wide.to_str().unwrap(),
             "-o",
             m,

@@ -1,5 +1,6 @@
 //! The traits every learner implements, and their object-safe forms used by the evaluation layer.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::Serialize;
@@ -82,6 +83,18 @@ pub trait SavedState: Serialize + DeserializeOwned {
     /// parameters are in range, counters are consistent. A crafted or damaged file must fail
     /// here rather than panic or score NaN later.
     fn validate(&self) -> Result<(), StateError>;
+
+    /// The postcard bytes of a state saved at layout `version` (from
+    /// [`SavedState::OLDEST_STATE_VERSION`] to [`SavedState::STATE_VERSION`]) rewritten in the
+    /// current layout, for a learner whose layout gained fields whose old value is implied.
+    /// The default returns them unchanged: every version it reads has the current layout.
+    ///
+    /// # Errors
+    /// When the bytes are too short for the old layout.
+    fn upgrade_layout(bytes: &[u8], version: u32) -> Result<Cow<'_, [u8]>, StateError> {
+        let _ = version;
+        Ok(Cow::Borrowed(bytes))
+    }
 }
 
 /// The size of a training set, for memory estimates made before anything is allocated.

@@ -17,7 +17,7 @@
 //! let mut given = ParamMap::new();
 //! given.set("eta", 0.25);
 //! let configured = opauc.configure(&given).unwrap();
-//! assert_eq!(configured.params().to_string(), "eta=0.25 lambda=0.00390625");
+//! assert_eq!(configured.params().to_string(), "eta=0.25 lambda=0.00390625 sketch=0");
 //! let typo = auc_learners::lookup("opuac").unwrap_err();
 //! assert!(typo.to_string().contains("did you mean `opauc`?"));
 //! ```

@@ -599,9 +599,10 @@ fn encode<T: serde::Serialize>(state: &T) -> Vec<u8> {
 /// Decodes a linear learner's state of layout `version` (`averaged`: an [`Averaged`] one) and
 /// validates it.
 ///
-/// The learner's own layout is the same in every version read; an averaged state older than
-/// the current version is [`Materialized`] (the Perceptron's and PA-I's version 1, before their
-/// averages kept step counters).
+/// The bytes are first brought to the current layout ([`SavedState::upgrade_layout`]: the moment
+/// learners' version 1, before the `sketch` parameter); an averaged state older than the current
+/// version is then [`Materialized`] (the Perceptron's and PA-I's version 1, before their averages
+/// kept step counters, and every version of learners without sparse steps).
 pub(crate) fn decode_linear<P>(
     bytes: &[u8],
     averaged: bool,
@@ -611,6 +612,7 @@ where
     P: OnlineParams,
     P::Learner: Linear,
 {
+    let bytes = &*<P::Learner as SavedState>::upgrade_layout(bytes, version)?;
     let state = if averaged && version < <P::Learner as SavedState>::STATE_VERSION {
         LinearState::Averaged(decode::<Materialized<P::Learner>>(bytes)?.into())
     } else if averaged {

@@ -278,6 +278,42 @@ fn feature_map_golden_models_load_and_score_the_same() {
     }
 }
 
+/// The moment learners' golden models beyond the defaults (`golden/sketched/`): averaged states
+/// of state version 1 (written by `auc train --average` before the `sketch` parameter, so
+/// their upgrade passes through the averaged layout), and sketched states (`--param sketch=4`,
+/// the layout that parameter added). `*.scores` are what `auc predict` printed when each was
+/// written; the README of the folder gives the commands.
+#[test]
+fn averaged_and_sketched_moment_models_load_and_score_the_same() {
+    let dir = golden_dir().join("sketched");
+    let cases = [
+        ("opauc-averaged-v1", "opauc", 0),
+        ("admoam-averaged-v1", "admoam", 0),
+        ("opauc-sketch4", "opauc", 4),
+        ("adaoam-sketch4", "adaoam", 4),
+        ("oauc-m-sketch4", "oauc-m", 4),
+    ];
+    for (file, name, sketch) in cases {
+        let m = Model::from_bytes(&std::fs::read(dir.join(format!("{file}.auc"))).unwrap())
+            .unwrap_or_else(|e| panic!("{file}: the golden model no longer loads: {e}"));
+        assert_eq!(m.algorithm.name, name);
+        let sketch_param = m.params().get("sketch").cloned();
+        assert_eq!(
+            sketch_param,
+            Some(auc_core::ParamValue::Num(sketch as f64)),
+            "{file}"
+        );
+        let want = std::fs::read_to_string(dir.join(format!("{file}.scores"))).unwrap();
+        assert_eq!(
+            scores_text(&m.scores(&common::heart_for(&m)).unwrap()),
+            want,
+            "{file}: the golden model scores differently"
+        );
+        let again = Model::from_bytes(&m.to_bytes()).unwrap();
+        assert_eq!(again.to_bytes(), m.to_bytes(), "{file}: not a fixed point");
+    }
+}
+
 /// A model file holding a calibration that breaks its invariants (a crafted file) is refused
 /// with a message naming the calibration, never loaded to print probabilities outside [0, 1].
 #[test]

@@ -7,19 +7,23 @@ use auc_core::{
     Divergence, Family, Label, OnlineLearner, OnlineParams, ParamError, ParamSpec, Params, Range,
     Row, SavedState, Scorer, StateError, check,
 };
-use auc_stats::Moments;
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::{Linear, NormBound, linear_divergence};
 
 use crate::moment::*;
+use crate::moment_layout::{Field, SKETCH_STATE_VERSION, upgrade_v1};
+use crate::moment_solver::check_sketch;
+use crate::moment_store::MomentStore;
 
 /// The shared read-only API of the moment learners.
 macro_rules! moment_learner_common {
-    ($ty:ident, $loss:expr) => {
+    ($ty:ident, $loss:expr, $reals:expr, $before_core:expr) => {
         impl $ty {
-            /// Both classes' moments after the examples seen so far.
-            pub fn moments(&self) -> &Moments {
+            /// Both classes' moments after the examples seen so far, exact or sketched.
+            pub fn moments(&self) -> &MomentStore {
                 &self.core.moments
             }
 
@@ -60,12 +64,23 @@ macro_rules! moment_learner_common {
         }
 
         impl SavedState for $ty {
-            const STATE_VERSION: u32 = 1;
+            /// Version 2 added `sketch` (`moment_layout.rs`); version 1 files read as exact
+            /// moments.
+            const STATE_VERSION: u32 = SKETCH_STATE_VERSION;
+            const OLDEST_STATE_VERSION: u32 = 1;
 
             fn validate(&self) -> Result<(), StateError> {
                 self.params.check()?;
+                check::state(
+                    self.params.sketch == self.core.moments.sketch_rank(),
+                    || "the parameter sketch does not match the moments".to_owned(),
+                )?;
                 self.core.validate()?;
                 self.validate_extra()
+            }
+
+            fn upgrade_layout(bytes: &[u8], version: u32) -> Result<Cow<'_, [u8]>, StateError> {
+                upgrade_v1(bytes, version, $reals, $before_core)
             }
         }
     };
@@ -84,6 +99,8 @@ pub struct AdaOamParams {
     pub lambda: f64,
     /// Smoothing $\epsilon > 0$ added to the Adagrad denominator [ADM sec. 3].
     pub epsilon: f64,
+    /// The class moments' sketch rank, 0 for exact ([`MomentStore`]).
+    pub sketch: usize,
 }
 
 impl Default for AdaOamParams {
@@ -96,6 +113,7 @@ impl Default for AdaOamParams {
             eta: 0.0625,
             lambda: 0.0009765625,
             epsilon: 1e-8,
+            sketch: 0,
         }
     }
 }
@@ -126,9 +144,15 @@ impl Params for AdaOamParams {
             Range::Positive,
             "epsilon > 0 added to sqrt(sum of squared gradients) [ADM sec. 3]",
         ),
+        ONLINE_SKETCH_SPEC,
     ];
     const GRID: &'static [&'static str] = ADM_GRID;
     const PAPER_GRID: &'static [&'static str] = ADM_PAPER_GRID;
+
+    fn check(&self) -> Result<(), ParamError> {
+        auc_core::check::specs(self)?;
+        check_sketch(self.sketch)
+    }
 }
 
 impl OnlineParams for AdaOamParams {
@@ -140,12 +164,12 @@ impl OnlineParams for AdaOamParams {
             params: self.clone(),
             radius: radius(self.lambda),
             sum_sq: vec![0.0; dim],
-            core: Core::new(dim),
+            core: Core::new(self.sketch, dim),
         })
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
-        Core::bytes(dim) + 8 * dim as u64
+        Core::bytes(self.sketch, dim) + 8 * dim as u64
     }
 }
 
@@ -171,7 +195,8 @@ pub struct AdaOam {
     core: Core,
 }
 
-moment_learner_common!(AdaOam, Loss::HalfSquare);
+// Saved: the 3 real parameters and `sketch`, the radius, G_t, then the core.
+moment_learner_common!(AdaOam, Loss::HalfSquare, 3, &[Field::Real, Field::Reals]);
 
 impl AdaOam {
     /// Projected on the ball, so only the safety checks can trip.
@@ -196,7 +221,9 @@ impl AdaOam {
 
 impl OnlineLearner for AdaOam {
     fn update(&mut self, x: Row<'_>, y: Label) {
-        let c = self.core.prepare(x, y, Loss::HalfSquare);
+        let Some(c) = self.core.prepare(x, y, Loss::HalfSquare) else {
+            return;
+        };
         if !self.core.write_gradient(self.params.lambda, c) {
             return; // Deviation: a non-finite gradient is rejected (module docs).
         }
@@ -243,6 +270,8 @@ pub struct AdmOamParams {
     pub beta2: f64,
     /// Smoothing $\epsilon > 0$ added to $\sqrt{\hat v}$ [ADM alg. 1].
     pub epsilon: f64,
+    /// The class moments' sketch rank, 0 for exact ([`MomentStore`]).
+    pub sketch: usize,
 }
 
 impl Default for AdmOamParams {
@@ -258,6 +287,7 @@ impl Default for AdmOamParams {
             beta1: 0.5,
             beta2: 0.999,
             epsilon: 1e-8,
+            sketch: 0,
         }
     }
 }
@@ -293,6 +323,7 @@ impl Params for AdmOamParams {
             Range::Positive,
             "epsilon > 0 added to sqrt(v_hat) [ADM alg. 1]",
         ),
+        ONLINE_SKETCH_SPEC,
     ];
     const GRID: &'static [&'static str] = &[
         "eta=2^-10..2^2:2",
@@ -306,6 +337,11 @@ impl Params for AdmOamParams {
         "beta1=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9",
         "beta2=0.099,0.199,0.299,0.399,0.499,0.599,0.699,0.799,0.899,0.999",
     ];
+
+    fn check(&self) -> Result<(), ParamError> {
+        auc_core::check::specs(self)?;
+        check_sketch(self.sketch)
+    }
 }
 
 impl OnlineParams for AdmOamParams {
@@ -320,12 +356,12 @@ impl OnlineParams for AdmOamParams {
             second: vec![0.0; dim],
             beta1_t: 1.0,
             beta2_t: 1.0,
-            core: Core::new(dim),
+            core: Core::new(self.sketch, dim),
         })
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
-        Core::bytes(dim) + 16 * dim as u64
+        Core::bytes(self.sketch, dim) + 16 * dim as u64
     }
 }
 
@@ -352,7 +388,19 @@ pub struct AdmOam {
     core: Core,
 }
 
-moment_learner_common!(AdmOam, Loss::HalfSquare);
+// Saved: the 5 real parameters and `sketch`, the radius, m_t, v_t, beta1^t, beta2^t, the core.
+moment_learner_common!(
+    AdmOam,
+    Loss::HalfSquare,
+    5,
+    &[
+        Field::Real,
+        Field::Reals,
+        Field::Reals,
+        Field::Real,
+        Field::Real
+    ]
+);
 
 impl AdmOam {
     /// Projected on the ball, so only the safety checks can trip.
@@ -384,7 +432,9 @@ impl AdmOam {
 
 impl OnlineLearner for AdmOam {
     fn update(&mut self, x: Row<'_>, y: Label) {
-        let c = self.core.prepare(x, y, Loss::HalfSquare);
+        let Some(c) = self.core.prepare(x, y, Loss::HalfSquare) else {
+            return;
+        };
         self.beta1_t *= self.params.beta1;
         self.beta2_t *= self.params.beta2;
         if !self.core.write_gradient(self.params.lambda, c) {

@@ -199,6 +199,15 @@ impl<L: Linear + SavedState> SavedState for Averaged<L> {
     const STATE_VERSION: u32 = L::STATE_VERSION;
     const OLDEST_STATE_VERSION: u32 = L::OLDEST_STATE_VERSION;
 
+    /// The wrapped learner's state comes first in every averaged layout, so its upgrade is
+    /// this one's (the mean, $t$ and the step counters keep their layout).
+    fn upgrade_layout(
+        bytes: &[u8],
+        version: u32,
+    ) -> Result<std::borrow::Cow<'_, [u8]>, StateError> {
+        L::upgrade_layout(bytes, version)
+    }
+
     fn validate(&self) -> Result<(), StateError> {
         self.inner.validate()?;
         check::len("mean", self.mean.len(), self.inner.dim())?;

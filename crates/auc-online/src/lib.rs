@@ -49,7 +49,9 @@ mod average;
 mod baselines;
 mod batch_moments;
 mod moment;
+mod moment_layout;
 mod moment_solver;
+mod moment_store;
 mod oam;
 mod oauc_m_batch;
 mod opauc_batch;
@@ -74,6 +76,7 @@ pub use moment::{
     MAX_NORM, OaucM, OaucMParams, OaucMc, OaucMcParams, OgdMoment, Opauc, OpaucParams,
 };
 pub use moment_solver::{AUTO_DENSE_MAX_DIM, MomentSolver};
+pub use moment_store::{MomentStore, SketchedClasses};
 pub use oam::{OamGra, OamGraParams, OamSeq, OamSeqParams};
 pub use oauc_m_batch::OaucMBatchParams;
 pub use opauc_batch::OpaucBatchParams;

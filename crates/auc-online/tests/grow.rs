@@ -131,7 +131,8 @@ fn moment_learners_grow_to_the_known_state_to_rounding() {
                 params.build(P, 0).unwrap(),
                 params.build(1, 0).unwrap(),
                 |l, dim| {
-                    for class in [&l.moments().pos, &l.moments().neg] {
+                    let m = l.moments().dense().unwrap();
+                    for class in [&m.pos, &m.neg] {
                         assert!(class.mean()[dim..].iter().all(|v| v.to_bits() == 0));
                         for i in 0..P {
                             for j in dim.max(i)..P {
@@ -150,14 +151,19 @@ fn moment_learners_grow_to_the_known_state_to_rounding() {
             }
         }};
     }
-    check!(OaucMParams { lambda: 0.5 });
+    check!(OaucMParams {
+        lambda: 0.5,
+        sketch: 0
+    });
     check!(OaucMcParams {
         eta: 0.05,
-        lambda: 0.01
+        lambda: 0.01,
+        sketch: 0
     });
     check!(OpaucParams {
         eta: 0.05,
-        lambda: 0.01
+        lambda: 0.01,
+        sketch: 0
     });
     check!(AdaOamParams::default());
     check!(AdmOamParams::default());

@@ -108,6 +108,7 @@ fn opauc_first_steps_by_hand() {
     let mut l = OpaucParams {
         eta: 0.5,
         lambda: 0.5,
+        sketch: 0,
     }
     .build(2, 0)
     .unwrap();
@@ -138,7 +139,12 @@ fn oauc_m_first_steps_by_hand() {
     //   S w = (1/12, 0), s2 = 1/36, b = -0.5, sqrt(A) = sqrt(1/4 + 1/36) = sqrt(10)/6,
     //   b/sqrt(A) = -3/sqrt(10). y d_mu = (1 - 3/sqrt 10)/2 =: a, 2 d_s2 = 1/(2 sqrt A) = 3/sqrt 10.
     //   grad = (1/3 - 1.5 a + (3/sqrt 10)/12, -1/3 + 3 a); eta_4 = 1/4.
-    let mut l = OaucMParams { lambda: 1.0 }.build(2, 0).unwrap();
+    let mut l = OaucMParams {
+        lambda: 1.0,
+        sketch: 0,
+    }
+    .build(2, 0)
+    .unwrap();
     let got = trace(&mut l, &hand_stream());
     assert_eq!(got[0], [0.0, 0.0]);
     assert_eq!(got[1], [0.5, -0.5]);
@@ -158,6 +164,7 @@ fn oauc_mc_first_steps_by_hand() {
     let mut l = OaucMcParams {
         eta: 0.25,
         lambda: 0.0,
+        sketch: 0,
     }
     .build(2, 0)
     .unwrap();
@@ -177,6 +184,7 @@ fn ada_oam_first_steps_by_hand() {
         eta: 0.5,
         lambda: 0.25,
         epsilon: 1.0,
+        sketch: 0,
     }
     .build(2, 0)
     .unwrap();
@@ -206,6 +214,7 @@ fn adm_oam_first_steps_by_hand() {
         beta1: 0.5,
         beta2: 0.75,
         epsilon: 1.0,
+        sketch: 0,
     }
     .build(2, 0)
     .unwrap();
@@ -231,7 +240,13 @@ fn opauc_loss_and_gradient_equal_the_pairwise_square_loss() {
     // OPAUC descends lambda/2 ||w||^2 + (1/n) sum_i (1 - y w.(x - x_i))^2 / 2 [OAUC eq. 1, 13].
     let (eta, lambda) = (0.3, 0.1);
     let stream = gaussian_stream(7, 60, 3, 0.3, 0.5);
-    let mut l = OpaucParams { eta, lambda }.build(3, 0).unwrap();
+    let mut l = OpaucParams {
+        eta,
+        lambda,
+        sketch: 0,
+    }
+    .build(3, 0)
+    .unwrap();
     let mut seen: Stream = Vec::new();
     let mut grad = [0.0; 3];
     for (x, y) in &stream {
@@ -279,7 +294,7 @@ fn oauc_m_surrogate_bounds_the_pairwise_hinge_along_a_stream() {
     // [OAUC Theorem 1]: (1/n) sum_i max(0, 1 - y w.(x - x_i)) <= psi_M(mu, w' S w) at every w.
     let lambda = 0.05;
     let stream = gaussian_stream(11, 80, 4, 0.25, 0.3);
-    let mut l = OaucMParams { lambda }.build(4, 0).unwrap();
+    let mut l = OaucMParams { lambda, sketch: 0 }.build(4, 0).unwrap();
     let mut seen: Stream = Vec::new();
     let mut grad = [0.0; 4];
     let mut checked = 0;
@@ -325,13 +340,24 @@ fn oauc_m_surrogate_bounds_the_pairwise_hinge_along_a_stream() {
 
 /// Runs `f` on a fresh learner of each kind (dimension `p`), labelled by name.
 macro_rules! for_each_learner {
-    ($p:expr, $f:ident) => {{
-        $f("oauc-m", OaucMParams { lambda: 0.1 }, $p);
+    ($p:expr, $f:ident) => {
+        for_each_learner!($p, $f, 0)
+    };
+    ($p:expr, $f:ident, $sketch:expr) => {{
+        $f(
+            "oauc-m",
+            OaucMParams {
+                lambda: 0.1,
+                sketch: $sketch,
+            },
+            $p,
+        );
         $f(
             "oauc-mc",
             OaucMcParams {
                 eta: 0.05,
                 lambda: 0.01,
+                sketch: $sketch,
             },
             $p,
         );
@@ -340,6 +366,7 @@ macro_rules! for_each_learner {
             OpaucParams {
                 eta: 0.05,
                 lambda: 0.01,
+                sketch: $sketch,
             },
             $p,
         );
@@ -349,6 +376,7 @@ macro_rules! for_each_learner {
                 eta: 0.1,
                 lambda: 0.01,
                 epsilon: 1e-8,
+                sketch: $sketch,
             },
             $p,
         );
@@ -360,6 +388,7 @@ macro_rules! for_each_learner {
                 beta1: 0.9,
                 beta2: 0.999,
                 epsilon: 1e-8,
+                sketch: $sketch,
             },
             $p,
         );
@@ -395,6 +424,63 @@ where
 #[test]
 fn resuming_from_postcard_equals_an_uninterrupted_run() {
     for_each_learner!(5, resume_is_bit_identical);
+    // Sketched below the rank of the rows, so the resumed run crosses shrinks.
+    for_each_learner!(5, resume_is_bit_identical, 2);
+}
+
+/// With $\ell \ge p$ the sketch holds the rows exactly ($\Delta = 0$), so the sketched learner
+/// follows the exact one to rounding; with $\ell < p$ it stays within the stated bound of
+/// it, and on rows of rank $\le \ell$ it is exact again.
+fn sketched_matches_dense<P>(name: &str, sketched: P, p: usize)
+where
+    P: OnlineParams + Serialize + DeserializeOwned,
+    P::Learner: Linear,
+{
+    let mut map = serde_json::to_value(&sketched).unwrap();
+    let ell = map["sketch"].as_u64().unwrap() as usize;
+    map["sketch"] = serde_json::json!(0);
+    let exact: P = serde_json::from_value(map).unwrap();
+    let full = gaussian_stream(21, 400, p, 0.2, 0.6);
+    // Rows in a 2-dimensional subspace: x = a u + b v.
+    let low: Stream = full
+        .iter()
+        .map(|(x, y)| {
+            let (a, b) = (x[0], x[1]);
+            let row = (0..p)
+                .map(|j| a * (1.0 + j as f64) / p as f64 + b * ((j % 3) as f64 - 1.0))
+                .collect();
+            (row, *y)
+        })
+        .collect();
+    let streams = if ell >= p {
+        vec![("full-rank rows", &full), ("rank-2 rows", &low)]
+    } else {
+        vec![("rank-2 rows", &low)]
+    };
+    for (what, stream) in streams {
+        let mut d = exact.build(p, 0).unwrap();
+        let mut k = sketched.build(p, 0).unwrap();
+        for (x, y) in stream {
+            d.update(Row::Dense(x), *y);
+            k.update(Row::Dense(x), *y);
+        }
+        let scale = d.weights().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        assert!(scale > 0.0, "{name}");
+        for (u, v) in k.weights().iter().zip(d.weights()) {
+            assert!(
+                (u - v).abs() <= 1e-8 * scale,
+                "{name} on {what}: sketched {u} vs exact {v}"
+            );
+        }
+    }
+}
+
+#[test]
+fn sketched_learners_match_dense_on_low_rank_rows() {
+    // ell = p: every stream is within the sketch's rank.
+    for_each_learner!(4, sketched_matches_dense, 4);
+    // ell = 2 < p = 6: the rank-2 stream only.
+    for_each_learner!(6, sketched_matches_dense, 2);
 }
 
 fn sparse_equals_dense<P>(name: &str, params: P, p: usize)
@@ -431,6 +517,7 @@ where
 #[test]
 fn sparse_and_dense_rows_give_the_same_model() {
     for_each_learner!(6, sparse_equals_dense);
+    for_each_learner!(6, sparse_equals_dense, 3);
 }
 
 fn stays_finite<P: OnlineParams>(name: &str, params: P, p: usize)
@@ -501,24 +588,57 @@ fn adversarial_inputs_never_give_nan() {
     let h = 1024.0; // 2^10
     for p in [1, 3] {
         for_each_learner!(p, stays_finite);
-        stays_finite("oauc-m huge lambda", OaucMParams { lambda: h }, p);
-        stays_finite("oauc-m tiny lambda", OaucMParams { lambda: 1.0 / h }, p);
-        stays_finite("oauc-mc huge", OaucMcParams { eta: h, lambda: h }, p);
+        for_each_learner!(p, stays_finite, 2);
+        stays_finite(
+            "oauc-m huge lambda",
+            OaucMParams {
+                lambda: h,
+                sketch: 0,
+            },
+            p,
+        );
+        stays_finite(
+            "oauc-m tiny lambda",
+            OaucMParams {
+                lambda: 1.0 / h,
+                sketch: 0,
+            },
+            p,
+        );
+        stays_finite(
+            "oauc-mc huge",
+            OaucMcParams {
+                eta: h,
+                lambda: h,
+                sketch: 0,
+            },
+            p,
+        );
         stays_finite(
             "opauc huge eta",
             OpaucParams {
                 eta: h,
                 lambda: 0.0,
+                sketch: 0,
             },
             p,
         );
-        stays_finite("opauc huge both", OpaucParams { eta: h, lambda: h }, p);
+        stays_finite(
+            "opauc huge both",
+            OpaucParams {
+                eta: h,
+                lambda: h,
+                sketch: 0,
+            },
+            p,
+        );
         stays_finite(
             "adaoam huge",
             AdaOamParams {
                 eta: h,
                 lambda: h,
                 epsilon: 1e-8,
+                sketch: 0,
             },
             p,
         );
@@ -530,6 +650,7 @@ fn adversarial_inputs_never_give_nan() {
                 beta1: 0.0,
                 beta2: 0.0,
                 epsilon: 1e-8,
+                sketch: 0,
             },
             p,
         );
@@ -547,6 +668,7 @@ fn huge_steps_stay_finite_and_bounded() {
     let mut l = OpaucParams {
         eta: 1024.0,
         lambda: 1024.0,
+        sketch: 0,
     }
     .build(3, 0)
     .unwrap();
@@ -571,6 +693,7 @@ fn projection_keeps_the_adaptive_iterates_in_the_ball() {
         eta: 8.0,
         lambda,
         epsilon: 1e-8,
+        sketch: 0,
     }
     .build(4, 0)
     .unwrap();
@@ -580,6 +703,7 @@ fn projection_keeps_the_adaptive_iterates_in_the_ball() {
         beta1: 0.9,
         beta2: 0.999,
         epsilon: 1e-8,
+        sketch: 0,
     }
     .build(4, 0)
     .unwrap();
@@ -605,7 +729,12 @@ fn oauc_m_learns_an_easy_imbalanced_stream() {
     let labels: Vec<Label> = test.iter().map(|(_, y)| *y).collect();
     let n_pos = labels.iter().filter(|y| **y == Pos).count();
     assert!((100..400).contains(&n_pos), "imbalanced: {n_pos} positives");
-    let mut l = OaucMParams { lambda: 0.01 }.build(p, 0).unwrap();
+    let mut l = OaucMParams {
+        lambda: 0.01,
+        sketch: 0,
+    }
+    .build(p, 0)
+    .unwrap();
     for (x, y) in &train {
         l.update(Row::Dense(x), *y);
     }
@@ -619,13 +748,18 @@ fn oauc_m_learns_an_easy_imbalanced_stream() {
 fn params_are_checked_and_read_from_json() {
     use auc_core::ParamError;
     assert!(matches!(
-        OaucMParams { lambda: 0.0 }.build(2, 0),
+        OaucMParams {
+            lambda: 0.0,
+            sketch: 0
+        }
+        .build(2, 0),
         Err(ParamError::OutOfRange { name: "lambda", .. })
     ));
     assert!(
         OaucMcParams {
             eta: 1.0,
-            lambda: 0.0
+            lambda: 0.0,
+            sketch: 0
         }
         .build(2, 0)
         .is_ok()
@@ -633,7 +767,8 @@ fn params_are_checked_and_read_from_json() {
     assert!(
         OpaucParams {
             eta: 0.0,
-            lambda: 0.0
+            lambda: 0.0,
+            sketch: 0
         }
         .build(2, 0)
         .is_err()
@@ -642,7 +777,8 @@ fn params_are_checked_and_read_from_json() {
         AdaOamParams {
             eta: 1.0,
             lambda: 0.0,
-            epsilon: 1e-8
+            epsilon: 1e-8,
+            sketch: 0
         }
         .build(2, 0)
         .is_err()
@@ -653,6 +789,7 @@ fn params_are_checked_and_read_from_json() {
         beta1,
         beta2,
         epsilon: 1e-8,
+        sketch: 0,
     };
     assert!(adm(0.0, 0.999).build(2, 0).is_ok());
     assert!(matches!(

@@ -38,7 +38,7 @@ proptest! {
         lambda in 0.0f64..0.5,
     ) {
         let p = data.dim();
-        let mut l = OpaucParams { eta, lambda }.build(p, 0).unwrap();
+        let mut l = OpaucParams { eta, lambda, sketch: 0 }.build(p, 0).unwrap();
         let mut grad = vec![0.0; p];
         for (k, (x, y)) in data.iter().enumerate() {
             let w = l.weights().to_vec();
@@ -74,7 +74,7 @@ proptest! {
         lambda in 0.01f64..2.0,
     ) {
         let p = data.dim();
-        let mut l = OaucMParams { lambda }.build(p, 0).unwrap();
+        let mut l = OaucMParams { lambda, sketch: 0 }.build(p, 0).unwrap();
         let mut grad = vec![0.0; p];
         for (k, (x, y)) in data.iter().enumerate() {
             let w = l.weights().to_vec();

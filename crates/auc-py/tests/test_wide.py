@@ -47,3 +47,21 @@ def test_a_sketch_of_full_rank_fits_the_exact_model():
     exact = auclearn.OPAUCbatch().fit(x, y).decision_function(x)
     sk = auclearn.OPAUCbatch(sketch=64).fit(x, y).decision_function(x)
     np.testing.assert_allclose(sk, exact, atol=1e-5 * np.abs(exact).max())
+
+
+@pytest.mark.parametrize("name", ["opauc", "oauc-m", "oauc-mc", "adaoam", "admoam"])
+def test_one_pass_moment_learners_take_a_sketch(name):
+    cls = auclearn.ESTIMATORS[name]
+    x, y = sparse_problem(400, 20, 5, 4)
+    exact = cls().fit(x, y).decision_function(x)
+    # A sketch of rank >= p holds the rows exactly: the same model to rounding.
+    full = cls(sketch=20).fit(x, y).decision_function(x)
+    np.testing.assert_allclose(full, exact, atol=1e-8 * np.abs(exact).max())
+    # Below the rank it is an approximation, finite and still ranking the classes.
+    small = cls(sketch=4).fit(x, y).decision_function(x)
+    assert np.isfinite(small).all()
+    from sklearn.metrics import roc_auc_score
+
+    assert roc_auc_score(y, small) > 0.6
+    with pytest.raises(ValueError, match="sketch"):
+        cls(sketch=5000).fit(x, y)

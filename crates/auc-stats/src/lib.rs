@@ -100,7 +100,7 @@ mod sketched;
 
 pub use error::StatsError;
 pub use moments::{ClassMoments, FORMAT_VERSION, Moments};
-pub use sketch::{FrequentDirections, MAX_ELL, SKETCH_FORMAT_VERSION};
+pub use sketch::{ApplyScratch, FrequentDirections, MAX_ELL, SKETCH_FORMAT_VERSION};
 pub use sketched::SketchedMoments;
 
 #[cfg(test)]

@@ -65,6 +65,22 @@ pub struct FrequentDirections {
     col: Vec<f64>,
 }
 
+/// Reusable space for [`FrequentDirections::apply_into`]: $\ell$ values of $B w$ and one
+/// diagonal value per touched feature.
+#[derive(Clone, Debug, Default)]
+pub struct ApplyScratch {
+    y: Vec<f64>,
+    diag: Vec<f64>,
+}
+
+impl ApplyScratch {
+    /// $(B^\top B + R^\top R)_{jj}$ per touched feature, in slot order, from the last
+    /// [`FrequentDirections::apply_into`].
+    pub fn diag(&self) -> &[f64] {
+        &self.diag
+    }
+}
+
 /// The splitmix64 finalizer as the slot map's hash: every input bit reaches the low bits the
 /// table indexes by, so strided feature indices do not collide.
 #[derive(Default)]
@@ -448,6 +464,60 @@ impl FrequentDirections {
             }
         }
         Ok(())
+    }
+
+    /// [`apply`](Self::apply) without allocating once `scratch` has grown to the sketch: `out`
+    /// $= (B^\top B + R^\top R)\, w$, and [`ApplyScratch::diag`] holds
+    /// $(B^\top B + R^\top R)_{jj}$ for the touched features in slot order
+    /// ([`touched_features`](Self::touched_features)), read from the same pass over $B$. For a
+    /// learner's step, whose $w$ is finite by construction, it checks lengths only.
+    ///
+    /// # Errors
+    /// [`StatsError::Length`] if `w` or `out` is not of length $p$.
+    pub fn apply_into(
+        &self,
+        w: &[f64],
+        out: &mut [f64],
+        scratch: &mut ApplyScratch,
+    ) -> Result<(), StatsError> {
+        for (what, found) in [("w", w.len()), ("out", out.len())] {
+            if found != self.dim {
+                return Err(StatsError::Length {
+                    what,
+                    expected: self.dim,
+                    found,
+                });
+            }
+        }
+        let ApplyScratch { y, diag } = scratch;
+        y.clear();
+        y.resize(self.ell, 0.0);
+        for (col, &f) in self.sketch.chunks_exact(self.ell).zip(&self.features) {
+            let wf = w[f as usize];
+            if wf != 0.0 {
+                axpy(wf, col, y);
+            }
+        }
+        out.fill(0.0);
+        diag.clear();
+        for (col, &f) in self.sketch.chunks_exact(self.ell).zip(&self.features) {
+            out[f as usize] = dot(col, y);
+            diag.push(dot(col, col));
+        }
+        for q in 0..self.buf_ptr.len() - 1 {
+            let z = self.row_dot(q, w);
+            for t in self.buf_ptr[q]..self.buf_ptr[q + 1] {
+                let s = self.buf_slot[t] as usize;
+                out[self.features[s] as usize] += z * self.buf_val[t];
+                diag[s] += self.buf_val[t] * self.buf_val[t];
+            }
+        }
+        Ok(())
+    }
+
+    /// The touched features in slot order, as [`ApplyScratch::diag`] lists them.
+    pub fn touched_features(&self) -> &[u32] {
+        &self.features
     }
 
     /// $w^\top (B^\top B + R^\top R)\, w = \lVert B w\rVert^2 + \lVert R w\rVert^2$ in

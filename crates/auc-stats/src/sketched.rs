@@ -7,7 +7,7 @@ use auc_core::Row;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::StatsError;
-use crate::sketch::{FrequentDirections, SKETCH_FORMAT_VERSION, Wire, decode_exact};
+use crate::sketch::{ApplyScratch, FrequentDirections, SKETCH_FORMAT_VERSION, Wire, decode_exact};
 
 /// A class's moments for wide sparse data: count $N$, the exact sums $\sum_k x_k$ and
 /// $\sum_k x_k^2$ (per feature), and a sketch $B$ of the raw rows $X$.
@@ -151,22 +151,56 @@ impl SketchedMoments {
     /// # Errors
     /// As [`FrequentDirections::apply`].
     pub fn cov_apply(&self, w: &[f64], out: &mut [f64]) -> Result<(), StatsError> {
-        self.sketch.apply(w, out)?;
+        if let Some(index) = w.iter().position(|v| !v.is_finite()) {
+            return Err(StatsError::NonFinite {
+                what: "w",
+                index,
+                value: w[index].to_string(),
+            });
+        }
+        self.cov_apply_into(w, out, &mut ApplyScratch::default())
+            .map(|_| ())
+    }
+
+    /// [`cov_apply`](Self::cov_apply) and [`cov_quad`](Self::cov_quad) from one pass over the
+    /// sketch, without allocating once `scratch` has grown: writes $\hat\Sigma w$ into `out` and
+    /// returns $w^\top \hat\Sigma w$ (as $w^\top (\hat\Sigma w)$, equal to `cov_quad` up to
+    /// rounding). $O(\ell t + \mathrm{nnz}(R) + p)$ flops: the one-pass learners' step.
+    ///
+    /// # Errors
+    /// [`StatsError::Length`] if `w` or `out` is not of length $p$.
+    pub fn cov_apply_into(
+        &self,
+        w: &[f64],
+        out: &mut [f64],
+        scratch: &mut ApplyScratch,
+    ) -> Result<f64, StatsError> {
+        self.sketch.apply_into(w, out, scratch)?;
         if self.n == 0 {
             out.fill(0.0);
-            return Ok(());
+            return Ok(0.0);
         }
         let n = self.n as f64;
         let sw = crate::kernels::dot(&self.sum, w) / n;
-        for (o, &s) in out.iter_mut().zip(&self.sum) {
-            *o -= s * sw;
-        }
-        // E_jj is non-zero only on touched features: the others have no square and no sketch.
-        self.sketch.for_each_diag(|j, d| {
+        crate::kernels::axpy(-sw, &self.sum, out);
+        for (&j, &d) in self.sketch.touched_features().iter().zip(scratch.diag()) {
+            let j = j as usize;
             out[j] += (self.sumsq[j] - d).max(0.0) * w[j];
-        });
+        }
         out.iter_mut().for_each(|o| *o /= n);
-        Ok(())
+        Ok(crate::kernels::dot(w, out))
+    }
+
+    /// $\bar x_j$ (zero when $N = 0$).
+    ///
+    /// # Panics
+    /// If $j \ge p$.
+    pub fn mean_at(&self, j: usize) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum[j] / self.n as f64
+        }
     }
 
     /// $w^\top \hat{\Sigma} w = (\lVert B w\rVert^2 - (\textstyle\sum_k x_k^\top w)^2 / N +

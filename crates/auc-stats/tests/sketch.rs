@@ -3,7 +3,7 @@
 //! two-pass centered covariance (`docs/math/sketched-moments.md`).
 
 use auc_core::{Row, SparseVec};
-use auc_stats::{FrequentDirections, SketchedMoments, StatsError};
+use auc_stats::{ApplyScratch, FrequentDirections, SketchedMoments, StatsError};
 use faer::{Mat, Side};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -306,6 +306,19 @@ fn check_moments(data: &[Vec<f64>], m: &SketchedMoments) -> f64 {
     m.cov_apply(&w, &mut out).unwrap();
     let q: f64 = w.iter().zip(&out).map(|(a, b)| a * b).sum();
     assert!((q - m.cov_quad(&w).unwrap()).abs() <= tol * p as f64);
+    // The learners' non-allocating product: the same vector, its quadratic form, and a scratch
+    // reused across calls (a second, shorter w must not see the first call's values).
+    let mut scratch = ApplyScratch::default();
+    let mut fused = vec![0.0; p];
+    let zero = vec![0.0; p];
+    assert_eq!(
+        m.cov_apply_into(&zero, &mut fused, &mut scratch).unwrap(),
+        0.0
+    );
+    let qf = m.cov_apply_into(&w, &mut fused, &mut scratch).unwrap();
+    assert_eq!(fused, out);
+    assert!((qf - m.cov_quad(&w).unwrap()).abs() <= tol * p as f64);
+    assert_eq!(scratch.diag().len(), m.sketch().touched());
     let centered = eigenvalues(&exact, p);
     let apriori = (0..m.sketch().ell())
         .map(|k| {
