@@ -249,7 +249,7 @@ impl<R: BufRead> LibsvmParser<R> {
 
     /// Bytes taken from the underlying reader.
     pub(crate) fn consumed(&self) -> u64 {
-        self.lines.get_ref().consumed()
+        self.lines.get_ref().consumed() + self.lines.held() as u64
     }
 
     /// Appends up to `max_rows` rows to `out`; returns how many (0 at the end of the input).
