@@ -94,8 +94,7 @@ impl<R: BufRead> Lines<R> {
         let whole = loop {
             match self.reader.fill_buf() {
                 Ok(avail) => {
-                    break memchr::memchr(b'\n', avail)
-                        .filter(|&i| i < self.max.saturating_add(2));
+                    break memchr::memchr(b'\n', avail).filter(|&i| i < self.max.saturating_add(2));
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(LineReadError::Io(e)),
