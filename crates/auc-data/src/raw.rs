@@ -549,6 +549,10 @@ impl RawData {
     /// The labels that [`RawData::binarize`] maps to [`Label::Pos`] under `positive`, sorted: the
     /// labels of [`RawData::choose_positive`].
     pub fn positive_labels(&self, positive: &Positive) -> Result<Vec<f64>, DataError> {
+        if let Positive::Known(_) = positive {
+            // Given labels need no counts (a streamed chunk is binarized this way).
+            return Ok(PositiveChoice::from_counts(&[], positive)?.labels);
+        }
         Ok(self.choose_positive(positive)?.labels)
     }
 
