@@ -20,8 +20,8 @@ pub struct BlockRanges {
 }
 
 impl BlockRanges {
-    /// The ranges of `data`'s rows: $O(\mathrm{nnz} \log \mathrm{nnz})$ time (the non-zeros
-    /// are sorted by feature), $O(\mathrm{nnz})$ memory.
+    /// The ranges of `data`'s rows: $O(\mathrm{nnz})$ time (the non-zeros are sorted by
+    /// feature, [`sorted_by_feature`]) and memory.
     pub fn of_rows(data: &RawData) -> Self {
         let mut entries: Vec<(u32, f64)> = Vec::new();
         for i in 0..data.n() {
@@ -33,7 +33,7 @@ impl BlockRanges {
                 }
             });
         }
-        entries.sort_unstable_by_key(|&(j, _)| j);
+        let entries = sorted_by_feature(entries);
         let mut out = Self {
             dim: data.dim(),
             rows: data.n() as u64,
@@ -69,6 +69,47 @@ impl BlockRanges {
     pub fn touched(&self) -> usize {
         self.features.len()
     }
+}
+
+/// `entries` sorted by feature, stably: a least-significant-digit radix sort in passes of at
+/// most 11 bits over the bits the largest feature needs (two passes at $2^{20}$ features), so
+/// $O(\mathrm{nnz})$ per pass; a comparison sort took a tenth of a first pass over a wide file.
+/// (The ranges do not depend on the order within a feature: minima, maxima and counts of
+/// non-zero finite values are the same in any order.)
+fn sorted_by_feature(entries: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
+    let mut src = entries;
+    if src.len() < 64 {
+        src.sort_by_key(|&(j, _)| j);
+        return src;
+    }
+    let max = src.iter().map(|&(j, _)| j).max().unwrap_or(0);
+    let bits = u32::BITS - max.leading_zeros();
+    let passes = bits.div_ceil(11).max(1);
+    let width = bits.div_ceil(passes);
+    let mask = (1u32 << width) - 1;
+    let mut dst = vec![(0u32, 0.0f64); src.len()];
+    let mut starts = vec![0usize; 1 << width];
+    for pass in 0..passes {
+        let shift = pass * width;
+        let digit = |j: u32| ((j >> shift) & mask) as usize;
+        starts.fill(0);
+        for &(j, _) in &src {
+            starts[digit(j)] += 1;
+        }
+        let mut sum = 0;
+        for s in &mut starts {
+            let count = *s;
+            *s = sum;
+            sum += count;
+        }
+        for &e in &src {
+            let d = digit(e.0);
+            dst[starts[d]] = e;
+            starts[d] += 1;
+        }
+        std::mem::swap(&mut src, &mut dst);
+    }
+    src
 }
 
 impl FeatureRanges {
@@ -112,5 +153,39 @@ mod tests {
         assert_eq!(parts, want);
         // Features 1, 3, 7, 9 and 40: the stored zero of feature 12 is no non-zero.
         assert_eq!(BlockRanges::of_rows(&raw).touched(), 5);
+    }
+
+    #[test]
+    fn the_radix_sort_is_a_stable_sort_by_feature() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for (n, bits) in [
+            (0, 1),
+            (5, 3),
+            (63, 20),
+            (64, 0),
+            (1000, 1),
+            (5000, 20),
+            (3000, 32),
+        ] {
+            let entries: Vec<(u32, f64)> = (0..n)
+                .map(|k| {
+                    let j = if bits == 0 {
+                        0
+                    } else {
+                        (next() >> (64 - bits)) as u32
+                    };
+                    (j, k as f64)
+                })
+                .collect();
+            let mut want = entries.clone();
+            want.sort_by_key(|&(j, _)| j);
+            assert_eq!(sorted_by_feature(entries), want, "{n} entries, {bits} bits");
+        }
     }
 }

@@ -47,6 +47,7 @@
 mod block_ranges;
 mod csv;
 mod error;
+mod fast;
 mod hashing;
 mod input;
 mod libsvm;

@@ -17,6 +17,7 @@ use std::io::BufRead;
 use nom::bytes::complete::{tag, take_while};
 use nom::{IResult, Offset, Parser};
 
+use crate::fast::simple_line;
 use crate::hashing::{Hashed, LineError, fold_hashed};
 use crate::input::{Decoded, io_error};
 use crate::lines::{LineReadError, Lines};
@@ -62,6 +63,28 @@ impl LineParser {
     /// Parses one line (without its line end). Appends a row and returns `true` unless the line
     /// holds no data. On error nothing is appended.
     fn line(&mut self, line: &[u8], out: &mut Csr<'_>) -> Result<bool, LineError> {
+        if self.hash_mask.is_none() {
+            let start = out.indices.len();
+            match simple_line(line, self.dim_limit, self.bounded, out.indices, out.values) {
+                Some(None) => return Ok(false),
+                Some(Some(row)) => {
+                    self.max_index = self.max_index.max(row.max_index);
+                    out.labels.push(canonical(row.label));
+                    out.indptr.push(out.indices.len());
+                    return Ok(true);
+                }
+                // Not the common form, or an error: the full parser reads the line again.
+                None => {
+                    out.indices.truncate(start);
+                    out.values.truncate(start);
+                }
+            }
+        }
+        self.full_line(line, out)
+    }
+
+    /// [`LineParser::line`] without the fast path: every form and every error.
+    fn full_line(&mut self, line: &[u8], out: &mut Csr<'_>) -> Result<bool, LineError> {
         let content = match line.iter().position(|&b| b == b'#') {
             Some(k) => &line[..k],
             None => line,
@@ -226,7 +249,7 @@ impl<R: BufRead> LibsvmParser<R> {
 
     /// Bytes taken from the underlying reader.
     pub(crate) fn consumed(&self) -> u64 {
-        self.lines.get_ref().consumed()
+        self.lines.get_ref().consumed() + self.lines.held() as u64
     }
 
     /// Appends up to `max_rows` rows to `out`; returns how many (0 at the end of the input).
@@ -289,5 +312,64 @@ mod tests {
         p.hash_mask = Some(1);
         assert!(p.line(b"1 1:1e308 3:1e308", &mut out).is_err());
         assert!(indices.is_empty() && labels.is_empty() && indptr == [0]);
+    }
+
+    fn parser(dim_limit: Option<u64>, bounded: bool) -> LineParser {
+        LineParser {
+            max_index: 0,
+            dim_limit,
+            hash_mask: None,
+            scratch: Vec::new(),
+            bounded,
+        }
+    }
+
+    type Parsed = (
+        Result<bool, LineError>,
+        u64,
+        Vec<f64>,
+        Vec<usize>,
+        Vec<u32>,
+        Vec<u64>,
+    );
+
+    /// The line parsed with or without the fast path: the outcome, the dimension and the rows.
+    fn parse_with(line: &[u8], fast: bool, dim_limit: Option<u64>, bounded: bool) -> Parsed {
+        let mut p = parser(dim_limit, bounded);
+        p.max_index = 3;
+        let (mut labels, mut indptr, mut indices, mut values) = (vec![], vec![0], vec![], vec![]);
+        let mut out = Csr {
+            labels: &mut labels,
+            indptr: &mut indptr,
+            indices: &mut indices,
+            values: &mut values,
+        };
+        let r = match fast {
+            true => p.line(line, &mut out),
+            false => p.full_line(line, &mut out),
+        };
+        let bits = values.iter().map(|v| v.to_bits()).collect();
+        (r, p.max_index, labels, indptr, indices, bits)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+        /// The fast path changes nothing: the same rows, dimension, outcome and error position on
+        /// lines of common tokens, near misses and garbage.
+        #[test]
+        fn the_fast_path_reads_as_the_full_parser(
+            tokens in proptest::collection::vec(
+                "([0-9]{1,3}:[-+]?[0-9]{0,4}(\\.[0-9]{0,3})?|[0-9]{1,11}:1|[-+]?[0-9]{1,3}\
+                 |qid:[0-9]|#x|[0-9.:eE+-]{1,5}| |\t|[0-9]{1,2}:1e[0-9])",
+                0..8),
+            dim in proptest::option::of(1u64..2000),
+            bounded: bool,
+        ) {
+            let line = tokens.join(" ");
+            let fast = parse_with(line.as_bytes(), true, dim, bounded);
+            let full = parse_with(line.as_bytes(), false, dim, bounded);
+            proptest::prop_assert_eq!(fast, full, "{:?}", line);
+        }
     }
 }

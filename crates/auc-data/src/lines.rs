@@ -45,13 +45,16 @@ impl std::fmt::Display for LineReadError {
 impl std::error::Error for LineReadError {}
 
 /// Yields the lines of a reader as bytes, without their `\n` or `\r\n` ending, counting them
-/// from 1. One buffer is reused, so reading allocates only when a line outgrows it, and never
-/// past the cap.
+/// from 1. A line that lies whole in the reader's buffer is handed out in place, without a copy;
+/// one that straddles its end is copied into one reused buffer, so reading allocates only when
+/// such a line outgrows it, and never past the cap.
 pub struct Lines<R> {
     reader: R,
     buf: Vec<u8>,
     line_no: usize,
     max: usize,
+    /// Bytes of the line last handed out in place, consumed from the reader on the next call.
+    pending: usize,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -62,18 +65,59 @@ impl<R: BufRead> Lines<R> {
             buf: Vec::with_capacity(1024),
             line_no: 0,
             max: max_line_bytes,
+            pending: 0,
         }
     }
 
-    /// The reader.
+    /// The reader. The line last handed out may still be in its buffer ([`Lines::held`]).
     pub fn get_ref(&self) -> &R {
         &self.reader
+    }
+
+    /// Bytes of the line last handed out that the reader still holds (it was handed out in
+    /// place; they are consumed on the next call).
+    pub fn held(&self) -> usize {
+        self.pending
     }
 
     /// The next line and its 1-based number, or `None` at the end of the input. A line longer
     /// than the cap is an error once the cap (plus a `\r` that may end it) is exceeded, without
     /// reading the rest of it.
     pub fn next_line(&mut self) -> Result<Option<(usize, &[u8])>, LineReadError> {
+        if self.pending > 0 {
+            self.reader.consume(std::mem::take(&mut self.pending));
+        }
+        // In place: the reader's buffer holds the whole line and its `\n`. The buffer is asked
+        // for twice (a borrow returned from one branch cannot be reused in another); without a
+        // `consume` in between, a `BufRead` hands out the same bytes again (its contract: the
+        // buffer is refilled only when empty), which is checked.
+        let whole = loop {
+            match self.reader.fill_buf() {
+                Ok(avail) => {
+                    break memchr::memchr(b'\n', avail).filter(|&i| i < self.max.saturating_add(2));
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(LineReadError::Io(e)),
+            }
+        };
+        if let Some(i) = whole {
+            let avail = self.reader.fill_buf().map_err(LineReadError::Io)?;
+            let Some(line) = avail.get(..=i).filter(|l| l.ends_with(b"\n")) else {
+                return Err(LineReadError::Io(io::Error::other(
+                    "the reader changed its buffer without a consume",
+                )));
+            };
+            self.line_no += 1;
+            self.pending = i + 1;
+            let line = ending_stripped(line);
+            if line.len() > self.max {
+                return Err(LineReadError::TooLong {
+                    line: self.line_no,
+                    limit: self.max,
+                });
+            }
+            return Ok(Some((self.line_no, line)));
+        }
         self.buf.clear();
         let mut ended = false;
         loop {
@@ -107,13 +151,7 @@ impl<R: BufRead> Lines<R> {
             return Ok(None);
         }
         self.line_no += 1;
-        let mut line = self.buf.as_slice();
-        if let Some(l) = line.strip_suffix(b"\n") {
-            line = l;
-        }
-        if let Some(l) = line.strip_suffix(b"\r") {
-            line = l;
-        }
+        let line = ending_stripped(&self.buf);
         if line.len() > self.max {
             return Err(LineReadError::TooLong {
                 line: self.line_no,
@@ -124,12 +162,32 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+/// `line` without its `\n` or `\r\n` ending.
+fn ending_stripped(mut line: &[u8]) -> &[u8] {
+    if let Some(l) = line.strip_suffix(b"\n") {
+        line = l;
+    }
+    if let Some(l) = line.strip_suffix(b"\r") {
+        line = l;
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The lines of `text` read through a small buffer (lines copied) and through a large one
+    /// (lines in place), which agree.
     fn all(text: &[u8], max: usize) -> Result<Vec<(usize, Vec<u8>)>, usize> {
-        let mut l = Lines::new(io::BufReader::with_capacity(3, text), max);
+        let small = all_with(text, max, 3);
+        assert_eq!(small, all_with(text, max, 1 << 10));
+        assert_eq!(small, all_with(text, max, 7));
+        small
+    }
+
+    fn all_with(text: &[u8], max: usize, buffer: usize) -> Result<Vec<(usize, Vec<u8>)>, usize> {
+        let mut l = Lines::new(io::BufReader::with_capacity(buffer, text), max);
         let mut seen = Vec::new();
         loop {
             match l.next_line() {

@@ -549,6 +549,10 @@ impl RawData {
     /// The labels that [`RawData::binarize`] maps to [`Label::Pos`] under `positive`, sorted: the
     /// labels of [`RawData::choose_positive`].
     pub fn positive_labels(&self, positive: &Positive) -> Result<Vec<f64>, DataError> {
+        if let Positive::Known(_) = positive {
+            // Given labels need no counts (a streamed chunk is binarized this way).
+            return Ok(PositiveChoice::from_counts(&[], positive)?.labels);
+        }
         Ok(self.choose_positive(positive)?.labels)
     }
 
@@ -569,24 +573,9 @@ impl RawData {
     /// drops the zeros.
     pub fn binarize_as(&self, positive: &Positive, layout: Layout) -> Result<Dataset, DataError> {
         let pos = self.positive_labels(positive)?;
-        let labels: Vec<Label> = self
-            .labels
-            .iter()
-            .map(|l| {
-                if pos.iter().any(|p| p.to_bits() == l.to_bits()) {
-                    Label::Pos
-                } else {
-                    Label::Neg
-                }
-            })
-            .collect();
+        let labels = self.labels_for(&pos);
         let sparse_input = matches!(self.features, Features::Sparse { .. });
-        let want_sparse = match layout {
-            Layout::ByDensity => self.is_sparse(),
-            Layout::AsRead => sparse_input,
-            Layout::Sparse => true,
-            Layout::Dense => false,
-        };
+        let want_sparse = self.keeps_sparse(layout);
         if !sparse_input && want_sparse {
             return self
                 .clone()
@@ -615,6 +604,50 @@ impl RawData {
             }
         };
         Ok(data)
+    }
+
+    /// [`RawData::binarize_as`] taking the rows by value: CSR rows that stay CSR move into the
+    /// dataset instead of being copied. The same dataset.
+    pub fn into_binarized(self, positive: &Positive, layout: Layout) -> Result<Dataset, DataError> {
+        if !self.keeps_sparse(layout) {
+            return self.binarize_as(positive, layout);
+        }
+        let pos = self.positive_labels(positive)?;
+        let labels = self.labels_for(&pos);
+        match self.features {
+            Features::Sparse {
+                indptr,
+                indices,
+                values,
+            } => Ok(Dataset::sparse(self.dim, indptr, indices, values, labels)?),
+            features @ Features::Dense { .. } => {
+                Self { features, ..self }.binarize_as(positive, layout)
+            }
+        }
+    }
+
+    /// Each row's [`Label`]: positive when its label is one of `pos` (bit for bit).
+    fn labels_for(&self, pos: &[f64]) -> Vec<Label> {
+        self.labels
+            .iter()
+            .map(|l| {
+                if pos.iter().any(|p| p.to_bits() == l.to_bits()) {
+                    Label::Pos
+                } else {
+                    Label::Neg
+                }
+            })
+            .collect()
+    }
+
+    /// Whether [`RawData::binarize_as`] gives CSR rows in `layout`.
+    fn keeps_sparse(&self, layout: Layout) -> bool {
+        match layout {
+            Layout::ByDensity => self.is_sparse(),
+            Layout::AsRead => matches!(self.features, Features::Sparse { .. }),
+            Layout::Sparse => true,
+            Layout::Dense => false,
+        }
     }
 }
 

@@ -420,17 +420,22 @@ impl Scaler {
                 Dataset::dense(p, out, labels)
             }
             (
-                Scaler::MaxAbs { .. },
+                Scaler::MaxAbs { max_abs },
                 Storage::Sparse {
                     indptr,
                     indices,
                     values,
                 },
             ) => {
+                // `scale_value` without its call and its match on the scaler for each value
+                // (they were a sixth of a wide file's default-scaled pass).
                 let out = indices
                     .iter()
                     .zip(values)
-                    .map(|(&j, &v)| self.scale_value(j as usize, v))
+                    .map(|(&j, &v)| match max_abs.get(j as usize) {
+                        Some(&m) => max_abs_value(m, v),
+                        None => v,
+                    })
                     .collect();
                 Dataset::sparse(p, indptr.clone(), indices.clone(), out, labels)
             }

@@ -180,10 +180,11 @@ impl Blocks {
         }
         loop {
             if !self.done {
-                let start = buf.len();
-                buf.resize(start + self.size, 0);
-                let n = read_full(&mut self.file, &mut buf[start..])?;
-                buf.truncate(start + n);
+                // `read_to_end` reads into the spare capacity without clearing it first.
+                buf.reserve_exact(self.size);
+                let n = (&mut self.file)
+                    .take(self.size as u64)
+                    .read_to_end(&mut buf)?;
                 if n < self.size {
                     self.done = true;
                 }

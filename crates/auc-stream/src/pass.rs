@@ -233,17 +233,19 @@ enum Item {
 fn parse_block(shared: &Shared, file: usize, block: blocks::Block) -> Result<Parsed, Error> {
     let raw = blocks::parse(&block, &shared.paths[file], &shared.opts)
         .map_err(|e| widen(shared.wider.as_deref(), e))?;
-    let (data, unseen) = shared.prep.rows(&raw, raw.dim())?;
     let nnz = match shared.growing {
         true => (0..raw.n()).map(|i| raw.row(i).nnz()).collect(),
         false => Vec::new(),
     };
+    let labels = raw.raw_labels().to_vec();
+    let dim = raw.dim();
+    let (data, unseen) = shared.prep.rows_owned(raw, dim)?;
     Ok(Parsed {
         file,
         data,
         unseen,
-        labels: raw.raw_labels().to_vec(),
-        dim: raw.dim(),
+        labels,
+        dim,
         nnz,
         end: block.offset + block.bytes.len() as u64,
         text: if shared.growing {

@@ -214,11 +214,26 @@ impl Shaper {
     /// they were read, with at least `max(dim, min_dim)` features, scaled and normalized; the
     /// labels are not checked ([`Shaper::apply`] does both).
     pub(crate) fn rows(&self, raw: &RawData, dim: usize) -> Result<(Dataset, u64), Error> {
-        let positive = match &self.classes {
+        let data = raw.binarize_as(&self.positive(), Layout::AsRead)?;
+        self.shape(data, dim)
+    }
+
+    /// [`Shaper::rows`] of rows taken by value (moved, not copied, when they stay CSR).
+    pub(crate) fn rows_owned(&self, raw: RawData, dim: usize) -> Result<(Dataset, u64), Error> {
+        let data = raw.into_binarized(&self.positive(), Layout::AsRead)?;
+        self.shape(data, dim)
+    }
+
+    fn positive(&self) -> Positive {
+        match &self.classes {
             Classes::Known { labels, .. } => Positive::Known(labels.clone()),
             Classes::Binary => Positive::Known(vec![1.0]),
-        };
-        let mut data = raw.binarize_as(&positive, Layout::AsRead)?;
+        }
+    }
+
+    /// Binarized rows of an input whose dimension so far is `dim`, cut to `max_dim`, padded,
+    /// scaled and normalized.
+    fn shape(&self, mut data: Dataset, dim: usize) -> Result<(Dataset, u64), Error> {
         let mut unseen = 0;
         let mut dim = dim.max(self.min_dim);
         if let Some(max) = self.max_dim {
