@@ -177,7 +177,7 @@ pub(crate) fn check_memory(
     let needed = config.memory_bytes(&shape, average);
     if needed > limit {
         return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
-            "this learner on {} rows of {} features needs about {:.3} GB but the limit is {:.3} GB: reduce the features (e.g. feature hashing), use a learner with O(p) state ({}), or a batch learner that needs no p x p matrix on wide data ({})",
+            "this learner on {} rows of {} features needs about {:.3} GB but the limit is {:.3} GB: reduce the features (e.g. feature hashing), sketch a moment learner's covariances (sketch=K: O(pK) memory), use a learner with O(p) state ({}), or a batch learner that needs no p x p matrix on wide data ({})",
             shape.n,
             shape.dim,
             needed as f64 / 1e9,
