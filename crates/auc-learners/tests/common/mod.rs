@@ -46,7 +46,13 @@ pub(crate) fn train_with(algo: &'static Algorithm, stages: &TransformSpec) -> Mo
     let choice = raw.choose_positive(&Positive::Auto).unwrap();
     let data = raw.binarize(&choice.known()).unwrap();
     let transform = stages.fit(ScaleEvidence::Data(&data)).unwrap();
-    let preparation = Preparation::new(raw.reading().clone(), &choice, data.dim(), None, transform);
+    let preparation = Preparation::new(
+        raw.reading().clone(),
+        &choice,
+        data.dim(),
+        (None, None),
+        transform,
+    );
     let prepared = preparation.apply(&data);
     let config = algo.configure(&auc_core::ParamMap::new()).unwrap();
     let state = match config.trainer() {
