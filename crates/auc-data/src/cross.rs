@@ -151,6 +151,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::float_cmp)] // Sums of small integers are exact.
     fn crosses_follow_the_row_and_sum_collisions() {
         let mut c = Crosses::new(4, 1);
         let (mut idx, mut val) = (vec![7, 0, 1, 3], vec![9.0, 2.0, 3.0, 5.0]);

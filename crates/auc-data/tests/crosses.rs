@@ -3,6 +3,8 @@
 //! zero sums dropped) over random rows with colliding indices, in LIBSVM and CSV, whole and by
 //! chunks; the cap on a row's non-zeros; and the options' checks.
 
+#![allow(clippy::float_cmp)] // Crosses are compared bit for bit with a brute force summing in the same order.
+
 use std::collections::BTreeMap;
 
 use auc_core::Row;
