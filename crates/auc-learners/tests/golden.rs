@@ -294,3 +294,28 @@ fn a_crafted_calibration_is_refused() {
     assert!(matches!(e, Error::Calibration(_)), "{e}");
     assert!(e.to_string().contains("calibration"), "{e}");
 }
+
+/// A model file whose payload does not decode says which format version it has (version 5
+/// decodes with the layout before crosses, version 6 with the current one).
+#[test]
+fn an_undecodable_payload_names_its_format_version() {
+    for (dir, version) in [("v5", 5u32), ("v6", 6)] {
+        let bytes = std::fs::read(golden_dir().join(dir).join("pa-i.auc")).unwrap();
+        assert_eq!(
+            u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+            version
+        );
+        // The payload cut after its first bytes, the length and checksum made to match.
+        let payload = &bytes[20..30];
+        let mut out = bytes[..12].to_vec();
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(payload);
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        let e = Model::from_bytes(&out).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("model format version {version}")),
+            "{e}"
+        );
+    }
+}
