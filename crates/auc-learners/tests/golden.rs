@@ -319,3 +319,46 @@ fn an_undecodable_payload_names_its_format_version() {
         );
     }
 }
+
+/// The golden models on crossed rows (`golden/crossed/`): a one-pass and a batch learner
+/// trained on heart read with `--hash-bits 4 --cross-hash-bits 6` (`--scale auto`). Each must
+/// load and score heart, read with the reading it stores (the crosses included), exactly as
+/// when it was written, so a change to the crosses' hash, order or sums shows.
+#[test]
+fn crossed_golden_models_load_and_score_the_same() {
+    let dir = golden_dir().join("crossed");
+    let update = std::env::var_os("AUC_UPDATE_GOLDEN").is_some();
+    let opts = auc_data::ReadOptions {
+        hash_bits: Some(4),
+        cross_bits: Some(6),
+        ..auc_data::ReadOptions::default()
+    };
+    let stages = auc_prep::TransformSpec::scale_then_norm(auc_data::Scaling::Auto, false);
+    for name in ["pa-i", "opauc-batch"] {
+        let model_path = dir.join(format!("{name}.auc"));
+        let scores_path = dir.join(format!("{name}.scores"));
+        if !model_path.is_file() {
+            assert!(
+                update,
+                "no golden model crossed/{name}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
+            );
+            let m = common::train_read(auc_learners::lookup(name).unwrap(), &stages, &opts);
+            let scores = m.scores(&common::heart_for(&m)).unwrap();
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&model_path, m.to_checked_bytes().unwrap()).unwrap();
+            std::fs::write(&scores_path, scores_text(&scores)).unwrap();
+        }
+        let m = Model::from_bytes(&std::fs::read(&model_path).unwrap())
+            .unwrap_or_else(|e| panic!("crossed/{name}: the golden model no longer loads: {e}"));
+        let p = &m.preparation;
+        assert_eq!(
+            (p.hash_bits, p.cross_bits, p.dim),
+            (Some(4), Some(6), 16 + 64)
+        );
+        assert_eq!(
+            scores_text(&m.scores(&common::heart_for(&m)).unwrap()),
+            std::fs::read_to_string(&scores_path).unwrap(),
+            "crossed/{name}: the golden model scores differently"
+        );
+    }
+}
