@@ -23,7 +23,8 @@ Data sets (each written once as LIBSVM train and test files that every column re
             no knob for the positive rate, which its fixed intercept puts near 10 %.)
   a9a       the shared a9a / a9a.t files as shipped (positive class +1).
   a9a-cross a9a with hashed pairwise crosses into 2^18 buckets: only when `auc train --help`
-            mentions --cross-hash-bits (our learners get `--cross-hash-bits 18`; VW gets
+            mentions --cross-hash-bits (our learners get `--hash-bits 18 --cross-hash-bits 18`,
+            since crosses need hashing; VW gets
             `-q ff -b 18`; scikit-learn gets the 123 features plus every pair of a row's
             features hashed into 2^18 columns by `cross_bucket` below. Three hashings of the same
             pairs, not one feature matrix).
@@ -406,7 +407,8 @@ def metrics(scores_path: Path, labels: list[int]):
 def run_ours(a, name, args, ds, work, cross: bool):
     tag = ds["name"] + "." + name.replace(" ", "_")
     model, scores = work / f"{tag}.model", work / f"{tag}.scores"
-    extra = ["--cross-hash-bits", str(CROSS_BITS)] if cross else []
+    # Crosses need hashing: the 123 a9a features keep their indices under 18 hash bits.
+    extra = ["--hash-bits", str(CROSS_BITS), "--cross-hash-bits", str(CROSS_BITS)] if cross else []
     cmd = [a.auc, "train", *args, *extra, "--threads", "1", "--one-thread", "--json",
            "-o", str(model), str(ds["train"])]
     rc, out, err, wall, rss = timed(cmd, work / f"{tag}.time", a.timeout)
@@ -623,7 +625,8 @@ def write_page(a, command, started, load0, datasets, results, gaps, cross_help, 
     if any(ds["name"] == "a9a-cross" for ds in datasets):
         L.append(
             f"- **a9a with hashed pairwise crosses (2^{CROSS_BITS})**: the a9a files; our "
-            f"learners get `--cross-hash-bits {CROSS_BITS}` ({cross_help}), VW gets `-q ff -b "
+            f"learners get `--hash-bits {CROSS_BITS} --cross-hash-bits {CROSS_BITS}` ({cross_help}), "
+            f"VW gets `-q ff -b "
             f"{CROSS_BITS}`, and scikit-learn gets the a9a features plus, for every pair of a "
             f"row's non-zeros, their product added to one of 2^{CROSS_BITS} extra columns "
             "(`cross_bucket` in the script). The same pairs, hashed three different ways.")

@@ -71,6 +71,7 @@ pub(crate) fn info(a: InfoArgs) -> Result<(), Error> {
             "scale_auto": scaling.to_string(),
             "reading": raw.reading(),
             "hash_bits": a.read.hash_bits,
+            "cross_bits": a.read.cross_hash_bits,
             "ranges": ranges,
         }));
     }

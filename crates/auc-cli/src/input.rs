@@ -47,6 +47,13 @@ pub(crate) struct ReadArgs {
     /// unbounded index spaces; colliding values in a row are summed.
     #[arg(long, value_name = "B", value_parser = clap::value_parser!(u8).range(1..=31), help_heading = "Reading")]
     pub(crate) hash_bits: Option<u8>,
+    /// Feature crosses (Vowpal Wabbit's `-q` for fielded data): the product of every pair of a
+    /// row's hashed features is added as a feature, folded into 2^C buckets after the 2^B hashed
+    /// features (colliding products are summed), so the dimension is 2^B + 2^C. Needs
+    /// --hash-bits; a row of more than 1024 non-zeros is refused. Models record it, so predict
+    /// crosses rows the same way without the flag.
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u8).range(1..=30), help_heading = "Reading")]
+    pub(crate) cross_hash_bits: Option<u8>,
     /// The longest line a data file may hold (a LIBSVM line with its comment, a CSV record with
     /// its quoted line breaks): 16M, 200K, 1G [default: 8M]. Reading stops with an error naming
     /// the line as soon as one outgrows it, so no input (one without line ends, an unterminated
@@ -72,6 +79,12 @@ enum HeaderArg {
 impl ReadArgs {
     /// Reader options for these flags, with an optional row limit.
     pub(crate) fn options(&self, limit: Option<usize>) -> Result<ReadOptions, Error> {
+        if let (Some(c), None) = (self.cross_hash_bits, self.hash_bits) {
+            return Err(format!(
+                "--cross-hash-bits {c} needs --hash-bits B: the crosses of a row's hashed features are placed after its 2^B features (e.g. --hash-bits 18 --cross-hash-bits {c})"
+            )
+            .into());
+        }
         let mut csv = CsvOptions::default();
         if let Some(d) = &self.delimiter {
             csv.delimiter = delimiter(d)?;
@@ -94,6 +107,7 @@ impl ReadArgs {
             },
             csv,
             hash_bits: self.hash_bits,
+            cross_bits: self.cross_hash_bits,
             max_line_bytes: self.max_line_bytes(),
             bounded_values: false,
         })
@@ -174,6 +188,11 @@ impl ReadArgs {
                 self.hash_bits.unwrap_or(0)
             )));
         }
+        if let Some(c) = self.cross_hash_bits
+            && Some(c) != prep.cross_bits
+        {
+            return Err(contradiction(format!("--cross-hash-bits {c}")));
+        }
         Ok(())
     }
 }
@@ -211,11 +230,12 @@ pub(crate) fn read_with(
 pub(crate) fn load_scale_from(path: &Path) -> Result<ScaleFrom, Error> {
     let name = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("--scale-from {name}: {e}"))?;
-    let (source, dim, hash_bits) = if bytes.starts_with(b"AUCMODEL") {
+    let (source, dim, (hash_bits, cross_bits)) = if bytes.starts_with(b"AUCMODEL") {
         let m = auc_learners::Model::from_bytes(&bytes)
             .map_err(|e| format!("--scale-from {name}: {e}"))?;
         let p = m.preparation;
-        (ScaleSource::Fitted(p.scaler().clone()), p.dim, p.hash_bits)
+        let hashing = (p.hash_bits, p.cross_bits);
+        (ScaleSource::Fitted(p.scaler().clone()), p.dim, hashing)
     } else {
         let not = || -> Error {
             format!(
@@ -228,18 +248,21 @@ pub(crate) fn load_scale_from(path: &Path) -> Result<ScaleFrom, Error> {
         let r: FeatureRanges = serde_json::from_value(ranges.clone())
             .map_err(|e| format!("--scale-from {name}: the ranges do not read: {e}"))?;
         check_ranges(&r).map_err(|e| format!("--scale-from {name}: {e}"))?;
-        let hashed = v
-            .get("hash_bits")
-            .and_then(serde_json::Value::as_u64)
-            .and_then(|b| u8::try_from(b).ok());
+        let bits = |key: &str| {
+            v.get(key)
+                .and_then(serde_json::Value::as_u64)
+                .and_then(|b| u8::try_from(b).ok())
+        };
         let dim = r.dim();
-        (ScaleSource::Ranges(r), dim, hashed)
+        let hashing = (bits("hash_bits"), bits("cross_bits"));
+        (ScaleSource::Ranges(r), dim, hashing)
     };
     Ok(ScaleFrom {
         origin: name.to_string(),
         source,
         dim,
         hash_bits,
+        cross_bits,
     })
 }
 
@@ -295,7 +318,11 @@ pub(crate) fn describe_reading(prep: &Preparation) -> String {
         .hash_bits
         .map(|b| format!(", hashed into 2^{b}"))
         .unwrap_or_default();
-    format!("{format}, {} features{hashed}", prep.dim)
+    let crossed = prep
+        .cross_bits
+        .map(|c| format!(", crosses of feature pairs in 2^{c} more"))
+        .unwrap_or_default();
+    format!("{format}, {} features{hashed}{crossed}", prep.dim)
 }
 
 /// `-1, +1` style list of labels.

@@ -144,6 +144,7 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
             let opts = a.read.options(None)?;
             let reading = RowStream::open(first, &opts)?.reading().clone();
             MomentSummary::for_stages(t.clone(), reading, opts.hash_bits)
+                .with_cross_bits(opts.cross_bits)
         }
         _ => summarize(
             &a.inputs,
@@ -445,6 +446,20 @@ pub(crate) fn summarize(
         )
         .into());
     }
+    if opts.hash_bits.is_some() && total.cross_bits() != opts.cross_bits {
+        let asked = opts.cross_bits.map_or_else(
+            || "no --cross-hash-bits".to_owned(),
+            |c| format!("--cross-hash-bits {c}"),
+        );
+        return Err(format!(
+            "{asked} was given, but the moment files were read with {}",
+            total.cross_bits().map_or_else(
+                || "no crosses".to_owned(),
+                |c| format!("--cross-hash-bits {c}")
+            )
+        )
+        .into());
+    }
     Ok(total)
 }
 
@@ -488,17 +503,19 @@ fn check_moments(
     )
 }
 
-/// An empty summary of rows read as `reading`, through `stages` when given.
+/// An empty summary of rows read as `reading` with the hashing and crosses of `opts`, through
+/// `stages` when given.
 fn empty(
     dim: usize,
     reading: auc_data::Reading,
-    hash_bits: Option<u8>,
+    opts: &ReadOptions,
     stages: Option<&Transform>,
 ) -> MomentSummary {
-    match stages {
-        Some(t) => MomentSummary::for_stages(t.clone(), reading, hash_bits),
-        None => MomentSummary::new(dim, reading, hash_bits),
-    }
+    let s = match stages {
+        Some(t) => MomentSummary::for_stages(t.clone(), reading, opts.hash_bits),
+        None => MomentSummary::new(dim, reading, opts.hash_bits),
+    };
+    s.with_cross_bits(opts.cross_bits)
 }
 
 /// A CSV file, gzip or standard input: one parser, each chunk summarized while the next is
@@ -511,7 +528,7 @@ fn summarize_stream(
 ) -> Result<MomentSummary, Error> {
     let name = path.display().to_string();
     let mut stream = RowStream::open(path, opts)?;
-    let mut total = empty(0, stream.reading().clone(), opts.hash_bits, stages);
+    let mut total = empty(0, stream.reading().clone(), opts, stages);
     let mut current = stream.next_chunk(CHUNK_ROWS)?;
     while let Some(chunk) = current {
         // The running total, the chunk's summary and the next chunk's.
@@ -519,7 +536,7 @@ fn summarize_stream(
         let (next, part) = rayon::join(
             || stream.next_chunk(CHUNK_ROWS),
             || {
-                let mut s = empty(0, chunk.reading().clone(), opts.hash_bits, stages);
+                let mut s = empty(0, chunk.reading().clone(), opts, stages);
                 s.observe_mapped(&chunk, &name).map(|()| s)
             },
         );
@@ -552,12 +569,12 @@ fn summarize_blocks(
     });
     let in_flight =
         ((2 * rayon::current_num_threads()).min(blocks::WINDOW) as u64).min(file_blocks) + 1;
-    let mut total = empty(
-        opts.hash_bits.map_or(0, |b| 1usize << b),
-        auc_data::Reading::Libsvm,
-        opts.hash_bits,
-        stages,
-    );
+    // Hashing fixes the dimension (with the crosses after the hashed features).
+    let fixed = match opts.hash_bits {
+        Some(_) => opts.fixed_dim()?.unwrap_or(0),
+        None => 0,
+    };
+    let mut total = empty(fixed, auc_data::Reading::Libsvm, opts, stages);
     total.add_source(&name);
     blocks::for_each(
         path,
@@ -565,7 +582,7 @@ fn summarize_blocks(
         block_bytes,
         |raw| {
             check_moments(&raw, stages, in_flight, budget, &name)?;
-            let mut s = empty(0, auc_data::Reading::Libsvm, opts.hash_bits, stages);
+            let mut s = empty(0, auc_data::Reading::Libsvm, opts, stages);
             s.observe_mapped(&raw, &name)
                 .map_err(|e| -> Error { format!("{name}: {e}").into() })?;
             Ok(s)

@@ -122,8 +122,11 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     let prep = &m.preparation;
     let mut opts = prep.read_options();
     opts.max_line_bytes = a.read.max_line_bytes();
-    if !a.strict_dim {
-        // Read every index; the shaper drops those past the model's dimension.
+    if !a.strict_dim && prep.cross_bits.is_none() {
+        // Read every index; the shaper drops those past the model's dimension. (Crosses are
+        // placed after the model's columns, which fix the dimension: a model crossed without
+        // hashing, one trained in Python, reads its columns strictly, since a feature past them
+        // would already have been crossed with the others when the shaper dropped it.)
         opts.dim = None;
     }
     let mut reader = Reader::open(std::slice::from_ref(&a.data), &opts)?;
@@ -313,6 +316,7 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
             "features": p.dim,
             "reading": p.reading,
             "hash_bits": p.hash_bits,
+            "cross_bits": p.cross_bits,
             "scaling": p.scaler().kind().to_string(),
             "unit_norm": p.unit_norm(),
             "stages": p.transform.describe(),

@@ -17,6 +17,7 @@
 
 use std::io::{self, BufRead, Read};
 
+use crate::cross::Crosses;
 use crate::hashing::{Hashed, fold_hashed};
 use crate::input::{BUFFER, Decoded, io_error};
 use crate::number::{Number, whole_number};
@@ -225,6 +226,8 @@ pub(crate) struct CsvParser<R> {
     fixed_dim: Option<usize>,
     hash_mask: Option<u32>,
     scratch: Vec<Hashed>,
+    /// The crossing of each row, with its reused buffer of pairs.
+    crosses: Option<Crosses>,
     /// [`ReadOptions::bounded_values`].
     bounded: bool,
 }
@@ -237,8 +240,11 @@ impl<R: BufRead> CsvParser<R> {
         source: &str,
         opts: &ReadOptions,
         fixed_dim: Option<usize>,
+        crosses: Option<Crosses>,
     ) -> Result<Self, DataError> {
         let csv = &opts.csv;
+        // The dimension of the rows' own features, which crosses follow.
+        let base_dim = opts.base_dim()?;
         let gzip = input.is_gzip();
         let recorder = Recorder::new(input, opts.max_line_bytes);
         let reader = csv::ReaderBuilder::new()
@@ -264,6 +270,7 @@ impl<R: BufRead> CsvParser<R> {
             fixed_dim,
             hash_mask: opts.hash_bits.map(|b| (1u32 << b) - 1),
             scratch: Vec::new(),
+            crosses,
             bounded: opts.bounded_values,
         };
         if !p.next_record(source)? {
@@ -304,14 +311,13 @@ impl<R: BufRead> CsvParser<R> {
             },
         };
         let found = fields - 1;
-        let dim = match (fixed_dim, p.hash_mask) {
-            (Some(dim), None) if dim < found => {
-                let kind = ParseErrorKind::TooManyFeatures { found, dim };
-                return Err(at_start(&p, kind));
-            }
-            (Some(dim), _) => dim,
-            (None, _) => found,
-        };
+        if let (Some(dim), None) = (base_dim, p.hash_mask)
+            && dim < found
+        {
+            let kind = ParseErrorKind::TooManyFeatures { found, dim };
+            return Err(at_start(&p, kind));
+        }
+        let dim = fixed_dim.unwrap_or(found);
         p.shape = Some(Shape { fields, label, dim });
         p.reading = CsvReading {
             delimiter: csv.delimiter,
@@ -327,11 +333,12 @@ impl<R: BufRead> CsvParser<R> {
         Ok(p)
     }
 
-    /// Whether rows are better stored as CSR: with hashing, or when the given dimension is more
-    /// than four times the file's feature count (dense rows would be mostly padding).
+    /// Whether rows are better stored as CSR: with hashing or crosses, or when the given
+    /// dimension is more than four times the file's feature count (dense rows would be mostly
+    /// padding).
     pub(crate) fn prefers_sparse(&self) -> bool {
         let found = self.reading.fields.saturating_sub(1);
-        self.hash_mask.is_some() || self.dim() > found.saturating_mul(4)
+        self.hash_mask.is_some() || self.crosses.is_some() || self.dim() > found.saturating_mul(4)
     }
 
     /// The resolved layout.
@@ -549,6 +556,13 @@ impl<R: BufRead> CsvParser<R> {
                     && let Err((k, kind)) = fold_hashed(&mut self.scratch, indices, values)
                 {
                     let e = Err(self.error(source, k, self.field(k).1, kind));
+                    return self.undo(parts, start, e);
+                }
+                if let Some(c) = &mut self.crosses
+                    && let Err(kind) = c.append(indices, values, start)
+                {
+                    // At the record's first field.
+                    let e = Err(self.error(source, 0, 0, kind));
                     return self.undo(parts, start, e);
                 }
                 indptr.push(indices.len());

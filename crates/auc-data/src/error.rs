@@ -94,6 +94,20 @@ pub enum ParseErrorKind {
         /// The cap.
         limit: usize,
     },
+    /// Feature crosses were asked for ([`crate::ReadOptions::cross_bits`]) and the row has more
+    /// non-zeros than the cap ([`crate::MAX_CROSS_NNZ`]).
+    CrossTooManyNonZeros {
+        /// The row's non-zeros (after hashing).
+        nnz: usize,
+        /// The cap.
+        cap: usize,
+    },
+    /// A feature cross (a product of two of the row's values, or a sum of products folded into
+    /// one bucket) is infinite.
+    CrossNotFinite {
+        /// The cross's index (0-based, after the row's own features).
+        index: u32,
+    },
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -162,6 +176,14 @@ impl fmt::Display for ParseErrorKind {
             K::LineTooLong { limit } => write!(
                 f,
                 "line is longer than {limit} bytes (the line limit, --max-line-bytes): expected a line end"
+            ),
+            K::CrossTooManyNonZeros { nnz, cap } => write!(
+                f,
+                "the row has {nnz} non-zero features, more than the {cap} that feature crosses (--cross-hash-bits) pair up: expected at most {cap} (fold with fewer --hash-bits or drop the crosses)"
+            ),
+            K::CrossNotFinite { index } => write!(
+                f,
+                "feature cross {index} (a product of two of the row's values, or their sum in one bucket) is not finite: expected values whose products are finite (scale the data first)"
             ),
         }
     }
@@ -403,6 +425,14 @@ pub enum DataError {
         /// The dimension given.
         dim: usize,
     },
+    /// [`crate::ReadOptions::cross_bits`] is outside `1..=MAX_CROSS_BITS`.
+    CrossBits {
+        /// The value given.
+        bits: u8,
+    },
+    /// [`crate::ReadOptions::cross_bits`] without a fixed dimension (feature hashing or
+    /// [`crate::ReadOptions::dim`]) for the crosses to follow.
+    CrossNeedsDim,
     /// A scaler's numbers cannot be used (a damaged or crafted model file).
     Scaler(ScalerProblem),
     /// A scaling name that is not `auto`, `minmax`, `maxabs` or `none`.
@@ -450,6 +480,14 @@ impl fmt::Display for DataError {
                 f,
                 "dimension {dim} disagrees with {bits} hash bits, which give dimension {}",
                 1u64 << bits
+            ),
+            DataError::CrossBits { bits } => write!(
+                f,
+                "cross hash bits {bits} is out of range: expected 1 to {}",
+                crate::MAX_CROSS_BITS
+            ),
+            DataError::CrossNeedsDim => f.write_str(
+                "feature crosses (--cross-hash-bits) need feature hashing (--hash-bits B): the crosses are placed after the 2^B hashed features",
             ),
             DataError::Scaler(p) => write!(f, "invalid scaler: {p}"),
             DataError::UnknownScaling { name } => write!(

@@ -1,7 +1,7 @@
 //! Reading and preparing data for the `auc` workspace: LIBSVM and CSV parsing (whole files or in
-//! chunks), gzip and standard input, feature hashing, choosing the positive class and binarizing,
-//! scaling fitted on one part and applied to another, unit-norm rows, and seeded synthetic
-//! imbalanced data (conventions section 1).
+//! chunks), gzip and standard input, feature hashing and crosses, choosing the positive class and
+//! binarizing, scaling fitted on one part and applied to another, unit-norm rows, and seeded
+//! synthetic imbalanced data (conventions section 1).
 //!
 //! This is the only layer that checks raw input: every value it hands on is finite and every sparse
 //! row is sorted, so learners need not check again. It never trains or scores anything.
@@ -43,8 +43,10 @@
 //! | $y \in \\{-1,+1\\}$ | [`RawData::binarize`] | labels after binarizing |
 //! | $n_- / n_+$ | [`Synthetic::ir`] | imbalance ratio |
 //! | $B$ | [`ReadOptions::hash_bits`] | feature hashing into $2^B$ indices |
+//! | $C$ | [`ReadOptions::cross_bits`] | feature crosses folded into $2^C$ indices after them |
 
 mod block_ranges;
+mod cross;
 mod csv;
 mod error;
 mod fast;
@@ -61,6 +63,7 @@ mod synthetic;
 
 pub use crate::stream::{read_csv, read_libsvm, read_path};
 pub use block_ranges::BlockRanges;
+pub use cross::{Crosses, MAX_CROSS_BITS, MAX_CROSS_NNZ, pair_hash};
 pub use error::{DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProblem};
 pub use input::STDIN;
 pub use lines::{DEFAULT_MAX_LINE_BYTES, LineReadError, Lines};

@@ -10,13 +10,16 @@
 //! - value errors (not a number, not finite): the first byte after `:`;
 //! - bytes after a number (`3:0.5x`): the first such byte;
 //! - with feature hashing, a sum of folded values that overflows: the token whose value made it
-//!   overflow.
+//!   overflow;
+//! - with feature crosses, a row of too many non-zeros or a cross that overflows: the line's
+//!   first byte.
 
 use std::io::BufRead;
 
 use nom::bytes::complete::{tag, take_while};
 use nom::{IResult, Offset, Parser};
 
+use crate::cross::Crosses;
 use crate::fast::simple_line;
 use crate::hashing::{Hashed, LineError, fold_hashed};
 use crate::input::{Decoded, io_error};
@@ -55,6 +58,8 @@ struct LineParser {
     hash_mask: Option<u32>,
     /// The current row's folded entries, with hashing.
     scratch: Vec<Hashed>,
+    /// The crossing of each row, with its reused buffer of pairs.
+    crosses: Option<Crosses>,
     /// [`ReadOptions::bounded_values`].
     bounded: bool,
 }
@@ -136,10 +141,15 @@ impl LineParser {
                 }
             }
         };
-        let result = result.and_then(|()| match self.hash_mask {
-            Some(_) => fold_hashed(&mut self.scratch, out.indices, out.values),
-            None => Ok(()),
-        });
+        let result = result
+            .and_then(|()| match self.hash_mask {
+                Some(_) => fold_hashed(&mut self.scratch, out.indices, out.values),
+                None => Ok(()),
+            })
+            .and_then(|()| match &mut self.crosses {
+                Some(c) => c.append(out.indices, out.values, start).map_err(|k| (0, k)),
+                None => Ok(()),
+            });
         if let Err(e) = result {
             out.indices.truncate(start);
             out.values.truncate(start);
@@ -220,8 +230,13 @@ pub(crate) struct LibsvmParser<R> {
 
 impl<R: BufRead> LibsvmParser<R> {
     /// A parser of `input` with the dimension rules of `opts` (already checked: `fixed_dim` is
-    /// `opts.fixed_dim()`).
-    pub(crate) fn new(input: Decoded<R>, opts: &ReadOptions, fixed_dim: Option<usize>) -> Self {
+    /// `opts.fixed_dim()`, `crosses` is `opts.crosses()`).
+    pub(crate) fn new(
+        input: Decoded<R>,
+        opts: &ReadOptions,
+        fixed_dim: Option<usize>,
+        crosses: Option<Crosses>,
+    ) -> Self {
         let hash_mask = opts.hash_bits.map(|b| (1u32 << b) - 1);
         Self {
             gzip: input.is_gzip(),
@@ -235,6 +250,7 @@ impl<R: BufRead> LibsvmParser<R> {
                 },
                 hash_mask,
                 scratch: Vec::new(),
+                crosses,
                 bounded: opts.bounded_values,
             },
             fixed_dim,
@@ -299,6 +315,7 @@ mod tests {
             dim_limit: None,
             hash_mask: None,
             scratch: Vec::new(),
+            crosses: None,
             bounded: false,
         };
         let (mut labels, mut indptr, mut indices, mut values) = (vec![], vec![0], vec![], vec![]);

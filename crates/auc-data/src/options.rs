@@ -1,11 +1,12 @@
 //! The settings of a read and its record: [`ReadOptions`] (format, CSV layout, dimension, limit,
-//! feature hashing) and [`Reading`], how a file was read (for CSV its resolved layout,
+//! feature hashing and crosses) and [`Reading`], how a file was read (for CSV its resolved layout,
 //! [`CsvReading`]), which model files store so that later files are read the same way.
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::cross::{Crosses, MAX_CROSS_BITS};
 use crate::error::{DataError, Mismatch, ReadingProblem};
 
 /// How to read a data file.
@@ -13,7 +14,8 @@ use crate::error::{DataError, Mismatch, ReadingProblem};
 pub struct ReadOptions {
     /// The dimension to give the data (so that a test file lines up with its training file). An
     /// index above it is an error. `None`: the file's largest index (LIBSVM) or column count (CSV),
-    /// or $2^B$ with feature hashing.
+    /// or $2^B$ with feature hashing. With crosses, the dimension of the row's own features,
+    /// which the crosses follow.
     pub dim: Option<usize>,
     /// Stop after this many examples.
     pub limit: Option<usize>,
@@ -28,6 +30,14 @@ pub struct ReadOptions {
     /// (increasing, in the range of `u32`), and `dim`, if given, must be $2^B$. CSV data read with
     /// hashing is stored as CSR.
     pub hash_bits: Option<u8>,
+    /// Feature crosses into $2^C$ buckets (1 to [`crate::MAX_CROSS_BITS`]), after the row's own
+    /// features: every pair of a row's non-zeros (after hashing) adds its product at index
+    /// $d + (\mathrm{fmix64}(i \cdot 2^{32} + j) \bmod 2^C)$, where $d$ is the fixed
+    /// dimension ($2^B$ with hashing, else `dim`, which crosses need), and the dimension becomes
+    /// $d + 2^C$ ([`crate::Crosses`]). Rows are stored as CSR; a row of more than
+    /// [`crate::MAX_CROSS_NNZ`] non-zeros is an error.
+    #[serde(default)]
+    pub cross_bits: Option<u8>,
     /// The most bytes one line may hold (a LIBSVM line, comment included, or a CSV record, quoted
     /// line breaks included), its line end not counted; a longer line is a
     /// [`crate::ParseErrorKind::LineTooLong`] error raised as soon as the cap is passed, so that no
@@ -64,6 +74,7 @@ impl Default for ReadOptions {
             format: Format::Auto,
             csv: CsvOptions::default(),
             hash_bits: None,
+            cross_bits: None,
             max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
             bounded_values: false,
         }
@@ -71,9 +82,47 @@ impl Default for ReadOptions {
 }
 
 impl ReadOptions {
-    /// The dimension every row is read into: $2^B$ with hashing, else [`ReadOptions::dim`].
-    /// Errors when `hash_bits` is outside `1..=31` or disagrees with `dim`.
-    pub(crate) fn fixed_dim(&self) -> Result<Option<usize>, DataError> {
+    /// The dimension every row is read into: the fixed dimension of the row's own features
+    /// ([`ReadOptions::base_dim`]) plus $2^C$ with crosses.
+    ///
+    /// # Errors
+    /// Those of [`ReadOptions::crosses`].
+    pub fn fixed_dim(&self) -> Result<Option<usize>, DataError> {
+        Ok(match self.crosses()? {
+            Some(c) => Some(c.dim()),
+            None => self.base_dim()?,
+        })
+    }
+
+    /// The crossing of rows these options ask for, if any.
+    ///
+    /// # Errors
+    /// Those of [`ReadOptions::base_dim`]; `cross_bits` outside `1..=MAX_CROSS_BITS` or a
+    /// crossed dimension past $2^{32}$ ([`DataError::CrossBits`]), or crosses without a fixed
+    /// dimension ([`DataError::CrossNeedsDim`]).
+    pub fn crosses(&self) -> Result<Option<Crosses>, DataError> {
+        let base = self.base_dim()?;
+        let Some(bits) = self.cross_bits else {
+            return Ok(None);
+        };
+        if !(1..=MAX_CROSS_BITS).contains(&bits) {
+            return Err(DataError::CrossBits { bits });
+        }
+        let Some(base) = base else {
+            return Err(DataError::CrossNeedsDim);
+        };
+        if (base as u64).saturating_add(1u64 << bits) > 1u64 << 32 {
+            return Err(DataError::CrossBits { bits });
+        }
+        Ok(Some(Crosses::new(base, bits)))
+    }
+
+    /// The dimension of the row's own features (before crosses): $2^B$ with hashing, else
+    /// [`ReadOptions::dim`].
+    ///
+    /// # Errors
+    /// When `hash_bits` is outside `1..=31` or disagrees with `dim`.
+    pub fn base_dim(&self) -> Result<Option<usize>, DataError> {
         let Some(bits) = self.hash_bits else {
             return Ok(self.dim);
         };

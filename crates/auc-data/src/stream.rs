@@ -82,14 +82,15 @@ impl<R: BufRead> RowStream<R> {
         opts: &ReadOptions,
     ) -> Result<Self, DataError> {
         let fixed_dim = opts.fixed_dim()?;
+        let crosses = opts.crosses()?;
         let input = Decoded::new(reader, source)?;
         let (parser, reading, sparse) = if format == Format::Csv {
-            let p = CsvParser::new(input, source, opts, fixed_dim)?;
+            let p = CsvParser::new(input, source, opts, fixed_dim, crosses)?;
             let reading = Reading::Csv(p.reading().clone());
             let sparse = p.prefers_sparse();
             (Parser::Csv(Box::new(p)), reading, sparse)
         } else {
-            let p = LibsvmParser::new(input, opts, fixed_dim);
+            let p = LibsvmParser::new(input, opts, fixed_dim, crosses);
             (Parser::Libsvm(Box::new(p)), Reading::Libsvm, true)
         };
         Ok(Self {
@@ -211,7 +212,7 @@ impl RowStream<Box<dyn BufRead + Send>> {
 ///
 /// `source` names the input in errors. Honours `opts.dim` (every index must be at most `dim`, and
 /// the result has exactly that dimension), `opts.limit` (stop after that many examples) and
-/// `opts.hash_bits`; `opts.format` and `opts.csv` are ignored. Lines are read as bytes, so invalid
+/// `opts.hash_bits` and `opts.cross_bits`; `opts.format` and `opts.csv` are ignored. Lines are read as bytes, so invalid
 /// UTF-8 is reported as a parse error at its column (or ignored inside a comment), never as a
 /// panic. The same parser reads chunk by chunk through [`RowStream`].
 pub fn read_libsvm<R: BufRead>(
@@ -226,7 +227,8 @@ pub fn read_libsvm<R: BufRead>(
 ///
 /// `opts.csv` picks the delimiter, the header rule and the label column; `opts.dim` widens the rows
 /// (an error if the file has more features); `opts.limit` stops after that many examples;
-/// `opts.hash_bits` folds the feature columns (the rows are then stored as CSR). The label column
+/// `opts.hash_bits` folds the feature columns and `opts.cross_bits` adds their crosses (the rows
+/// are then stored as CSR). The label column
 /// is taken out and the remaining columns, in order, are the features. Storage is dense without
 /// hashing. [`RawData::reading`] gives the resolved layout and the header names.
 pub fn read_csv<R: BufRead>(

@@ -154,7 +154,8 @@ fn check_outcome(input: &[u8], result: Result<RawData, DataError>) -> Result<(),
 }
 
 /// As [`check_outcome`], for a read with `opts`: invalid hashing options (bits outside 1..=31, a
-/// dimension other than 2^B) must be refused as such, whatever the input.
+/// dimension other than 2^B) and invalid crosses (bits outside 1..=30, no fixed dimension) must
+/// be refused as such, whatever the input; crossed data has the dimension 2^B (or `dim`) + 2^C.
 fn check_read(
     input: &[u8],
     opts: &ReadOptions,
@@ -163,15 +164,28 @@ fn check_read(
     let invalid = opts
         .hash_bits
         .is_some_and(|b| !(1..=31).contains(&b) || opts.dim.is_some_and(|d| d != 1usize << b));
+    let base = opts.hash_bits.map(|b| 1usize << b).or(opts.dim);
+    let bad_cross = !invalid
+        && opts
+            .cross_bits
+            .is_some_and(|c| !(1..=30).contains(&c) || base.is_none());
     match result {
         Err(DataError::HashBits { .. } | DataError::HashDim { .. }) => {
             prop_assert!(invalid);
             Ok(())
         }
+        Err(DataError::CrossBits { .. } | DataError::CrossNeedsDim) => {
+            prop_assert!(bad_cross);
+            Ok(())
+        }
         result => {
-            prop_assert!(!invalid, "invalid options accepted");
+            prop_assert!(!invalid && !bad_cross, "invalid options accepted");
+            let crosses = opts.cross_bits.map_or(0, |c| 1usize << c);
             if let (Ok(d), Some(b)) = (&result, opts.hash_bits) {
-                prop_assert_eq!(d.dim(), 1usize << b);
+                prop_assert_eq!(d.dim(), (1usize << b) + crosses);
+            }
+            if let (Ok(d), Some(base)) = (&result, base.filter(|_| crosses > 0)) {
+                prop_assert_eq!(d.dim(), base + crosses);
             }
             check_outcome(input, result)
         }
@@ -391,7 +405,8 @@ impl Table {
     }
 }
 
-/// Random reading options: label column, header rule, delimiter, dimension, limit, hashing.
+/// Random reading options: label column, header rule, delimiter, dimension, limit, hashing,
+/// crosses.
 fn options() -> impl Strategy<Value = ReadOptions> {
     let label = prop_oneof![
         (0usize..4).prop_map(LabelColumn::Index),
@@ -405,12 +420,14 @@ fn options() -> impl Strategy<Value = ReadOptions> {
         prop::option::of(0usize..300),
         prop::option::of(0usize..6),
         prop::option::of(prop_oneof![1u8..=12, Just(0u8), Just(31u8), Just(32u8)]),
+        prop::option::of(prop_oneof![3 => 1u8..=4, 1 => Just(0u8), 1 => Just(31u8)]),
     )
         .prop_map(
-            |(label, delimiter, header, dim, limit, hash_bits)| ReadOptions {
+            |(label, delimiter, header, dim, limit, hash_bits, cross_bits)| ReadOptions {
                 dim,
                 limit,
                 hash_bits,
+                cross_bits,
                 csv: CsvOptions {
                     label,
                     delimiter,

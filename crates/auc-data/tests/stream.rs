@@ -383,6 +383,7 @@ fn reading_options_and_readings_serialize() {
                 header: Some(true),
             },
             hash_bits: Some(18),
+            cross_bits: Some(3),
             max_line_bytes: 1 << 20,
             bounded_values: true,
         });

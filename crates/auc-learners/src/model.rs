@@ -1,12 +1,12 @@
 //! Model files: a trained model with everything needed to read new data as its training data
 //! was read, tagged by the algorithm's name, versioned and checksummed as a whole.
 //!
-//! # Layout (format version 5)
+//! # Layout (format version 6)
 //!
 //! | bytes | content |
 //! |---|---|
 //! | 8 | `AUCMODEL` |
-//! | 4 | format version, `u32` little endian (5; 3 and 4 are still read) |
+//! | 4 | format version, `u32` little endian (6; 3 to 5 are still read) |
 //! | 8 | payload length $L$, `u64` little endian |
 //! | $L$ | payload: postcard encoding of the wire struct below |
 //! | 4 | CRC-32 of every byte before it (header and payload), `u32` little endian |
@@ -14,15 +14,17 @@
 //! The payload holds the algorithm's **name** (never a position in a list), the version of its
 //! state layout, its parameters as a JSON object (every parameter, defaults included), whether
 //! the iterates are averaged, the [`Preparation`] (how the data was read, the positive class,
-//! the dimension, hashing, the fitted stages), a [`TrainingRecord`] and the learner's own state
-//! bytes, and the calibration of its scores to probabilities when one was fitted. Version 4 had no
-//! calibration (it is read as a model without one); version 3 also differs in the preparation,
-//! which held a scaler and a unit-norm flag where later versions hold the list of stages
-//! ([`auc_prep::Transform`]); it is read into the same preparation, so version 3 and 4 files
-//! load and score as before.
+//! the dimension, hashing and crosses, the fitted stages), a [`TrainingRecord`] and the learner's
+//! own state bytes, and the calibration of its scores to probabilities when one was fitted.
+//! Version 5 had no feature crosses in the preparation ([`auc_prep::PreparationV5`], read as a
+//! preparation without them); version 4 had no calibration either (it is read as a model without
+//! one); version 3 also differs in the preparation, which held a scaler and a unit-norm flag
+//! where later versions hold the list of stages ([`auc_prep::Transform`]); it is read into the
+//! same preparation, so version 3 to 5 files load and score as before. A payload that does not
+//! decode is an error that names its format version.
 //!
 //! Reading checks, in order: the magic, the format version (1 and 2 were written before models
-//! were tagged by name and are refused with a message that says so; 3 to 5 are read), the length, the checksum,
+//! were tagged by name and are refused with a message that says so; 3 to 6 are read), the length, the checksum,
 //! the payload's decoding, the algorithm's name, its state version, the parameters (as the
 //! command line checks them), the preparation, the state (`SavedState::validate`) and the
 //! calibration. So a
@@ -35,7 +37,7 @@ use std::fmt;
 
 use auc_core::{Dataset, ParamError, ParamMap, StateError};
 use auc_eval::calibration::Calibration;
-use auc_prep::{Preparation, PreparationV3};
+use auc_prep::{Preparation, PreparationV3, PreparationV5};
 use serde::{Deserialize, Serialize};
 
 use crate::params::from_json;
@@ -44,10 +46,11 @@ use crate::trained::{Configured, Trained};
 
 const MAGIC: &[u8; 8] = b"AUCMODEL";
 /// The format version this build writes.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 /// The oldest format version this build reads: version 3 stored the preparation as a scaler and
 /// a unit-norm flag ([`PreparationV3`]), version 4 as a list of stages, version 5 added the
-/// calibration.
+/// calibration, version 6 the feature crosses of the preparation ([`PreparationV5`] is the
+/// layout before them).
 pub const OLDEST_READ_VERSION: u32 = 3;
 /// Bytes before the payload: magic, version, length.
 const HEADER: usize = 20;
@@ -243,21 +246,38 @@ impl std::error::Error for Error {
     }
 }
 
-/// The payload as written and read from version 5 on: version 4's fields and the calibration.
+/// The payload from version 5 on: version 4's fields and the calibration. `P` is the
+/// preparation's layout: [`Preparation`] from version 6 on (what is written), [`PreparationV5`]
+/// in version 5.
 #[derive(Serialize, Deserialize)]
-struct Wire {
+struct Wire<P = Preparation> {
     algorithm: String,
     state_version: u32,
     params: String,
     averaged: bool,
-    preparation: Preparation,
+    preparation: P,
     training: TrainingRecord,
     state: Vec<u8>,
     calibration: Option<Calibration>,
 }
 
-/// The payload of versions 3 and 4; `P` is the preparation's layout ([`Preparation`] in version
-/// 4, [`PreparationV3`] in version 3). Neither had a calibration.
+impl From<Wire<PreparationV5>> for Wire {
+    fn from(w: Wire<PreparationV5>) -> Self {
+        Wire {
+            algorithm: w.algorithm,
+            state_version: w.state_version,
+            params: w.params,
+            averaged: w.averaged,
+            preparation: w.preparation.into(),
+            training: w.training,
+            state: w.state,
+            calibration: w.calibration,
+        }
+    }
+}
+
+/// The payload of versions 3 and 4; `P` is the preparation's layout ([`PreparationV5`] in
+/// version 4, [`PreparationV3`] in version 3). Neither had a calibration.
 #[derive(Serialize, Deserialize)]
 struct WireV4<P> {
     algorithm: String,
@@ -284,15 +304,18 @@ impl<P: Into<Preparation>> From<WireV4<P>> for Wire {
     }
 }
 
-/// Decodes a payload of layout `W`, refusing trailing bytes.
-fn decode<W: serde::de::DeserializeOwned>(payload: &[u8]) -> Result<W, Error> {
+/// Decodes a payload of layout `W` (that of format `version`, which the error names), refusing
+/// trailing bytes.
+fn decode<W: serde::de::DeserializeOwned>(payload: &[u8], version: u32) -> Result<W, Error> {
     match postcard::take_from_bytes::<W>(payload) {
         Ok((w, [])) => Ok(w),
         Ok((_, rest)) => Err(Error::Decode(format!(
-            "{} bytes after the payload",
+            "{} bytes after the payload of model format version {version}",
             rest.len()
         ))),
-        Err(e) => Err(Error::Decode(e.to_string())),
+        Err(e) => Err(Error::Decode(format!(
+            "a payload of model format version {version}: {e}"
+        ))),
     }
 }
 
@@ -368,10 +391,12 @@ impl Model {
         if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
             return Err(Error::Checksum);
         }
+        let payload = &body[HEADER..];
         let wire: Wire = match version {
-            3 => decode::<WireV4<PreparationV3>>(&body[HEADER..])?.into(),
-            4 => decode::<WireV4<Preparation>>(&body[HEADER..])?.into(),
-            _ => decode(&body[HEADER..])?,
+            3 => decode::<WireV4<PreparationV3>>(payload, version)?.into(),
+            4 => decode::<WireV4<PreparationV5>>(payload, version)?.into(),
+            5 => decode::<Wire<PreparationV5>>(payload, version)?.into(),
+            _ => decode(payload, version)?,
         };
         let algorithm = crate::find(&wire.algorithm)
             .ok_or_else(|| Error::UnknownAlgorithm(wire.algorithm.clone()))?;

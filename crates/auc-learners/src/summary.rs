@@ -43,13 +43,15 @@
 //! the same stages merge. Such moments are ordinary class moments of $z(x)$, so merging is as
 //! exact as for rows as read (conventions section 9).
 //!
-//! # Moment file format (version 2)
+//! # Moment file format (version 3)
 //!
 //! `AUCMOMNT`, the format version (`u32`, little-endian), the payload length (`u64`), the
-//! payload (postcard: dimension, hashing, reading, the sorted per-label moments, the ranges, the
-//! source names, the stages of mapped rows) and a CRC-32 of everything before it, as model
-//! files. Reading checks all of it and every value (finite, shapes, counts that agree) before
-//! use. Version 1 (before feature maps: no stages) is read as a summary of rows as read.
+//! payload (postcard: dimension, hashing, crosses, reading, the sorted per-label moments, the
+//! ranges, the source names, the stages of mapped rows) and a CRC-32 of everything before it, as
+//! model files (`summary/wire.rs`). Reading checks all of it and every value (finite, shapes, counts that
+//! agree) before use. Version 2 (before feature crosses) is read as a summary of rows read
+//! without crosses, version 1 (before feature maps: no stages either) as a summary of rows as
+//! read. Summaries merge only when hashing and crosses agree.
 
 use std::fmt;
 
@@ -62,13 +64,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Algorithm, Model, TrainingRecord};
 
+mod wire;
+
 /// The first bytes of a moment file.
 pub const MOMENTS_MAGIC: &[u8; 8] = b"AUCMOMNT";
 
 /// The moment file format this build writes.
-pub const MOMENTS_FORMAT_VERSION: u32 = 2;
+pub const MOMENTS_FORMAT_VERSION: u32 = 3;
 
-/// The oldest moment file format this build reads (version 1: no stages).
+/// The oldest moment file format this build reads (version 1: no stages; version 2: no
+/// crosses).
 pub const MOMENTS_OLDEST_READ_VERSION: u32 = 1;
 
 /// Bytes before the payload: magic, version, length.
@@ -176,6 +181,8 @@ struct LabelMoments {
 pub struct MomentSummary {
     dim: usize,
     hash_bits: Option<u8>,
+    /// Feature crosses the rows were read with.
+    cross_bits: Option<u8>,
     reading: Reading,
     labels: Vec<LabelMoments>,
     ranges: FeatureRanges,
@@ -183,43 +190,6 @@ pub struct MomentSummary {
     /// The fitted stages every row went through before its moments were taken (a feature
     /// map); `None`: rows as read, scaled at solve time.
     stages: Option<Transform>,
-}
-
-/// Version 1 of the payload.
-#[derive(Serialize, Deserialize)]
-struct WireV1 {
-    dim: u64,
-    hash_bits: Option<u8>,
-    reading: Reading,
-    labels: Vec<LabelMoments>,
-    ranges: FeatureRanges,
-    sources: Vec<String>,
-}
-
-/// Version 2 of the payload: version 1 and the stages of mapped rows.
-#[derive(Serialize, Deserialize)]
-struct Wire {
-    dim: u64,
-    hash_bits: Option<u8>,
-    reading: Reading,
-    labels: Vec<LabelMoments>,
-    ranges: FeatureRanges,
-    sources: Vec<String>,
-    stages: Option<Transform>,
-}
-
-impl From<WireV1> for Wire {
-    fn from(w: WireV1) -> Wire {
-        Wire {
-            dim: w.dim,
-            hash_bits: w.hash_bits,
-            reading: w.reading,
-            labels: w.labels,
-            ranges: w.ranges,
-            sources: w.sources,
-            stages: None,
-        }
-    }
 }
 
 /// Rows of one label waiting for a blocked update.
@@ -237,6 +207,7 @@ impl MomentSummary {
         Self {
             dim,
             hash_bits,
+            cross_bits: None,
             reading,
             labels: Vec::new(),
             ranges: FeatureRanges::new(dim),
@@ -540,6 +511,13 @@ impl MomentSummary {
                 bits_name(other.hash_bits)
             )));
         }
+        if self.cross_bits != other.cross_bits {
+            return Err(MomentError::Mismatch(format!(
+                "one part was read with feature crosses {}, the other with {}: give every part the same --cross-hash-bits",
+                bits_name(self.cross_bits),
+                bits_name(other.cross_bits)
+            )));
+        }
         if self.reading != other.reading {
             return Err(MomentError::Mismatch(format!(
                 "the parts were read differently ({:?} and {:?}); every part must have the same format and columns",
@@ -602,6 +580,18 @@ impl MomentSummary {
     /// Feature hashing the rows were read with.
     pub fn hash_bits(&self) -> Option<u8> {
         self.hash_bits
+    }
+
+    /// Feature crosses the rows were read with ([`auc_data::ReadOptions::cross_bits`]).
+    pub fn cross_bits(&self) -> Option<u8> {
+        self.cross_bits
+    }
+
+    /// The same summary, of rows read with feature crosses `cross_bits` (no rows yet: set it
+    /// before adding rows, as the reader's options say).
+    pub fn with_cross_bits(mut self, cross_bits: Option<u8>) -> Self {
+        self.cross_bits = cross_bits;
+        self
     }
 
     /// The names of the files (or partitions) summarized, in the order first met.
@@ -687,7 +677,7 @@ impl MomentSummary {
                 self.reading.clone(),
                 &choice,
                 input,
-                self.hash_bits,
+                (self.hash_bits, self.cross_bits),
                 t.clone(),
             );
             return Ok((m, preparation, choice));
@@ -698,155 +688,9 @@ impl MomentSummary {
         let (a, c) = affine(transform.scaler(), p)?;
         m.pos = scale_moments(&m.pos, &a, &c)?;
         m.neg = scale_moments(&m.neg, &a, &c)?;
-        let preparation =
-            Preparation::new(self.reading.clone(), &choice, p, self.hash_bits, transform);
+        let hashing = (self.hash_bits, self.cross_bits);
+        let preparation = Preparation::new(self.reading.clone(), &choice, p, hashing, transform);
         Ok((m, preparation, choice))
-    }
-
-    /// The moment file: see the module docs.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let wire = Wire {
-            dim: self.dim as u64,
-            hash_bits: self.hash_bits,
-            reading: self.reading.clone(),
-            labels: self.labels.clone(),
-            ranges: self.ranges.clone(),
-            sources: self.sources.clone(),
-            stages: self.stages.clone(),
-        };
-        let payload = postcard::to_allocvec(&wire).expect("summaries serialize to postcard");
-        let mut out = Vec::with_capacity(HEADER + payload.len() + 4);
-        out.extend_from_slice(MOMENTS_MAGIC);
-        out.extend_from_slice(&MOMENTS_FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        out.extend_from_slice(&payload);
-        let crc = crc32fast::hash(&out);
-        out.extend_from_slice(&crc.to_le_bytes());
-        out
-    }
-
-    /// Whether `bytes` start like a moment file (the magic only).
-    pub fn is_moment_file(bytes: &[u8]) -> bool {
-        bytes.starts_with(MOMENTS_MAGIC)
-    }
-
-    /// Reads a moment file, checking magic, version, length, checksum and every value.
-    ///
-    /// # Errors
-    /// A [`MomentError`] naming what is wrong; never panics.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, MomentError> {
-        if !Self::is_moment_file(bytes) {
-            return Err(MomentError::NotMoments);
-        }
-        if bytes.len() < HEADER + 4 {
-            return Err(MomentError::Length {
-                announced: 0,
-                found: bytes.len().saturating_sub(HEADER + 4) as u64,
-            });
-        }
-        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if !(MOMENTS_OLDEST_READ_VERSION..=MOMENTS_FORMAT_VERSION).contains(&version) {
-            return Err(MomentError::Version { found: version });
-        }
-        let announced = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
-        let found = (bytes.len() - HEADER - 4) as u64;
-        if announced != found {
-            return Err(MomentError::Length { announced, found });
-        }
-        let (body, crc) = bytes.split_at(bytes.len() - 4);
-        if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
-            return Err(MomentError::Checksum);
-        }
-        let payload = &body[HEADER..];
-        let invalid = |e: postcard::Error| MomentError::Invalid(e.to_string());
-        let (wire, rest) = if version == 1 {
-            let (w, rest) = postcard::take_from_bytes::<WireV1>(payload).map_err(invalid)?;
-            (Wire::from(w), rest)
-        } else {
-            postcard::take_from_bytes::<Wire>(payload).map_err(invalid)?
-        };
-        if !rest.is_empty() {
-            return Err(MomentError::Invalid(format!(
-                "{} unexpected bytes after the payload",
-                rest.len()
-            )));
-        }
-        Self::from_wire(wire)
-    }
-
-    fn from_wire(w: Wire) -> Result<Self, MomentError> {
-        let bad = |m: String| Err(MomentError::Invalid(m));
-        let Ok(dim) = usize::try_from(w.dim) else {
-            return bad(format!("dimension {} is too large", w.dim));
-        };
-        if let Some(b) = w.hash_bits
-            && (!(1..=31).contains(&b) || dim != 1usize << b)
-        {
-            return bad(format!("hash bits {b} do not match dimension {dim}"));
-        }
-        w.reading
-            .validate()
-            .map_err(|e| MomentError::Invalid(e.to_string()))?;
-        for (k, l) in w.labels.iter().enumerate() {
-            if !l.label.is_finite() {
-                return bad(format!("label {} is not finite", l.label));
-            }
-            if l.moments.dim() != dim {
-                return bad(format!(
-                    "label {}: moments of dimension {}, summary of {dim}",
-                    l.label,
-                    l.moments.dim()
-                ));
-            }
-            if l.moments.count() == 0 {
-                return bad(format!("label {} has no rows", l.label));
-            }
-            if k > 0 && w.labels[k - 1].label.total_cmp(&l.label) != std::cmp::Ordering::Less {
-                return bad("labels are not sorted and distinct".to_owned());
-            }
-        }
-        let r = &w.ranges;
-        if r.dim() != dim || r.max().len() != dim || r.nnz().len() != dim {
-            return bad(format!(
-                "feature ranges cover {} features, summary {dim}",
-                r.dim()
-            ));
-        }
-        let rows: u64 = w.labels.iter().map(|l| l.moments.count()).sum();
-        if r.rows() != rows {
-            return bad(format!(
-                "feature ranges count {} rows, the moments {rows}",
-                r.rows()
-            ));
-        }
-        for j in 0..dim {
-            let (lo, hi, c) = (r.min()[j], r.max()[j], r.nnz()[j]);
-            if !lo.is_finite() || !hi.is_finite() || lo > hi || c > rows {
-                return bad(format!("feature {j}: range [{lo}, {hi}] over {c} rows"));
-            }
-        }
-        if let Some(t) = &w.stages {
-            let Some(map) = t.feature_map() else {
-                return bad("stages without a feature map are applied at solve time".to_owned());
-            };
-            t.validate(map.input_dim())
-                .map_err(|e| MomentError::Invalid(format!("the stages: {e}")))?;
-            if map.output_dim() != dim {
-                return bad(format!(
-                    "the map gives {} features, the moments have {dim}",
-                    map.output_dim()
-                ));
-            }
-        }
-        Ok(Self {
-            dim,
-            hash_bits: w.hash_bits,
-            reading: w.reading,
-            labels: w.labels,
-            ranges: w.ranges,
-            sources: w.sources,
-            stages: w.stages,
-        })
     }
 }
 

@@ -62,7 +62,7 @@ fn check_golden(dir: &std::path::Path, write_missing: bool) -> Vec<&'static str>
         // Written again, the model loads back to the same scores, and writing is then a fixed
         // point. (The bytes need not equal the golden file's: a parameter added since, such as
         // GAM-CVM's `landmarks`, is written out with the value that reproduces the old fit, and
-        // a version 3 or 4 file is written as version 5.)
+        // a version 3 to 5 file is written as version 6.)
         let again = m.to_bytes();
         let m2 = Model::from_bytes(&again)
             .unwrap_or_else(|e| panic!("{}: a rewritten model no longer loads: {e}", algo.name));
@@ -83,19 +83,21 @@ fn check_golden(dir: &std::path::Path, write_missing: bool) -> Vec<&'static str>
 }
 
 /// The golden models of format version 3 (`golden/`, written before the preparation became a
-/// list of stages), version 4 (`golden/v4/`, before calibrations) and version 5 (`golden/v5/`)
-/// load and score as when they were written; a new learner gets its version 5 file from an
-/// `AUC_UPDATE_GOLDEN=1` run.
+/// list of stages), version 4 (`golden/v4/`, before calibrations), version 5 (`golden/v5/`,
+/// before feature crosses) and version 6 (`golden/v6/`) load and score as when they were
+/// written; a new learner gets its version 6 file from an `AUC_UPDATE_GOLDEN=1` run.
 #[test]
 fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
     let dir = golden_dir();
-    // Version 3 and 4 files exist for the algorithms of their time; none is written again.
+    // Version 3 to 5 files exist for the algorithms of their time; none is written again.
     check_golden(&dir, false);
     check_golden(&dir.join("v4"), false);
-    let v5 = check_golden(&dir.join("v5"), true);
+    let v5 = check_golden(&dir.join("v5"), false);
+    assert!(v5.is_empty(), "no version 5 golden model for {v5:?}");
+    let v6 = check_golden(&dir.join("v6"), true);
     assert!(
-        v5.is_empty(),
-        "no golden model for {v5:?}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
+        v6.is_empty(),
+        "no golden model for {v6:?}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
     );
 }
 
@@ -327,4 +329,72 @@ fn a_crafted_calibration_is_refused() {
     let e = Model::from_bytes(&m.to_bytes()).unwrap_err();
     assert!(matches!(e, Error::Calibration(_)), "{e}");
     assert!(e.to_string().contains("calibration"), "{e}");
+}
+
+/// A model file whose payload does not decode says which format version it has (version 5
+/// decodes with the layout before crosses, version 6 with the current one).
+#[test]
+fn an_undecodable_payload_names_its_format_version() {
+    for (dir, version) in [("v5", 5u32), ("v6", 6)] {
+        let bytes = std::fs::read(golden_dir().join(dir).join("pa-i.auc")).unwrap();
+        assert_eq!(
+            u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+            version
+        );
+        // The payload cut after its first bytes, the length and checksum made to match.
+        let payload = &bytes[20..30];
+        let mut out = bytes[..12].to_vec();
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(payload);
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        let e = Model::from_bytes(&out).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("model format version {version}")),
+            "{e}"
+        );
+    }
+}
+
+/// The golden models on crossed rows (`golden/crossed/`): a one-pass and a batch learner
+/// trained on heart read with `--hash-bits 4 --cross-hash-bits 6` (`--scale auto`). Each must
+/// load and score heart, read with the reading it stores (the crosses included), exactly as
+/// when it was written, so a change to the crosses' hash, order or sums shows.
+#[test]
+fn crossed_golden_models_load_and_score_the_same() {
+    let dir = golden_dir().join("crossed");
+    let update = std::env::var_os("AUC_UPDATE_GOLDEN").is_some();
+    let opts = auc_data::ReadOptions {
+        hash_bits: Some(4),
+        cross_bits: Some(6),
+        ..auc_data::ReadOptions::default()
+    };
+    let stages = auc_prep::TransformSpec::scale_then_norm(auc_data::Scaling::Auto, false);
+    for name in ["pa-i", "opauc-batch"] {
+        let model_path = dir.join(format!("{name}.auc"));
+        let scores_path = dir.join(format!("{name}.scores"));
+        if !model_path.is_file() {
+            assert!(
+                update,
+                "no golden model crossed/{name}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
+            );
+            let m = common::train_read(auc_learners::lookup(name).unwrap(), &stages, &opts);
+            let scores = m.scores(&common::heart_for(&m)).unwrap();
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&model_path, m.to_checked_bytes().unwrap()).unwrap();
+            std::fs::write(&scores_path, scores_text(&scores)).unwrap();
+        }
+        let m = Model::from_bytes(&std::fs::read(&model_path).unwrap())
+            .unwrap_or_else(|e| panic!("crossed/{name}: the golden model no longer loads: {e}"));
+        let p = &m.preparation;
+        assert_eq!(
+            (p.hash_bits, p.cross_bits, p.dim),
+            (Some(4), Some(6), 16 + 64)
+        );
+        assert_eq!(
+            scores_text(&m.scores(&common::heart_for(&m)).unwrap()),
+            std::fs::read_to_string(&scores_path).unwrap(),
+            "crossed/{name}: the golden model scores differently"
+        );
+    }
 }

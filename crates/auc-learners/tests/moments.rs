@@ -363,7 +363,7 @@ fn format_version_1_moment_files_read_and_fit_as_they_did() {
         .map(|l| l.parse().unwrap())
         .collect();
     assert_eq!(scores, want);
-    // Written again it is a version 2 file of the same summary.
+    // Written again it is a version 3 file of the same summary.
     let again = MomentSummary::from_bytes(&s.to_bytes()).unwrap();
     assert_eq!(again, s);
 }
@@ -421,4 +421,54 @@ fn rows_handed_over_through_a_map_summarize_as_parsed_chunks_do() {
     assert!(err(&rows, &nan).to_string().contains("label NaN of row 7"));
     let wide = rows.clone().with_dim(rows.dim() + 1);
     assert!(err(&wide, labels).to_string().contains("features"));
+}
+
+/// Rewrites a moment file's payload with `f`, then its version, length and checksum.
+fn repacked(bytes: &[u8], version: u32, f: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut payload = bytes[20..bytes.len() - 4].to_vec();
+    f(&mut payload);
+    let mut out = bytes[..8].to_vec();
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&payload);
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+/// A moment file of format version 2 (before feature crosses) reads as a summary of rows read
+/// without crosses: its payload is version 3's without the crosses' byte (`None` is one 0 byte
+/// after the dimension and the hashing). Summaries of other crosses do not merge.
+#[test]
+fn format_version_2_moment_files_read_as_rows_without_crosses() {
+    let s = MomentSummary::from_dense(&[0.0, 1.0, 1.0, 0.5, 2.0, 2.0], 3, 2, &[1.0, -1.0, 1.0])
+        .unwrap();
+    assert_eq!(s.cross_bits(), None);
+    let v3 = s.to_bytes();
+    assert_eq!(u32::from_le_bytes(v3[8..12].try_into().unwrap()), 3);
+    // The payload starts with the dimension (2: one byte), no hashing (0), no crosses (0).
+    assert_eq!(&v3[20..23], &[2, 0, 0]);
+    let v2 = repacked(&v3, 2, |p| {
+        p.remove(2);
+    });
+    assert_eq!(MomentSummary::from_bytes(&v2).unwrap(), s);
+    // A version 3 file with crosses that its dimension cannot hold is refused; a damaged
+    // payload names its format version.
+    let crossed = repacked(&v3, 3, |p| {
+        p[2] = 1;
+        p.insert(3, 2);
+    });
+    let e = MomentSummary::from_bytes(&crossed).unwrap_err().to_string();
+    assert!(e.contains("crosses do not fit dimension 2"), "{e}");
+    let damaged = repacked(&v3, 2, |p| p.truncate(3));
+    let e = MomentSummary::from_bytes(&damaged).unwrap_err().to_string();
+    assert!(e.contains("format version 2"), "{e}");
+    let mut other = MomentSummary::from_dense(&[0.0, 1.0], 1, 2, &[1.0])
+        .unwrap()
+        .with_cross_bits(Some(1));
+    let e = other.merge(&s).unwrap_err().to_string();
+    assert!(
+        e.contains("feature crosses 1 bits, the other with none"),
+        "{e}"
+    );
 }

@@ -14,10 +14,10 @@ pub enum PrepError {
     ScaleFromHashing {
         /// Where the scaling came from.
         origin: String,
-        /// Its hashing.
-        theirs: Option<u8>,
-        /// This data's hashing.
-        ours: Option<u8>,
+        /// Its hashing and crosses (bits).
+        theirs: (Option<u8>, Option<u8>),
+        /// This data's hashing and crosses.
+        ours: (Option<u8>, Option<u8>),
     },
     /// `--scale` names another kind than the model's fitted scaling of `--scale-from`.
     ScaleFromContradiction {
@@ -34,8 +34,12 @@ pub enum PrepError {
     MapNeedsSample,
 }
 
-fn hashing(b: Option<u8>) -> String {
-    b.map_or_else(|| "no hashing".to_owned(), |b| format!("--hash-bits {b}"))
+fn hashing((b, c): (Option<u8>, Option<u8>)) -> String {
+    let hash = b.map_or_else(|| "no hashing".to_owned(), |b| format!("--hash-bits {b}"));
+    match c {
+        Some(c) => format!("{hash} --cross-hash-bits {c}"),
+        None => hash,
+    }
 }
 
 impl fmt::Display for PrepError {
@@ -50,7 +54,7 @@ impl fmt::Display for PrepError {
                 ours,
             } => write!(
                 f,
-                "--scale-from {origin} holds the ranges of features read with {}, but this data is read with {}: give the same --hash-bits",
+                "--scale-from {origin} holds the ranges of features read with {}, but this data is read with {}: give the same --hash-bits and --cross-hash-bits",
                 hashing(*theirs),
                 hashing(*ours)
             ),

@@ -33,7 +33,7 @@ pub use error::PrepError;
 pub use features::{FeatureMapSpec, MapKind, MapShape, SigmaRule};
 pub use fitted::FittedStage;
 pub use map_fit::kernel_width;
-pub use preparation::{Preparation, PreparationV3};
+pub use preparation::{Preparation, PreparationV3, PreparationV5};
 pub use sample::RowSample;
 pub use spec::{PrepSpec, ScaleEvidence, ScaleFrom, ScaleSource, TransformSpec};
 pub use stages::{FeatureMap, UnitNorm};

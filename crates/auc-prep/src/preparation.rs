@@ -3,8 +3,9 @@
 //! constructor (the struct is `#[non_exhaustive]`, so no other crate can build it by hand).
 //!
 //! [`PreparationV3`] is the layout model files of format version 3 stored (a scaler and a
-//! unit-norm flag instead of a list of stages); it converts to the same preparation, so those
-//! files load and score as they did.
+//! unit-norm flag instead of a list of stages), [`PreparationV5`] the layout of versions 4 and 5
+//! (before feature crosses); both convert to the same preparation, so those files load and score
+//! as they did.
 
 use auc_core::{Dataset, Row};
 use auc_data::{PositiveChoice, ReadOptions, Reading, Scaler};
@@ -22,22 +23,27 @@ pub struct Preparation {
     pub positive_labels: Vec<f64>,
     /// Why these labels are positive, in words (`given`, `1 of a {0, 1} file`, `minority class`).
     pub positive_rule: String,
-    /// The number of features of the rows as read.
+    /// The number of features of the rows as read: with crosses, the row's own features and
+    /// the $2^C$ crosses after them.
     pub dim: usize,
     /// Feature hashing into $2^B$ features, when used.
     pub hash_bits: Option<u8>,
+    /// Feature crosses into $2^C$ buckets after the row's own features, when used
+    /// ([`auc_data::ReadOptions::cross_bits`]).
+    pub cross_bits: Option<u8>,
     /// The fitted stages.
     pub transform: Transform,
 }
 
 impl Preparation {
     /// The preparation of rows read as `reading`, of `dim` features (hashed into $2^B$ with
-    /// `hash_bits`), whose positive class `choice` took, through `transform`.
+    /// `hash_bits`, crossed into $2^C$ more with `cross_bits`: `dim` counts them), whose
+    /// positive class `choice` took, through `transform`.
     pub fn new(
         reading: Reading,
         choice: &PositiveChoice,
         dim: usize,
-        hash_bits: Option<u8>,
+        (hash_bits, cross_bits): (Option<u8>, Option<u8>),
         transform: Transform,
     ) -> Preparation {
         Preparation {
@@ -46,15 +52,18 @@ impl Preparation {
             positive_rule: choice.rule.to_string(),
             dim,
             hash_bits,
+            cross_bits,
             transform,
         }
     }
 
     /// The preparation of a fit from arrays (Python): rows by feature index as LIBSVM's are
-    /// (so `auc predict` reads LIBSVM files for the model), `dim` columns, no hashing, and the
+    /// (so `auc predict` reads LIBSVM files for the model), `dim` columns (crossed into $2^C$
+    /// more after them with `cross_bits`; `dim` does not count them), no hashing, and the
     /// positive class chosen by the caller, with its reason in words.
     pub fn for_arrays(
         dim: usize,
+        cross_bits: Option<u8>,
         positive_labels: Vec<f64>,
         positive_rule: String,
         transform: Transform,
@@ -63,10 +72,17 @@ impl Preparation {
             reading: Reading::Libsvm,
             positive_labels,
             positive_rule,
-            dim,
+            dim: dim + cross_bits.map_or(0, |c| 1usize << c.min(63)),
             hash_bits: None,
+            cross_bits,
             transform,
         }
+    }
+
+    /// The number of the row's own features, before the crosses (`dim` without crosses).
+    pub fn base_dim(&self) -> usize {
+        self.dim
+            .saturating_sub(self.cross_bits.map_or(0, |c| 1usize << c.min(63)))
     }
 
     /// The same preparation with the positive class's reason in other words (a caller that
@@ -95,11 +111,24 @@ impl Preparation {
         }
         self.transform.validate(self.dim)?;
         self.reading.validate().map_err(|e| e.to_string())?;
+        let crosses = match self.cross_bits {
+            None => 0,
+            Some(c) if (1..=auc_data::MAX_CROSS_BITS).contains(&c) => 1usize << c,
+            Some(c) => return Err(format!("{c} cross bits are out of range")),
+        };
+        if crosses > 0 && (self.dim <= crosses || self.dim as u64 > 1u64 << 32) {
+            return Err(format!(
+                "{} features cannot hold {crosses} crosses after the row's own features",
+                self.dim
+            ));
+        }
         if let Some(b) = self.hash_bits
-            && (!(1..=31).contains(&b) || self.dim != 1usize << b)
+            && (!(1..=31).contains(&b) || self.dim != (1usize << b) + crosses)
         {
             return Err(format!(
-                "{b} hash bits do not give the model's {} features",
+                "{b} hash bits{} do not give the model's {} features",
+                self.cross_bits
+                    .map_or_else(String::new, |c| format!(" and {c} cross bits")),
                 self.dim
             ));
         }
@@ -107,14 +136,15 @@ impl Preparation {
     }
 
     /// The reader options that read data as the training data was read: the same format and
-    /// CSV layout, the model's dimension (an index past it is an error) and hashing.
+    /// CSV layout, the model's dimension (an index past it is an error), hashing and crosses.
     pub fn read_options(&self) -> ReadOptions {
         let mut opts = self.reading.options();
         opts.hash_bits = self.hash_bits;
+        opts.cross_bits = self.cross_bits;
         opts.dim = if self.hash_bits.is_some() {
             None
         } else {
-            Some(self.dim)
+            Some(self.base_dim())
         };
         opts
     }
@@ -152,7 +182,34 @@ impl From<PreparationV3> for Preparation {
             positive_rule: p.positive_rule,
             dim: p.dim,
             hash_bits: p.hash_bits,
+            cross_bits: None,
             transform: Transform::scale_then_norm(p.scaler, p.unit_norm),
+        }
+    }
+}
+
+/// The preparation as model files of format versions 4 and 5 store it: before feature crosses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PreparationV5 {
+    reading: Reading,
+    positive_labels: Vec<f64>,
+    positive_rule: String,
+    dim: usize,
+    hash_bits: Option<u8>,
+    transform: Transform,
+}
+
+impl From<PreparationV5> for Preparation {
+    /// The same preparation, without crosses.
+    fn from(p: PreparationV5) -> Preparation {
+        Preparation {
+            reading: p.reading,
+            positive_labels: p.positive_labels,
+            positive_rule: p.positive_rule,
+            dim: p.dim,
+            hash_bits: p.hash_bits,
+            cross_bits: None,
+            transform: p.transform,
         }
     }
 }

@@ -173,6 +173,8 @@ pub struct ScaleFrom {
     pub dim: usize,
     /// The hashing of the features it describes.
     pub hash_bits: Option<u8>,
+    /// The crosses of the features it describes.
+    pub cross_bits: Option<u8>,
 }
 
 /// What `--scale-from` holds.
@@ -210,11 +212,11 @@ impl PrepSpec {
             if transform.scaling == Scaling::None {
                 return Err(PrepError::ScaleFromWithoutScaling);
             }
-            if s.hash_bits != read.hash_bits {
+            if (s.hash_bits, s.cross_bits) != (read.hash_bits, read.cross_bits) {
                 return Err(PrepError::ScaleFromHashing {
                     origin: s.origin.clone(),
-                    theirs: s.hash_bits,
-                    ours: read.hash_bits,
+                    theirs: (s.hash_bits, s.cross_bits),
+                    ours: (read.hash_bits, read.cross_bits),
                 });
             }
         }
@@ -236,9 +238,14 @@ impl PrepSpec {
         self.transform.needs_sample()
     }
 
-    /// The dimension fixed up front: `--dim`, or $2^B$ with `--hash-bits B`.
+    /// The dimension fixed up front: `--dim`, or $2^B$ with `--hash-bits B`, and $2^C$ more
+    /// with `--cross-hash-bits C`.
     pub fn fixed_dim(&self) -> Option<usize> {
-        self.read.dim.or(self.read.hash_bits.map(|b| 1usize << b))
+        let own = self.read.dim.or(self.read.hash_bits.map(|b| 1usize << b));
+        match self.read.cross_bits {
+            Some(c) => own.map(|d| d.saturating_add(1usize << c.min(63))),
+            None => own,
+        }
     }
 
     /// The stages for training rows described by `evidence`; `--scale-from` wins over it (a
@@ -283,6 +290,7 @@ impl PrepSpec {
         dim: usize,
         transform: Transform,
     ) -> Preparation {
-        Preparation::new(reading, choice, dim, self.read.hash_bits, transform)
+        let hashing = (self.read.hash_bits, self.read.cross_bits);
+        Preparation::new(reading, choice, dim, hashing, transform)
     }
 }

@@ -6,8 +6,8 @@
 use auc_core::{Dataset, Label, Row};
 use auc_data::{FeatureRanges, Positive, ReadOptions, Scaler, Scaling};
 use auc_prep::{
-    PrepError, PrepSpec, Preparation, PreparationV3, RowBuffers, ScaleEvidence, ScaleFrom,
-    ScaleSource, Stage, Transform, TransformSpec, UnitNorm,
+    PrepError, PrepSpec, Preparation, PreparationV3, PreparationV5, RowBuffers, ScaleEvidence,
+    ScaleFrom, ScaleSource, Stage, Transform, TransformSpec, UnitNorm,
 };
 use proptest::prelude::*;
 
@@ -228,14 +228,78 @@ fn a_decoded_preparation_is_validated() {
     };
     let p = Preparation::for_arrays(
         2,
+        None,
         vec![1.0],
         "given".to_owned(),
         Transform::scale_then_norm(wide, false),
     );
     let e = p.validate().unwrap_err();
     assert!(e.contains("scaler has 3 features"), "{e}");
-    let none = Preparation::for_arrays(2, vec![], "given".to_owned(), Transform::default());
+    let none = Preparation::for_arrays(2, None, vec![], "given".to_owned(), Transform::default());
     assert!(none.validate().is_err());
+}
+
+#[test]
+fn crossed_preparations_read_as_they_were_trained_and_older_layouts_convert() {
+    let given = || (vec![1.0], "given".to_owned());
+    // Arrays of 3 columns crossed into 2^2 more: 7 features, read with --dim 3 and the crosses.
+    let (labels, rule) = given();
+    let p = Preparation::for_arrays(3, Some(2), labels, rule, Transform::default());
+    p.validate().unwrap();
+    assert_eq!((p.dim, p.base_dim()), (7, 3));
+    let o = p.read_options();
+    assert_eq!((o.dim, o.hash_bits, o.cross_bits), (Some(3), None, Some(2)));
+    assert_eq!(o.fixed_dim().unwrap(), Some(7));
+    // Hashed and crossed: 2^4 + 2^2 features.
+    let choice =
+        auc_data::PositiveChoice::from_counts(&[(1.0, 2), (-1.0, 3)], &Positive::Auto).unwrap();
+    let reading = auc_data::Reading::Libsvm;
+    let hashed = Preparation::new(
+        reading.clone(),
+        &choice,
+        20,
+        (Some(4), Some(2)),
+        Transform::default(),
+    );
+    hashed.validate().unwrap();
+    let o = hashed.read_options();
+    assert_eq!((o.dim, o.fixed_dim().unwrap()), (None, Some(20)));
+    let wrong = Preparation::new(
+        reading,
+        &choice,
+        16,
+        (Some(4), Some(2)),
+        Transform::default(),
+    );
+    let e = wrong.validate().unwrap_err();
+    assert!(e.contains("4 hash bits and 2 cross bits"), "{e}");
+    // The layout of format versions 4 and 5 (no crosses) reads as a preparation without them.
+    #[derive(serde::Serialize)]
+    struct Old {
+        reading: auc_data::Reading,
+        positive_labels: Vec<f64>,
+        positive_rule: String,
+        dim: usize,
+        hash_bits: Option<u8>,
+        transform: Transform,
+    }
+    let bytes = postcard::to_allocvec(&Old {
+        reading: auc_data::Reading::Libsvm,
+        positive_labels: vec![1.0],
+        positive_rule: "given".to_owned(),
+        dim: 16,
+        hash_bits: Some(4),
+        transform: Transform::default(),
+    })
+    .unwrap();
+    let old: Preparation = postcard::from_bytes::<PreparationV5>(&bytes)
+        .unwrap()
+        .into();
+    assert_eq!(
+        (old.dim, old.hash_bits, old.cross_bits),
+        (16, Some(4), None)
+    );
+    old.validate().unwrap();
 }
 
 fn spec_from(scaling: Scaling, from: Option<ScaleFrom>) -> Result<PrepSpec, PrepError> {
@@ -262,6 +326,7 @@ fn scale_from_is_checked_once_and_wins_over_evidence() {
         source: ScaleSource::Fitted(fitted.clone()),
         dim: 1,
         hash_bits: None,
+        cross_bits: None,
     };
     assert_eq!(
         spec_from(Scaling::None, Some(from.clone())).unwrap_err(),
@@ -275,6 +340,12 @@ fn scale_from_is_checked_once_and_wins_over_evidence() {
         spec_from(Scaling::Auto, Some(hashed)).unwrap_err(),
         PrepError::ScaleFromHashing { .. }
     ));
+    let crossed = ScaleFrom {
+        cross_bits: Some(2),
+        ..from.clone()
+    };
+    let e = spec_from(Scaling::Auto, Some(crossed)).unwrap_err();
+    assert!(e.to_string().contains("--cross-hash-bits"), "{e}");
     let data = Dataset::dense(1, vec![1.0, 2.0], vec![Label::Pos, Label::Neg]).unwrap();
     let spec = spec_from(Scaling::Auto, Some(from.clone())).unwrap();
     assert!(!spec.needs_ranges());

@@ -6,7 +6,8 @@
 //! rest is a thin layer over the same library calls as the `auc` command: `model` trains,
 //! continues, scores and (de)serializes the CLI's model files; `eval` holds the metrics, the
 //! Friedman/Nemenyi test and the nested cross-validation protocol; `input` borrows numpy and
-//! scipy.sparse arrays without copying them.
+//! scipy.sparse arrays without copying them; `crossed` adds the feature crosses of the
+//! estimators' `cross_hash_bits` to array rows, as `--cross-hash-bits` does to a file's.
 //!
 //! `transform` fits and applies the preparation stages alone (scaling, a feature map), behind
 //! the transformer `auclearn.FeatureMap`; `sample` keeps what they are fitted on (ranges, the
@@ -19,6 +20,7 @@
 //! the package.
 
 mod calibration;
+mod crossed;
 mod eval;
 mod input;
 mod model;

@@ -4,9 +4,10 @@
 //! What an array fit records in the model's [`Preparation`]: the reading is LIBSVM (the format
 //! whose rows are numbers by feature index, as a Python array's are), the positive labels are
 //! the numeric `pos_label` when it is a number (otherwise `1`, with the Python label named in
-//! the rule), the dimension is the array's column count, no hashing, the scaling fitted on the
-//! training rows as the estimator's `scale` parameter asks (`none` by default) and no unit
-//! norm. `auc predict` then reads a LIBSVM file and scales it as Python does.
+//! the rule), the dimension is the array's column count, no hashing, the crosses of
+//! `cross_hash_bits` after the columns when asked ([`crate::crossed`]), the scaling fitted on
+//! the (crossed) training rows as the estimator's `scale` parameter asks (`none` by default) and
+//! no unit norm. `auc predict` then reads a LIBSVM file, crosses and scales it as Python does.
 //!
 //! Fitting and scoring run with the GIL released.
 
@@ -21,6 +22,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::crossed::cross;
 use crate::input::{Borrowed, Rows, Scratch, labels};
 
 /// An error with its chain of causes, `outer: inner: ...` (a cause whose text is already there
@@ -210,7 +212,9 @@ fn need_both(name: &str, pos: u64, neg: u64) -> PyResult<()> {
 /// `calibration` (`sigmoid`, `isotonic`): fit the model's calibration on the held-out scores of
 /// a stratified `calibration_folds`-fold cross-validation, or with `partial` on the prequential
 /// scores of the batch.
-#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None, features = None, feature_sigma = None, calibration = None, calibration_folds = auc_learners::DEFAULT_CALIBRATION_FOLDS))]
+/// `cross_hash_bits`: the crosses of every row's pairs of non-zeros into `2^C` features after
+/// the columns ([`crate::crossed`]), recorded in the model.
+#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None, features = None, feature_sigma = None, calibration = None, calibration_folds = auc_learners::DEFAULT_CALIBRATION_FOLDS, cross_hash_bits = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fit(
     py: Python<'_>,
@@ -229,6 +233,7 @@ pub(crate) fn fit(
     feature_sigma: Option<&str>,
     calibration: Option<&str>,
     calibration_folds: usize,
+    cross_hash_bits: Option<u8>,
 ) -> PyResult<PyModel> {
     let algo = auc_learners::lookup(name).map_err(value_error)?;
     let calibrate = crate::calibration::kind(calibration)?.map(|kind| CalibrationSpec {
@@ -240,7 +245,9 @@ pub(crate) fn fit(
     let config = algo.configure(&given).map_err(value_error)?;
     let stages = stages(scale, features, feature_sigma, seed)?;
     let borrowed = Borrowed::extract(x)?;
-    let rows = borrowed.rows()?;
+    let columns = borrowed.rows()?;
+    let crossed = cross(&columns, cross_hash_bits)?;
+    let rows = crossed.as_ref().map_or(columns, |c| c.rows());
     if stages.reads_raw_values() {
         rows.check_bounded("learning without scaling, scale=\"none\"")?;
     }
@@ -279,7 +286,8 @@ pub(crate) fn fit(
     }
     let result = py.detach(|| -> Result<Model, String> {
         let preparation = Preparation::for_arrays(
-            rows.dim(),
+            columns.dim(),
+            cross_hash_bits,
             positive_labels,
             positive_rule,
             fit_transform(&rows, &stages)?,
@@ -365,8 +373,10 @@ impl PyModel {
     /// finite, computed with the GIL released.
     fn raw_scores(&self, py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
         let borrowed = Borrowed::extract(x)?;
-        let rows = borrowed.rows()?;
-        self.check_dim(&rows)?;
+        let columns = borrowed.rows()?;
+        self.check_dim(&columns)?;
+        let crossed = cross(&columns, self.model.preparation.cross_bits)?;
+        let rows = crossed.as_ref().map_or(columns, |c| c.rows());
         if self.model.preparation.transform.reads_raw_values() {
             rows.check_bounded("continuing a model trained without scaling")?;
         }
@@ -391,8 +401,9 @@ impl PyModel {
         Self { model }
     }
 
+    /// Checks that `rows` (before crosses) have the columns the model was trained on.
     fn check_dim(&self, rows: &Rows<'_>) -> PyResult<()> {
-        let dim = self.model.preparation.dim;
+        let dim = self.model.preparation.base_dim();
         if rows.dim() != dim {
             return Err(PyValueError::new_err(format!(
                 "X has {} features, but the model was trained with {dim} features",
@@ -457,8 +468,10 @@ impl PyModel {
             )));
         }
         let borrowed = Borrowed::extract(x)?;
-        let rows = borrowed.rows()?;
-        self.check_dim(&rows)?;
+        let columns = borrowed.rows()?;
+        self.check_dim(&columns)?;
+        let crossed = cross(&columns, self.model.preparation.cross_bits)?;
+        let rows = crossed.as_ref().map_or(columns, |c| c.rows());
         let labels = labels(&y, rows.n())?;
         let pos = labels.iter().filter(|l| l.is_pos()).count() as u64;
         let neg = labels.len() as u64 - pos;
@@ -546,10 +559,16 @@ impl PyModel {
         self.model.config.params_json()
     }
 
-    /// The number of features.
+    /// The number of features of the rows given (columns; without the crosses).
     #[getter]
     fn dim(&self) -> usize {
-        self.model.preparation.dim
+        self.model.preparation.base_dim()
+    }
+
+    /// The feature crosses' bits `C` (`2^C` crosses after the columns), or `None`.
+    #[getter]
+    fn cross_bits(&self) -> Option<u8> {
+        self.model.preparation.cross_bits
     }
 
     /// The file labels of the positive class.

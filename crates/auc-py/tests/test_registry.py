@@ -46,7 +46,14 @@ def test_constructor_is_the_registry_parameters_with_defaults(cls):
     for spec in row["params"]:
         py = auclearn.PYTHON_NAMES.get(spec["name"], spec["name"])
         assert by_name.pop(py) == spec["default"]
-    expected_common = {"seed": 0, "scale": "none", "pos_label": None, "calibration": None, "calibration_folds": 5}
+    expected_common = {
+        "seed": 0,
+        "scale": "none",
+        "pos_label": None,
+        "calibration": None,
+        "calibration_folds": 5,
+        "cross_hash_bits": None,
+    }
     if row["family"] == "linear":
         expected_common["average"] = False
     if row["linear_model"]:

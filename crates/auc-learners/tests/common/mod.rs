@@ -20,7 +20,12 @@ pub(crate) fn root() -> PathBuf {
 
 /// `data/heart.libsvm` as read.
 pub(crate) fn heart_raw() -> RawData {
-    RowStream::open(&root().join("data/heart.libsvm"), &ReadOptions::default())
+    heart_read(&ReadOptions::default())
+}
+
+/// `data/heart.libsvm` read with `opts` (hashing, crosses).
+pub(crate) fn heart_read(opts: &ReadOptions) -> RawData {
+    RowStream::open(&root().join("data/heart.libsvm"), opts)
         .and_then(RowStream::read_all)
         .expect("data/heart.libsvm reads")
 }
@@ -42,11 +47,26 @@ pub(crate) fn train_default(algo: &'static Algorithm) -> Model {
 /// A model of `algo` with default parameters trained on heart through `stages` (fitted on the
 /// training rows, as `auc train` fits them on rows in memory).
 pub(crate) fn train_with(algo: &'static Algorithm, stages: &TransformSpec) -> Model {
-    let raw = heart_raw();
+    train_read(algo, stages, &ReadOptions::default())
+}
+
+/// As [`train_with`], on heart read with `opts` (hashing, crosses), which the model records.
+pub(crate) fn train_read(
+    algo: &'static Algorithm,
+    stages: &TransformSpec,
+    opts: &ReadOptions,
+) -> Model {
+    let raw = heart_read(opts);
     let choice = raw.choose_positive(&Positive::Auto).unwrap();
     let data = raw.binarize(&choice.known()).unwrap();
     let transform = stages.fit(ScaleEvidence::Data(&data)).unwrap();
-    let preparation = Preparation::new(raw.reading().clone(), &choice, data.dim(), None, transform);
+    let preparation = Preparation::new(
+        raw.reading().clone(),
+        &choice,
+        data.dim(),
+        (opts.hash_bits, opts.cross_bits),
+        transform,
+    );
     let prepared = preparation.apply(&data);
     let config = algo.configure(&auc_core::ParamMap::new()).unwrap();
     let state = match config.trainer() {
@@ -80,7 +100,7 @@ pub(crate) fn train_with(algo: &'static Algorithm, stages: &TransformSpec) -> Mo
 
 /// The heart rows prepared for `model`, as `auc predict` prepares them.
 pub(crate) fn heart_for(model: &Model) -> Dataset {
-    let raw = heart_raw();
+    let raw = heart_read(&model.preparation.read_options());
     let data = raw
         .binarize(&Positive::Known(model.preparation.positive_labels.clone()))
         .unwrap();

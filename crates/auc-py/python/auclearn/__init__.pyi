@@ -43,6 +43,8 @@ class Perceptron(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -70,6 +72,7 @@ class Perceptron(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -82,6 +85,7 @@ class Perceptron(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -107,6 +111,8 @@ class PAI(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -137,6 +143,7 @@ class PAI(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -150,6 +157,7 @@ class PAI(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -175,6 +183,8 @@ class OAUCM(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -205,6 +215,7 @@ class OAUCM(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -218,6 +229,7 @@ class OAUCM(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -245,6 +257,8 @@ class OAUCMc(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -276,6 +290,7 @@ class OAUCMc(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -290,6 +305,7 @@ class OAUCMc(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -317,6 +333,8 @@ class OPAUC(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -348,6 +366,7 @@ class OPAUC(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -362,6 +381,7 @@ class OPAUC(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -391,6 +411,8 @@ class AdaOAM(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -423,6 +445,7 @@ class AdaOAM(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -438,6 +461,7 @@ class AdaOAM(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -471,6 +495,8 @@ class AdmOAM(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -505,6 +531,7 @@ class AdmOAM(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -522,6 +549,7 @@ class AdmOAM(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -549,6 +577,8 @@ class OAMseq(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -580,6 +610,7 @@ class OAMseq(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -594,6 +625,7 @@ class OAMseq(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -621,6 +653,8 @@ class OAMgra(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -652,6 +686,7 @@ class OAMgra(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -666,6 +701,7 @@ class OAMgra(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -693,6 +729,8 @@ class SOLAM(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
@@ -724,6 +762,7 @@ class SOLAM(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     average: bool
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
@@ -738,6 +777,7 @@ class SOLAM(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         average: bool = False,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
@@ -769,6 +809,8 @@ class OKAUCM(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -794,6 +836,7 @@ class OKAUCM(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -806,6 +849,7 @@ class OKAUCM(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class OKAUCS(OnlineAUCEstimator):
@@ -835,6 +879,8 @@ class OKAUCS(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -861,6 +907,7 @@ class OKAUCS(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -874,6 +921,7 @@ class OKAUCS(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class KOIL(OnlineAUCEstimator):
@@ -905,6 +953,8 @@ class KOIL(OnlineAUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -932,6 +982,7 @@ class KOIL(OnlineAUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -946,6 +997,7 @@ class KOIL(OnlineAUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class GAMCVM(AUCEstimator):
@@ -985,6 +1037,8 @@ class GAMCVM(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -1016,6 +1070,7 @@ class GAMCVM(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -1034,6 +1089,7 @@ class GAMCVM(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class GAMCVMK1(AUCEstimator):
@@ -1065,6 +1121,8 @@ class GAMCVMK1(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -1092,6 +1150,7 @@ class GAMCVMK1(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -1106,6 +1165,7 @@ class GAMCVMK1(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class GAMCVMK2(AUCEstimator):
@@ -1137,6 +1197,8 @@ class GAMCVMK2(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -1164,6 +1226,7 @@ class GAMCVMK2(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -1178,6 +1241,7 @@ class GAMCVMK2(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class GAMCVMK3(AUCEstimator):
@@ -1209,6 +1273,8 @@ class GAMCVMK3(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -1236,6 +1302,7 @@ class GAMCVMK3(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -1250,6 +1317,7 @@ class GAMCVMK3(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class GAMCVMK12(AUCEstimator):
@@ -1289,6 +1357,8 @@ class GAMCVMK12(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -1320,6 +1390,7 @@ class GAMCVMK12(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -1338,6 +1409,7 @@ class GAMCVMK12(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class GAMCVMK13(AUCEstimator):
@@ -1377,6 +1449,8 @@ class GAMCVMK13(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -1408,6 +1482,7 @@ class GAMCVMK13(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -1426,6 +1501,7 @@ class GAMCVMK13(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class GAMCVMK23(AUCEstimator):
@@ -1465,6 +1541,8 @@ class GAMCVMK23(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -1496,6 +1574,7 @@ class GAMCVMK23(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -1514,6 +1593,7 @@ class GAMCVMK23(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class RhoAUCCVM(AUCEstimator):
@@ -1545,6 +1625,8 @@ class RhoAUCCVM(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -1572,6 +1654,7 @@ class RhoAUCCVM(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -1586,6 +1669,7 @@ class RhoAUCCVM(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class AUCSVM(AUCEstimator):
@@ -1613,6 +1697,8 @@ class AUCSVM(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
 
     Attributes
     ----------
@@ -1638,6 +1724,7 @@ class AUCSVM(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     def __init__(
         self,
         *,
@@ -1650,6 +1737,7 @@ class AUCSVM(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...
 
 class OPAUCbatch(AUCEstimator):
@@ -1675,6 +1763,8 @@ class OPAUCbatch(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
@@ -1705,6 +1795,7 @@ class OPAUCbatch(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
@@ -1719,6 +1810,7 @@ class OPAUCbatch(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
@@ -1749,6 +1841,8 @@ class OAUCMbatch(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
@@ -1780,6 +1874,7 @@ class OAUCMbatch(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
@@ -1795,6 +1890,7 @@ class OAUCMbatch(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
@@ -1825,6 +1921,8 @@ class PAUCSVM(AUCEstimator):
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
     calibration_folds : int, default=5
         Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     features : {None, 'nystroem', 'rff', 'elm'}, default=None
         A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
     n_features_map : int or None, default=None
@@ -1856,6 +1954,7 @@ class PAUCSVM(AUCEstimator):
     pos_label: Any
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
+    cross_hash_bits: int | None
     features: Literal['nystroem', 'rff', 'elm'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
@@ -1871,6 +1970,7 @@ class PAUCSVM(AUCEstimator):
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
         features: Literal['nystroem', 'rff', 'elm'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',

@@ -160,6 +160,11 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         folds = self.calibration_folds
         if isinstance(folds, bool) or not isinstance(folds, numbers.Integral) or folds < 2:
             raise ValueError(f"calibration_folds must be an integer >= 2, not {folds!r}")
+        bits = self.cross_hash_bits
+        if bits is not None and (
+            isinstance(bits, bool) or not isinstance(bits, numbers.Integral) or not 1 <= bits <= 30
+        ):
+            raise ValueError(f"cross_hash_bits must be None or an integer from 1 to 30, not {bits!r}")
         features = getattr(self, "features", None)
         if features is not None and features not in ("nystroem", "rff", "elm"):
             raise ValueError(
@@ -252,6 +257,7 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             max_memory=memory_limit(),
             calibration=self.calibration,
             calibration_folds=int(self.calibration_folds),
+            cross_hash_bits=None if self.cross_hash_bits is None else int(self.cross_hash_bits),
             **kwargs,
         )
         self._set_threshold(X, y == pos)
@@ -490,6 +496,16 @@ def _common_params(row: dict) -> list:
             5,
             "Folds of the calibration's internal cross-validation.",
         ),
+        (
+            "cross_hash_bits",
+            "int or None",
+            None,
+            "Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the "
+            "product of every pair of a row's non-zero features is added as a feature, folded "
+            "into 2^C columns after the n_features_in_ columns (colliding products are summed; "
+            "a row of more than 1024 non-zeros is refused). Stored in the model, which crosses "
+            "the rows it scores the same way.",
+        ),
     ]
     if row["family"] == "linear":
         out.append(
@@ -601,6 +617,7 @@ def from_bytes(data: bytes) -> AUCEstimator:
     kwargs = {python_name(k): v for k, v in stored.items()}
     kwargs["seed"] = model.seed
     kwargs["scale"] = model.scaling
+    kwargs["cross_hash_bits"] = model.cross_bits
     row = ESTIMATORS[model.algorithm]._row
     if row["family"] == "linear":
         kwargs["average"] = model.averaged

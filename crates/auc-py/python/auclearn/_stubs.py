@@ -73,6 +73,7 @@ def render() -> str:
                 "features": "Literal['nystroem', 'rff', 'elm'] | None",
                 "n_features_map": "int | None",
                 "feature_sigma": "Literal['scale', 'median'] | float",
+                "cross_hash_bits": "int | None",
             }[name]
             out.append(f"    {name}: {ann}")
             args.append(f"{name}: {ann} = {default!r}")
