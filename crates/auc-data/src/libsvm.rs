@@ -337,6 +337,7 @@ mod tests {
             dim_limit,
             hash_mask: None,
             scratch: Vec::new(),
+            crosses: None,
             bounded,
         }
     }

@@ -173,6 +173,8 @@ class OAUCM(OnlineAUCEstimator):
     ----------
     lam : real, default=0.0625
         regularization lambda > 0; the step is 1/(lambda t) [OAUC Thm 6] (finite and > 0).
+    sketch : integer, default=0
+        0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
@@ -210,6 +212,7 @@ class OAUCM(OnlineAUCEstimator):
     Default search grid (``auc train --tune``): lambda=2^-10..2^10.
     """
     lam: float
+    sketch: int
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
@@ -224,6 +227,7 @@ class OAUCM(OnlineAUCEstimator):
         self,
         *,
         lam: float = 0.0625,
+        sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
@@ -247,6 +251,8 @@ class OAUCMc(OnlineAUCEstimator):
         constant step eta > 0 [OAUC eq. 12]; the paper picks it from 2^[-10..10] (finite and > 0).
     lam : real, default=2.384185791015625e-07
         regularization lambda >= 0 [OAUC alg. 1]; the paper picks it from 2^[-10..10] (finite and >= 0).
+    sketch : integer, default=0
+        0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
@@ -285,6 +291,7 @@ class OAUCMc(OnlineAUCEstimator):
     """
     eta: float
     lam: float
+    sketch: int
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
@@ -300,6 +307,7 @@ class OAUCMc(OnlineAUCEstimator):
         *,
         eta: float = 0.015625,
         lam: float = 2.384185791015625e-07,
+        sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
@@ -323,6 +331,8 @@ class OPAUC(OnlineAUCEstimator):
         constant step eta > 0 [OPAUC16]; the papers pick it from 2^[-10..10] (OAUC) or 2^[-10..3] (ADM) (finite and > 0).
     lam : real, default=0.00390625
         regularization lambda >= 0 [OPAUC16]; picked from the same grids as eta (finite and >= 0).
+    sketch : integer, default=0
+        0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
@@ -361,6 +371,7 @@ class OPAUC(OnlineAUCEstimator):
     """
     eta: float
     lam: float
+    sketch: int
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
@@ -376,6 +387,7 @@ class OPAUC(OnlineAUCEstimator):
         *,
         eta: float = 0.00390625,
         lam: float = 0.00390625,
+        sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
@@ -401,6 +413,8 @@ class AdaOAM(OnlineAUCEstimator):
         regularization lambda > 0, projection radius 1/sqrt(lambda) [ADM sec. 3]; ADM picks it from 2^[-10..3] (finite and > 0).
     epsilon : real, default=1e-08
         epsilon > 0 added to sqrt(sum of squared gradients) [ADM sec. 3] (finite and > 0).
+    sketch : integer, default=0
+        0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
@@ -440,6 +454,7 @@ class AdaOAM(OnlineAUCEstimator):
     eta: float
     lam: float
     epsilon: float
+    sketch: int
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
@@ -456,6 +471,7 @@ class AdaOAM(OnlineAUCEstimator):
         eta: float = 0.0625,
         lam: float = 0.0009765625,
         epsilon: float = 1e-08,
+        sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
@@ -485,6 +501,8 @@ class AdmOAM(OnlineAUCEstimator):
         second-moment decay beta2 in [0, 1) [ADM alg. 1]; ADM picks it from 0.099..0.999 (in [0, 1)).
     epsilon : real, default=1e-08
         epsilon > 0 added to sqrt(v_hat) [ADM alg. 1] (finite and > 0).
+    sketch : integer, default=0
+        0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
@@ -526,6 +544,7 @@ class AdmOAM(OnlineAUCEstimator):
     beta1: float
     beta2: float
     epsilon: float
+    sketch: int
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
@@ -544,6 +563,7 @@ class AdmOAM(OnlineAUCEstimator):
         beta1: float = 0.5,
         beta2: float = 0.999,
         epsilon: float = 1e-08,
+        sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
