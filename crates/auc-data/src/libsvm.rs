@@ -68,7 +68,7 @@ impl LineParser {
     /// Parses one line (without its line end). Appends a row and returns `true` unless the line
     /// holds no data. On error nothing is appended.
     fn line(&mut self, line: &[u8], out: &mut Csr<'_>) -> Result<bool, LineError> {
-        if self.hash_mask.is_none() {
+        if self.hash_mask.is_none() && self.crosses.is_none() {
             let start = out.indices.len();
             match simple_line(line, self.dim_limit, self.bounded, out.indices, out.values) {
                 Some(None) => return Ok(false),
