@@ -502,8 +502,11 @@ fn one_pass_moment_learners_sketch_when_the_exact_state_does_not_fit() {
             "{}",
             stderr(&o)
         );
-        let info = auc(&["info", m]);
-        assert!(stdout(&info).contains("sketch"), "{}", stdout(&info));
+        assert!(
+            stderr(&o).contains("sketch=32) on 400 examples"),
+            "{}",
+            stderr(&o)
+        );
         let p = auc(&["predict", "-m", m, d]);
         assert!(p.status.success(), "{}", stderr(&p));
         let scores: Vec<f64> = stdout(&p).lines().map(|l| l.parse().unwrap()).collect();

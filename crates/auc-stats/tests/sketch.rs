@@ -311,12 +311,15 @@ fn check_moments(data: &[Vec<f64>], m: &SketchedMoments) -> f64 {
     let mut scratch = ApplyScratch::default();
     let mut fused = vec![0.0; p];
     let zero = vec![0.0; p];
-    assert_eq!(
-        m.cov_apply_into(&zero, &mut fused, &mut scratch).unwrap(),
-        0.0
-    );
+    let at_zero = m.cov_apply_into(&zero, &mut fused, &mut scratch).unwrap();
+    assert_eq!(at_zero.to_bits(), 0.0f64.to_bits());
     let qf = m.cov_apply_into(&w, &mut fused, &mut scratch).unwrap();
-    assert_eq!(fused, out);
+    assert!(
+        fused
+            .iter()
+            .zip(&out)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
     assert!((qf - m.cov_quad(&w).unwrap()).abs() <= tol * p as f64);
     assert_eq!(scratch.diag().len(), m.sketch().touched());
     let centered = eigenvalues(&exact, p);
