@@ -175,7 +175,7 @@ fn bench_sketched(c: &mut Criterion, p: usize) {
             format!("sketch={sketch}")
         };
         g.bench_function(
-            BenchmarkId::new("opauc", format!("{what},p={p},n={n}")),
+            BenchmarkId::new(name_of(&params), format!("{what},p={p},n={n}")),
             |b| {
                 b.iter_batched(
                     || params.build(p, 0).expect("valid parameters"),

@@ -21,7 +21,7 @@ pub struct BlockRanges {
 
 impl BlockRanges {
     /// The ranges of `data`'s rows: $O(\mathrm{nnz})$ time (the non-zeros are sorted by
-    /// feature, [`sorted_by_feature`]) and memory.
+    /// feature, `sorted_by_feature`) and memory.
     pub fn of_rows(data: &RawData) -> Self {
         let mut entries: Vec<(u32, f64)> = Vec::new();
         for i in 0..data.n() {

@@ -328,24 +328,6 @@ pub(crate) fn gradient(lambda: f64, w: f64, a: f64, d: f64, b: f64, sw: f64) -> 
     }
 }
 
-/// `out` $= x - m$, identical for a dense row and a sparse row with the same values.
-#[inline]
-pub(crate) fn write_diff(x: Row<'_>, m: &[f64], out: &mut [f64]) {
-    match x {
-        Row::Dense(v) => {
-            for ((o, &xv), &mv) in out.iter_mut().zip(v).zip(m) {
-                *o = xv - mv;
-            }
-        }
-        Row::Sparse(_) => {
-            x.write_dense(out);
-            for (o, &mv) in out.iter_mut().zip(m) {
-                *o -= mv;
-            }
-        }
-    }
-}
-
 /// $a^\top b$ with four accumulators.
 #[inline]
 pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {

@@ -111,7 +111,7 @@ impl MomentStore {
         }
     }
 
-    /// The dimension $p$ (both classes agree: see [`MomentStore::check`]).
+    /// The dimension $p$ (both classes agree: see `MomentStore::check`).
     pub fn dim(&self) -> usize {
         match self {
             Self::Dense(m) => m.dim(),
@@ -197,7 +197,7 @@ impl MomentStore {
     /// `d` $= x - \bar x$ for the class opposite to `y`.
     pub(crate) fn write_opposite_diff(&self, x: Row<'_>, y: Label, d: &mut [f64]) {
         match self {
-            Self::Dense(m) => crate::moment::write_diff(x, m.opposite(y).mean(), d),
+            Self::Dense(m) => write_diff(x, m.opposite(y).mean(), d),
             Self::Sketched(s) => {
                 let opp = match y {
                     Label::Pos => &s.neg,
@@ -244,4 +244,22 @@ fn shift(class: &SketchedMoments, w: &[f64], sw: &mut [f64], s2: f64) -> f64 {
         ww += v * v;
     }
     s2 + delta * ww
+}
+
+/// `out` $= x - m$, identical for a dense row and a sparse row with the same values.
+#[inline]
+fn write_diff(x: Row<'_>, m: &[f64], out: &mut [f64]) {
+    match x {
+        Row::Dense(v) => {
+            for ((o, &xv), &mv) in out.iter_mut().zip(v).zip(m) {
+                *o = xv - mv;
+            }
+        }
+        Row::Sparse(_) => {
+            x.write_dense(out);
+            for (o, &mv) in out.iter_mut().zip(m) {
+                *o -= mv;
+            }
+        }
+    }
 }
