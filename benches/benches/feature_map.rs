@@ -45,6 +45,7 @@ fn rows() -> Dataset {
 fn fit(kind: MapKind, size: usize, data: &Dataset) -> Transform {
     TransformSpec {
         scaling: Scaling::None,
+        one_hot: None,
         features: Some(FeatureMapSpec::new(MapShape { kind, size })),
         unit_norm: false,
     }

@@ -132,6 +132,7 @@ impl RunArgs {
             inner_folds: inner,
             seed: self.seed,
             scaling: stages.scaling,
+            one_hot: stages.one_hot,
             features: stages.features,
             unit_norm: stages.unit_norm,
             max_train: None,

@@ -27,9 +27,9 @@ pub(crate) fn stages_for(
     limit: Bytes,
 ) -> Result<Option<Transform>, Error> {
     if let Some(path) = map_from {
-        if stages.features.is_some() {
+        if stages.reshapes() {
             return Err(format!(
-                "--map-from {} brings a fitted map; leave --features out",
+                "--map-from {} brings a fitted map; leave --features and --one-hot out",
                 path.display()
             )
             .into());
@@ -58,9 +58,9 @@ pub(crate) fn stages_for(
         }
     }
     if let Some((t, p)) = carried {
-        if stages.features.is_some() {
+        if stages.reshapes() {
             return Err(format!(
-                "{} holds moments of a fitted map ({}); the other inputs are mapped with it: leave --features out",
+                "{} holds moments of a fitted map ({}); the other inputs are mapped with it: leave --features and --one-hot out",
                 p.display(),
                 t.describe()
             )
@@ -68,7 +68,7 @@ pub(crate) fn stages_for(
         }
         return Ok(Some(t));
     }
-    let Some(map) = stages.features else {
+    let Some(sample) = auc_stream::SampleSpec::for_stages(stages) else {
         return Ok(None);
     };
     let data: Vec<PathBuf> = inputs
@@ -89,7 +89,7 @@ pub(crate) fn stages_for(
         &opts,
         auc_stream::Collect {
             ranges: stages.needs_ranges(),
-            sample: Some(auc_stream::SampleSpec::for_map(&map)),
+            sample: Some(sample),
         },
         None,
         limit,
@@ -121,7 +121,7 @@ fn map_of_file(path: &Path) -> Result<Transform, Error> {
         Some(m.preparation.transform)
     };
     match t {
-        Some(t) if t.feature_map().is_some() && !t.unit_norm() => Ok(t),
+        Some(t) if t.reshapes() && !t.unit_norm() => Ok(t),
         Some(t) if t.unit_norm() => Err(format!(
             "--map-from {}: its stages end in unit norm, which does not commute with moments",
             path.display()

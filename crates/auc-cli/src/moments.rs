@@ -106,7 +106,7 @@ pub(crate) struct MomentsArgs {
     map_from: Option<PathBuf>,
     /// Fit the --features map (on a first pass over the inputs) and write it alone, with no
     /// rows, for --map-from.
-    #[arg(long, requires = "features")]
+    #[arg(long, requires = "sampled")]
     fit_map_only: bool,
     /// Refuse a first pass (the scaling's ranges, the map's sample) that would need more than
     /// this (8G, 512M). Default: three quarters of physical memory.
@@ -125,8 +125,8 @@ pub(crate) struct MomentsArgs {
 pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
     let start = Instant::now();
     let spec = a.stages.spec();
-    if spec.features.is_none() && a.stages.is_given() {
-        return Err("moments of rows as read are scaled when `auc train` fits them: give --scale and --unit-norm to `auc train` (here they apply only with --features)".into());
+    if !spec.reshapes() && a.stages.is_given() {
+        return Err("moments of rows as read are scaled when `auc train` fits them: give --scale and --unit-norm to `auc train` (here they apply only with --features or --one-hot)".into());
     }
     if spec.unit_norm {
         return Err("--unit-norm divides each row by its own norm, which does not commute with class moments".into());

@@ -124,11 +124,7 @@ pub(crate) fn plan(
                 &opts,
                 auc_stream::Collect {
                     ranges: need_ranges,
-                    sample: spec
-                        .transform
-                        .features
-                        .as_ref()
-                        .map(auc_stream::SampleSpec::for_map),
+                    sample: auc_stream::SampleSpec::for_stages(&spec.transform),
                 },
                 given.as_deref(),
                 limit,
@@ -209,7 +205,7 @@ pub(crate) fn plan(
     }
     // With a feature map the learner sees the map's features; the input's dimension is the
     // map's (rows are cut to it, as a model drops features it never saw).
-    let input_dim = transform.feature_map().map(|m| m.input_dim());
+    let input_dim = transform.input_dim();
     if let Some(p) = input_dim {
         dim = transform.output_dim(p);
     }

@@ -353,13 +353,15 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
             ""
         }
     ))?;
-    if let Some(fm) = p.transform.feature_map() {
+    if let Some(input) = p.transform.input_dim() {
+        let seed = p
+            .transform
+            .feature_map()
+            .map_or_else(String::new, |fm| format!(", seed {}", fm.seed()));
         line(format!(
-            "stages      {} ({} features mapped to {}, seed {})",
+            "stages      {} ({input} features mapped to {}{seed})",
             p.transform.describe(),
-            fm.input_dim(),
-            fm.output_dim(),
-            fm.seed()
+            p.transform.output_dim(input),
         ))?;
     }
     line(format!(

@@ -155,7 +155,7 @@ pub(crate) fn load_training(
         memory::check(
             auc_data::dense_bytes(data.n(), spec.transform.max_output_dim(data.dim())),
             limit,
-            "the mapped rows of --features",
+            "the mapped rows of --features or --one-hot",
             "use a smaller --features size, or a one-pass learner, which maps row by row",
         )?;
     }
@@ -315,18 +315,22 @@ pub(crate) fn given_params(algo: &Algorithm, hyper: &HyperArgs) -> Result<(Param
     Ok((given, transductive))
 }
 
-/// `13 features`, or with a map `13 features mapped to 500 (nystroem)`: what a model's
-/// learner was trained on, for the message after training.
+/// `13 features`, or with a map `13 features mapped to 500 (nystroem)`, with one-hot
+/// indicators `13 features mapped to 40 (one-hot)`: what a model's learner was trained on, for
+/// the message after training.
 pub(crate) fn features_text(p: &auc_prep::Preparation) -> String {
-    match p.transform.feature_map() {
-        Some(m) => format!(
-            "{} features mapped to {} ({})",
-            p.dim,
-            m.output_dim(),
-            m.kind()
-        ),
-        None => format!("{} features", p.dim),
-    }
+    let t = &p.transform;
+    let how = match (t.one_hot(), t.feature_map()) {
+        (None, None) => return format!("{} features", p.dim),
+        (Some(_), None) => "one-hot".to_owned(),
+        (None, Some(m)) => m.kind().to_string(),
+        (Some(_), Some(m)) => format!("one-hot, {}", m.kind()),
+    };
+    format!(
+        "{} features mapped to {} ({how})",
+        p.dim,
+        t.output_dim(p.dim)
+    )
 }
 
 /// Refuses fitting `stages` on `dim` input features (the scaling's ranges, the feature map, its

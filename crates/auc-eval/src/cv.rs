@@ -49,7 +49,7 @@ use std::time::Instant;
 
 use auc_core::{Dataset, DynFit, FitError, Label, ParamError, ParamMap};
 use auc_data::Scaling;
-use auc_prep::{FeatureMapSpec, ScaleEvidence, TransformSpec};
+use auc_prep::{FeatureMapSpec, OneHotSpec, ScaleEvidence, TransformSpec};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -95,6 +95,10 @@ pub struct CvConfig {
     /// Feature scaling, fitted on each training part only (conventions section 1); `Auto` resolves on
     /// each part by its density.
     pub scaling: Scaling,
+    /// One-hot indicators of categorical features, fitted on each training part (after
+    /// scaling, before the feature map).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub one_hot: Option<OneHotSpec>,
     /// A feature map fitted on each training part (after scaling, before unit norm).
     pub features: Option<FeatureMapSpec>,
     /// Divide every row by its Euclidean norm (after scaling).
@@ -120,6 +124,7 @@ impl CvConfig {
     pub fn stages(&self) -> TransformSpec {
         TransformSpec {
             scaling: self.scaling,
+            one_hot: self.one_hot,
             features: self.features,
             unit_norm: self.unit_norm,
         }
@@ -134,6 +139,7 @@ impl Default for CvConfig {
             inner_folds: 5,
             seed: 0,
             scaling: Scaling::MinMax,
+            one_hot: None,
             features: None,
             unit_norm: false,
             max_train: None,

@@ -68,6 +68,7 @@ fn every_fit_sees_the_part_it_scores() {
         inner_folds: 2,
         seed: 3,
         scaling: auc_data::Scaling::MinMax,
+        one_hot: None,
         features: None,
         unit_norm: false,
         max_train: None,

@@ -27,7 +27,7 @@
 //! b.merge(&a).unwrap();
 //! let b = MomentSummary::from_bytes(&b.to_bytes()).unwrap();
 //! let algo = lookup("opauc-batch").unwrap();
-//! let stages = TransformSpec { scaling: Scaling::MinMax, features: None, unit_norm: false };
+//! let stages = TransformSpec { scaling: Scaling::MinMax, one_hot: None, features: None, unit_norm: false };
 //! let (model, summary) =
 //!     fit_from_moments(algo, &ParamMap::new(), &b, &Positive::Auto, &stages, 0).unwrap();
 //! assert_eq!(model.training.examples, 6);
@@ -57,7 +57,9 @@ use std::fmt;
 
 use auc_core::{Dataset, FitError, ParamError, ParamMap, Row, SparseRow};
 use auc_data::{DataError, FeatureRanges, Positive, PositiveChoice, RawData, Reading, Scaler};
-use auc_online::{BLOCK_ROWS, BlockScratch, block_moments};
+use auc_online::{
+    BLOCK_ROWS, BlockScratch, SPARSE_BLOCK_ROWS, SparseBlock, block_moments, is_narrow,
+};
 use auc_prep::{Preparation, ScaleEvidence, Transform, TransformSpec};
 use auc_stats::{ClassMoments, Moments};
 use serde::{Deserialize, Serialize};
@@ -198,6 +200,8 @@ struct Pending {
     label: f64,
     rows: usize,
     values: Vec<f64>,
+    /// Its rows that are narrow and sparse ([`is_narrow`]), gathered apart.
+    sparse: SparseBlock,
 }
 
 impl MomentSummary {
@@ -306,7 +310,7 @@ impl MomentSummary {
     /// No rows yet, of rows read as `reading` with `hash_bits` and then prepared by `stages`
     /// (fitted beforehand, with a feature map): the summary's dimension is the stages' output.
     pub fn for_stages(stages: Transform, reading: Reading, hash_bits: Option<u8>) -> Self {
-        let input = stages.feature_map().map_or(0, |m| m.input_dim());
+        let input = stages.input_dim().unwrap_or(0);
         let mut s = Self::new(stages.output_dim(input), reading, hash_bits);
         s.stages = Some(stages);
         s
@@ -370,7 +374,7 @@ impl MomentSummary {
         let mut rows = data
             .binarize_as(&Positive::Known(all), auc_data::Layout::AsRead)
             .map_err(MomentError::Data)?;
-        let input = stages.feature_map().map_or(rows.dim(), |m| m.input_dim());
+        let input = stages.input_dim().unwrap_or(rows.dim());
         if rows.dim() < input {
             rows = rows.with_dim(input);
         }
@@ -420,12 +424,26 @@ impl MomentSummary {
                     pending.push(Pending {
                         label,
                         rows: 0,
-                        values: Vec::with_capacity(BLOCK_ROWS * p),
+                        values: Vec::new(),
+                        sparse: SparseBlock::default(),
                     });
                     pending.len() - 1
                 }
             };
             let q = &mut pending[k];
+            if is_narrow(x, p) {
+                q.sparse.push(x);
+                if q.sparse.rows() == SPARSE_BLOCK_ROWS {
+                    let m = q.sparse.moments(p);
+                    q.sparse.clear();
+                    let slot = self.slot(label);
+                    self.labels[slot].moments.merge(&m);
+                }
+                continue;
+            }
+            if q.values.capacity() == 0 {
+                q.values.reserve(BLOCK_ROWS * p);
+            }
             let start = q.values.len();
             q.values.resize(start + p, 0.0);
             x.write_dense(&mut q.values[start..]);
@@ -440,6 +458,11 @@ impl MomentSummary {
         }
         for q in pending.iter().filter(|q| q.rows > 0) {
             let m = block_moments(&q.values, q.rows, p, &mut scratch);
+            let slot = self.slot(q.label);
+            self.labels[slot].moments.merge(&m);
+        }
+        for q in pending.iter().filter(|q| q.sparse.rows() > 0) {
+            let m = q.sparse.moments(p);
             let slot = self.slot(q.label);
             self.labels[slot].moments.merge(&m);
         }
@@ -672,7 +695,7 @@ impl MomentSummary {
         }
         if let Some(t) = &self.stages {
             // The rows were prepared before their moments were taken: nothing to scale.
-            let input = t.feature_map().map_or(p, |f| f.input_dim());
+            let input = t.input_dim().unwrap_or(p);
             let preparation = Preparation::new(
                 self.reading.clone(),
                 &choice,

@@ -252,6 +252,7 @@ fn feature_map_golden_models_load_and_score_the_same() {
             );
             let stages = auc_prep::TransformSpec {
                 scaling: auc_data::Scaling::Auto,
+                one_hot: None,
                 features: Some(auc_prep::FeatureMapSpec {
                     shape: map.parse().unwrap(),
                     sigma: sigma.parse().unwrap(),

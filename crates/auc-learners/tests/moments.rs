@@ -248,6 +248,7 @@ fn merging_refuses_parts_read_differently_and_fitting_refuses_other_learners() {
     );
     let stages = |unit_norm| TransformSpec {
         scaling: Scaling::None,
+        one_hot: None,
         features: None,
         unit_norm,
     };
@@ -260,6 +261,7 @@ fn merging_refuses_parts_read_differently_and_fitting_refuses_other_learners() {
 fn only(scaling: Scaling) -> TransformSpec {
     TransformSpec {
         scaling,
+        one_hot: None,
         features: None,
         unit_norm: false,
     }
@@ -378,6 +380,7 @@ fn rows_handed_over_through_a_map_summarize_as_parsed_chunks_do() {
         .unwrap();
     let spec = TransformSpec {
         scaling: Scaling::MinMax,
+        one_hot: None,
         features: Some(FeatureMapSpec {
             shape: "rff:16".parse().unwrap(),
             sigma: SigmaRule::Scale,

@@ -62,6 +62,7 @@ mod psi_m_cg;
 mod rows_problem;
 mod sketched_problem;
 mod solam;
+mod sparse_block;
 
 pub use adaptive::{AdaOam, AdaOamParams, AdmOam, AdmOamParams};
 pub use average::{Averaged, Linear, Materialized};
@@ -87,6 +88,7 @@ pub use psi_m_cg::solve_psi_m_cg;
 pub use rows_problem::RowsProblem;
 pub use sketched_problem::SketchedProblem;
 pub use solam::{Solam, SolamParams};
+pub use sparse_block::{SPARSE_BLOCK_ROWS, SPARSE_MIN_DIM, SparseBlock, is_narrow};
 
 use std::sync::OnceLock;
 

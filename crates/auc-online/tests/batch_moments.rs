@@ -578,3 +578,68 @@ proptest::proptest! {
         proptest::prop_assert!(is_pairwise_minimum(&pairs, lambda, m.weights(), 5), "{:?}: {}", m.weights(), summary);
     }
 }
+
+/// `n` sparse rows of `p` features: a few one-hot-like indicators and their products (values 1,
+/// a few other bounded values), the positives leaning on the first features.
+fn sparse_data(n: usize, p: usize, per_row: usize, seed: u64) -> Dataset {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let (mut indptr, mut indices, mut values, mut labels) = (vec![0], vec![], vec![], vec![]);
+    for i in 0..n {
+        let pos = i % 4 == 0;
+        let mut cols: Vec<u32> = (0..per_row)
+            .map(|_| {
+                let j = if pos && rng.random_bool(0.5) {
+                    rng.random_range(0..p / 8)
+                } else {
+                    rng.random_range(0..p)
+                };
+                j as u32
+            })
+            .collect();
+        cols.sort_unstable();
+        cols.dedup();
+        for &j in &cols {
+            indices.push(j);
+            values.push(if j % 5 == 0 {
+                rng.random_range(-2.0..2.0)
+            } else {
+                1.0
+            });
+        }
+        indptr.push(indices.len());
+        labels.push(if pos { Label::Pos } else { Label::Neg });
+    }
+    Dataset::sparse(p, indptr, indices, values, labels).unwrap()
+}
+
+#[test]
+fn sparse_moments_equal_welford_updates_and_fit_the_same_model() {
+    // Wide and sparse enough that moments_of takes the sparse path; 9,000 rows so that each
+    // class spans several blocks of SPARSE_BLOCK_ROWS.
+    let d = sparse_data(9000, 600, 12, 5);
+    let p = d.dim();
+    let fast = moments_of(&d);
+    let mut welford = Moments::new(p);
+    for (x, y) in d.iter() {
+        welford.update(x, y);
+    }
+    for y in [Label::Pos, Label::Neg] {
+        let (a, b) = (fast.class(y), welford.class(y));
+        assert_eq!(a.count(), b.count());
+        let scale = b.comoment().iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        for (u, v) in a.mean().iter().zip(b.mean()) {
+            assert!((u - v).abs() <= 1e-12, "mean {u} against {v}");
+        }
+        for (u, v) in a.comoment().iter().zip(b.comoment()) {
+            assert!((u - v).abs() <= 1e-12 * scale, "co-moment {u} against {v}");
+        }
+    }
+    // The same dataset stored dense takes the dense blocks: the fits agree.
+    let dense = d.to_dense();
+    let params = OpaucBatchParams::default();
+    let (a, _) = params.fit_model(&d, 0).unwrap();
+    let (b, _) = params.fit_model(&dense, 0).unwrap();
+    for (u, v) in a.weights().iter().zip(b.weights()) {
+        assert!((u - v).abs() <= 1e-9 * (1.0 + v.abs()), "{u} against {v}");
+    }
+}

@@ -30,6 +30,8 @@ pub enum PrepError {
     },
     /// A feature map that cannot be fitted as asked.
     FeatureMap(String),
+    /// A one-hot stage that cannot be fitted as asked.
+    OneHot(String),
     /// A feature map asked where no sample of the training rows can be had before learning.
     MapNeedsSample,
 }
@@ -67,8 +69,9 @@ impl fmt::Display for PrepError {
                 "--scale {asked} contradicts the {fitted} scaling the model {origin} was trained with (--scale-from takes a model's scaling as it is; leave --scale out)"
             ),
             PrepError::FeatureMap(why) => write!(f, "the feature map: {why}"),
+            PrepError::OneHot(why) => write!(f, "the one-hot stage: {why}"),
             PrepError::MapNeedsSample => f.write_str(
-                "a feature map is fitted on a sample of the training rows, and none can be had before learning starts: read the data from a file (it is read twice)",
+                "a feature map (or a one-hot stage) is fitted on a sample of the training rows, and none can be had before learning starts: read the data from a file (it is read twice)",
             ),
         }
     }

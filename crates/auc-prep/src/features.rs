@@ -1,11 +1,12 @@
-//! What the user asks of a feature map (`--features nystroem[:M]|rff[:D]|elm[:D]`,
+//! What the user asks of a feature map (`--features nystroem[:M]|rff[:D]|elm[:D]|poly2`,
 //! `--feature-sigma`, `--feature-seed`; Python's `features=`, `n_features_map=`,
 //! `feature_sigma=`): [`FeatureMapSpec`], parsed and checked here, fitted by
 //! [`FeatureMapSpec::fit`] (in `map_fit.rs`) into the stage [`crate::FeatureMap`].
 //!
 //! The maps approximate the Gaussian kernel of the papers, $k(x, z) = \exp(-\lVert x - z
 //! \rVert^2 / \sigma^2)$ (conventions section 9), except the extreme learning machine's layer,
-//! which is a random sigmoid layer of the same width scale.
+//! which is a random sigmoid layer of the same width scale, and the degree-2 polynomial map,
+//! which is exact and has no width (conventions section 12).
 
 use std::fmt;
 use std::str::FromStr;
@@ -21,6 +22,8 @@ pub enum MapKind {
     Rff,
     /// A random hidden layer of $D$ sigmoid units (the extreme learning machine of AUC-ELM).
     Elm,
+    /// The features and their pairwise products, $D = p + p(p+1)/2$ (`stages/poly2.rs`).
+    Poly2,
 }
 
 impl MapKind {
@@ -30,19 +33,32 @@ impl MapKind {
             MapKind::Nystroem => "nystroem",
             MapKind::Rff => "rff",
             MapKind::Elm => "elm",
+            MapKind::Poly2 => "poly2",
         }
     }
 
-    /// Landmarks (Nystroem) or features (the random maps) when the size is not given.
+    /// Landmarks (Nystroem) or features (the random maps) when the size is not given; 0 for
+    /// the polynomial map, whose size is its input's.
     pub fn default_size(self) -> usize {
         match self {
             MapKind::Nystroem => DEFAULT_LANDMARKS,
             MapKind::Rff | MapKind::Elm => DEFAULT_RANDOM_FEATURES,
+            MapKind::Poly2 => 0,
         }
     }
 
+    /// Whether the map is a kernel approximation with a width $\sigma$ and a size.
+    pub fn has_width(self) -> bool {
+        self != MapKind::Poly2
+    }
+
     /// Every kind, in the order the help lists them.
-    pub const ALL: [MapKind; 3] = [MapKind::Nystroem, MapKind::Rff, MapKind::Elm];
+    pub const ALL: [MapKind; 4] = [
+        MapKind::Nystroem,
+        MapKind::Rff,
+        MapKind::Elm,
+        MapKind::Poly2,
+    ];
 }
 
 impl fmt::Display for MapKind {
@@ -100,7 +116,8 @@ impl FromStr for SigmaRule {
     }
 }
 
-/// The map's kind and size as written: `nystroem`, `nystroem:500`, `rff:2000`, `elm`.
+/// The map's kind and size as written: `nystroem`, `nystroem:500`, `rff:2000`, `elm`, `poly2`
+/// (size 0: its size is its input's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MapShape {
     /// The kind.
@@ -121,8 +138,18 @@ impl FromStr for MapShape {
             .into_iter()
             .find(|k| k.word() == word.trim())
             .ok_or_else(|| {
-                format!("unknown feature map {word:?}: expected nystroem[:M], rff[:D] or elm[:D]")
+                format!(
+                    "unknown feature map {word:?}: expected nystroem[:M], rff[:D], elm[:D] or poly2"
+                )
             })?;
+        if !kind.has_width() {
+            return match size {
+                None => Ok(MapShape { kind, size: 0 }),
+                Some(n) => Err(format!(
+                    "{kind}:{n}: the polynomial map takes no size (it gives the features and their pairwise products)"
+                )),
+            };
+        }
         let size = match size {
             None => kind.default_size(),
             Some(n) => match n.trim().parse::<usize>() {
@@ -140,9 +167,17 @@ impl FromStr for MapShape {
 
 impl fmt::Display for MapShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.kind, self.size)
+        if self.kind.has_width() {
+            write!(f, "{}:{}", self.kind, self.size)
+        } else {
+            write!(f, "{}", self.kind)
+        }
     }
 }
+
+/// The largest output of the polynomial map, $2^{24}$ features (an input of 5,791 features):
+/// indices stay far inside `u32`, and a learner's own memory check decides what it can hold.
+pub const MAX_POLY2_DIM: usize = 1 << 24;
 
 /// A feature map as asked: its shape, kernel width rule and seed.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -174,10 +209,13 @@ impl FeatureMapSpec {
         crate::RowSample::new(MAP_SAMPLE_ROWS, self.seed)
     }
 
-    /// The most features the fitted map can give (Nystroem may give fewer: landmarks whose
-    /// kernel matrix is nearly singular are dropped).
-    pub fn max_output_dim(&self) -> usize {
-        self.shape.size
+    /// The most features the fitted map can give on `input_dim` input features (Nystroem may
+    /// give fewer: landmarks whose kernel matrix is nearly singular are dropped).
+    pub fn max_output_dim(&self, input_dim: usize) -> usize {
+        match self.shape.kind {
+            MapKind::Poly2 => crate::stages::poly2_dim(input_dim).unwrap_or(usize::MAX),
+            _ => self.shape.size,
+        }
     }
 
     /// Bytes the fitted map on `input_dim` features holds (weights or landmarks and
@@ -188,6 +226,7 @@ impl FeatureMapSpec {
         let per = match self.shape.kind {
             MapKind::Nystroem => p + d + 1,
             MapKind::Rff | MapKind::Elm => p + 1,
+            MapKind::Poly2 => 0,
         };
         8u64.saturating_mul(d).saturating_mul(per)
     }
@@ -200,7 +239,7 @@ impl FeatureMapSpec {
         let sample = 8u64.saturating_mul(rows).saturating_mul(input_dim as u64);
         let kernel = match self.shape.kind {
             MapKind::Nystroem => 8u64.saturating_mul(d).saturating_mul(d).saturating_mul(3),
-            MapKind::Rff | MapKind::Elm => 0,
+            MapKind::Rff | MapKind::Elm | MapKind::Poly2 => 0,
         };
         sample
             .saturating_add(kernel)
@@ -210,6 +249,9 @@ impl FeatureMapSpec {
 
 impl fmt::Display for FeatureMapSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.shape.kind.has_width() {
+            return write!(f, "{}", self.shape);
+        }
         write!(
             f,
             "{} (sigma {}, seed {})",

@@ -5,8 +5,8 @@
 //! - [`PrepSpec`] is what was asked (reading, positive-class rule, dimension, hashing, the
 //!   stages, `--scale-from`), built once from the CLI's flags or Python's keyword arguments and
 //!   checked by [`PrepSpec::new`]; its stage part is [`TransformSpec`].
-//! - [`Transform`] is the fitted stages in their fixed order (scaling, the feature map, unit
-//!   norm), fitted on
+//! - [`Transform`] is the fitted stages in their fixed order (scaling, one-hot indicators, the
+//!   feature map, unit norm), fitted on
 //!   training data only ([`TransformSpec::fit`] from a [`ScaleEvidence`]: rows in memory, the
 //!   ranges of a first pass or of merged moment files) and applied identically to whole
 //!   datasets ([`Transform::apply_dataset`]) and single rows ([`Transform::apply_row`]).
@@ -23,6 +23,7 @@ pub mod features;
 mod fitted;
 mod map_fit;
 mod nystroem;
+pub mod one_hot;
 mod preparation;
 mod sample;
 mod spec;
@@ -33,8 +34,9 @@ pub use error::PrepError;
 pub use features::{FeatureMapSpec, MapKind, MapShape, SigmaRule};
 pub use fitted::FittedStage;
 pub use map_fit::kernel_width;
+pub use one_hot::OneHotSpec;
 pub use preparation::{Preparation, PreparationV3, PreparationV5};
 pub use sample::RowSample;
 pub use spec::{PrepSpec, ScaleEvidence, ScaleFrom, ScaleSource, TransformSpec};
-pub use stages::{FeatureMap, UnitNorm};
+pub use stages::{FeatureMap, Levels, OneHot, UnitNorm, poly2_dim};
 pub use transform::{RowBuffers, Stage, Transform};

@@ -9,7 +9,7 @@ use auc_core::Dataset;
 
 use crate::draws::{Normals, for_each_entry};
 use crate::error::PrepError;
-use crate::features::{FeatureMapSpec, MapKind, SigmaRule};
+use crate::features::{FeatureMapSpec, MAX_POLY2_DIM, MapKind, SigmaRule};
 use crate::fitted::FittedStage;
 use crate::stages::FeatureMap;
 
@@ -25,10 +25,15 @@ impl FeatureMapSpec {
                 "a feature map needs at least one input feature".to_owned(),
             ));
         }
-        let sigma = kernel_width(self.sigma, sample, input_dim);
         let map = match self.shape.kind {
-            MapKind::Rff | MapKind::Elm => random_map(self, sigma, input_dim),
-            MapKind::Nystroem => crate::nystroem::fit(self, sigma, sample, input_dim)?,
+            MapKind::Rff | MapKind::Elm => {
+                random_map(self, kernel_width(self.sigma, sample, input_dim), input_dim)
+            }
+            MapKind::Nystroem => {
+                let sigma = kernel_width(self.sigma, sample, input_dim);
+                crate::nystroem::fit(self, sigma, sample, input_dim)?
+            }
+            MapKind::Poly2 => poly2_map(self, input_dim)?,
         };
         // The checks a model file's map passes: a width so small that the weights overflow
         // is refused here rather than stored.
@@ -95,6 +100,28 @@ fn median_width(sample: &Dataset) -> f64 {
     let mid = d.len() / 2;
     let (_, median, _) = d.select_nth_unstable_by(mid, f64::total_cmp);
     *median
+}
+
+/// The degree-2 polynomial map on `input_dim` features: nothing to draw or fit; its width
+/// $\sigma$ is recorded as 1 (it has none).
+fn poly2_map(spec: &FeatureMapSpec, input_dim: usize) -> Result<FeatureMap, PrepError> {
+    let output_dim = crate::stages::poly2_dim(input_dim)
+        .filter(|&d| d <= MAX_POLY2_DIM)
+        .ok_or_else(|| {
+            PrepError::FeatureMap(format!(
+                "poly2 on {input_dim} features gives more than {MAX_POLY2_DIM} products: use a kernel map (nystroem, rff) or fewer features"
+            ))
+        })?;
+    Ok(FeatureMap {
+        kind: MapKind::Poly2,
+        input_dim,
+        sigma: 1.0,
+        seed: spec.seed,
+        weights: Vec::new(),
+        offsets: Vec::new(),
+        projection: Vec::new(),
+        output_dim,
+    })
 }
 
 /// Random Fourier features or an ELM layer of `spec.shape.size` units: $W_{kj} \sim N(0, 2 /

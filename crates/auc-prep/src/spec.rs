@@ -7,16 +7,21 @@ use auc_core::Dataset;
 use auc_data::{FeatureRanges, Positive, PositiveChoice, ReadOptions, Reading, Scaler, Scaling};
 
 use crate::error::PrepError;
-use crate::features::FeatureMapSpec;
+use crate::features::{FeatureMapSpec, MAP_SAMPLE_ROWS};
+use crate::one_hot::OneHotSpec;
 use crate::preparation::Preparation;
 use crate::stages::UnitNorm;
 use crate::transform::{Stage, Transform};
 
-/// The stages asked for, in their fixed order: scaling, the feature map, unit norm.
+/// The stages asked for, in their fixed order: scaling, one-hot indicators, the feature map,
+/// unit norm.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TransformSpec {
     /// Feature scaling, fitted on training data only (`--scale`).
     pub scaling: Scaling,
+    /// Indicators of the levels of categorical features, read from a sample of the scaled
+    /// training rows (`--one-hot`).
+    pub one_hot: Option<OneHotSpec>,
     /// A feature map fitted on a sample of the scaled training rows (`--features`).
     pub features: Option<FeatureMapSpec>,
     /// Divide every row by its norm after the other stages (`--unit-norm`).
@@ -28,6 +33,7 @@ impl Default for TransformSpec {
     fn default() -> Self {
         TransformSpec {
             scaling: Scaling::Auto,
+            one_hot: None,
             features: None,
             unit_norm: false,
         }
@@ -51,6 +57,7 @@ impl TransformSpec {
     pub fn scale_then_norm(scaling: Scaling, unit_norm: bool) -> TransformSpec {
         TransformSpec {
             scaling,
+            one_hot: None,
             features: None,
             unit_norm,
         }
@@ -68,9 +75,31 @@ impl TransformSpec {
         self.scaling == Scaling::None
     }
 
-    /// Whether fitting needs a sample of the training rows (a feature map is asked).
+    /// Whether fitting needs a sample of the training rows (a feature map or one-hot
+    /// indicators are asked): the stages that change the dimension.
     pub fn needs_sample(&self) -> bool {
-        self.features.is_some()
+        self.reshapes()
+    }
+
+    /// Whether a stage that changes the rows' dimension is asked (one-hot indicators, a
+    /// feature map): such stages do not commute with class moments of the input.
+    pub fn reshapes(&self) -> bool {
+        self.features.is_some() || self.one_hot.is_some()
+    }
+
+    /// The seed of the sample the reshaping stages are fitted on (the map's, else the one-hot
+    /// stage's), when one is needed.
+    pub fn sample_seed(&self) -> Option<u64> {
+        self.features
+            .map(|m| m.seed)
+            .or(self.one_hot.map(|o| o.seed))
+    }
+
+    /// An empty seeded sample of [`MAP_SAMPLE_ROWS`] rows, the one every reading path draws
+    /// the stages' rows into, when one is needed.
+    pub fn empty_sample(&self) -> Option<crate::RowSample> {
+        self.sample_seed()
+            .map(|seed| crate::RowSample::new(MAP_SAMPLE_ROWS, seed))
     }
 
     /// The scaler fitted on `evidence`. That of [`ScaleEvidence::Data`] is [`Scaler::fit`],
@@ -97,10 +126,9 @@ impl TransformSpec {
     /// The map's sample of [`ScaleEvidence::Data`]'s rows, when a map is asked (other
     /// evidence has no rows).
     fn sample_of(&self, evidence: ScaleEvidence<'_>) -> Option<Dataset> {
-        let (Some(map), ScaleEvidence::Data(d)) = (&self.features, evidence) else {
+        let (Some(mut s), ScaleEvidence::Data(d)) = (self.empty_sample(), evidence) else {
             return None;
         };
-        let mut s = map.empty_sample();
         for (x, _) in d.iter() {
             s.offer(x);
         }
@@ -118,14 +146,15 @@ impl TransformSpec {
         self.finish(self.fit_scaler(evidence), Some(sample))
     }
 
-    /// The stages with `scaler` as the scaling (fitted elsewhere) and a feature map fitted on
-    /// `sample` scaled by it, when a map is asked.
+    /// The stages with `scaler` as the scaling (fitted elsewhere) and the reshaping stages
+    /// fitted on `sample` scaled by it, when they are asked: the one-hot levels on the scaled
+    /// sample, the feature map on the scaled sample through the one-hot stage.
     pub fn finish(&self, scaler: Scaler, sample: Option<&Dataset>) -> Result<Transform, PrepError> {
-        let mut stages = Vec::with_capacity(3);
-        if let Some(map) = &self.features {
+        let mut stages = Vec::with_capacity(4);
+        if self.reshapes() {
             let sample = sample.ok_or(PrepError::MapNeedsSample)?;
-            let dim = sample.dim().max(scaler.dim());
-            let scaled = if matches!(scaler, Scaler::None) {
+            let mut dim = sample.dim().max(scaler.dim());
+            let mut rows = if matches!(scaler, Scaler::None) {
                 sample.clone().with_dim(dim)
             } else {
                 scaler.transform(&sample.clone().with_dim(dim))
@@ -133,7 +162,17 @@ impl TransformSpec {
             if !matches!(scaler, Scaler::None) {
                 stages.push(Stage::Scale(scaler));
             }
-            stages.push(Stage::FeatureMap(map.fit(&scaled, dim)?));
+            if let Some(one_hot) = &self.one_hot {
+                let stage = one_hot.fit(&rows, dim)?;
+                if self.features.is_some() {
+                    rows = crate::FittedStage::apply_dataset(&stage, &rows);
+                }
+                dim = stage.output_dim();
+                stages.push(Stage::OneHot(stage));
+            }
+            if let Some(map) = &self.features {
+                stages.push(Stage::FeatureMap(map.fit(&rows, dim)?));
+            }
         } else if !matches!(scaler, Scaler::None) {
             stages.push(Stage::Scale(scaler));
         }
@@ -151,14 +190,26 @@ impl TransformSpec {
         } else {
             0
         };
-        let map = self.features.map_or(0, |m| m.fit_bytes(dim));
-        scale.saturating_add(map)
+        let one_hot = self.one_hot.map_or(0, |o| {
+            // The levels while counting, and the sample through the stage when a map follows.
+            let expanded = match self.features {
+                Some(_) => auc_data::dense_bytes(MAP_SAMPLE_ROWS, o.max_output_dim(dim)),
+                None => 0,
+            };
+            o.fit_bytes(dim).saturating_add(expanded)
+        });
+        let map_input = self.one_hot.map_or(dim, |o| o.max_output_dim(dim));
+        let map = self.features.map_or(0, |m| m.fit_bytes(map_input));
+        scale.saturating_add(one_hot).saturating_add(map)
     }
 
     /// The dimension the learner sees for input of `dim` features, at most (a Nystroem map
-    /// may drop some of its landmarks).
+    /// may drop some of its landmarks; one-hot indicators are counted as if every feature had
+    /// the most levels).
     pub fn max_output_dim(&self, dim: usize) -> usize {
-        self.features.map_or(dim, |m| m.max_output_dim())
+        let after_one_hot = self.one_hot.map_or(dim, |o| o.max_output_dim(dim));
+        self.features
+            .map_or(after_one_hot, |m| m.max_output_dim(after_one_hot))
     }
 }
 

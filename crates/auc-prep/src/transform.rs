@@ -1,5 +1,6 @@
 //! [`Transform`]: the fitted stages a row goes through before a learner sees it, in their fixed
-//! order, and [`Stage`], the one list of stage kinds: scaling, the feature map, unit norm.
+//! order, and [`Stage`], the one list of stage kinds: scaling, one-hot indicators, the feature
+//! map, unit norm.
 //!
 //! # Adding a stage
 //! A new stage (the feature maps of the nonlinear issue, for one) is a type in its own file
@@ -13,10 +14,11 @@ use auc_data::Scaler;
 use serde::{Deserialize, Serialize};
 
 use crate::fitted::FittedStage;
-use crate::stages::{FeatureMap, UnitNorm};
+use crate::stages::{FeatureMap, OneHot, UnitNorm};
 
 /// One fitted stage. The variants are the list of stage kinds; their order in a [`Transform`] is
-/// fixed by [`Stage::rank`] (scaling first, unit norm last).
+/// fixed by [`Stage::rank`] (scaling first, unit norm last). A new kind is appended: model files
+/// tag a variant by its position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Stage {
     /// Per-feature scaling fitted on training data (`--scale`).
@@ -25,6 +27,9 @@ pub enum Stage {
     UnitNorm(UnitNorm),
     /// A feature map fitted on training rows (`--features`), between scaling and unit norm.
     FeatureMap(FeatureMap),
+    /// Indicators of the levels of categorical features (`--one-hot`), after scaling and
+    /// before the feature map.
+    OneHot(OneHot),
 }
 
 impl Stage {
@@ -34,6 +39,7 @@ impl Stage {
             Stage::Scale(s) => s,
             Stage::UnitNorm(u) => u,
             Stage::FeatureMap(m) => m,
+            Stage::OneHot(o) => o,
         }
     }
 
@@ -42,8 +48,9 @@ impl Stage {
     pub fn rank(&self) -> u8 {
         match self {
             Stage::Scale(_) => 0,
-            Stage::FeatureMap(_) => 1,
-            Stage::UnitNorm(_) => 2,
+            Stage::OneHot(_) => 1,
+            Stage::FeatureMap(_) => 2,
+            Stage::UnitNorm(_) => 3,
         }
     }
 }
@@ -125,10 +132,37 @@ impl Transform {
         })
     }
 
+    /// The fitted one-hot stage, when there is one.
+    pub fn one_hot(&self) -> Option<&OneHot> {
+        self.stages.iter().find_map(|s| match s {
+            Stage::OneHot(o) => Some(o),
+            _ => None,
+        })
+    }
+
+    /// Whether a stage changes the rows' dimension (one-hot indicators or a feature map): such
+    /// a stage is fitted on a sample of rows, fixes the input's dimension, and does not commute
+    /// with class moments of the input.
+    pub fn reshapes(&self) -> bool {
+        self.input_dim().is_some()
+    }
+
+    /// The input dimension a reshaping stage fixes (the first one's: one-hot's, else the
+    /// map's); rows are cut to it before the stages. `None` without such a stage.
+    pub fn input_dim(&self) -> Option<usize> {
+        self.one_hot()
+            .map(OneHot::input_dim)
+            .or_else(|| self.feature_map().map(FeatureMap::input_dim))
+    }
+
     /// The dimension of the rows a learner sees when the input has `input_dim` features: the
-    /// map's output dimension, or the input's when there is no map.
+    /// map's output dimension, else the one-hot stage's, or the input's when neither is there.
     pub fn output_dim(&self, input_dim: usize) -> usize {
-        self.feature_map().map_or(input_dim, FeatureMap::output_dim)
+        match (self.feature_map(), self.one_hot()) {
+            (Some(m), _) => m.output_dim(),
+            (None, Some(o)) => o.output_dim(),
+            (None, None) => input_dim,
+        }
     }
 
     /// Whether rows are divided by their norm.
@@ -151,19 +185,35 @@ impl Transform {
             .map(|s| match s {
                 Stage::Scale(sc) => format!("scale({})", sc.kind()),
                 Stage::FeatureMap(m) => format!("map({})", m.describe()),
+                Stage::OneHot(o) => o.describe(),
                 other => other.fitted().name().to_owned(),
             })
             .collect::<Vec<_>>()
             .join(" -> ")
     }
 
-    /// Checks a decoded transform for input of `dim` features: the order and every stage.
+    /// Checks a decoded transform for input of `dim` features: the order and every stage, each
+    /// for the dimension the stages before it give (a map after one-hot indicators reads them
+    /// all).
     pub fn validate(&self, dim: usize) -> Result<(), String> {
         self.check_order()?;
+        let mut dim = dim;
         for s in &self.stages {
             s.fitted()
                 .validate(dim)
                 .map_err(|e| format!("the {} stage: {e}", s.fitted().name()))?;
+            if let Stage::OneHot(o) = s {
+                dim = o.output_dim();
+            }
+        }
+        if let (Some(o), Some(m)) = (self.one_hot(), self.feature_map())
+            && m.input_dim() != o.output_dim()
+        {
+            return Err(format!(
+                "the feature map reads {} features, the one-hot stage gives {}",
+                m.input_dim(),
+                o.output_dim()
+            ));
         }
         Ok(())
     }

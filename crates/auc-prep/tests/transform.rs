@@ -57,6 +57,7 @@ fn all_specs() -> Vec<TransformSpec> {
         for unit_norm in [false, true] {
             out.push(TransformSpec {
                 scaling,
+                one_hot: None,
                 features: None,
                 unit_norm,
             });
@@ -128,6 +129,7 @@ fn unit_norm_of_huge_values_does_not_overflow_row_by_row() {
     let data = Dataset::dense(2, vec![1e300, 1e300], vec![Label::Pos]).unwrap();
     let t = TransformSpec {
         scaling: Scaling::None,
+        one_hot: None,
         features: None,
         unit_norm: true,
     }
@@ -308,6 +310,7 @@ fn spec_from(scaling: Scaling, from: Option<ScaleFrom>) -> Result<PrepSpec, Prep
         Positive::Auto,
         TransformSpec {
             scaling,
+            one_hot: None,
             features: None,
             unit_norm: false,
         },

@@ -163,9 +163,10 @@ impl Reader {
         // growth points and knows the width of its dense rows.
         let growing =
             self.opts.dim.is_none() && self.opts.hash_bits.is_none() && prep.max_dim.is_none();
-        // Min-max scaling and a feature map both make every row dense.
-        let dense = matches!(prep.transform.scaler(), Scaler::MinMax { .. })
-            || prep.transform.feature_map().is_some();
+        // Min-max scaling and a kernel map make every row dense; a reshaping stage is counted
+        // as dense too (its rows are at most the output dimension wide).
+        let dense =
+            matches!(prep.transform.scaler(), Scaler::MinMax { .. }) || prep.transform.reshapes();
         if growing && dense {
             return Ok(None);
         }

@@ -112,12 +112,13 @@ pub struct SampleSpec {
 }
 
 impl SampleSpec {
-    /// The sample a feature map `map` is fitted on.
-    pub fn for_map(map: &auc_prep::FeatureMapSpec) -> SampleSpec {
-        SampleSpec {
+    /// The sample the reshaping stages of `stages` (a feature map, one-hot indicators) are
+    /// fitted on, when they ask for one.
+    pub fn for_stages(stages: &auc_prep::TransformSpec) -> Option<SampleSpec> {
+        stages.sample_seed().map(|seed| SampleSpec {
             rows: auc_prep::features::MAP_SAMPLE_ROWS,
-            seed: map.seed,
-        }
+            seed,
+        })
     }
 
     fn empty(self) -> RowSample {

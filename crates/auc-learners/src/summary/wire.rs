@@ -218,15 +218,15 @@ impl MomentSummary {
             }
         }
         if let Some(t) = &w.stages {
-            let Some(map) = t.feature_map() else {
+            let Some(input) = t.input_dim() else {
                 return bad("stages without a feature map are applied at solve time".to_owned());
             };
-            t.validate(map.input_dim())
+            t.validate(input)
                 .map_err(|e| MomentError::Invalid(format!("the stages: {e}")))?;
-            if map.output_dim() != dim {
+            if t.output_dim(input) != dim {
                 return bad(format!(
                     "the map gives {} features, the moments have {dim}",
-                    map.output_dim()
+                    t.output_dim(input)
                 ));
             }
         }

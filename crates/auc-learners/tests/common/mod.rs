@@ -38,6 +38,7 @@ pub(crate) fn train_default(algo: &'static Algorithm) -> Model {
         algo,
         &TransformSpec {
             scaling: Scaling::Auto,
+            one_hot: None,
             features: None,
             unit_norm: false,
         },

@@ -15,6 +15,9 @@
 //!   $z = P^T k$ with the $M \times D$ projection $P = U \Lambda^{-1/2}$ of the kept
 //!   eigenpairs of $K_{LL}$.
 //!
+//! The degree-2 polynomial map (`poly2`) holds no weights: its products are in `poly2.rs`, and
+//! it gives sparse rows (only the non-zeros' products), where the kernel maps give dense ones.
+//!
 //! A feature whose arithmetic overflows (a non-finite product, phase or kernel value, from
 //! entries near `f64::MAX`) is 0, so mapped rows are always finite.
 //!
@@ -23,8 +26,16 @@
 use auc_core::{Dataset, Row, RowBuf};
 use serde::{Deserialize, Serialize};
 
-use crate::features::MapKind;
+use crate::features::{MAX_POLY2_DIM, MapKind};
 use crate::fitted::FittedStage;
+
+use super::poly2;
+
+thread_local! {
+    /// The non-zeros of the row being mapped by `poly2`, reused across rows of one thread.
+    static POLY2_SCRATCH: std::cell::RefCell<Vec<(usize, f64)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// A fitted feature map (see the module docs for the arithmetic).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -73,7 +84,8 @@ impl FeatureMap {
         self.offsets.len()
     }
 
-    /// The size asked for as it was fitted: landmarks (Nystroem) or random units.
+    /// The size asked for as it was fitted: landmarks (Nystroem) or random units; 0 for the
+    /// polynomial map, which has none.
     pub fn size(&self) -> usize {
         self.width()
     }
@@ -83,8 +95,11 @@ impl FeatureMap {
         8 * (self.weights.len() + self.offsets.len() + self.projection.len()) as u64
     }
 
-    /// `nystroem:M`, `rff:D` or `elm:D` with its width: `rff:1000 (sigma 0.83)`.
+    /// `nystroem:M`, `rff:D` or `elm:D` with its width: `rff:1000 (sigma 0.83)`; `poly2`.
     pub fn describe(&self) -> String {
+        if !self.kind.has_width() {
+            return self.kind.to_string();
+        }
         format!("{}:{} (sigma {:.6})", self.kind, self.width(), self.sigma)
     }
 
@@ -92,10 +107,12 @@ impl FeatureMap {
     /// measured against.
     pub fn flops_per_row(&self, nnz: usize) -> u64 {
         let w = self.width() as u64;
-        let product = 2 * nnz.min(self.input_dim) as u64 * w;
+        let t = nnz.min(self.input_dim) as u64;
+        let product = 2 * t * w;
         match self.kind {
             MapKind::Nystroem => product + 2 * w * self.output_dim as u64,
             MapKind::Rff | MapKind::Elm => product,
+            MapKind::Poly2 => t * (t + 1) / 2,
         }
     }
 
@@ -104,7 +121,7 @@ impl FeatureMap {
         let w = self.width();
         a.clear();
         match self.kind {
-            MapKind::Nystroem => a.resize(w, 0.0),
+            MapKind::Nystroem | MapKind::Poly2 => a.resize(w, 0.0),
             MapKind::Rff | MapKind::Elm => a.extend_from_slice(&self.offsets),
         }
         let mut add = |k: usize, v: f64| {
@@ -152,6 +169,16 @@ impl FeatureMap {
     /// $z(x)$ into `out` (resized to the output dimension); allocation-free once `out` has
     /// the capacity of the width plus the output.
     pub fn map_into(&self, x: Row<'_>, out: &mut Vec<f64>) {
+        if self.kind == MapKind::Poly2 {
+            let (mut nz, mut idx, mut val) = (Vec::new(), Vec::new(), Vec::new());
+            poly2::map_sparse(x, self.input_dim, &mut nz, &mut idx, &mut val);
+            out.clear();
+            out.resize(self.output_dim, 0.0);
+            for (&j, &v) in idx.iter().zip(&val) {
+                out[j as usize] = v;
+            }
+            return;
+        }
         self.product(x, out);
         match self.kind {
             MapKind::Rff => {
@@ -179,6 +206,7 @@ impl FeatureMap {
                 out.copy_within(m.., 0);
                 out.truncate(d);
             }
+            MapKind::Poly2 => unreachable!("mapped above"),
         }
         finite(out);
     }
@@ -248,6 +276,18 @@ impl FittedStage for FeatureMap {
 
     fn apply_dataset(&self, data: &Dataset) -> Dataset {
         let d = self.output_dim;
+        if self.kind == MapKind::Poly2 {
+            let (mut nz, mut idx, mut val) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut indptr, mut indices, mut values) = (vec![0], Vec::new(), Vec::new());
+            for (x, _) in data.iter() {
+                poly2::map_sparse(x, self.input_dim, &mut nz, &mut idx, &mut val);
+                indices.extend_from_slice(&idx);
+                values.extend_from_slice(&val);
+                indptr.push(indices.len());
+            }
+            return Dataset::sparse(d, indptr, indices, values, data.labels().to_vec())
+                .expect("a mapped row has strictly increasing indices below D");
+        }
         if self.kind == MapKind::Nystroem {
             return Dataset::dense(d, self.nystroem_dataset(data), data.labels().to_vec())
                 .expect("a mapped row has the map's output dimension");
@@ -263,6 +303,21 @@ impl FittedStage for FeatureMap {
     }
 
     fn apply_row(&self, x: Row<'_>, out: &mut RowBuf) {
+        if self.kind == MapKind::Poly2 {
+            if !matches!(out, RowBuf::Sparse { .. }) {
+                *out = RowBuf::Sparse {
+                    indices: Vec::new(),
+                    values: Vec::new(),
+                };
+            }
+            let RowBuf::Sparse { indices, values } = out else {
+                unreachable!("made sparse above")
+            };
+            POLY2_SCRATCH.with_borrow_mut(|nz| {
+                poly2::map_sparse(x, self.input_dim, nz, indices, values);
+            });
+            return;
+        }
         if !matches!(out, RowBuf::Dense(_)) {
             *out = RowBuf::Dense(Vec::with_capacity(self.width() + self.output_dim));
         }
@@ -285,6 +340,19 @@ impl FittedStage for FeatureMap {
         if !(self.sigma.is_finite() && self.sigma > 0.0) {
             return Err(format!("the kernel width {} is not positive", self.sigma));
         }
+        if self.kind == MapKind::Poly2 {
+            let d = super::poly2_dim(self.input_dim).filter(|&d| d <= MAX_POLY2_DIM);
+            if self.input_dim == 0 || d != Some(self.output_dim) {
+                return Err(format!(
+                    "a polynomial map of {} features gives {} of them",
+                    self.input_dim, self.output_dim
+                ));
+            }
+            if !(self.weights.is_empty() && self.offsets.is_empty() && self.projection.is_empty()) {
+                return Err("a polynomial map holds no weights".to_owned());
+            }
+            return Ok(());
+        }
         if w == 0 || self.output_dim == 0 {
             return Err("the map has no features".to_owned());
         }
@@ -297,6 +365,7 @@ impl FittedStage for FeatureMap {
         }
         let projection = match self.kind {
             MapKind::Nystroem => w.saturating_mul(self.output_dim),
+            MapKind::Poly2 => unreachable!("checked above"),
             MapKind::Rff | MapKind::Elm => {
                 if self.output_dim != w {
                     return Err(format!("{} outputs of {w} random units", self.output_dim));
