@@ -84,7 +84,8 @@ pub struct CvmArgs {
     /// letter-z).
     #[arg(long, value_name = "A,B")]
     pub sets: Option<String>,
-    /// Reuse the cells of the data sets a previous run finished (target/cvm-figs/cells-SET.tsv).
+    /// Reuse the cells of the data sets a previous run finished (target/cvm-figs/cells-SET.tsv,
+    /// target/cvm-rows-norm-figs/ with --rows-norm).
     #[arg(long)]
     pub reuse: bool,
     /// Measure the landmark approximation against the dense fusion: cvm-approx.md.
