@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 # (name, positive class): the shared binary sets, positive classes as the linear reproduction
-# (xtask/src/linear.rs) takes them.
+# (crates/auc-repro/src/sets.rs) takes them.
 SETS = [
     ("heart", "1"), ("diabetes", "1"), ("german", "-1"), ("australian", "1"),
     ("breast-cancer", "-1"), ("wdbc", "0"), ("sonar", "1"), ("haberman", "1"),

@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 # (name, files, positive class, --limit): the sets and positive classes of the linear
-# reproduction (xtask/src/linear.rs), the ten nonlinear sets of issue 22.
+# reproduction (crates/auc-repro/src/sets.rs), the ten nonlinear sets of issue 22.
 SETS = [
     ("fourclass", ["fourclass"], "1", None),
     ("ionosphere", ["ionosphere"], "-1", None),

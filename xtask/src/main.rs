@@ -5,15 +5,9 @@
 
 #![allow(clippy::print_stdout)]
 
-mod batch;
-mod cvm;
-mod defaults;
-mod kernel;
-mod linear;
 mod python;
 mod reproduce;
 mod structure;
-mod svg;
 mod tidy;
 
 use std::path::{Path, PathBuf};
@@ -39,31 +33,13 @@ cargo xtask <command>
                           criterion benches of the auc-benches package (a FILTER naming a
                           file of benches/benches/ runs that bench alone)
   doc                     workspace rustdoc (no dependencies)
-  reproduce linear [--quick] [--full-grid] [--average] [--algos A,B]
-                          every linear learner on the data sets of [OAUC Table 1] and
-                          [ADM Table 1]: docs/results/linear.md and linear-curves.svg
-                          (--full-grid, --average or --algos write a separate table)
-  reproduce kernel [--quick] [--full-grid] [--algos A,B] [--sets S,T] [--budget N]
-                          OKAUC-M, OKAUC-S and KOIL on the data sets of [OAUC Table 3]:
-                          docs/results/kernel.md (variants write a separate table)
-  reproduce cvm [--quick] [--sets a,b] [--repeats R] [--folds K] [--inner K] [--c1 a,b]
-                [--max-runs-large N] [--reuse] [--printed-norm]
-                          GAM-CVM and its baselines on the data sets of [CVM Table 1]:
-                          docs/results/cvm.md with cvm-fig4.svg and cvm-fig5.svg
-                          (--printed-norm: cvm-printed-norm.md and its figures)
-  reproduce batch [--quick] [--full-grid] [--algos A,B] [--sets S,T]
-                          the batch moment learners beside OPAUC and OAUC-M on the data sets
-                          of [OAUC Table 2]: docs/results/batch.md
-  reproduce defaults [--quick] [--family linear|kernel|batch] [--algos A,B] [--sets S,T]
-                     [--fresh] [--render]
-                          every algorithm's grid points cross-validated one by one on the
-                          data sets of its family's table (`auc cv --each`), and the default
-                          chosen by a fixed rule with leave-one-set-out regrets:
-                          docs/results/defaults.md (measurements in docs/results/defaults/;
-                          --render writes the page from them and measures nothing)
-  reproduce regret [--quick]
-                          OGD on psi_M against the best fixed w in hindsight and the bound of
-                          [OAUC Thm 6]: docs/results/regret.md and regret.svg
+  reproduce WHAT [ARGS]   the reproductions under docs/results: runs the auc-repro binary
+                          (crates/auc-repro) in release with ARGS, after the release `auc`
+                          binary for the tables that drive it. WHAT is linear, kernel, batch
+                          (the papers' tables), cvm (GAM-CVM, [CVM Tables 2, 3, 6]), defaults
+                          (the measured defaults) or regret ([OAUC Thm 6]); `--quick` is the
+                          smoke run of each. `reproduce --help` and `reproduce WHAT --help`
+                          list them and their flags
   tidy                    repository checks (also a #[test] of this crate)
 ";
 
@@ -230,7 +206,7 @@ fn ci() -> Result<(), String> {
     // The release build the Python suite and the smoke runs below share.
     release_build()?;
     python::run_suite(&project_root())?;
-    if reproduce::shared_datasets().is_ok() {
+    if reproduce::shared_datasets().is_some() {
         // Smoke runs of the reproductions on small data sets (about a minute together).
         reproduce::run(&["linear".to_owned(), "--quick".to_owned()])?;
         reproduce::run(&["kernel".to_owned(), "--quick".to_owned()])?;

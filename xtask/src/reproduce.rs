@@ -1,121 +1,32 @@
-//! `cargo xtask reproduce linear|kernel|regret|cvm|defaults [--quick]`: the papers' experiments
-//! and the measured defaults (`defaults.rs`), written under
-//! `docs/results/` beside the papers' figures (see `linear.rs`, whose harness `kernel.rs` reuses, and the `regret` binary of
-//! `auc-benches`).
+//! `cargo xtask reproduce WHAT [ARGS]`: the reproductions under `docs/results/` live in the
+//! `auc-repro` crate (`crates/auc-repro`); this forwards to its binary, built in release with
+//! the warnings-as-errors flags of `ci`. The tables that drive the release `auc` binary
+//! (`linear`, `kernel`, `batch`, `defaults`) get it built first, by the one release build
+//! `ci` and `python` share.
 
 use std::path::PathBuf;
 
-use crate::{cargo, project_root};
+use crate::{DENY, cargo, project_root, release_build};
 
+/// The reproductions that run the release `auc` binary; `cvm` and `regret` call the library
+/// crates directly and need only their own build.
+const RUN_AUC: [&str; 4] = ["linear", "kernel", "batch", "defaults"];
+
+/// Runs `auc-repro ARGS` (`--help` lists the reproductions and their flags).
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
-    let Some(what) = args.first().map(String::as_str) else {
-        return Err(
-            "usage: cargo xtask reproduce linear|kernel|batch|regret|cvm|defaults [--quick] [--full-grid] [--average] [--algos A,B] [--sets S,T] [--budget N] [--family F]"
-                .into(),
-        );
-    };
-    let quick = args.iter().any(|a| a == "--quick");
-    match what {
-        "linear" | "kernel" | "batch" => crate::linear::run(
-            match what {
-                "linear" => &crate::linear::LINEAR,
-                "kernel" => &crate::kernel::KERNEL,
-                _ => &crate::batch::BATCH,
-            },
-            &crate::linear::Options {
-                quick,
-                full_grid: args.iter().any(|a| a == "--full-grid"),
-                average: args.iter().any(|a| a == "--average"),
-                only: value_of(args, "--algos"),
-                sets: value_of(args, "--sets"),
-                budget: value_of(args, "--budget"),
-            },
-        ),
-        "regret" => regret(quick),
-        "cvm" => crate::cvm::run(&args[1..]),
-        "defaults" => crate::defaults::run(&args[1..]),
-        _ => Err(format!(
-            "unknown reproduction `{what}` (known: linear, kernel, batch, regret, cvm, defaults)"
-        )),
+    if args
+        .first()
+        .is_some_and(|what| RUN_AUC.contains(&what.as_str()))
+    {
+        release_build()?;
     }
+    let mut cmd = vec!["run", "--release", "--quiet", "-p", "auc-repro", "--"];
+    cmd.extend(args.iter().map(String::as_str));
+    cargo(&cmd, &DENY)
 }
 
-/// The value after `flag`, if given.
-fn value_of(args: &[String], flag: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == flag)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-}
-
-/// The shared data sets' folder, `../shared/datasets` beside the repository; an error if absent.
-pub(crate) fn shared_datasets() -> Result<PathBuf, String> {
-    let datasets = project_root().join("../shared/datasets");
-    if datasets.is_dir() {
-        Ok(datasets)
-    } else {
-        Err(format!(
-            "{} not found: the reproduction needs ../shared beside the repository",
-            datasets.display()
-        ))
-    }
-}
-
-/// The shared data sets' folder and a freshly built release `auc` binary.
-pub(crate) fn release_auc() -> Result<(PathBuf, PathBuf), String> {
-    let datasets = shared_datasets()?;
-    crate::release_build()?;
-    Ok((datasets, project_root().join("target/release/auc")))
-}
-
-/// [OAUC Thm 6]'s regret experiment: `docs/results/regret.md` and `regret.svg` (the quick run
-/// writes to `target/regret-quick/` so it never overwrites the committed table).
-fn regret(quick: bool) -> Result<(), String> {
-    let root = project_root();
-    let out = if quick {
-        root.join("target/regret-quick")
-    } else {
-        root.join("docs/results")
-    };
-    let out_s = out.display().to_string();
-    let mut args = vec![
-        "run",
-        "--release",
-        "--quiet",
-        "-p",
-        "auc-benches",
-        "--bin",
-        "regret",
-        "--",
-        "--out",
-        &out_s,
-    ];
-    if quick {
-        args.push("--quick");
-    }
-    cargo(&args, &crate::DENY)?;
-    eprintln!("reproduce: wrote {out_s}/regret.md and regret.svg");
-    Ok(())
-}
-
-/// The number after `"key":` in a flat JSON object.
-pub(crate) fn field(json: &str, key: &str) -> Option<f64> {
-    let at = json.find(&format!("\"{key}\":"))? + key.len() + 3;
-    let rest = &json[at..];
-    let end = rest.find([',', '}']).unwrap_or(rest.len());
-    rest[..end].trim().parse().ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::field;
-
-    #[test]
-    fn fields_are_read_from_flat_json() {
-        let s = r#"{"auc_mean":0.91,"runs":20,"x":{"a":1},"auc_std":1e-3}"#;
-        assert_eq!(field(s, "auc_mean"), Some(0.91));
-        assert_eq!(field(s, "runs"), Some(20.0));
-        assert_eq!(field(s, "auc_std"), Some(0.001));
-        assert_eq!(field(s, "missing"), None);
-    }
+/// The shared data sets' folder, `../shared/datasets` beside the repository, if it is there (the
+/// reproductions need it; `ci` runs their smoke runs only then).
+pub(crate) fn shared_datasets() -> Option<PathBuf> {
+    Some(project_root().join("../shared/datasets")).filter(|d| d.is_dir())
 }

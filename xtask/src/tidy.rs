@@ -67,6 +67,17 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-learners",
         ],
     ),
+    (
+        "auc-repro",
+        &[
+            "auc-core",
+            "auc-data",
+            "auc-stats",
+            "auc-surrogate",
+            "auc-cvm",
+            "auc-eval",
+        ],
+    ),
 ];
 
 /// Runs every check; `Err` lists each problem on its own line.

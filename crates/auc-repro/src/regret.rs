@@ -2,18 +2,14 @@
 //! $L_t(w) = \frac{\lambda}{2}\lVert w \rVert^2 + \psi_M(y_t w^\top(x_t - \bar x_t), w^\top \Sigma_t w)$
 //! over a stream with $\lVert x_t \rVert \le 1$, against the best fixed $w$ in hindsight.
 //!
-//! Usage: `regret [--out DIR] [--quick]`. Writes `DIR/regret.md` (the table) and `DIR/regret.svg`
-//! (regret and bound against $T$, log-log), each through a temporary file and a rename. Run by
-//! `cargo xtask reproduce regret`.
+//! `regret [--quick]` writes `docs/results/regret.md` (the table) and `regret.svg`
+//! (regret and bound against $T$, log-log), each through a temporary file and a rename; `--quick`
+//! (the three shortest streams) writes them to `target/regret-quick/` instead.
 //!
 //! The hindsight minimizer is found by a damped Newton method on the sum of the $T$ losses with
 //! the analytic Hessian of $\psi_M$; since the sum is $\lambda T$-strongly convex,
 //! $F(\hat w) - F(w^\star) \le \lVert \nabla F(\hat w) \rVert^2 / (2 \lambda T)$, and the table
 //! reports that certificate next to each regret.
-#![allow(
-    clippy::print_stdout,
-    reason = "progress and the table are this program's output"
-)]
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -23,6 +19,20 @@ use auc_core::Dataset;
 use auc_data::Synthetic;
 use auc_stats::Moments;
 use auc_surrogate::psi_m;
+
+use crate::plot::{LogLine, log_log};
+use crate::workspace::{root, write_atomic};
+
+/// The flags of `regret`.
+#[derive(clap::Args, Debug, Default)]
+pub struct RegretArgs {
+    /// The three shortest stream lengths only, written to target/regret-quick/.
+    #[arg(long)]
+    pub quick: bool,
+    /// Write regret.md and regret.svg to DIR instead.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
 
 /// Feature count of the synthetic streams.
 const P: usize = 8;
@@ -71,14 +81,16 @@ impl Run {
     }
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let quick = args.iter().any(|a| a == "--quick");
-    let out = args
-        .iter()
-        .position(|a| a == "--out")
-        .and_then(|i| args.get(i + 1))
-        .map_or_else(|| PathBuf::from("."), PathBuf::from);
+/// Runs the experiment and writes its table and figure.
+pub(crate) fn run(args: &RegretArgs) -> Result<(), String> {
+    let quick = args.quick;
+    let out = args.out.clone().unwrap_or_else(|| {
+        root().join(if quick {
+            "target/regret-quick"
+        } else {
+            "docs/results"
+        })
+    });
     let ts: &[usize] = if quick { &TS[..3] } else { &TS };
     let mut runs = Vec::new();
     for &t in ts {
@@ -112,10 +124,12 @@ fn main() {
             runs.push(run);
         }
     }
-    if let Err(e) = write_outputs(&out, &runs, quick) {
-        eprintln!("regret: {e}");
-        std::process::exit(2);
-    }
+    write_outputs(&out, &runs, quick)?;
+    eprintln!(
+        "reproduce: wrote {}/regret.md and regret.svg",
+        out.display()
+    );
+    Ok(())
 }
 
 /// $18 (1 + \ln T) / \lambda$ [OAUC Thm 6].
@@ -309,12 +323,6 @@ fn hindsight(terms: &[Option<Term>], lambda: f64) -> (f64, f64, usize) {
     (f, dot(&grad, &grad) / (2.0 * strong), iters)
 }
 
-fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 fn write_outputs(dir: &Path, runs: &[Run], quick: bool) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut md = String::new();
@@ -378,7 +386,7 @@ fn write_outputs(dir: &Path, runs: &[Run], quick: bool) -> Result<(), String> {
     }
     let _ = writeln!(md, "\n![worst regret and bound against T](regret.svg)");
     write_atomic(&dir.join("regret.md"), &md)?;
-    write_atomic(&dir.join("regret.svg"), &svg(runs))
+    write_atomic(&dir.join("regret.svg"), &svg(runs)?)
 }
 
 /// Worst regrets below this (negative ones included) are drawn at this height on the log scale.
@@ -386,102 +394,38 @@ const FLOOR: f64 = 1e-2;
 
 /// A log-log plot of the worst regret over the streams (solid) and the bound (dashed) against
 /// $T$, one colour per $\lambda$.
-fn svg(runs: &[Run]) -> String {
-    let (w, h, left, right, top, bottom) = (680.0, 440.0, 70.0, 150.0, 40.0, 50.0);
-    let ys: Vec<f64> = runs
-        .iter()
-        .flat_map(|r| [r.worst().max(FLOOR), bound(r.t, r.lambda)])
-        .map(f64::log10)
-        .collect();
-    let xs: Vec<f64> = runs.iter().map(|r| (r.t as f64).log10()).collect();
-    let (x0, x1) = (
-        xs.iter().copied().fold(f64::INFINITY, f64::min),
-        xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-    );
-    let (y0, y1) = (
-        ys.iter().copied().fold(f64::INFINITY, f64::min).floor(),
-        ys.iter().copied().fold(f64::NEG_INFINITY, f64::max).ceil(),
-    );
-    let sx = |t: f64| left + (t.log10() - x0) / (x1 - x0).max(1e-9) * (w - left - right);
-    let sy = |v: f64| h - bottom - (v.log10() - y0) / (y1 - y0).max(1e-9) * (h - top - bottom);
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="16" text-anchor="middle">OAUC-M: worst regret over {SEEDS} streams (solid) and the bound 18(1 + ln T)/lambda (dashed)</text>"#,
-        w / 2.0
-    );
+fn svg(runs: &[Run]) -> Result<String, String> {
     let clamped = runs.iter().filter(|r| r.worst() < FLOOR).count();
-    if clamped > 0 {
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="32" text-anchor="middle" font-size="10">{clamped} worst regret(s) below {FLOOR} (possibly negative) drawn at {FLOOR}</text>"#,
-            w / 2.0
-        );
-    }
-    for e in (y0 as i32)..=(y1 as i32) {
-        let y = sy(10f64.powi(e));
-        let _ = writeln!(
-            s,
-            r##"<line x1="{left}" x2="{}" y1="{y:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" text-anchor="end">1e{e}</text>"##,
-            w - right,
-            left - 6.0,
-            y + 4.0
-        );
-    }
-    let mut ts: Vec<usize> = runs.iter().map(|r| r.t).collect();
-    ts.dedup();
-    for t in &ts {
-        let x = sx(*t as f64);
-        let _ = writeln!(
-            s,
-            r##"<line x1="{x:.1}" x2="{x:.1}" y1="{top}" y2="{}" stroke="#ddd"/><text x="{x:.1}" y="{}" text-anchor="middle">{t}</text>"##,
-            h - bottom,
-            h - bottom + 16.0
-        );
-    }
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="{}" text-anchor="middle">T (stream length)</text>"#,
-        (left + w - right) / 2.0,
-        h - 10.0
-    );
-    let colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+    let note = (clamped > 0).then(|| {
+        format!("{clamped} worst regret(s) below {FLOOR} (possibly negative) drawn at {FLOOR}")
+    });
+    let mut lines = Vec::new();
     for (k, lambda) in LAMBDAS.iter().enumerate() {
-        let c = colours[k % colours.len()];
         let mine: Vec<&Run> = runs.iter().filter(|r| r.k == k).collect();
-        let points = |f: &dyn Fn(&Run) -> f64| {
-            mine.iter()
-                .map(|r| format!("{:.1},{:.1}", sx(r.t as f64), sy(f(r))))
-                .collect::<Vec<_>>()
-                .join(" ")
+        let points = |f: &dyn Fn(&Run) -> f64| -> Vec<(f64, f64)> {
+            mine.iter().map(|r| (r.t as f64, f(r))).collect()
         };
-        let _ = writeln!(
-            s,
-            r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#,
-            points(&|r| r.worst().max(FLOOR))
-        );
-        let _ = writeln!(
-            s,
-            r#"<polyline fill="none" stroke="{c}" stroke-width="1.5" stroke-dasharray="6 4" points="{}"/>"#,
-            points(&|r| bound(r.t, r.lambda))
-        );
-        let ly = top + 20.0 + 18.0 * k as f64;
-        let _ = writeln!(
-            s,
-            r#"<line x1="{}" x2="{}" y1="{ly}" y2="{ly}" stroke="{c}" stroke-width="2"/><text x="{}" y="{}">lambda = {lambda}</text>"#,
-            w - right + 10.0,
-            w - right + 40.0,
-            w - right + 46.0,
-            ly + 4.0
-        );
+        lines.push(LogLine {
+            label: Some(format!("lambda = {lambda}")),
+            colour: k,
+            dashed: false,
+            points: points(&|r| r.worst().max(FLOOR)),
+        });
+        lines.push(LogLine {
+            label: None,
+            colour: k,
+            dashed: true,
+            points: points(&|r| bound(r.t, r.lambda)),
+        });
     }
-    s.push_str("</svg>\n");
-    s
+    log_log(
+        &format!(
+            "OAUC-M: worst regret over {SEEDS} streams (solid) and the bound 18(1 + ln T)/lambda (dashed)"
+        ),
+        note.as_deref(),
+        &lines,
+        "T (stream length)",
+    )
 }
 
 #[cfg(test)]
@@ -544,5 +488,26 @@ mod tests {
             assert!(objective(&ts, lambda, &w, &mut g, &mut h) >= best - 1e-9 * best.abs());
         }
         assert!(objective(&ts, lambda, &[0.0; P], &mut g, &mut h) >= best);
+    }
+
+    #[test]
+    fn the_figure_draws_every_lambda_and_says_what_it_clamps() {
+        let run = |k: usize, t: usize, worst: f64| Run {
+            t,
+            k,
+            lambda: LAMBDAS[k],
+            regrets: vec![worst],
+            certificate: 0.0,
+            newton_iters: 0,
+            seconds: 0.0,
+        };
+        let runs: Vec<Run> = (0..LAMBDAS.len())
+            .flat_map(|k| [run(k, 100, -1.0), run(k, 1000, 2.0)])
+            .collect();
+        let svg = svg(&runs).unwrap();
+        for lambda in LAMBDAS {
+            assert!(svg.contains(&format!("lambda = {lambda}")), "{lambda}");
+        }
+        assert!(svg.contains("3 worst regret(s) below 0.01"), "{svg}");
     }
 }
