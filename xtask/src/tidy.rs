@@ -30,6 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "auc-cvm",
         &["auc-core", "auc-stats", "auc-surrogate", "auc-kernel"],
     ),
+    ("auc-trees", &["auc-core"]),
     ("auc-prep", &["auc-core", "auc-data"]),
     ("auc-eval", &["auc-core", "auc-data", "auc-prep"]),
     (
@@ -42,6 +43,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-online",
             "auc-kernel",
             "auc-cvm",
+            "auc-trees",
             "auc-eval",
         ],
     ),

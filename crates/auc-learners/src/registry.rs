@@ -17,6 +17,7 @@ use auc_online::{
     PerceptronParams, SolamParams,
 };
 use auc_stats::Moments;
+use auc_trees::BoostedTreesParams;
 use serde_json::{Value, json};
 
 use crate::params::{self, from_json, object, suggest};
@@ -387,6 +388,7 @@ pub static ALL: &[Algorithm] = &[
     Algorithm::moment::<OpaucBatchParams>(),
     Algorithm::moment::<OaucMBatchParams>(),
     Algorithm::linear_batch::<PaucSvmParams>(),
+    Algorithm::batch::<BoostedTreesParams>(),
 ];
 
 /// The learner `auc train` and `auc cv` fit when no algorithm is named: OPAUC-batch, the exact

@@ -349,8 +349,11 @@ impl MomentSummary {
     /// [`MomentError::Input`] when the labels do not match the rows, one is not finite, or the
     /// rows have another width.
     pub fn observe_dataset(&mut self, rows: &Dataset, labels: &[f64]) -> Result<(), MomentError> {
-        let input = self.stages.as_ref().and_then(Transform::feature_map);
-        let width = input.map_or(rows.dim(), |m| m.input_dim());
+        let width = self
+            .stages
+            .as_ref()
+            .and_then(Transform::input_dim)
+            .unwrap_or(rows.dim());
         if labels.len() != rows.n() || rows.dim() != width {
             return Err(MomentError::Input(format!(
                 "{} rows of {} features with {} labels; the stages read rows of {width} features",

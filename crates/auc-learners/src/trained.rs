@@ -10,6 +10,7 @@ use auc_core::{
 use auc_cvm::InductiveModel;
 use auc_kernel::KernelLearner;
 use auc_online::{Averaged, Linear, Materialized, MomentModel, PaucModel};
+use auc_trees::BoostedModel;
 use serde_json::{Value, json};
 
 use crate::params::{object, to_map};
@@ -374,6 +375,26 @@ impl Describe for MomentModel {
             solver_steps: u64::from(self.steps()),
             distance_bound: self.distance_bound(),
             tolerance: self.tolerance(),
+        })
+    }
+}
+
+impl Describe for BoostedModel {
+    fn dim(&self) -> usize {
+        BoostedModel::dim(self)
+    }
+
+    fn describe(&self) -> Value {
+        let (first, last) = self.losses();
+        let (pos, neg) = self.counts();
+        json!({
+            "features": self.dim(),
+            "trees": self.trees().len(),
+            "leaves": self.leaves(),
+            "loss_first": first,
+            "loss_last": last,
+            "fitted_positives": pos,
+            "fitted_negatives": neg,
         })
     }
 }

@@ -66,7 +66,7 @@ fn mutated_model_files_are_errors_or_finite_models() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(3_000);
-    // Every algorithm's golden model of the current format (v5), and of the oldest format
+    // Every algorithm's golden model of the current format (v6), and of the oldest format
     // still read (the top directory) where the algorithm existed then, so both decoders are
     // attacked.
     let dir = common::root().join("crates/auc-learners/tests/golden");
@@ -74,11 +74,11 @@ fn mutated_model_files_are_errors_or_finite_models() {
         .iter()
         .flat_map(|a| {
             [
-                dir.join(format!("v5/{}.auc", a.name)),
+                dir.join(format!("v6/{}.auc", a.name)),
                 dir.join(format!("{}.auc", a.name)),
             ]
         })
-        .filter(|path| path.starts_with(dir.join("v5")) || path.exists())
+        .filter(|path| path.starts_with(dir.join("v6")) || path.exists())
         .map(|path| {
             let bytes = std::fs::read(&path)
                 .unwrap_or_else(|e| panic!("{}: {e} (see the golden test)", path.display()));

@@ -93,6 +93,13 @@ fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
     check_golden(&dir, false);
     check_golden(&dir.join("v4"), false);
     let v5 = check_golden(&dir.join("v5"), false);
+    // Every learner of format 5's time has its version 5 file; learners added since start at
+    // version 6.
+    let added_since_v5 = ["gbt-auc"];
+    let v5: Vec<&str> = v5
+        .into_iter()
+        .filter(|n| !added_since_v5.contains(n))
+        .collect();
     assert!(v5.is_empty(), "no version 5 golden model for {v5:?}");
     let v6 = check_golden(&dir.join("v6"), true);
     assert!(
