@@ -28,13 +28,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PairLoss {
     /// $\frac12 (1 - m)^2$.
-    #[default]
     #[serde(rename = "square")]
     Square,
     /// $\frac12 \max(0, 1 - m)^2$.
     #[serde(rename = "hinge")]
     Hinge,
-    /// $e^{-m}$, RankBoost's loss [Freund03].
+    /// $e^{-m}$, RankBoost's loss [Freund03]; the default (`params.rs`).
+    #[default]
     #[serde(rename = "exp")]
     Exp,
 }
