@@ -262,6 +262,7 @@ pub(crate) fn nested_cv(
         inner_folds,
         seed,
         scaling: scaling(scale)?,
+        one_hot: None,
         features: None,
         unit_norm,
         max_train,

@@ -60,12 +60,14 @@ pub(crate) fn scaling(word: &str) -> PyResult<Scaling> {
 /// The stages an array fit asks for: the scaling of `scale`, the feature map `features`
 /// (`nystroem[:M]`, `rff[:D]`, `elm[:D]`, as the CLI's `--features`) of width rule
 /// `feature_sigma` (`scale`, `median` or a number; `scale` when `None`) drawn with `seed`, no
-/// unit norm.
+/// unit norm; one-hot indicators of the features of at most `one_hot` levels first, when given
+/// (the CLI's `--one-hot K`).
 pub(crate) fn stages(
     scale: &str,
     features: Option<&str>,
     feature_sigma: Option<&str>,
     seed: u64,
+    one_hot: Option<u16>,
 ) -> PyResult<TransformSpec> {
     let features = match features {
         None => None,
@@ -78,8 +80,13 @@ pub(crate) fn stages(
             seed,
         }),
     };
+    let one_hot = match one_hot {
+        None => None,
+        Some(k) => Some(auc_prep::OneHotSpec::new(k, seed).map_err(value_error)?),
+    };
     Ok(TransformSpec {
         scaling: scaling(scale)?,
+        one_hot,
         features,
         unit_norm: false,
     })
@@ -214,7 +221,7 @@ fn need_both(name: &str, pos: u64, neg: u64) -> PyResult<()> {
 /// scores of the batch.
 /// `cross_hash_bits`: the crosses of every row's pairs of non-zeros into `2^C` features after
 /// the columns ([`crate::crossed`]), recorded in the model.
-#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None, features = None, feature_sigma = None, calibration = None, calibration_folds = auc_learners::DEFAULT_CALIBRATION_FOLDS, cross_hash_bits = None))]
+#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None, features = None, feature_sigma = None, calibration = None, calibration_folds = auc_learners::DEFAULT_CALIBRATION_FOLDS, cross_hash_bits = None, one_hot = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fit(
     py: Python<'_>,
@@ -234,6 +241,7 @@ pub(crate) fn fit(
     calibration: Option<&str>,
     calibration_folds: usize,
     cross_hash_bits: Option<u8>,
+    one_hot: Option<u16>,
 ) -> PyResult<PyModel> {
     let algo = auc_learners::lookup(name).map_err(value_error)?;
     let calibrate = crate::calibration::kind(calibration)?.map(|kind| CalibrationSpec {
@@ -243,7 +251,7 @@ pub(crate) fn fit(
     let given = param_map(params)?;
     algo.check_names(&given).map_err(value_error)?;
     let config = algo.configure(&given).map_err(value_error)?;
-    let stages = stages(scale, features, feature_sigma, seed)?;
+    let stages = stages(scale, features, feature_sigma, seed, one_hot)?;
     let borrowed = Borrowed::extract(x)?;
     let columns = borrowed.rows()?;
     let crossed = cross(&columns, cross_hash_bits)?;
@@ -587,6 +595,17 @@ impl PyModel {
     #[getter]
     fn scaling(&self) -> String {
         self.model.preparation.scaler().kind().name().to_owned()
+    }
+
+    /// The most levels of a categorical feature of its one-hot stage (`one_hot=K`), or `None`
+    /// without one.
+    #[getter]
+    fn one_hot(&self) -> Option<u16> {
+        self.model
+            .preparation
+            .transform
+            .one_hot()
+            .map(|o| o.max_levels())
     }
 
     /// The fitted feature map as `(kind, size, sigma)` (`("nystroem", 500, 0.83)`), or `None`.

@@ -159,7 +159,7 @@ fn mapped_stages(obj: &Bound<'_, PyAny>) -> PyResult<(Transform, usize)> {
             (t.clone(), dim)
         }
     };
-    if t.feature_map().is_none() {
+    if !t.reshapes() {
         return Err(PyValueError::new_err(format!(
             "the stages {} hold no feature map: moments of rows as read are scaled when they are fitted (pass scale= to the fit instead)",
             t.describe()
@@ -274,7 +274,7 @@ type Info = (
 pub(crate) fn moments_info(py: Python<'_>, bytes: PyBackedBytes) -> PyResult<Info> {
     let s = py.detach(|| read(&bytes))?;
     let stages = s.stages().map(|t| {
-        let input = t.feature_map().map_or(s.dim(), |m| m.input_dim());
+        let input = t.input_dim().unwrap_or(s.dim());
         PyTransform::new(t.clone(), input)
     });
     Ok((
@@ -307,7 +307,7 @@ pub(crate) fn fit_moments(
 ) -> PyResult<PyModel> {
     let algo = auc_learners::lookup(name).map_err(|e| chained(&e))?;
     let given = param_map(params)?;
-    let stages = stages(scale, None, None, seed)?;
+    let stages = stages(scale, None, None, seed, None)?;
     let model = py.detach(|| -> PyResult<auc_learners::Model> {
         let summary = read(&moments)?;
         let (mut model, _) = auc_learners::fit_from_moments(

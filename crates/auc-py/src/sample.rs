@@ -41,7 +41,7 @@ pub(crate) fn survey(rows: &Rows<'_>, stages: &TransformSpec) -> MapSample {
     let mut ranges = stages
         .needs_ranges()
         .then(|| FeatureRanges::new(rows.dim()));
-    let mut sample = stages.features.map(|m| m.empty_sample());
+    let mut sample = stages.empty_sample();
     if ranges.is_some() || sample.is_some() {
         let mut scratch = Scratch::default();
         rows.for_each(&mut scratch, |_, x| {
@@ -71,7 +71,7 @@ pub(crate) fn fit(stages: &TransformSpec, survey: MapSample) -> Result<Transform
         _ => ScaleEvidence::Nothing,
     };
     let result = match survey.sample {
-        Some(s) if stages.features.is_some() => stages.fit_sampled(evidence, &s.into_dataset()),
+        Some(s) if stages.reshapes() => stages.fit_sampled(evidence, &s.into_dataset()),
         _ => stages.fit(evidence),
     };
     result.map_err(|e| e.to_string())
@@ -102,17 +102,17 @@ impl MapSample {
                 stages.scaling.name()
             ));
         }
-        if let Some(map) = stages.features {
+        if let Some(seed) = stages.sample_seed() {
             let Some(s) = &self.sample else {
                 return Err("the survey holds no sample for the feature map: survey the rows with these features".to_owned());
             };
             let want = auc_prep::features::MAP_SAMPLE_ROWS;
-            if s.seed() != map.seed || s.capacity() != want {
+            if s.seed() != seed || s.capacity() != want {
                 return Err(format!(
                     "the survey's sample was drawn with seed {} ({} rows at most), the map asks seed {} ({want} rows): survey the rows with this seed",
                     s.seed(),
                     s.capacity(),
-                    map.seed
+                    seed
                 ));
             }
         }

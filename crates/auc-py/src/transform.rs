@@ -134,7 +134,8 @@ impl PyTransform {
     /// a model's fit with these arguments fits them. `max_memory`: refuse (`MemoryError`) a fit
     /// that would take more bytes.
     #[staticmethod]
-    #[pyo3(signature = (x, scale, features = None, feature_sigma = None, seed = 0, max_memory = None))]
+    #[pyo3(signature = (x, scale, features = None, feature_sigma = None, seed = 0, max_memory = None, one_hot = None))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per stage setting.
     fn fit(
         py: Python<'_>,
         x: &Bound<'_, PyAny>,
@@ -143,8 +144,9 @@ impl PyTransform {
         feature_sigma: Option<&str>,
         seed: u64,
         max_memory: Option<u64>,
+        one_hot: Option<u16>,
     ) -> PyResult<PyTransform> {
-        let stages = stages(scale, features, feature_sigma, seed)?;
+        let stages = stages(scale, features, feature_sigma, seed, one_hot)?;
         let borrowed = Borrowed::extract(x)?;
         let rows = borrowed.rows()?;
         if rows.n() == 0 {
@@ -169,17 +171,19 @@ impl PyTransform {
     /// [`PyTransform::fit`], which the survey must have been taken with: the transform `fit`
     /// gives on all those rows at once, bit for bit.
     #[staticmethod]
-    #[pyo3(signature = (sample, scale, features, feature_sigma = None, seed = 0, max_memory = None))]
+    #[pyo3(signature = (sample, scale, features = None, feature_sigma = None, seed = 0, max_memory = None, one_hot = None))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per stage setting.
     fn fit_from_sample(
         py: Python<'_>,
         sample: &[u8],
         scale: &str,
-        features: &str,
+        features: Option<&str>,
         feature_sigma: Option<&str>,
         seed: u64,
         max_memory: Option<u64>,
+        one_hot: Option<u16>,
     ) -> PyResult<PyTransform> {
-        let stages = stages(scale, Some(features), feature_sigma, seed)?;
+        let stages = stages(scale, features, feature_sigma, seed, one_hot)?;
         let survey = MapSample::from_bytes(sample).map_err(PyValueError::new_err)?;
         if survey.is_empty() {
             return Err(PyValueError::new_err(
@@ -311,6 +315,13 @@ impl PyTransform {
             .map(|m| (m.kind().word(), m.size(), m.sigma()))
     }
 
+    /// The most levels of a categorical feature of its one-hot stage (`one_hot=K`), or `None`
+    /// without one.
+    #[getter]
+    fn one_hot(&self) -> Option<u16> {
+        self.transform.one_hot().map(|o| o.max_levels())
+    }
+
     /// The seed the feature map was drawn with, or `None` without a map.
     #[getter]
     fn seed(&self) -> Option<u64> {
@@ -339,16 +350,17 @@ impl PyTransform {
 /// them and the map's seeded sample (`features` is required). Surveys of disjoint rows merge
 /// exactly ([`merge_map_samples`]); `Transform.fit_from_sample` fits on the result.
 #[pyfunction]
-#[pyo3(signature = (x, scale, features, feature_sigma = None, seed = 0))]
+#[pyo3(signature = (x, scale, features = None, feature_sigma = None, seed = 0, one_hot = None))]
 pub(crate) fn map_sample<'py>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
     scale: &str,
-    features: &str,
+    features: Option<&str>,
     feature_sigma: Option<&str>,
     seed: u64,
+    one_hot: Option<u16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let stages = stages(scale, Some(features), feature_sigma, seed)?;
+    let stages = stages(scale, features, feature_sigma, seed, one_hot)?;
     let borrowed = Borrowed::extract(x)?;
     let rows = borrowed.rows()?;
     let bytes = py.detach(|| sample::survey(&rows, &stages).to_bytes());

@@ -57,7 +57,9 @@ def test_constructor_is_the_registry_parameters_with_defaults(cls):
     if row["family"] == "linear":
         expected_common["average"] = False
     if row["linear_model"]:
-        expected_common.update(features=None, n_features_map=None, feature_sigma="scale")
+        expected_common.update(
+            one_hot=None, features=None, n_features_map=None, feature_sigma="scale"
+        )
     assert by_name == expected_common
     # Docstrings come from the registry: the citation line and every parameter's doc.
     assert row["about"] in cls.__doc__

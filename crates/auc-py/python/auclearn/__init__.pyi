@@ -47,8 +47,10 @@ class Perceptron(OnlineAUCEstimator):
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -74,7 +76,8 @@ class Perceptron(OnlineAUCEstimator):
     calibration_folds: int
     cross_hash_bits: int | None
     average: bool
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -87,7 +90,8 @@ class Perceptron(OnlineAUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
         average: bool = False,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -115,8 +119,10 @@ class PAI(OnlineAUCEstimator):
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -145,7 +151,8 @@ class PAI(OnlineAUCEstimator):
     calibration_folds: int
     cross_hash_bits: int | None
     average: bool
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -159,7 +166,8 @@ class PAI(OnlineAUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
         average: bool = False,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -189,8 +197,10 @@ class OAUCM(OnlineAUCEstimator):
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -220,7 +230,8 @@ class OAUCM(OnlineAUCEstimator):
     calibration_folds: int
     cross_hash_bits: int | None
     average: bool
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -235,7 +246,8 @@ class OAUCM(OnlineAUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
         average: bool = False,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -267,8 +279,10 @@ class OAUCMc(OnlineAUCEstimator):
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -299,7 +313,8 @@ class OAUCMc(OnlineAUCEstimator):
     calibration_folds: int
     cross_hash_bits: int | None
     average: bool
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -315,7 +330,8 @@ class OAUCMc(OnlineAUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
         average: bool = False,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -347,8 +363,10 @@ class OPAUC(OnlineAUCEstimator):
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -379,7 +397,8 @@ class OPAUC(OnlineAUCEstimator):
     calibration_folds: int
     cross_hash_bits: int | None
     average: bool
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -395,7 +414,8 @@ class OPAUC(OnlineAUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
         average: bool = False,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -429,8 +449,10 @@ class AdaOAM(OnlineAUCEstimator):
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -462,7 +484,8 @@ class AdaOAM(OnlineAUCEstimator):
     calibration_folds: int
     cross_hash_bits: int | None
     average: bool
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -479,7 +502,8 @@ class AdaOAM(OnlineAUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
         average: bool = False,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -517,8 +541,10 @@ class AdmOAM(OnlineAUCEstimator):
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -552,7 +578,8 @@ class AdmOAM(OnlineAUCEstimator):
     calibration_folds: int
     cross_hash_bits: int | None
     average: bool
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -571,7 +598,8 @@ class AdmOAM(OnlineAUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
         average: bool = False,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -601,8 +629,10 @@ class OAMseq(OnlineAUCEstimator):
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -632,7 +662,8 @@ class OAMseq(OnlineAUCEstimator):
     calibration_folds: int
     cross_hash_bits: int | None
     average: bool
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -647,7 +678,8 @@ class OAMseq(OnlineAUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
         average: bool = False,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -677,8 +709,10 @@ class OAMgra(OnlineAUCEstimator):
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -708,7 +742,8 @@ class OAMgra(OnlineAUCEstimator):
     calibration_folds: int
     cross_hash_bits: int | None
     average: bool
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -723,7 +758,8 @@ class OAMgra(OnlineAUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
         average: bool = False,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -753,8 +789,10 @@ class SOLAM(OnlineAUCEstimator):
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -784,7 +822,8 @@ class SOLAM(OnlineAUCEstimator):
     calibration_folds: int
     cross_hash_bits: int | None
     average: bool
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -799,7 +838,8 @@ class SOLAM(OnlineAUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
         average: bool = False,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -1785,8 +1825,10 @@ class OPAUCbatch(AUCEstimator):
         Folds of the calibration's internal cross-validation.
     cross_hash_bits : int or None, default=None
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -1816,7 +1858,8 @@ class OPAUCbatch(AUCEstimator):
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
     cross_hash_bits: int | None
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -1831,7 +1874,8 @@ class OPAUCbatch(AUCEstimator):
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -1863,8 +1907,10 @@ class OAUCMbatch(AUCEstimator):
         Folds of the calibration's internal cross-validation.
     cross_hash_bits : int or None, default=None
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -1895,7 +1941,8 @@ class OAUCMbatch(AUCEstimator):
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
     cross_hash_bits: int | None
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -1911,7 +1958,8 @@ class OAUCMbatch(AUCEstimator):
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
@@ -1943,8 +1991,10 @@ class PAUCSVM(AUCEstimator):
         Folds of the calibration's internal cross-validation.
     cross_hash_bits : int or None, default=None
         Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
-    features : {None, 'nystroem', 'rff', 'elm'}, default=None
-        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, or a random sigmoid layer. The learner then learns on the map's features.
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
     n_features_map : int or None, default=None
         Landmarks (Nystroem) or random features (1000 by default for each).
     feature_sigma : 'scale', 'median' or float, default='scale'
@@ -1975,7 +2025,8 @@ class PAUCSVM(AUCEstimator):
     calibration: Literal['sigmoid', 'isotonic'] | None
     calibration_folds: int
     cross_hash_bits: int | None
-    features: Literal['nystroem', 'rff', 'elm'] | None
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
     n_features_map: int | None
     feature_sigma: Literal['scale', 'median'] | float
     def __init__(
@@ -1991,7 +2042,88 @@ class PAUCSVM(AUCEstimator):
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        features: Literal['nystroem', 'rff', 'elm'] | None = None,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
+    ) -> None: ...
+
+class GBTAUC(AUCEstimator):
+    """GBT-AUC: Gradient-boosted regression trees on a pairwise surrogate of the AUC over all positive-negative pairs [Friedman01; OAUC eq. 13], histogram trees grown leaf by leaf, gradients from the classes' score moments (square) or sorted scores (hinge)
+
+    Registry name ``gbt-auc`` (aliases boosted-trees, gbt); batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    trees : integer, default=100
+        boosting rounds (one tree each); LightGBM's 100 (an integer >= 1).
+    leaves : integer, default=31
+        the most leaves of a tree; LightGBM's 31 (an integer >= 2).
+    eta : real, default=0.1
+        learning rate that multiplies each tree's leaf values; LightGBM's 0.1 (finite and > 0).
+    min_leaf : integer, default=20
+        the fewest training rows a leaf may hold; LightGBM's 20 (an integer >= 1).
+    lam : real, default=0.0
+        L2 penalty on leaf values, -G/(H + lambda); LightGBM's 0 (finite and >= 0).
+    bins : integer, default=255
+        the most bins a feature's values are cut into (2 to 256); LightGBM's 255 (an integer >= 2).
+    loss : choice, default='exp'
+        the pairwise surrogate over all pairs of a positive and a negative score: square (1 - (f+ - f-))^2 / 2, hinge max(0, 1 - (f+ - f-))^2 / 2, or exp e^-(f+ - f-) (RankBoost's; the default by docs/results/boosted-trees.md) (one of square, hinge, exp).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): eta=2^-5..2^-1:2; leaves=7,15,31,63.
+    """
+    trees: int
+    leaves: int
+    eta: float
+    min_leaf: int
+    lam: float
+    bins: int
+    loss: Literal['square', 'hinge', 'exp']
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
+    cross_hash_bits: int | None
+    def __init__(
+        self,
+        *,
+        trees: int = 100,
+        leaves: int = 31,
+        eta: float = 0.1,
+        min_leaf: int = 20,
+        lam: float = 0.0,
+        bins: int = 255,
+        loss: Literal['square', 'hinge', 'exp'] = 'exp',
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
     ) -> None: ...

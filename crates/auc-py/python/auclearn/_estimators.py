@@ -52,6 +52,10 @@ def class_name(row: dict) -> str:
     return alnum(row["name"]).upper()
 
 
+#: The feature maps, as the CLI's ``--features`` names them.
+MAP_KINDS = ("nystroem", "rff", "elm", "poly2")
+
+
 def takes_map(row: dict) -> bool:
     """Whether the estimator of a registry row takes a feature map (``features=``): the rows
     whose model is linear in its input features (``linear_model``: the linear learners, the
@@ -166,27 +170,41 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         ):
             raise ValueError(f"cross_hash_bits must be None or an integer from 1 to 30, not {bits!r}")
         features = getattr(self, "features", None)
-        if features is not None and features not in ("nystroem", "rff", "elm"):
+        if features is not None and features not in MAP_KINDS:
             raise ValueError(
-                f"features must be None, 'nystroem', 'rff' or 'elm', not {features!r}"
+                f"features must be None, 'nystroem', 'rff', 'elm' or 'poly2', not {features!r}"
             )
         n = getattr(self, "n_features_map", None)
         if n is not None and (
             isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1
         ):
             raise ValueError(f"n_features_map must be a positive integer or None, not {n!r}")
+        if n is not None and features == "poly2":
+            raise ValueError(
+                "n_features_map must be None with features='poly2' (it gives the features and "
+                "their pairwise products)"
+            )
+        k = getattr(self, "one_hot", None)
+        if k is not None and (
+            isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 3 <= k <= 1024
+        ):
+            raise ValueError(f"one_hot must be None or an integer from 3 to 1024, not {k!r}")
 
     def _map_kwargs(self) -> dict:
-        """The feature map's arguments of ``_native.fit`` (none without ``features``)."""
+        """The arguments of ``_native.fit`` for the one-hot stage and the feature map (none
+        without ``one_hot`` and ``features``)."""
+        out = {}
+        k = getattr(self, "one_hot", None)
+        if k is not None:
+            out["one_hot"] = int(k)
         features = getattr(self, "features", None)
         if features is None:
-            return {}
+            return out
         n = getattr(self, "n_features_map", None)
         sigma = getattr(self, "feature_sigma", "scale")
-        return {
-            "features": features if n is None else f"{features}:{int(n)}",
-            "feature_sigma": str(_plain(sigma)),
-        }
+        out["features"] = features if n is None else f"{features}:{int(n)}"
+        out["feature_sigma"] = str(_plain(sigma))
+        return out
 
     # -- data ---------------------------------------------------------------------------------
 
@@ -514,13 +532,23 @@ def _common_params(row: dict) -> list:
     if takes_map(row):
         out += [
             (
+                "one_hot",
+                "int or None",
+                None,
+                "Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose "
+                "values in a seeded sample of the scaled training rows number from 3 to K gets "
+                "one 0/1 column per value, appended after the features, before the map. Stored "
+                "in the model.",
+            ),
+            (
                 "features",
-                "{None, 'nystroem', 'rff', 'elm'}",
+                "{None, 'nystroem', 'rff', 'elm', 'poly2'}",
                 None,
                 "A nonlinear feature map after scaling, fitted on a seeded sample of the "
                 "training rows and stored in the model (the CLI's ``--features``): Nystroem "
-                "landmarks of the Gaussian kernel, random Fourier features, or a random "
-                "sigmoid layer. The learner then learns on the map's features.",
+                "landmarks of the Gaussian kernel, random Fourier features, a random "
+                "sigmoid layer, or the features with their pairwise products (``poly2``, "
+                "exact). The learner then learns on the map's features.",
             ),
             (
                 "n_features_map",
@@ -622,9 +650,12 @@ def from_bytes(data: bytes) -> AUCEstimator:
     if row["family"] == "linear":
         kwargs["average"] = model.averaged
     if takes_map(row):
+        kwargs["one_hot"] = model.one_hot
         fm = model.feature_map
         if fm is not None:
             kwargs["features"], kwargs["n_features_map"], kwargs["feature_sigma"] = fm
+            if fm[0] == "poly2":
+                kwargs["n_features_map"], kwargs["feature_sigma"] = None, "scale"
     est = cls(**kwargs)
     est.model_ = model
     est.classes_ = np.array([0, 1])

@@ -2,9 +2,10 @@
 
 The map is fitted and applied by the Rust stages of ``auc_prep`` (``_native.Transform``), the
 same code that fits the map of a linear estimator given ``features=``: in a ``Pipeline``,
-``FeatureMap(kind, n, sigma, scale, seed)`` followed by a linear estimator with
+``FeatureMap(kind, n, sigma, scale, seed, one_hot)`` followed by a linear estimator with
 ``features=None, scale="none"`` trains on the very rows, bit for bit, that the estimator with
-``features=kind, n_features_map=n, feature_sigma=sigma, scale=scale, seed=seed`` maps itself.
+``features=kind, n_features_map=n, feature_sigma=sigma, scale=scale, seed=seed,
+one_hot=one_hot`` maps itself.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from . import _native
 from ._estimators import _as_native, _plain, memory_limit
 
 #: The map kinds, as the CLI's ``--features`` names them.
-KINDS = ("nystroem", "rff", "elm")
+KINDS = ("nystroem", "rff", "elm", "poly2")
 
 #: The scalings, as the CLI's ``--scale`` names them.
 SCALINGS = ("none", "minmax", "maxabs", "auto")
@@ -33,20 +34,21 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     """A nonlinear feature map of the Gaussian kernel, fitted on the rows given to ``fit``.
 
     The stages run in the toolkit's fixed order: the scaling ``scale`` (fitted on all rows of
-    ``fit``), then the map, fitted on a seeded sample of at most 10,000 of the scaled rows (the
-    rows ``auc train --features`` would sample). The kernel is ``k(x, z) = exp(-|x - z|^2 /
-    sigma^2)``.
+    ``fit``), the one-hot indicators of ``one_hot``, then the map, fitted on a seeded sample
+    of at most 10,000 of the scaled rows (the rows ``auc train --features`` would sample). The
+    kernel is ``k(x, z) = exp(-|x - z|^2 / sigma^2)``.
 
     Parameters
     ----------
-    kind : {'nystroem', 'rff', 'elm'}, default='nystroem'
+    kind : {'nystroem', 'rff', 'elm', 'poly2'} or None, default='nystroem'
         ``nystroem``: landmarks chosen by k-means on the sample and the projection
         ``K_LL^(-1/2)`` (landmarks whose kernel matrix is nearly singular are dropped, so the
         output may have fewer features); ``rff``: random Fourier features; ``elm``: a random
-        layer of sigmoid units (the extreme learning machine).
+        layer of sigmoid units (the extreme learning machine); ``poly2``: the features and
+        their pairwise products (exact, no width); ``None``: no map (with ``one_hot``).
     n_components : int or None, default=None
         Landmarks (Nystroem) or random features (1000 when None), from 1 to
-        16384.
+        16384; None for ``poly2``.
     sigma : 'scale', 'median' or float, default='scale'
         The kernel width: ``scale`` takes ``sigma^2 = p Var(x)`` over the sample's entries
         (scikit-learn's ``gamma="scale"``), ``median`` the median distance between sample rows,
@@ -55,6 +57,9 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         The scaling before the map (the CLI's ``--scale``).
     seed : int, default=0
         Seed of the sample, the random weights and the landmarks' k-means.
+    one_hot : int or None, default=None
+        Indicators of categorical features before the map (the CLI's ``--one-hot K``): a
+        feature whose sample values number from 3 to K gets one 0/1 column per value.
 
     Attributes
     ----------
@@ -73,20 +78,32 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     the fitted stages as bytes.
     """
 
-    def __init__(self, kind="nystroem", n_components=None, sigma="scale", scale="none", seed=0):
+    def __init__(
+        self, kind="nystroem", n_components=None, sigma="scale", scale="none", seed=0, one_hot=None
+    ):
         self.kind = kind
         self.n_components = n_components
         self.sigma = sigma
         self.scale = scale
         self.seed = seed
+        self.one_hot = one_hot
 
     def _native_args(self):
         """The map's words for ``_native.Transform.fit``: the map (``rff:64``) and the width
         rule, after checking every parameter."""
-        if not isinstance(self.kind, str) or self.kind not in KINDS:
+        k = self.one_hot
+        if k is not None and (
+            isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or not 3 <= k <= 1024
+        ):
+            raise ValueError(f"one_hot must be None or an integer from 3 to 1024, not {k!r}")
+        if self.kind is None and k is None:
+            raise ValueError("kind=None (no map) needs one_hot: there would be nothing to fit")
+        if self.kind is not None and (not isinstance(self.kind, str) or self.kind not in KINDS):
             raise ValueError(
-                f"kind must be one of {', '.join(map(repr, KINDS))}, not {self.kind!r}"
+                f"kind must be None or one of {', '.join(map(repr, KINDS))}, not {self.kind!r}"
             )
+        if self.kind == "poly2" and self.n_components is not None:
+            raise ValueError("n_components must be None with kind='poly2'")
         n = self.n_components
         if n is not None and (
             isinstance(n, (bool, np.bool_))
@@ -118,7 +135,7 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
             or self.seed < 0
         ):
             raise ValueError(f"seed must be a non-negative integer, not {self.seed!r}")
-        spec = self.kind if n is None else f"{self.kind}:{int(n)}"
+        spec = self.kind if n is None or self.kind is None else f"{self.kind}:{int(n)}"
         return spec, str(sigma)
 
     def fit(self, X, y=None):
@@ -133,6 +150,7 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
             feature_sigma=sigma,
             seed=int(self.seed),
             max_memory=memory_limit(),
+            one_hot=None if self.one_hot is None else int(self.one_hot),
         )
         self._set_fitted()
         return self
@@ -140,7 +158,8 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     def _set_fitted(self):
         """The attributes read off the fitted stages."""
         self.n_components_ = self.map_.output_dim
-        self.sigma_ = self.map_.feature_map[2]
+        fm = self.map_.feature_map
+        self.sigma_ = None if fm is None or fm[0] == "poly2" else fm[2]
         self._n_features_out = self.n_components_
 
     def transform(self, X):
@@ -163,10 +182,19 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         (the fitted scaling's name) and ``seed``."""
         stages = _native.Transform.from_bytes(data)
         fm = stages.feature_map
-        if fm is None:
+        if fm is None and stages.one_hot is None:
             raise ValueError("these bytes hold no feature map")
-        kind, size, sigma = fm
-        est = cls(kind=kind, n_components=size, sigma=sigma, scale=stages.scaling, seed=stages.seed)
+        kind, size, sigma = fm if fm is not None else (None, None, "scale")
+        if kind == "poly2":
+            size, sigma = None, "scale"
+        est = cls(
+            kind=kind,
+            n_components=size,
+            sigma=sigma,
+            scale=stages.scaling,
+            seed=stages.seed if stages.seed is not None else 0,
+            one_hot=stages.one_hot,
+        )
         est.map_ = stages
         est.n_features_in_ = stages.input_dim
         est._set_fitted()

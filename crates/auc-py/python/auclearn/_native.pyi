@@ -25,6 +25,7 @@ def fit(
     calibration: str | None = None,
     calibration_folds: int = 5,
     cross_hash_bits: int | None = None,
+    one_hot: int | None = None,
 ) -> Model: ...
 def roc_auc(scores: NDArray[np.float64], y: NDArray[np.bool_]) -> float: ...
 def average_precision(scores: NDArray[np.float64], y: NDArray[np.bool_]) -> float: ...
@@ -67,9 +68,10 @@ def moments_info(
 def map_sample(
     x: Any,
     scale: str,
-    features: str,
+    features: str | None = None,
     feature_sigma: str | None = None,
     seed: int = 0,
+    one_hot: int | None = None,
 ) -> bytes: ...
 def merge_map_samples(parts: list[bytes]) -> bytes: ...
 def fit_moments(
@@ -114,6 +116,8 @@ class Model:
     @property
     def feature_map(self) -> tuple[str, int, float] | None: ...
     @property
+    def one_hot(self) -> int | None: ...
+    @property
     def averaged(self) -> bool: ...
     @property
     def seed(self) -> int: ...
@@ -133,15 +137,17 @@ class Transform:
         feature_sigma: str | None = None,
         seed: int = 0,
         max_memory: int | None = None,
+        one_hot: int | None = None,
     ) -> Transform: ...
     @staticmethod
     def fit_from_sample(
         sample: bytes,
         scale: str,
-        features: str,
+        features: str | None = None,
         feature_sigma: str | None = None,
         seed: int = 0,
         max_memory: int | None = None,
+        one_hot: int | None = None,
     ) -> Transform: ...
     def transform(self, x: Any, max_memory: int | None = None) -> NDArray[np.float64]: ...
     @staticmethod
@@ -155,6 +161,8 @@ class Transform:
     def scaling(self) -> str: ...
     @property
     def feature_map(self) -> tuple[str, int, float] | None: ...
+    @property
+    def one_hot(self) -> int | None: ...
     @property
     def seed(self) -> int | None: ...
     @property

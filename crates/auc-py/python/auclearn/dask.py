@@ -204,6 +204,7 @@ def fit(
     features=None,
     n_features_map=None,
     feature_sigma="scale",
+    one_hot=None,
     **params,
 ) -> AUCEstimator:
     """Fits moment learner ``name`` (``auclearn.moments.moment_learners()``; a registry name or
@@ -221,9 +222,9 @@ def fit(
     merged feature ranges, as the in-memory estimator fits it on all rows. Empty partitions are
     fine; a partition with other columns, or whose X and y lengths differ, is named in the error.
 
-    ``features`` (``None``, ``"nystroem"``, ``"rff"``, ``"elm"``), ``n_features_map`` and
-    ``feature_sigma``: a feature map after the scaling, as the linear estimators take them (the
-    map's seed is ``seed``). It is fitted on the client from the partitions' merged surveys (a
+    ``features`` (``None``, ``"nystroem"``, ``"rff"``, ``"elm"``, ``"poly2"``),
+    ``n_features_map``, ``feature_sigma`` and ``one_hot``: one-hot indicators and a feature map
+    after the scaling, as the linear estimators take them (the sample's seed is ``seed``). It is fitted on the client from the partitions' merged surveys (a
     first pass: see the module docs), exactly the map the in-memory estimator fits, and the
     moments are then those of the mapped rows; the model stores the scaling and the map and
     scores raw rows.
@@ -238,9 +239,18 @@ def fit(
         raise ValueError(f"threshold must be 'zero' or 'youden', not {threshold!r}")
     if not isinstance(fan_in, int) or fan_in < 2:
         raise ValueError(f"fan_in must be an integer of at least 2, not {fan_in!r}")
-    if features is not None or n_features_map is not None or feature_sigma != "scale":
+    if (
+        features is not None
+        or n_features_map is not None
+        or feature_sigma != "scale"
+        or one_hot is not None
+    ):
         params = dict(
-            params, features=features, n_features_map=n_features_map, feature_sigma=feature_sigma
+            params,
+            features=features,
+            n_features_map=n_features_map,
+            feature_sigma=feature_sigma,
+            one_hot=one_hot,
         )
     est = _moments._estimator(name, pos_label, scale, seed, params)
     x_parts, y_parts, dim, names, dtype = _split(X, y)
@@ -253,7 +263,7 @@ def fit(
         _moments._binary(est, classes)
         positive = est._positive(classes)
     stages = None
-    if getattr(est, "features", None) is not None:
+    if getattr(est, "features", None) is not None or getattr(est, "one_hot", None) is not None:
         stages = dask.delayed(_fit_stages(est, x_parts, dim, fan_in), pure=True)
     parts = [
         dask.delayed(_partition_moments, pure=True)(xp, yp, k, dim, positive, stages)

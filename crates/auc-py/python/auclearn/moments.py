@@ -208,7 +208,7 @@ def _finish(est: AUCEstimator, moments: bytes, classes: np.ndarray, code) -> AUC
 
 
 #: The linear estimators' feature-map parameters, which a summary's stages decide.
-_MAP_PARAMS = ("features", "n_features_map", "feature_sigma")
+_MAP_PARAMS = ("features", "n_features_map", "feature_sigma", "one_hot")
 
 
 def fit(name: str, moments: bytes, *, pos_label=None, scale="none", seed=None, **params):
@@ -247,9 +247,17 @@ def fit(name: str, moments: bytes, *, pos_label=None, scale="none", seed=None, *
     _binary(est, classes)
     est = _finish(est, moments, classes, float)
     if stages is not None:
-        kind, size, sigma = est.model_.feature_map
+        fm = est.model_.feature_map
+        kind, size, sigma = fm if fm is not None else (None, None, "scale")
+        if kind == "poly2":
+            size, sigma = None, "scale"
         mapped = {"scale": est.model_.scaling}
         if "features" in est.get_params():
-            mapped.update(features=kind, n_features_map=size, feature_sigma=sigma)
+            mapped.update(
+                features=kind,
+                n_features_map=size,
+                feature_sigma=sigma,
+                one_hot=est.model_.one_hot,
+            )
         est.set_params(**mapped)
     return est
