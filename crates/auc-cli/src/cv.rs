@@ -15,8 +15,8 @@ use crate::input::{self, ReadArgs};
 use crate::output::{Error, line};
 use crate::progress::Bar;
 use crate::stage_args::StageArgs;
-use crate::threads::pool;
 use auc_stream::memory::{self, Bytes};
+use auc_train::pool;
 
 /// What both `cv` and `curve` need: an algorithm, its data and how to prepare it.
 #[derive(clap::Args, Debug)]
