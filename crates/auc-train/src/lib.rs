@@ -200,7 +200,8 @@ pub struct TrainedFile {
 
 /// Trains `algo` with the parameters `given` on `paths` (read in order and concatenated; moment
 /// files merged too for a moment learner), read and prepared as `spec` asks, by the route
-/// `auc train` takes for it (see the crate docs), and returns the model.
+/// `auc train` takes for it (see the crate docs), and returns the model. Values are read
+/// bounded (`ReadOptions::bounded_values`) exactly when the stages leave them unscaled.
 pub fn train_file(
     algo: &'static Algorithm,
     given: &ParamMap,
@@ -211,6 +212,11 @@ pub fn train_file(
 ) -> Result<TrainedFile, Error> {
     algo.check_names(given)?;
     let mut given = given.clone();
+    // Without scaling the learner sees the values as read: those whose squares overflow are
+    // refused (what the CLI's reading flags set).
+    let mut spec = spec.clone();
+    spec.read.bounded_values = spec.transform.reads_raw_values();
+    let spec = &spec;
     match moments::in_memory_reason(algo, &given, false, false, spec.read.limit, &spec.transform) {
         Some(why) => moments::refuse_moment_files(paths, why)?,
         None => {

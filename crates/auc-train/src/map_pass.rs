@@ -133,9 +133,14 @@ fn map_of_file(path: &Path) -> Result<Transform, Error> {
     }
 }
 
-/// Whether `path` is a moment file (by its first bytes; `-` and unreadable paths are not).
+/// Whether `path` is a moment file (by its first bytes; `-`, unreadable paths and anything but
+/// a regular file are not).
+///
+/// Only a regular file is opened: a named pipe or a process substitution (`/dev/fd/63`) can be
+/// read once, and peeking at its first bytes here consumed them, so the learning pass then
+/// started in the middle of the first line (the first pass of issue 21 found it).
 pub fn is_moment_file(path: &Path) -> bool {
-    if path.as_os_str() == "-" {
+    if path.as_os_str() == "-" || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
     }
     let mut head = [0u8; 8];
