@@ -54,8 +54,8 @@ use auc_core::ParamMap;
 use auc_data::Layout;
 use auc_learners::{Algorithm, Model, TrainingRecord};
 pub use auc_prep::PrepSpec;
-use auc_stream::memory::Bytes;
-pub use auc_stream::{PassOptions, Report, ShuffleSpec, Silent};
+pub use auc_stream::memory::{self, Bytes};
+pub use auc_stream::{PassOptions, Progress, Report, ShuffleSpec, Silent, fmt_label};
 
 pub use score::{ScoreOptions, Scored, ScoredFile, Scoring, score_file};
 

@@ -338,7 +338,7 @@ fn score_file_scores_as_the_model_scores_the_rows_in_memory() {
         let rows: Dataset = {
             let raw = auc_train::in_memory::read_all(
                 &model.preparation.read_options(),
-                &[file.clone()],
+                std::slice::from_ref(&file),
                 None,
             )
             .unwrap();
