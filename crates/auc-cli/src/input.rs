@@ -90,7 +90,7 @@ impl ReadArgs {
             csv.delimiter = delimiter(d)?;
         }
         if let Some(c) = &self.label_column {
-            csv.label = label_column(c);
+            csv.label = LabelColumn::from_word(c);
         }
         csv.header = match self.header {
             None | Some(HeaderArg::Auto) => None,
@@ -162,7 +162,7 @@ impl ReadArgs {
             }
         }
         if let Some(l) = &self.label_column {
-            let same = csv.is_some_and(|c| match label_column(l) {
+            let same = csv.is_some_and(|c| match LabelColumn::from_word(l) {
                 LabelColumn::Index(i) => i == c.label_index,
                 LabelColumn::Last => c.fields > 0 && c.label_index + 1 == c.fields,
                 LabelColumn::Name(n) => c.label_name() == Some(n.as_str()),
@@ -352,21 +352,8 @@ pub(crate) fn need_both_classes(data: &Dataset, what: &str) -> Result<(), Error>
 pub(crate) use auc_stream::need_both;
 
 fn delimiter(d: &str) -> Result<u8, Error> {
-    match d {
-        "tab" | "\\t" => Ok(b'\t'),
-        d if d.len() == 1 => Ok(d.as_bytes()[0]),
-        d => Err(format!("--delimiter must be one character or `tab`, got `{d}`").into()),
-    }
-}
-
-fn label_column(c: &str) -> LabelColumn {
-    match c {
-        "last" => LabelColumn::Last,
-        c => match c.parse::<usize>() {
-            Ok(i) => LabelColumn::Index(i),
-            Err(_) => LabelColumn::Name(c.to_owned()),
-        },
-    }
+    CsvOptions::delimiter_from_word(d)
+        .ok_or_else(|| format!("--delimiter must be one character or `tab`, got `{d}`").into())
 }
 
 /// A short name for a file list, for reports: the first file's name, `+N` for more.

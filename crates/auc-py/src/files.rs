@@ -114,21 +114,16 @@ impl Reading {
         };
         let mut csv = CsvOptions::default();
         if let Some(d) = &self.delimiter {
-            csv.delimiter = match d.as_str() {
-                "tab" | "\t" => b'\t',
-                d if d.len() == 1 => d.as_bytes()[0],
-                d => {
-                    return Err(PyValueError::new_err(format!(
-                        "delimiter must be one character or 'tab', not {d:?}"
-                    )));
-                }
-            };
+            csv.delimiter = CsvOptions::delimiter_from_word(d).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "delimiter must be one character or 'tab', not {d:?}"
+                ))
+            })?;
         }
         csv.label = match &self.label_column {
             None => LabelColumn::default(),
             Some(LabelWord::Index(i)) => LabelColumn::Index(*i),
-            Some(LabelWord::Word(w)) if w == "last" => LabelColumn::Last,
-            Some(LabelWord::Word(w)) => LabelColumn::Name(w.clone()),
+            Some(LabelWord::Word(w)) => LabelColumn::from_word(w),
         };
         csv.header = self.header;
         Ok(ReadOptions {
