@@ -233,12 +233,7 @@ fn save_splits(
 }
 
 pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
-    crate::default_learner::fill(
-        &mut a.run.algo,
-        &mut a.run.stages,
-        &mut a.run.hyper,
-        "auc cv",
-    );
+    crate::default_learner::fill(&mut a.run.algo, &a.run.stages, &mut a.run.hyper, "auc cv");
     let (algo, base) = a.run.algo()?;
     if let Some(b) = a.max_fpr {
         auc_eval::partial::check_max_fpr(b).map_err(|e| format!("--max-fpr {b}: {e}"))?;

@@ -95,7 +95,7 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
     }
     crate::default_learner::fill(
         &mut a.algo,
-        &mut a.learn.stages,
+        &a.learn.stages,
         &mut a.learn.hyper,
         "auc train",
     );

@@ -392,8 +392,9 @@ fn mapped_moments_merge_to_the_in_memory_fit() {
     assert!(!p("y.mom").exists());
 }
 
-/// Without `--algo`, `auc train` and `auc cv` fit the measured default (opauc-batch on a
-/// nystroem:1000 map, lambda 2^-10) and say so; a given `--features` or lambda is kept.
+/// Without `--algo`, `auc train` and `auc cv` fit the measured default (the blend) and say so;
+/// with `--features` and no `--algo`, opauc-batch on that map at lambda 2^-10, a given lambda
+/// kept.
 #[test]
 fn no_algo_trains_the_measured_default_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
@@ -403,14 +404,29 @@ fn no_algo_trains_the_measured_default_and_says_so() {
     let o = auc(&["train", d, "-o", m.to_str().unwrap()]);
     ok(&o, "no algo");
     assert!(
-        stderr(&o).contains("no --algo")
-            && stderr(&o).contains("nystroem:1000")
-            && stderr(&o).contains("lambda=2^-10"),
+        stderr(&o).contains("no --algo") && stderr(&o).contains("uses blend"),
         "{}",
         stderr(&o)
     );
     let info = stdout(&auc(&["model", "--json", m.to_str().unwrap()]));
     let v: serde_json::Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(v["algo"], "blend", "{v}");
+    let o = auc(&[
+        "train",
+        "--features",
+        "nystroem:50",
+        d,
+        "-o",
+        m.to_str().unwrap(),
+    ]);
+    ok(&o, "no algo, a map");
+    assert!(
+        stderr(&o).contains("opauc-batch") && stderr(&o).contains("lambda=2^-10"),
+        "{}",
+        stderr(&o)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&auc(&["model", "--json", m.to_str().unwrap()]))).unwrap();
     assert_eq!(v["algo"], "opauc-batch");
     assert_eq!(v["params"]["lambda"], 2f64.powi(-10), "{v}");
     assert!(v["stages"].as_str().unwrap().contains("nystroem:"), "{v}");
