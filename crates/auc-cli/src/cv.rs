@@ -76,9 +76,11 @@ impl RunArgs {
         threads: usize,
     ) -> Result<(), Error> {
         let limit = memory::limit(self.max_memory);
+        // The learner sees the stages' output: a feature map's or one-hot indicators' features
+        // (at most; the fitted stages may give fewer).
         let shape = auc_core::DataShape {
             n: data.n() + test.map_or(0, Dataset::n),
-            dim: data.dim(),
+            dim: self.stages.spec().max_output_dim(data.dim()),
             positives: data.class_counts().0,
             negatives: data.class_counts().1,
         };

@@ -453,3 +453,84 @@ fn no_algo_trains_the_measured_default_and_says_so() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--algo"), "{}", stderr(&o));
 }
+
+/// One-hot indicators and the polynomial map from the command line: rows of category codes
+/// where a hand is positive when two cards share a rank are ranked through them and not
+/// without them, `auc predict` applies both stored stages, and `auc cv` sizes the learner by
+/// the stages' output before fitting (a dimension past `--max-memory` is refused, not
+/// allocated).
+#[test]
+fn one_hot_and_poly2_learn_pairs_of_codes_and_cv_sizes_the_mapped_learner() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    let mut state = 7u64;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % 5 + 1
+    };
+    for _ in 0..900 {
+        let (a, b, c) = (next(), next(), next());
+        let pair = a == b || a == c || b == c;
+        text.push_str(&format!(
+            "{} 1:{a} 2:{b} 3:{c}\n",
+            if pair { "+1" } else { "-1" }
+        ));
+    }
+    let data = common::write(dir.path(), "hands.libsvm", &text);
+    let d = data.to_str().unwrap();
+    let m = dir.path().join("m.auc");
+    let ms = m.to_str().unwrap();
+    let train_auc = |extra: &[&str]| {
+        let mut args = vec!["train", "--algo", "opauc-batch"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&[d, "-o", ms]);
+        ok(&auc(&args), "train");
+        let o = auc(&["predict", "-m", ms, d, "--json", "-o", "-"]);
+        ok(&o, "predict");
+        let err = stderr(&o);
+        let v: serde_json::Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
+        v["auc"].as_f64().unwrap()
+    };
+    let linear = train_auc(&[]);
+    let both = train_auc(&["--one-hot", "--features", "poly2"]);
+    assert!(
+        linear < 0.7 && both > 0.99,
+        "linear {linear}, one-hot + poly2 {both}"
+    );
+    let info = stdout(&auc(&["model", ms]));
+    assert!(info.contains("one-hot") && info.contains("poly2"), "{info}");
+    // Sixty four-valued codes: one-hot gives 300 features, poly2 45,450, whose dense moments
+    // need gigabytes. auc cv refuses before fitting.
+    let mut wide = String::new();
+    for i in 0..40 {
+        let row: Vec<String> = (1..=60)
+            .map(|j| format!("{j}:{}", (i * j) % 4 + 1))
+            .collect();
+        wide.push_str(&format!(
+            "{} {}\n",
+            if i % 2 == 0 { "+1" } else { "-1" },
+            row.join(" ")
+        ));
+    }
+    let w = common::write(dir.path(), "codes.libsvm", &wide);
+    let o = auc(&[
+        "cv",
+        "--algo",
+        "opauc-batch",
+        "--param",
+        "solver=cholesky",
+        "--one-hot",
+        "--features",
+        "poly2",
+        "--max-memory",
+        "1G",
+        "--repeats",
+        "1",
+        "--data",
+        w.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("needs about"), "{}", stderr(&o));
+}
