@@ -235,8 +235,9 @@ fn save_splits(
 }
 
 pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
-    crate::default_learner::fill(&mut a.run.algo, &a.run.stages, &mut a.run.hyper, "auc cv");
-    let (algo, base) = a.run.algo()?;
+    let defaulted =
+        crate::default_learner::fill(&mut a.run.algo, &a.run.stages, &mut a.run.hyper, "auc cv");
+    let (mut algo, mut base) = a.run.algo()?;
     if let Some(b) = a.max_fpr {
         auc_eval::partial::check_max_fpr(b).map_err(|e| format!("--max-fpr {b}: {e}"))?;
     }
@@ -245,10 +246,15 @@ pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
     for p in &points {
         algo.configure(&base.merged(p))?;
     }
-    let first = algo.configure(&base.merged(points.first().unwrap_or(&ParamMap::new())))?;
+    let mut first = algo.configure(&base.merged(points.first().unwrap_or(&ParamMap::new())))?;
     first.procedure(a.run.average)?;
     let (data, test, choice) = a.run.load()?;
     input::need_both_classes(&data, "cross-validation")?;
+    let mut points = points;
+    if let Some(wide) = crate::default_learner::for_wide_data(defaulted, data.dim(), "auc cv") {
+        (algo, base, points) = (wide, ParamMap::new(), vec![ParamMap::new()]);
+        first = algo.configure(&base)?;
+    }
     let threads = a.threads.unwrap_or_else(rayon::current_num_threads).max(1);
     a.run
         .check_fit_memory(first.as_ref(), algo, &data, test.as_ref(), threads)?;

@@ -51,6 +51,9 @@ pub(crate) struct TrainArgs {
     /// the data's moments.
     #[arg(required = true)]
     data: Vec<PathBuf>,
+    /// Whether the learner was filled in by default (no `--algo`), not a flag.
+    #[arg(skip)]
+    defaulted: bool,
     /// The model file to write (atomically; `-` writes it to stdout).
     #[arg(short = 'o', long)]
     output: PathBuf,
@@ -93,7 +96,7 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
     if let Some(path) = a.resume.clone() {
         return resume(a, &path);
     }
-    crate::default_learner::fill(
+    a.defaulted = crate::default_learner::fill(
         &mut a.algo,
         &a.learn.stages,
         &mut a.learn.hyper,
@@ -173,7 +176,7 @@ fn train_in_memory(
     a: &TrainArgs,
     algo: &'static Algorithm,
     given: &ParamMap,
-    mut config: Box<dyn Configured>,
+    config: Box<dyn Configured>,
 ) -> Result<(), Error> {
     let what = format!("training {}", algo.name);
     let layout = if algo.is_online() {
@@ -187,6 +190,15 @@ fn train_in_memory(
     } = load_training(&a.learn, &a.data, &what, layout)?;
     let data = &rows;
     let limit = memory::limit(a.learn.max_memory);
+    let wide_given;
+    let (algo, given, mut config) =
+        match crate::default_learner::for_wide_data(a.defaulted, data.dim(), "auc train") {
+            Some(wide) => {
+                wide_given = ParamMap::new();
+                (wide, &wide_given, wide.configure(&wide_given)?)
+            }
+            None => (algo, given, config),
+        };
     let (sketched, given) = sketched_if_too_wide(
         algo,
         given,

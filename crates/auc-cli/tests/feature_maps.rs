@@ -448,6 +448,40 @@ fn no_algo_trains_the_measured_default_and_says_so() {
     let o = auc(&["cv", "--data", d, "--repeats", "1", "--json"]);
     ok(&o, "cv no algo");
     assert!(stderr(&o).contains("no --algo"));
+    // Wide data (more features than the blend takes): the map learner instead, said so.
+    let mut wide = String::new();
+    for i in 0..60 {
+        let label = if i % 3 == 0 { "+1" } else { "-1" };
+        let first = if i % 3 == 0 { 1 } else { 2 };
+        wide.push_str(&format!("{label} {first}:1 {}:1 5000:1\n", 100 + i * 70));
+    }
+    let w = common::write(dir.path(), "wide.libsvm", &wide);
+    let o = auc(&["train", w.to_str().unwrap(), "-o", m.to_str().unwrap()]);
+    ok(&o, "no algo, wide");
+    assert!(
+        stderr(&o).contains("more than the default blend takes"),
+        "{}",
+        stderr(&o)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&auc(&["model", "--json", m.to_str().unwrap()]))).unwrap();
+    assert_eq!(v["algo"], "opauc-batch");
+    let o = auc(&[
+        "cv",
+        "--data",
+        w.to_str().unwrap(),
+        "--repeats",
+        "1",
+        "--folds",
+        "3",
+    ]);
+    ok(&o, "cv no algo, wide");
+    assert!(
+        stderr(&o).contains("more than the default blend takes")
+            && stdout(&o).contains("opauc-batch on wide.libsvm"),
+        "{}",
+        stdout(&o)
+    );
     // auc curve needs a one-pass learner: it still asks for one.
     let o = auc(&["curve", "--data", d]);
     assert_eq!(o.status.code(), Some(2));
