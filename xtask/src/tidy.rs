@@ -34,6 +34,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("auc-prep", &["auc-core", "auc-data"]),
     ("auc-eval", &["auc-core", "auc-data", "auc-prep"]),
     (
+        "auc-blend",
+        &[
+            "auc-core",
+            "auc-prep",
+            "auc-online",
+            "auc-stats",
+            "auc-trees",
+        ],
+    ),
+    (
         "auc-learners",
         &[
             "auc-core",
@@ -44,6 +54,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-kernel",
             "auc-cvm",
             "auc-trees",
+            "auc-blend",
             "auc-eval",
         ],
     ),

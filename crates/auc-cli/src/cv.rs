@@ -21,8 +21,10 @@ use auc_train::pool;
 /// What both `cv` and `curve` need: an algorithm, its data and how to prepare it.
 #[derive(clap::Args, Debug)]
 pub(crate) struct RunArgs {
-    /// Algorithm name (see `auc algos`). `auc cv` without it: opauc-batch on a nystroem:500
-    /// feature map (lambda 2^-10), the best default measured (docs/results/default-map.md).
+    /// Algorithm name (see `auc algos`). `auc cv` without it: the blend of a Nystroem-kernel
+    /// model and boosted trees, the best default measured (docs/results/default-learner.md);
+    /// opauc-batch (lambda 2^-10) on a map asked for with --features, opauc-batch on the
+    /// features when there are more than 4,096.
     #[arg(long)]
     pub(crate) algo: Option<String>,
     /// Data file(s); repeated files are concatenated in order.
@@ -76,9 +78,11 @@ impl RunArgs {
         threads: usize,
     ) -> Result<(), Error> {
         let limit = memory::limit(self.max_memory);
+        // The learner sees the stages' output: a feature map's or one-hot indicators' features
+        // (at most; the fitted stages may give fewer).
         let shape = auc_core::DataShape {
             n: data.n() + test.map_or(0, Dataset::n),
-            dim: data.dim(),
+            dim: self.stages.spec().max_output_dim(data.dim()),
             positives: data.class_counts().0,
             negatives: data.class_counts().1,
         };
@@ -233,13 +237,9 @@ fn save_splits(
 }
 
 pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
-    crate::default_learner::fill(
-        &mut a.run.algo,
-        &mut a.run.stages,
-        &mut a.run.hyper,
-        "auc cv",
-    );
-    let (algo, base) = a.run.algo()?;
+    let defaulted =
+        crate::default_learner::fill(&mut a.run.algo, &a.run.stages, &mut a.run.hyper, "auc cv");
+    let (mut algo, mut base) = a.run.algo()?;
     if let Some(b) = a.max_fpr {
         auc_eval::partial::check_max_fpr(b).map_err(|e| format!("--max-fpr {b}: {e}"))?;
     }
@@ -248,10 +248,15 @@ pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
     for p in &points {
         algo.configure(&base.merged(p))?;
     }
-    let first = algo.configure(&base.merged(points.first().unwrap_or(&ParamMap::new())))?;
+    let mut first = algo.configure(&base.merged(points.first().unwrap_or(&ParamMap::new())))?;
     first.procedure(a.run.average)?;
     let (data, test, choice) = a.run.load()?;
     input::need_both_classes(&data, "cross-validation")?;
+    let mut points = points;
+    if let Some(wide) = crate::default_learner::for_wide_data(defaulted, data.dim(), "auc cv") {
+        (algo, base, points) = (wide, ParamMap::new(), vec![ParamMap::new()]);
+        first = algo.configure(&base)?;
+    }
     let threads = a.threads.unwrap_or_else(rayon::current_num_threads).max(1);
     a.run
         .check_fit_memory(first.as_ref(), algo, &data, test.as_ref(), threads)?;

@@ -1,49 +1,42 @@
-//! What `auc train` and `auc cv` fit when no `--algo` is given: the learner and feature map
-//! that the measurement of `docs/results/default-map.md` ranks first across the shared data
-//! sets (by the rule of the defaults page, fixed before the runs), so a new user's first model
-//! is the best default we have. It is said on stderr, with how to choose another.
+//! What `auc train` and `auc cv` fit when no `--algo` is given: the flags filled in with
+//! [`auc_train::default_learner`]'s choice (the blend, or the map learner on `--features`,
+//! at its measured lambda unless `--param lambda=` is given), said on stderr with how to
+//! choose another.
 
-use auc_prep::MapShape;
+use auc_train::default_learner::DefaultLearner;
 
 use crate::hyper::HyperArgs;
 use crate::stage_args::StageArgs;
 
-/// Its feature map when `--features` is not given.
-pub(crate) const DEFAULT_MAP: MapShape = MapShape {
-    kind: auc_prep::MapKind::Nystroem,
-    size: auc_prep::features::DEFAULT_LANDMARKS,
-};
-/// Its `lambda` when not given: the point of the lambda grid with the best mean rank across the
-/// sets on the map (`docs/results/default-map.md`); the registry's default is for rows as read.
-pub(crate) const DEFAULT_LAMBDA_LOG2: i32 = -10;
-
-/// Fills in the default learner, map and lambda when `algo` is `None`, and says so.
+/// Fills in the default learner (and, on a map, its lambda) when `algo` is `None`, and says
+/// so; returns the learner filled in.
 pub(crate) fn fill(
     algo: &mut Option<String>,
-    stages: &mut StageArgs,
+    stages: &StageArgs,
     hyper: &mut HyperArgs,
     command: &str,
-) {
+) -> Option<DefaultLearner> {
     if algo.is_some() {
-        return;
+        return None;
     }
-    let name = auc_learners::default_algorithm().name;
-    *algo = Some(name.to_owned());
-    let map_given = stages.spec().features.is_some();
-    let map = stages.default_map(DEFAULT_MAP);
-    let lambda = 2f64.powi(DEFAULT_LAMBDA_LOG2);
-    let lambda_given = hyper.set_default("lambda", lambda);
-    eprintln!(
-        "auc: no --algo: {command} uses {name} on {}{}, the best default measured across the shared data sets (docs/results/default-map.md); --algo NAME chooses another learner",
-        if map_given {
-            format!("the {map} feature map asked for")
-        } else {
-            format!("a {map} feature map")
-        },
-        if lambda_given {
-            String::new()
-        } else {
-            format!(", lambda=2^{DEFAULT_LAMBDA_LOG2}")
-        }
-    );
+    let default = DefaultLearner::for_stages(&stages.spec());
+    *algo = Some(default.algo.name.to_owned());
+    let lambda_given = default
+        .lambda()
+        .is_some_and(|lambda| hyper.set_default("lambda", lambda));
+    eprintln!("auc: {}", default.message(command, lambda_given));
+    Some(default)
+}
+
+/// The learner to fit instead of the default one `filled` (by [`fill`]) on data of `dim`
+/// features too wide for it, said on stderr; `None` when the learner was named or takes the
+/// data.
+pub(crate) fn for_wide_data(
+    filled: Option<DefaultLearner>,
+    dim: usize,
+    command: &str,
+) -> Option<&'static auc_learners::Algorithm> {
+    let (wide, message) = filled?.on_wide_data(dim, command)?;
+    eprintln!("auc: {message}");
+    Some(wide)
 }

@@ -60,11 +60,6 @@ pub(crate) struct StageArgs {
 }
 
 impl StageArgs {
-    /// Asks for the map `shape` unless `--features` named one; returns the map asked for.
-    pub(crate) fn default_map(&mut self, shape: MapShape) -> MapShape {
-        *self.features.get_or_insert(shape)
-    }
-
     /// The stages asked for.
     pub(crate) fn spec(&self) -> TransformSpec {
         TransformSpec {

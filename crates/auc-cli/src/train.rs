@@ -50,13 +50,17 @@ pub(crate) struct TrainArgs {
     /// the data's moments.
     #[arg(required = true)]
     data: Vec<PathBuf>,
+    /// The learner filled in by default (no `--algo`), not a flag.
+    #[arg(skip)]
+    defaulted: Option<auc_train::default_learner::DefaultLearner>,
     /// The model file to write (atomically; `-` writes it to stdout).
     #[arg(short = 'o', long)]
     output: PathBuf,
     /// Algorithm name (see `auc algos`); taken from the model with --resume. Every parameter
-    /// has a default (`auc algos` lists them). Without it (and without --resume): opauc-batch on
-    /// a nystroem:1000 feature map (lambda 2^-10), the best default measured
-    /// (docs/results/default-map.md).
+    /// has a default (`auc algos` lists them). Without it (and without --resume): the blend of
+    /// a Nystroem-kernel model and boosted trees, the best default measured
+    /// (docs/results/default-learner.md); opauc-batch (lambda 2^-10) on a map asked for with
+    /// --features, opauc-batch on the features when there are more than 4,096.
     #[arg(long)]
     algo: Option<String>,
     /// Continue training a saved one-pass model on DATA, with its parameters, positive class,
@@ -92,9 +96,9 @@ pub(crate) fn train(mut a: TrainArgs) -> Result<(), Error> {
     if let Some(path) = a.resume.clone() {
         return resume(a, &path);
     }
-    crate::default_learner::fill(
+    a.defaulted = crate::default_learner::fill(
         &mut a.algo,
-        &mut a.learn.stages,
+        &a.learn.stages,
         &mut a.learn.hyper,
         "auc train",
     );
@@ -172,7 +176,7 @@ fn train_in_memory(
     a: &TrainArgs,
     algo: &'static Algorithm,
     given: &ParamMap,
-    mut config: Box<dyn Configured>,
+    config: Box<dyn Configured>,
 ) -> Result<(), Error> {
     let what = format!("training {}", algo.name);
     let layout = if algo.is_online() {
@@ -186,6 +190,15 @@ fn train_in_memory(
     } = load_training(&a.learn, &a.data, &what, layout)?;
     let data = &rows;
     let limit = memory::limit(a.learn.max_memory);
+    let wide_given;
+    let (algo, given, mut config) =
+        match crate::default_learner::for_wide_data(a.defaulted, data.dim(), "auc train") {
+            Some(wide) => {
+                wide_given = ParamMap::new();
+                (wide, &wide_given, wide.configure(&wide_given)?)
+            }
+            None => (algo, given, config),
+        };
     let (sketched, given) = sketched_if_too_wide(
         algo,
         given,

@@ -392,8 +392,9 @@ fn mapped_moments_merge_to_the_in_memory_fit() {
     assert!(!p("y.mom").exists());
 }
 
-/// Without `--algo`, `auc train` and `auc cv` fit the measured default (opauc-batch on a
-/// nystroem:1000 map, lambda 2^-10) and say so; a given `--features` or lambda is kept.
+/// Without `--algo`, `auc train` and `auc cv` fit the measured default (the blend) and say so;
+/// with `--features` and no `--algo`, opauc-batch on that map at lambda 2^-10, a given lambda
+/// kept.
 #[test]
 fn no_algo_trains_the_measured_default_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
@@ -403,14 +404,29 @@ fn no_algo_trains_the_measured_default_and_says_so() {
     let o = auc(&["train", d, "-o", m.to_str().unwrap()]);
     ok(&o, "no algo");
     assert!(
-        stderr(&o).contains("no --algo")
-            && stderr(&o).contains("nystroem:1000")
-            && stderr(&o).contains("lambda=2^-10"),
+        stderr(&o).contains("no --algo") && stderr(&o).contains("uses blend"),
         "{}",
         stderr(&o)
     );
     let info = stdout(&auc(&["model", "--json", m.to_str().unwrap()]));
     let v: serde_json::Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(v["algo"], "blend", "{v}");
+    let o = auc(&[
+        "train",
+        "--features",
+        "nystroem:50",
+        d,
+        "-o",
+        m.to_str().unwrap(),
+    ]);
+    ok(&o, "no algo, a map");
+    assert!(
+        stderr(&o).contains("opauc-batch") && stderr(&o).contains("lambda=2^-10"),
+        "{}",
+        stderr(&o)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&auc(&["model", "--json", m.to_str().unwrap()]))).unwrap();
     assert_eq!(v["algo"], "opauc-batch");
     assert_eq!(v["params"]["lambda"], 2f64.powi(-10), "{v}");
     assert!(v["stages"].as_str().unwrap().contains("nystroem:"), "{v}");
@@ -432,8 +448,123 @@ fn no_algo_trains_the_measured_default_and_says_so() {
     let o = auc(&["cv", "--data", d, "--repeats", "1", "--json"]);
     ok(&o, "cv no algo");
     assert!(stderr(&o).contains("no --algo"));
+    // Wide data (more features than the blend takes): the map learner instead, said so.
+    let mut wide = String::new();
+    for i in 0..60 {
+        let label = if i % 3 == 0 { "+1" } else { "-1" };
+        let first = if i % 3 == 0 { 1 } else { 2 };
+        wide.push_str(&format!("{label} {first}:1 {}:1 5000:1\n", 100 + i * 70));
+    }
+    let w = common::write(dir.path(), "wide.libsvm", &wide);
+    let o = auc(&["train", w.to_str().unwrap(), "-o", m.to_str().unwrap()]);
+    ok(&o, "no algo, wide");
+    assert!(
+        stderr(&o).contains("more than the default blend takes"),
+        "{}",
+        stderr(&o)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&auc(&["model", "--json", m.to_str().unwrap()]))).unwrap();
+    assert_eq!(v["algo"], "opauc-batch");
+    let o = auc(&[
+        "cv",
+        "--data",
+        w.to_str().unwrap(),
+        "--repeats",
+        "1",
+        "--folds",
+        "3",
+    ]);
+    ok(&o, "cv no algo, wide");
+    assert!(
+        stderr(&o).contains("more than the default blend takes")
+            && stdout(&o).contains("opauc-batch on wide.libsvm"),
+        "{}",
+        stdout(&o)
+    );
     // auc curve needs a one-pass learner: it still asks for one.
     let o = auc(&["curve", "--data", d]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--algo"), "{}", stderr(&o));
+}
+
+/// One-hot indicators and the polynomial map from the command line: rows of category codes
+/// where a hand is positive when two cards share a rank are ranked through them and not
+/// without them, `auc predict` applies both stored stages, and `auc cv` sizes the learner by
+/// the stages' output before fitting (a dimension past `--max-memory` is refused, not
+/// allocated).
+#[test]
+fn one_hot_and_poly2_learn_pairs_of_codes_and_cv_sizes_the_mapped_learner() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    let mut state = 7u64;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % 5 + 1
+    };
+    for _ in 0..900 {
+        let (a, b, c) = (next(), next(), next());
+        let pair = a == b || a == c || b == c;
+        text.push_str(&format!(
+            "{} 1:{a} 2:{b} 3:{c}\n",
+            if pair { "+1" } else { "-1" }
+        ));
+    }
+    let data = common::write(dir.path(), "hands.libsvm", &text);
+    let d = data.to_str().unwrap();
+    let m = dir.path().join("m.auc");
+    let ms = m.to_str().unwrap();
+    let train_auc = |extra: &[&str]| {
+        let mut args = vec!["train", "--algo", "opauc-batch"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&[d, "-o", ms]);
+        ok(&auc(&args), "train");
+        let o = auc(&["predict", "-m", ms, d, "--json", "-o", "-"]);
+        ok(&o, "predict");
+        let err = stderr(&o);
+        let v: serde_json::Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
+        v["auc"].as_f64().unwrap()
+    };
+    let linear = train_auc(&[]);
+    let both = train_auc(&["--one-hot", "--features", "poly2"]);
+    assert!(
+        linear < 0.7 && both > 0.99,
+        "linear {linear}, one-hot + poly2 {both}"
+    );
+    let info = stdout(&auc(&["model", ms]));
+    assert!(info.contains("one-hot") && info.contains("poly2"), "{info}");
+    // Sixty four-valued codes: one-hot gives 300 features, poly2 45,450, whose dense moments
+    // need gigabytes. auc cv refuses before fitting.
+    let mut wide = String::new();
+    for i in 0..40 {
+        let row: Vec<String> = (1..=60)
+            .map(|j| format!("{j}:{}", (i * j) % 4 + 1))
+            .collect();
+        wide.push_str(&format!(
+            "{} {}\n",
+            if i % 2 == 0 { "+1" } else { "-1" },
+            row.join(" ")
+        ));
+    }
+    let w = common::write(dir.path(), "codes.libsvm", &wide);
+    let o = auc(&[
+        "cv",
+        "--algo",
+        "opauc-batch",
+        "--param",
+        "solver=cholesky",
+        "--one-hot",
+        "--features",
+        "poly2",
+        "--max-memory",
+        "1G",
+        "--repeats",
+        "1",
+        "--data",
+        w.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("needs about"), "{}", stderr(&o));
 }

@@ -169,6 +169,8 @@ pub enum Range {
     UnitHalfOpen,
     /// In `(0, 1]`.
     UnitOpenClosed,
+    /// In `[0, 1]`.
+    UnitClosed,
 }
 
 impl Range {
@@ -180,6 +182,7 @@ impl Range {
             Range::OpenUnit => v > 0.0 && v < 1.0,
             Range::UnitHalfOpen => (0.0..1.0).contains(&v),
             Range::UnitOpenClosed => v > 0.0 && v <= 1.0,
+            Range::UnitClosed => (0.0..=1.0).contains(&v),
         }
     }
 
@@ -191,6 +194,7 @@ impl Range {
             Range::OpenUnit => "in (0, 1)",
             Range::UnitHalfOpen => "in [0, 1)",
             Range::UnitOpenClosed => "in (0, 1]",
+            Range::UnitClosed => "in [0, 1]",
         }
     }
 }

@@ -34,8 +34,8 @@ pub use auc_eval::calibration_cv::{CalibrationSpec, DEFAULT_CALIBRATION_FOLDS};
 pub use calibrate::{calibration_bytes, fit_calibration};
 pub use model::{Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION, TrainingRecord};
 pub use registry::{
-    ALL, Algorithm, default_algorithm, find, linear_memory_batch_names, linear_state_names, lookup,
-    names,
+    ALL, Algorithm, default_algorithm, default_map_algorithm, find, linear_memory_batch_names,
+    linear_state_names, lookup, names,
 };
 pub use summary::{
     MOMENTS_FORMAT_VERSION, MOMENTS_MAGIC, MOMENTS_OLDEST_READ_VERSION, MomentError, MomentSummary,

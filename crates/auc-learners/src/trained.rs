@@ -2,6 +2,7 @@
 //! trait objects, implemented once per family (linear, kernel, batch) for any parameter type:
 //! what the front ends hold without knowing which algorithm they run.
 
+use auc_blend::BlendModel;
 use auc_core::{
     BatchParams, BoxedModel, DataShape, Dataset, Divergence, DynFit, FitError, Label,
     OnlineLearner, OnlineParams, ParamError, ParamMap, Row, SavedState, Scorer, StateError,
@@ -395,6 +396,24 @@ impl Describe for BoostedModel {
             "loss_last": last,
             "fitted_positives": pos,
             "fitted_negatives": neg,
+        })
+    }
+}
+
+impl Describe for BlendModel {
+    fn dim(&self) -> usize {
+        BlendModel::dim(self)
+    }
+
+    fn describe(&self) -> Value {
+        let (a, b) = self.weights();
+        json!({
+            "features": self.dim(),
+            "map": self.map().describe(),
+            "kernel": Describe::describe(self.kernel()),
+            "trees": Describe::describe(self.trees()),
+            "kernel_weight": a,
+            "tree_weight": b,
         })
     }
 }

@@ -60,6 +60,7 @@ fn every_stated_range_is_enforced() {
                 ParamKind::Real(Range::OpenUnit) => vec![0.0.into(), 1.0.into()],
                 ParamKind::Real(Range::UnitHalfOpen) => vec![1.0.into(), (-0.5).into()],
                 ParamKind::Real(Range::UnitOpenClosed) => vec![0.0.into(), 1.5.into()],
+                ParamKind::Real(Range::UnitClosed) => vec![(-0.1).into(), 1.5.into()],
                 ParamKind::Integer { min } => {
                     let mut v: Vec<ParamValue> = vec![2.5.into(), "many".into()];
                     if min > 0 {

@@ -1,5 +1,5 @@
 //! Training on files and scoring files without loading them into numpy: `stream_fit` and
-//! `Model.score_file`, the bindings of [`auc_train::train_file`] and [`auc_train::score_file`]
+//! `score_file`, the bindings of [`auc_train::train_file`] and [`auc_train::score_file`]
 //! (what `auc train` and `auc predict` run), behind `auclearn.stream_fit` and
 //! `AUCEstimator.scores_file`.
 //!
@@ -14,7 +14,7 @@ use std::sync::Mutex;
 
 use auc_data::{CsvOptions, Format, LabelColumn, Positive, ReadOptions};
 use auc_prep::PrepSpec;
-use auc_train::{Options, Order, ScoreOptions, ShuffleSpec};
+use auc_train::{Options, Order, ScoreOptions};
 use numpy::IntoPyArray;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -184,14 +184,7 @@ pub(crate) fn stream_fit(
     let opts = Options {
         seed,
         average,
-        order: match (shuffle, shuffle_full) {
-            (Some(seed), true) => Order::Full { seed },
-            (Some(seed), false) => Order::Buffer(ShuffleSpec {
-                seed,
-                rows: shuffle_buffer,
-            }),
-            (None, _) => Order::File,
-        },
+        order: Order::from_flags(shuffle, shuffle_buffer, shuffle_full),
         threaded,
         threads,
         max_memory: max_memory.map_or_else(|| auc_train::memory::limit(None), auc_train::Bytes),
@@ -210,19 +203,23 @@ pub(crate) fn stream_fit(
     ))
 }
 
-/// Scores the file `path` with `model`, read as the model's training data was read: the scores
-/// as an array, or, with `output`, written one per line to that file as they come (as `auc
-/// predict -o` writes them; the file appears, complete, when every row is scored) and the
-/// number of rows returned. `strict_dim` refuses a row with a feature past the model's
+/// Scores every row of the data file `path` with `model`, read as the model's training data
+/// was read and prepared with its stages chunk by chunk, in bounded memory (the GIL released):
+/// the scores as an array, or, with `output`, written one per line to that file as they come
+/// (as `auc predict -o` writes them; the file appears, complete, when every row is scored) and
+/// the number of rows returned. `strict_dim` refuses a row with a feature past the model's
 /// dimension (by default the feature is dropped).
+#[pyfunction]
+#[pyo3(signature = (model, path, output = None, strict_dim = false, threaded = true))]
 pub(crate) fn score_file<'py>(
     py: Python<'py>,
-    model: &auc_learners::Model,
-    path: &Path,
-    output: Option<&Path>,
+    model: PyRef<'_, PyModel>,
+    path: PathBuf,
+    output: Option<PathBuf>,
     strict_dim: bool,
     threaded: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let model = model.model();
     let options = ScoreOptions {
         strict_dim,
         threaded,
@@ -233,7 +230,7 @@ pub(crate) fn score_file<'py>(
         None => {
             let scores = py.detach(|| {
                 let mut out = Vec::new();
-                auc_train::score_file(model, path, &options, &report, |c| {
+                auc_train::score_file(model, &path, &options, &report, |c| {
                     out.extend_from_slice(c.scores);
                     Ok(())
                 })
@@ -243,7 +240,7 @@ pub(crate) fn score_file<'py>(
             Ok(scores.into_pyarray(py).into_any())
         }
         Some(target) => {
-            let rows = py.detach(|| write_scores(model, path, target, &options, &report))?;
+            let rows = py.detach(|| write_scores(model, &path, &target, &options, &report))?;
             Ok(rows.into_pyobject(py)?.into_any())
         }
     }

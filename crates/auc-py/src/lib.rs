@@ -58,6 +58,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::PyModel>()?;
     m.add_function(wrap_pyfunction!(model::fit, m)?)?;
     m.add_function(wrap_pyfunction!(files::stream_fit, m)?)?;
+    m.add_function(wrap_pyfunction!(files::score_file, m)?)?;
     m.add_class::<transform::PyTransform>()?;
     m.add_function(wrap_pyfunction!(transform::map_sample, m)?)?;
     m.add_function(wrap_pyfunction!(transform::merge_map_samples, m)?)?;

@@ -409,6 +409,11 @@ impl PyModel {
         Self { model }
     }
 
+    /// The model it wraps.
+    pub(crate) fn model(&self) -> &Model {
+        &self.model
+    }
+
     /// Checks that `rows` (before crosses) have the columns the model was trained on.
     fn check_dim(&self, rows: &Rows<'_>) -> PyResult<()> {
         let dim = self.model.preparation.base_dim();
@@ -516,29 +521,6 @@ impl PyModel {
             Ok(())
         })
         .map_err(PyValueError::new_err)
-    }
-
-    /// Scores of every row of the data file `path`, read as the model's training data was read
-    /// and prepared with its stages chunk by chunk, in bounded memory (the GIL released): an
-    /// array, or with `output` the number of rows, the scores written to that file one per line
-    /// (`auc predict -o`). `strict_dim` refuses rows with features past the model's.
-    #[pyo3(signature = (path, output = None, strict_dim = false, threaded = true))]
-    fn score_file<'py>(
-        &self,
-        py: Python<'py>,
-        path: std::path::PathBuf,
-        output: Option<std::path::PathBuf>,
-        strict_dim: bool,
-        threaded: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::files::score_file(
-            py,
-            &self.model,
-            &path,
-            output.as_deref(),
-            strict_dim,
-            threaded,
-        )
     }
 
     /// $P(\text{positive})$ of every row of `x` by the model's calibration (a `ValueError`

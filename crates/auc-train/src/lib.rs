@@ -13,6 +13,9 @@
 //!
 //! [`score_file`] scores a file with a [`Model`], handing the scores on chunk by chunk.
 //!
+//! [`default_learner`] is the learner a front end trains when none is named (the blend, or the
+//! map learner on a feature map or on wide data).
+//!
 //! On the same rows, order and preparation the streamed and in-memory routes train the same
 //! model, byte for byte (`tests/streamed.rs`).
 //!
@@ -41,6 +44,7 @@
 //! ```
 
 pub mod checks;
+pub mod default_learner;
 pub mod in_memory;
 mod map_pass;
 pub mod moments;

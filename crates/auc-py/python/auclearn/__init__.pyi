@@ -2129,3 +2129,79 @@ class GBTAUC(AUCEstimator):
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
     ) -> None: ...
+
+class Blend(AUCEstimator):
+    """Blend: The kernel member (the exact square surrogate over all pairs on a Nystroem map [OAUC eq. 13; Williams01]) and the tree member (boosted trees on the pairwise exponential loss [Friedman01; Freund03]) fitted on the same rows, their scores divided by their spread and averaged
+
+    Registry name ``blend``; batch learner; batch (no ``partial_fit``).
+
+    Parameters
+    ----------
+    landmarks : integer, default=1000
+        landmarks of the kernel member's Nystroem map (at most 16384); the default learner's 1000 (an integer >= 1).
+    lam : real, default=0.0009765625
+        the kernel member's lambda of the square surrogate; the default learner's 2^-10 (finite and > 0).
+    trees : integer, default=100
+        the tree member's boosting rounds; gbt-auc's 100 (an integer >= 1).
+    leaves : integer, default=31
+        the tree member's most leaves a tree; gbt-auc's 31 (an integer >= 2).
+    eta : real, default=0.1
+        the tree member's learning rate; gbt-auc's 0.1 (finite and > 0).
+    weight : real, default=0.5
+        the kernel member's share w of the blend, the trees' 1 - w, of scores each divided by its standard deviation on the training rows (in [0, 1]).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): weight=0,0.25,0.5,0.75,1.
+    """
+    landmarks: int
+    lam: float
+    trees: int
+    leaves: int
+    eta: float
+    weight: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
+    cross_hash_bits: int | None
+    def __init__(
+        self,
+        *,
+        landmarks: int = 1000,
+        lam: float = 0.0009765625,
+        trees: int = 100,
+        leaves: int = 31,
+        eta: float = 0.1,
+        weight: float = 0.5,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
+    ) -> None: ...

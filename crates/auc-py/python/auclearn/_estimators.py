@@ -342,7 +342,7 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
                     "this estimator scores classes_[1] with the opposite sign (pos_label is "
                     "classes_[0]): call scores_file without output and write the array"
                 )
-        got = self.model_.score_file(path, output, strict_dim=bool(strict_dim))
+        got = _native.score_file(self.model_, path, output, strict_dim=bool(strict_dim))
         if output is not None:
             return got
         return got * self._sign

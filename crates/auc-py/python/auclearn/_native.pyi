@@ -47,6 +47,13 @@ def stream_fit(
     threads: int | None = None,
     max_memory: int | None = None,
 ) -> tuple[Model, list[str], list[str]]: ...
+def score_file(
+    model: Model,
+    path: str,
+    output: str | None = None,
+    strict_dim: bool = False,
+    threaded: bool = True,
+) -> NDArray[np.float64] | int: ...
 def roc_auc(scores: NDArray[np.float64], y: NDArray[np.bool_]) -> float: ...
 def average_precision(scores: NDArray[np.float64], y: NDArray[np.bool_]) -> float: ...
 def partial_auc(
@@ -112,13 +119,6 @@ class Model:
     def partial_fit(
         self, x: Any, y: NDArray[np.bool_], calibration: str | None = None
     ) -> None: ...
-    def score_file(
-        self,
-        path: str,
-        output: str | None = None,
-        strict_dim: bool = False,
-        threaded: bool = True,
-    ) -> NDArray[np.float64] | int: ...
     def predict_proba(self, x: Any) -> NDArray[np.float64]: ...
     def log_odds(self, x: Any) -> NDArray[np.float64]: ...
     @property

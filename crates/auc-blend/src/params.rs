@@ -1,0 +1,252 @@
+//! The blend's parameters and its fit: [`BlendParams`], registered as `blend`.
+//!
+//! # Defaults
+//!
+//! The kernel member is the previous default learner, OPAUC-batch on `nystroem:1000` with
+//! $\lambda = 2^{-10}$ (`docs/results/default-map.md`); the tree member is `gbt-auc` at its
+//! defaults (`docs/results/boosted-trees.md`); the weight $w = 1/2$ gives both members' scaled
+//! scores the same say. The measurement that made the blend the default learner, with the rule
+//! fixed before it, is `docs/results/default-learner.md`.
+
+use auc_core::{
+    BatchParams, DataShape, Dataset, DynFit, Family, FitError, ParamError, ParamSpec, Params,
+    Range, Scorer,
+};
+use auc_online::{MomentModel, solve_square};
+use auc_prep::features::{MAP_SAMPLE_ROWS, MAX_MAP_SIZE};
+use auc_prep::{FeatureMapSpec, MapKind, MapShape, RowSample, SigmaRule};
+use auc_stats::Moments;
+use auc_trees::BoostedTreesParams;
+use serde::{Deserialize, Serialize};
+
+use crate::model::BlendModel;
+
+/// Parameters of the blend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BlendParams {
+    /// Landmarks of the kernel member's Nystroem map.
+    pub landmarks: usize,
+    /// $\lambda$ of the kernel member's square surrogate.
+    pub lambda: f64,
+    /// The tree member's boosting rounds.
+    pub trees: usize,
+    /// The tree member's leaves a tree.
+    pub leaves: usize,
+    /// The tree member's learning rate.
+    pub eta: f64,
+    /// $w \in [0, 1]$: the kernel member's share of the blend (the trees have $1 - w$).
+    pub weight: f64,
+}
+
+impl Default for BlendParams {
+    /// The members' own defaults and an even blend (module docs).
+    fn default() -> Self {
+        let t = BoostedTreesParams::default();
+        Self {
+            landmarks: 1000,
+            lambda: 2f64.powi(-10),
+            trees: t.trees,
+            leaves: t.leaves,
+            eta: t.eta,
+            weight: 0.5,
+        }
+    }
+}
+
+impl Params for BlendParams {
+    const NAME: &'static str = "blend";
+    const TITLE: &'static str = "Blend";
+    const ABOUT: &'static str = "The kernel member (the exact square surrogate over all pairs on a Nystroem map [OAUC eq. 13; Williams01]) and the tree member (boosted trees on the pairwise exponential loss [Friedman01; Freund03]) fitted on the same rows, their scores divided by their spread and averaged";
+    const FAMILY: Family = Family::Batch;
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec::integer(
+            "landmarks",
+            1,
+            "landmarks of the kernel member's Nystroem map (at most 16384); the default learner's 1000",
+        ),
+        ParamSpec::real(
+            "lambda",
+            Range::Positive,
+            "the kernel member's lambda of the square surrogate; the default learner's 2^-10",
+        ),
+        ParamSpec::integer(
+            "trees",
+            1,
+            "the tree member's boosting rounds; gbt-auc's 100",
+        ),
+        ParamSpec::integer(
+            "leaves",
+            2,
+            "the tree member's most leaves a tree; gbt-auc's 31",
+        ),
+        ParamSpec::real(
+            "eta",
+            Range::Positive,
+            "the tree member's learning rate; gbt-auc's 0.1",
+        ),
+        ParamSpec::real(
+            "weight",
+            Range::UnitClosed,
+            "the kernel member's share w of the blend, the trees' 1 - w, of scores each divided by its standard deviation on the training rows",
+        ),
+    ];
+    const GRID: &'static [&'static str] = &["weight=0,0.25,0.5,0.75,1"];
+
+    fn check(&self) -> Result<(), ParamError> {
+        auc_core::check::specs(self)?;
+        if self.landmarks > MAX_MAP_SIZE {
+            return Err(ParamError::OutOfRange {
+                name: "landmarks",
+                value: self.landmarks as f64,
+                allowed: "an integer in 1..=16384",
+            });
+        }
+        Ok(())
+    }
+}
+
+impl BlendParams {
+    /// The tree member's parameters.
+    fn tree_params(&self) -> BoostedTreesParams {
+        BoostedTreesParams {
+            trees: self.trees,
+            leaves: self.leaves,
+            eta: self.eta,
+            ..BoostedTreesParams::default()
+        }
+    }
+
+    /// The blend fitted on `train`; `seed` draws the map's sample and its landmarks.
+    pub fn fit(&self, train: &Dataset, seed: u64) -> Result<BlendModel, FitError> {
+        self.check()?;
+        let (np, nn) = train.class_counts();
+        if np + nn == 0 {
+            return Err(FitError::Empty);
+        }
+        if np == 0 || nn == 0 {
+            return Err(FitError::SingleClass);
+        }
+        let dim = train.dim();
+        let spec = FeatureMapSpec {
+            shape: MapShape {
+                kind: MapKind::Nystroem,
+                size: self.landmarks,
+            },
+            sigma: SigmaRule::Scale,
+            seed,
+        };
+        let sample = RowSample::of_dataset(train, MAP_SAMPLE_ROWS, seed).into_dataset();
+        let map = spec
+            .fit(&sample.with_dim(dim), dim)
+            .map_err(|_| FitError::NotFinite {
+                what: "the kernel member's Nystroem map",
+            })?;
+        // The mapped rows' moments from those of the kernel values (projected.rs), a block at
+        // a time (blocks in parallel, merged in order).
+        let mut kernel_moments = Moments::new(map.size());
+        for m in crate::blocks::map_blocks(train, |block| {
+            let k = map
+                .kernel_values_dataset(block)
+                .expect("the kernel member's map is Nystroem");
+            auc_online::moments_of(&k)
+        }) {
+            kernel_moments.merge(&m);
+        }
+        let moments = crate::projected::project(&map, &kernel_moments)?;
+        let (kernel, _) = MomentModel::fit(self.lambda, &moments, solve_square)?;
+        let trees = self.tree_params().fit(train)?;
+        let blend = BlendModel {
+            dim,
+            map,
+            kernel,
+            trees,
+            kernel_weight: 0.0,
+            tree_weight: 0.0,
+            collapsed: Vec::new(),
+        }
+        .with_collapsed();
+        // Each member's scores on the training rows, for its spread.
+        let k = blend.kernel_scores(train);
+        let t = blend.trees().score_all(train);
+        let (sk, st) = (spread(&k), spread(&t));
+        Ok(BlendModel {
+            kernel_weight: self.weight / sk,
+            tree_weight: (1.0 - self.weight) / st,
+            ..blend
+        })
+    }
+
+    /// Peak bytes of a fit on data of `shape`: the trees' fit, the map and its fit, a block of
+    /// mapped rows and the moments of the map's features, the members' training scores.
+    pub fn bytes(&self, shape: &DataShape) -> u64 {
+        let d = self.landmarks as u64;
+        let spec = FeatureMapSpec::new(MapShape {
+            kind: MapKind::Nystroem,
+            size: self.landmarks,
+        });
+        let map = spec.fit_bytes(shape.dim);
+        // The window of blocks of mapped rows and their moments alive at once.
+        let block = (crate::blocks::BLOCK_ROWS as u64)
+            .saturating_mul(d.saturating_add(shape.dim as u64))
+            .saturating_mul(8)
+            .saturating_add(auc_online::moment_fit_bytes(self.landmarks))
+            .saturating_mul(crate::blocks::WINDOW as u64);
+        let moments = auc_online::moment_fit_bytes(self.landmarks);
+        let scores = (shape.n as u64).saturating_mul(16);
+        self.tree_params()
+            .bytes(shape)
+            .saturating_add(map)
+            .saturating_add(block)
+            .saturating_add(moments)
+            .saturating_add(scores)
+    }
+}
+
+/// The standard deviation of `v`, or 1 when it is 0 or not finite (a member that scores every
+/// row alike adds a constant, which changes no ranking).
+fn spread(v: &[f64]) -> f64 {
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let var = v.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / n;
+    let s = var.sqrt();
+    if s.is_finite() && s > 0.0 { s } else { 1.0 }
+}
+
+/// The evaluation protocol's fit.
+#[derive(Clone, Debug)]
+struct BlendFit(BlendParams);
+
+impl DynFit for BlendFit {
+    fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<auc_core::BoxedModel, FitError> {
+        Ok(Box::new(self.0.fit(train, seed)?))
+    }
+
+    /// None: the blend is fitted on all its rows at once.
+    fn online(
+        &self,
+        _dim: usize,
+        _seed: u64,
+    ) -> Option<Result<Box<dyn auc_core::OnlineLearner + Send>, ParamError>> {
+        None
+    }
+}
+
+impl BatchParams for BlendParams {
+    type Model = BlendModel;
+
+    fn fit_model(&self, train: &Dataset, seed: u64) -> Result<(BlendModel, String), FitError> {
+        let m = self.fit(train, seed)?;
+        let summary = m.summary();
+        Ok((m, summary))
+    }
+
+    fn procedure(&self) -> Result<Box<dyn DynFit>, ParamError> {
+        self.check()?;
+        Ok(Box::new(BlendFit(self.clone())))
+    }
+
+    fn fit_bytes(&self, shape: &DataShape) -> u64 {
+        self.bytes(shape)
+    }
+}

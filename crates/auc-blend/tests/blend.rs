@@ -1,0 +1,181 @@
+//! The blend against its members fitted on their own: the kernel member is OPAUC-batch on the
+//! blend's own map applied to the rows, the tree member is `gbt-auc`'s fit, the blend's score
+//! is their weighted sum; the extreme weights rank as one member; saved blends round trip and
+//! damaged ones are refused.
+
+#![allow(clippy::float_cmp, reason = "identical computations compare exactly")]
+
+use auc_blend::{BlendModel, BlendParams};
+use auc_core::{BatchParams, Dataset, Label, SavedState, Scorer};
+use auc_online::{Linear, OpaucBatchParams};
+use auc_prep::FittedStage;
+use auc_trees::BoostedTreesParams;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Two rings (inner positive) with two noise features: nonlinear for both members.
+fn rings(n: usize, seed: u64) -> Dataset {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let (mut values, mut labels) = (Vec::new(), Vec::new());
+    for _ in 0..n {
+        let pos = rng.random_bool(0.3);
+        let r = if pos { 0.4 } else { 0.9 } + rng.random_range(-0.1..0.1);
+        let a: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+        values.extend([
+            r * a.cos(),
+            r * a.sin(),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        ]);
+        labels.push(if pos { Label::Pos } else { Label::Neg });
+    }
+    Dataset::dense(4, values, labels).unwrap()
+}
+
+fn auc(s: &[f64], d: &Dataset) -> f64 {
+    let (mut a, mut k) = (0.0, 0.0);
+    for i in 0..d.n() {
+        for j in 0..d.n() {
+            if d.label(i).is_pos() && !d.label(j).is_pos() {
+                a += if s[i] > s[j] {
+                    1.0
+                } else if s[i] == s[j] {
+                    0.5
+                } else {
+                    0.0
+                };
+                k += 1.0;
+            }
+        }
+    }
+    a / k
+}
+
+#[test]
+fn the_blend_is_the_weighted_sum_of_its_members_fitted_alone() {
+    let train = rings(1500, 1);
+    let test = rings(500, 2);
+    let params = BlendParams {
+        landmarks: 60,
+        ..BlendParams::default()
+    };
+    let m = params.fit(&train, 7).unwrap();
+    // The kernel member: OPAUC-batch on the rows through the blend's map. (The blend takes the
+    // moments a block of rows at a time, merged: equal to the whole to rounding.)
+    let mapped = m.map().apply_dataset(&train);
+    let (k, _) = OpaucBatchParams {
+        lambda: params.lambda,
+        ..OpaucBatchParams::default()
+    }
+    .fit_model(&mapped, 0)
+    .unwrap();
+    for (u, v) in Linear::weights(m.kernel()).iter().zip(Linear::weights(&k)) {
+        assert!((u - v).abs() <= 1e-9 * (1.0 + v.abs()), "{u} against {v}");
+    }
+    // The tree member: gbt-auc's fit at the blend's tree parameters.
+    let t = BoostedTreesParams::default().fit(&train).unwrap();
+    assert_eq!(m.trees(), &t);
+    let (a, b) = m.weights();
+    assert!(a > 0.0 && b > 0.0);
+    for (x, _) in test.iter().take(50) {
+        let want = a * m.kernel_score(x) + b * t.score(x);
+        assert_eq!(m.score(x), want);
+    }
+    // Both members rank the rings; so does the blend.
+    let blend = auc(&m.score_all(&test), &test);
+    assert!(blend > 0.95, "blend AUC {blend}");
+}
+
+#[test]
+fn extreme_weights_rank_as_one_member() {
+    let train = rings(800, 3);
+    let test = rings(300, 4);
+    let only = |w: f64| {
+        BlendParams {
+            landmarks: 40,
+            weight: w,
+            ..BlendParams::default()
+        }
+        .fit(&train, 1)
+        .unwrap()
+    };
+    let trees_only = only(0.0);
+    let kernel_only = only(1.0);
+    let t: Vec<f64> = test
+        .iter()
+        .map(|(x, _)| trees_only.trees().score(x))
+        .collect();
+    let k: Vec<f64> = test
+        .iter()
+        .map(|(x, _)| kernel_only.kernel_score(x))
+        .collect();
+    assert_eq!(auc(&trees_only.score_all(&test), &test), auc(&t, &test));
+    assert_eq!(auc(&kernel_only.score_all(&test), &test), auc(&k, &test));
+}
+
+#[test]
+fn blends_round_trip_and_damaged_ones_are_refused() {
+    let train = rings(400, 5);
+    let fit = |landmarks, d: &Dataset| {
+        BlendParams {
+            landmarks,
+            trees: 10,
+            ..BlendParams::default()
+        }
+        .fit(d, 2)
+        .unwrap()
+    };
+    let m = fit(30, &train);
+    m.validate().unwrap();
+    let bytes = postcard::to_allocvec(&m).unwrap();
+    let back: BlendModel = postcard::from_bytes(&bytes).unwrap();
+    assert_eq!(back, m);
+    assert!(postcard::from_bytes::<BlendModel>(&bytes[..bytes.len() / 2]).is_err());
+    // A blend is written as its fields in order: assemble damaged ones from the parts of
+    // others (postcard writes a struct as the tuple of its fields).
+    let other = fit(20, &train);
+    let wide = fit(30, &train.clone().with_dim(6));
+    let (a, b) = m.weights();
+    let decode = |bytes: Vec<u8>| {
+        postcard::from_bytes::<BlendModel>(&bytes)
+            .unwrap()
+            .validate()
+    };
+    // A kernel member of another map's size.
+    let e = decode(
+        postcard::to_allocvec(&(m.dim(), m.map(), other.kernel(), m.trees(), a, b)).unwrap(),
+    );
+    assert!(e.is_err());
+    // Trees of another dimension.
+    let e =
+        decode(postcard::to_allocvec(&(m.dim(), m.map(), m.kernel(), wide.trees(), a, b)).unwrap());
+    assert!(e.is_err());
+    // A negative or non-finite weight.
+    let e =
+        decode(postcard::to_allocvec(&(m.dim(), m.map(), m.kernel(), m.trees(), -a, b)).unwrap());
+    assert!(e.is_err());
+    let e = decode(
+        postcard::to_allocvec(&(m.dim(), m.map(), m.kernel(), m.trees(), a, f64::NAN)).unwrap(),
+    );
+    assert!(e.is_err());
+    // The parts as they are decode to the blend itself.
+    let same =
+        decode(postcard::to_allocvec(&(m.dim(), m.map(), m.kernel(), m.trees(), a, b)).unwrap());
+    assert!(same.is_ok());
+}
+
+#[test]
+fn one_class_data_and_bad_parameters_are_refused() {
+    let one = Dataset::dense(1, vec![1.0, 2.0, 3.0], vec![Label::Pos; 3]).unwrap();
+    assert!(BlendParams::default().fit(&one, 0).is_err());
+    let bad = BlendParams {
+        weight: 1.5,
+        ..BlendParams::default()
+    };
+    assert!(bad.fit(&rings(50, 1), 0).is_err());
+    let bad = BlendParams {
+        landmarks: 20_000,
+        ..BlendParams::default()
+    };
+    assert!(bad.fit(&rings(50, 1), 0).is_err());
+}
