@@ -144,15 +144,22 @@ impl BlendParams {
             })?;
         // The mapped rows' moments from those of the kernel values (projected.rs), a block at
         // a time (blocks in parallel, merged in order).
-        let mut kernel_moments = Moments::new(map.size());
-        for m in crate::blocks::map_blocks(train, |block| {
-            let k = map
-                .kernel_values_dataset(block)
-                .expect("the kernel member's map is Nystroem");
-            auc_online::moments_of(&k)
-        }) {
-            kernel_moments.merge(&m);
-        }
+        // Merged as each window of blocks ends: memory is a window of blocks' moments, not
+        // every block's.
+        let kernel_moments = crate::blocks::fold_blocks(
+            train,
+            Moments::new(map.size()),
+            |block| {
+                let k = map
+                    .kernel_values_dataset(block)
+                    .expect("the kernel member's map is Nystroem");
+                auc_online::moments_of(&k)
+            },
+            |mut acc, m| {
+                acc.merge(&m);
+                acc
+            },
+        );
         let moments = crate::projected::project(&map, &kernel_moments)?;
         let (kernel, _) = MomentModel::fit(self.lambda, &moments, solve_square)?;
         let trees = self.tree_params().fit(train)?;
