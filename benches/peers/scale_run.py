@@ -1,6 +1,7 @@
 """The scale run of docs/results/nonlinear.md: a generated nonlinear stream of 10^6 rows (20
-features, about 10 % positives) through `auc train` with a feature map, beside LightGBM at its
-defaults on the same machine and threads; whole-process wall time and peak memory (GNU time's
+features, about 10 % positives) through `auc train` (the default blend, the boosted trees, and
+the batch and one-pass learners on feature maps), beside LightGBM at its defaults on the same
+machine and threads; whole-process wall time and peak memory (GNU time's
 maximum resident set size) of each, and the AUC on a separate generated test file.
 
     target/peers-venv/bin/python benches/peers/scale_run.py --auc target/release/auc \
@@ -55,20 +56,25 @@ def main():
         subprocess.run([py, gen, "--rows", "100000", "--features", "20", "--seed", "2",
                         "--out", str(test)], check=True)
     rows = []
-    for label, extra in [
-        ("auc train (no --algo: opauc-batch on nystroem:1000, lambda 2^-10)", []),
-        ("auc train --algo opauc-batch (linear)", []),
-        ("auc train --algo opauc-batch --features nystroem:500", ["--features", "nystroem:500"]),
-        ("auc train --algo opauc-batch --features rff:1000", ["--features", "rff:1000"]),
-        ("auc train --algo pa-i --features rff:1000 (one pass)", ["--features", "rff:1000"]),
+    for label, named, extra in [
+        ("auc train (no --algo: the blend)", [], []),
+        ("auc train --algo gbt-auc", ["--algo", "gbt-auc"], []),
+        ("auc train --algo opauc-batch --features nystroem:1000 --lambda 2^-10 (the map learner)",
+         ["--algo", "opauc-batch"], ["--features", "nystroem:1000", "--param", "lambda=0.0009765625"]),
+        ("auc train --algo opauc-batch (linear)", ["--algo", "opauc-batch"], []),
+        ("auc train --algo opauc-batch --features nystroem:500", ["--algo", "opauc-batch"],
+         ["--features", "nystroem:500"]),
+        ("auc train --algo opauc-batch --features rff:1000", ["--algo", "opauc-batch"],
+         ["--features", "rff:1000"]),
+        ("auc train --algo pa-i --features rff:1000 (one pass)", ["--algo", "pa-i"],
+         ["--features", "rff:1000"]),
     ]:
-        algo = "pa-i" if "pa-i" in label else "opauc-batch"
-        named = [] if "no --algo" in label else ["--algo", algo]
+        algo = named[1] if named else "blend"
         model = work / "model.auc"
         runs = []
         for _ in range(a.repeats):
             cmd = [a.auc, "train", *named, *extra, str(train), "-o", str(model)]
-            if algo == "opauc-batch":
+            if algo != "pa-i":
                 cmd += ["--threads", str(a.threads)]
             runs.append(timed(cmd)[:2])
         p = subprocess.run([a.auc, "predict", "--model", str(model), str(test), "--json",

@@ -15,8 +15,10 @@
 //! The crate sits above the preparation and the learner crates it combines (it fits a
 //! `auc_prep::FeatureMap` itself) and below the registry.
 
+mod blocks;
 mod model;
 mod params;
+mod projected;
 
 pub use model::BlendModel;
 pub use params::BlendParams;

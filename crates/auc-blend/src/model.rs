@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use auc_core::{Row, SavedState, Scorer, StateError, check};
+use auc_core::{Dataset, Row, SavedState, Scorer, StateError, check};
 use auc_online::{Linear, MomentModel};
 use auc_prep::{FeatureMap, FittedStage};
 use auc_trees::BoostedModel;
@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// A fitted blend: $f(x) = a\, k(z(x)) + b\, t(x)$ with $z$ the Nystroem map, $k$ the linear
 /// model on it, $t$ the trees.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "Wire", into = "Wire")]
 pub struct BlendModel {
     pub(crate) dim: usize,
     pub(crate) map: FeatureMap,
@@ -21,6 +22,49 @@ pub struct BlendModel {
     pub(crate) kernel_weight: f64,
     /// $b = (1 - w) / s_t$.
     pub(crate) tree_weight: f64,
+    /// The kernel member's weights on the landmarks' kernel values, $P w$
+    /// ([`FeatureMap::collapse`]); derived from the map and the model, not saved.
+    pub(crate) collapsed: Vec<f64>,
+}
+
+/// What a blend saves: every field but the derived weights, which are computed again on
+/// reading.
+#[derive(Serialize, Deserialize)]
+struct Wire {
+    dim: usize,
+    map: FeatureMap,
+    kernel: MomentModel,
+    trees: BoostedModel,
+    kernel_weight: f64,
+    tree_weight: f64,
+}
+
+impl From<Wire> for BlendModel {
+    fn from(w: Wire) -> BlendModel {
+        BlendModel {
+            dim: w.dim,
+            map: w.map,
+            kernel: w.kernel,
+            trees: w.trees,
+            kernel_weight: w.kernel_weight,
+            tree_weight: w.tree_weight,
+            collapsed: Vec::new(),
+        }
+        .with_collapsed()
+    }
+}
+
+impl From<BlendModel> for Wire {
+    fn from(b: BlendModel) -> Wire {
+        Wire {
+            dim: b.dim,
+            map: b.map,
+            kernel: b.kernel,
+            trees: b.trees,
+            kernel_weight: b.kernel_weight,
+            tree_weight: b.tree_weight,
+        }
+    }
 }
 
 thread_local! {
@@ -54,12 +98,33 @@ impl BlendModel {
         (self.kernel_weight, self.tree_weight)
     }
 
-    /// The kernel member's score of `x`.
+    /// The kernel member's score of `x`: $w^\top z(x)$, computed as $v^\top k(L, x)$ with
+    /// $v = P w$ (equal up to rounding; [`FeatureMap::collapse`]).
     pub fn kernel_score(&self, x: Row<'_>) -> f64 {
-        MAPPED.with_borrow_mut(|z| {
-            self.map.map_into(x, z);
-            self.kernel.score(Row::Dense(z))
+        MAPPED.with_borrow_mut(|a| self.map.collapsed_score(x, &self.collapsed, a))
+    }
+
+    /// The blend with its derived weights set (after fitting or decoding).
+    pub(crate) fn with_collapsed(mut self) -> Self {
+        self.collapsed = self
+            .map
+            .collapse(Linear::weights(&self.kernel))
+            .unwrap_or_default();
+        self
+    }
+
+    /// The kernel member's scores of every row of `data`, in order, blocks of rows in
+    /// parallel: each row's [`BlendModel::kernel_score`].
+    pub fn kernel_scores(&self, data: &Dataset) -> Vec<f64> {
+        crate::blocks::map_blocks(data, |block| {
+            block
+                .iter()
+                .map(|(x, _)| self.kernel_score(x))
+                .collect::<Vec<f64>>()
         })
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     /// One line about the fit.
@@ -75,10 +140,27 @@ impl BlendModel {
     }
 }
 
+impl BlendModel {
+    /// The blend of the members' scores `k` and `t` of one row.
+    fn combine(&self, k: f64, t: f64) -> f64 {
+        let s = self.kernel_weight * k + self.tree_weight * t;
+        if s.is_finite() { s } else { 0.0 }
+    }
+}
+
 impl Scorer for BlendModel {
     fn score(&self, x: Row<'_>) -> f64 {
-        let s = self.kernel_weight * self.kernel_score(x) + self.tree_weight * self.trees.score(x);
-        if s.is_finite() { s } else { 0.0 }
+        self.combine(self.kernel_score(x), self.trees.score(x))
+    }
+
+    /// Every row's score, the kernel member's through the map a block at a time: the values
+    /// [`BlendModel::score`] gives row by row.
+    fn score_all(&self, data: &Dataset) -> Vec<f64> {
+        let k = self.kernel_scores(data);
+        data.iter()
+            .zip(k)
+            .map(|((x, _), k)| self.combine(k, self.trees.score(x)))
+            .collect()
     }
 }
 
@@ -102,6 +184,12 @@ impl SavedState for BlendModel {
             format!(
                 "the kernel member has {w} weights for a map of {} features",
                 self.map.output_dim()
+            )
+        })?;
+        check::state(self.collapsed.len() == self.map.size(), || {
+            format!(
+                "the kernel member's map is {}, not a Nystroem map the blend can score through",
+                self.map.describe()
             )
         })?;
         self.trees.validate()?;

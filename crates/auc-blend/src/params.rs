@@ -14,7 +14,7 @@ use auc_core::{
 };
 use auc_online::{MomentModel, solve_square};
 use auc_prep::features::{MAP_SAMPLE_ROWS, MAX_MAP_SIZE};
-use auc_prep::{FeatureMapSpec, FittedStage, MapKind, MapShape, RowSample, SigmaRule};
+use auc_prep::{FeatureMapSpec, MapKind, MapShape, RowSample, SigmaRule};
 use auc_stats::Moments;
 use auc_trees::BoostedTreesParams;
 use serde::{Deserialize, Serialize};
@@ -53,9 +53,6 @@ impl Default for BlendParams {
         }
     }
 }
-
-/// Rows mapped at once while the kernel member's moments are taken.
-const MAP_BLOCK_ROWS: usize = 1024;
 
 impl Params for BlendParams {
     const NAME: &'static str = "blend";
@@ -145,16 +142,18 @@ impl BlendParams {
             .map_err(|_| FitError::NotFinite {
                 what: "the kernel member's Nystroem map",
             })?;
-        // The mapped rows' moments, a block at a time.
-        let mut moments = Moments::new(map.output_dim());
-        let mut start = 0;
-        while start < train.n() {
-            let end = (start + MAP_BLOCK_ROWS).min(train.n());
-            let idx: Vec<usize> = (start..end).collect();
-            let block = map.apply_dataset(&train.select(&idx));
-            moments.merge(&auc_online::moments_of(&block));
-            start = end;
+        // The mapped rows' moments from those of the kernel values (projected.rs), a block at
+        // a time (blocks in parallel, merged in order).
+        let mut kernel_moments = Moments::new(map.size());
+        for m in crate::blocks::map_blocks(train, |block| {
+            let k = map
+                .kernel_values_dataset(block)
+                .expect("the kernel member's map is Nystroem");
+            auc_online::moments_of(&k)
+        }) {
+            kernel_moments.merge(&m);
         }
+        let moments = crate::projected::project(&map, &kernel_moments)?;
         let (kernel, _) = MomentModel::fit(self.lambda, &moments, solve_square)?;
         let trees = self.tree_params().fit(train)?;
         let blend = BlendModel {
@@ -164,13 +163,12 @@ impl BlendParams {
             trees,
             kernel_weight: 0.0,
             tree_weight: 0.0,
-        };
-        // Each member's scores on the training rows, for its spread.
-        let (mut k, mut t) = (Vec::with_capacity(train.n()), Vec::with_capacity(train.n()));
-        for (x, _) in train.iter() {
-            k.push(blend.kernel_score(x));
-            t.push(blend.trees().score(x));
+            collapsed: Vec::new(),
         }
+        .with_collapsed();
+        // Each member's scores on the training rows, for its spread.
+        let k = blend.kernel_scores(train);
+        let t = blend.trees().score_all(train);
         let (sk, st) = (spread(&k), spread(&t));
         Ok(BlendModel {
             kernel_weight: self.weight / sk,
@@ -188,9 +186,12 @@ impl BlendParams {
             size: self.landmarks,
         });
         let map = spec.fit_bytes(shape.dim);
-        let block = (MAP_BLOCK_ROWS as u64)
+        // The window of blocks of mapped rows and their moments alive at once.
+        let block = (crate::blocks::BLOCK_ROWS as u64)
             .saturating_mul(d.saturating_add(shape.dim as u64))
-            .saturating_mul(8);
+            .saturating_mul(8)
+            .saturating_add(auc_online::moment_fit_bytes(self.landmarks))
+            .saturating_mul(crate::blocks::WINDOW as u64);
         let moments = auc_online::moment_fit_bytes(self.landmarks);
         let scores = (shape.n as u64).saturating_mul(16);
         self.tree_params()

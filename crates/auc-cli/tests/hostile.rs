@@ -606,7 +606,11 @@ fn a_map_on_a_huge_index_is_refused_before_it_is_fitted() {
     let dir = tempfile::tempdir().unwrap();
     let d = write(dir.path(), "huge.svm", "1 4294967295:1\n-1 1:1\n");
     let model = dir.path().join("m.auc");
-    for algo in [&[][..], &["--algo", "pa-i", "--features", "rff"][..]] {
+    // Without --algo a map means the map learner (opauc-batch): its moment pass fits the map.
+    for algo in [
+        &["--features", "rff"][..],
+        &["--algo", "pa-i", "--features", "rff"][..],
+    ] {
         let mut args = vec!["train", "--scale", "none"];
         args.extend_from_slice(algo);
         args.extend_from_slice(&[path(&d), "-o", path(&model)]);

@@ -33,7 +33,7 @@ pub enum PairLoss {
     /// $\frac12 \max(0, 1 - m)^2$.
     #[serde(rename = "hinge")]
     Hinge,
-    /// $e^{-m}$, RankBoost's loss [Freund03]; the default (`params.rs`).
+    /// $e^{-m}$, RankBoost's loss \[Freund03\]; the default (`params.rs`).
     #[default]
     #[serde(rename = "exp")]
     Exp,

@@ -211,6 +211,60 @@ impl FeatureMap {
         finite(out);
     }
 
+    /// For Nystroem, the kernel values $k(L, x)$ of every row of `data` (a dense dataset of $M$
+    /// features, the labels kept), with $z(x) = P^\top k(L, x)$; `None` for the other kinds.
+    /// The class moments of these rows, transformed by $P$, are those of the mapped rows (up
+    /// to rounding), at $M p$ flops a row instead of $M (p + D)$.
+    pub fn kernel_values_dataset(&self, data: &Dataset) -> Option<Dataset> {
+        if self.kind != MapKind::Nystroem {
+            return None;
+        }
+        let m = self.width();
+        let mut values = Vec::with_capacity(data.n().saturating_mul(m));
+        let mut a = Vec::with_capacity(m);
+        for (x, _) in data.iter() {
+            self.product(x, &mut a);
+            self.kernel_values(x, &mut a);
+            values.extend_from_slice(&a);
+        }
+        Some(
+            Dataset::dense(m, values, data.labels().to_vec())
+                .expect("kernel values of finite rows are finite"),
+        )
+    }
+
+    /// Nystroem's projection $P$: `size()` rows of `output_dim()` values, row $i$ for landmark
+    /// $i$ (empty for the other kinds).
+    pub fn projection(&self) -> &[f64] {
+        &self.projection
+    }
+
+    /// For Nystroem, the weights $v = P w$ on the landmarks' kernel values of a linear scorer
+    /// $w$ of the mapped features: $w^\top z(x) = w^\top P^\top k(L, x) = v^\top k(L, x)$, so
+    /// [`FeatureMap::collapsed_score`] scores a row with $M p$ flops instead of the $M p + M D$
+    /// of mapping it first (equal up to rounding). `None` for the other kinds or a `w` of
+    /// another length.
+    pub fn collapse(&self, w: &[f64]) -> Option<Vec<f64>> {
+        if self.kind != MapKind::Nystroem || w.len() != self.output_dim {
+            return None;
+        }
+        Some(
+            self.projection
+                .chunks_exact(self.output_dim)
+                .map(|row| row.iter().zip(w).map(|(p, wj)| p * wj).sum())
+                .collect(),
+        )
+    }
+
+    /// $v^\top k(L, x)$ for the weights `v` of [`FeatureMap::collapse`]; `a` is scratch (the
+    /// kernel values). 0 when the sum is not finite.
+    pub fn collapsed_score(&self, x: Row<'_>, v: &[f64], a: &mut Vec<f64>) -> f64 {
+        self.product(x, a);
+        self.kernel_values(x, a);
+        let s: f64 = a.iter().zip(v).map(|(k, vi)| k * vi).sum();
+        if s.is_finite() { s } else { 0.0 }
+    }
+
     /// Nystroem's kernel values $k_i = k(l_i, x)$ from the product $a$ already in `a`.
     fn kernel_values(&self, x: Row<'_>, a: &mut [f64]) {
         let xx = self.squared_norm(x);
