@@ -6,6 +6,9 @@ On a fresh machine, from anywhere:
 
     python3 benches/peers/wide.py                 # the committed page (about 4 minutes)
     python3 benches/peers/wide.py --quick         # tiny sizes, under a minute, a scratch page
+    python3 benches/peers/wide.py --skip-ours opauc,oauc-m,adaoam,admoam --timeout 300
+        # leaves out the one-pass moment learners, which on the wide sets take sketch=32 by
+        # themselves and minutes each (an O(K t + p) step), and stops any run at 5 minutes
 
 The script makes its own environment: run by any python3, it calls benches/peers/setup_venv.sh
 (the pinned peers of requirements.txt, in target/peers-venv unless --venv), installs the pins of
@@ -724,7 +727,14 @@ def main(argv=None):
     p.add_argument("--no-stream", action="store_true", help="skip the 10^6-row stream")
     p.add_argument("--stream-rows", type=int, default=1_000_000)
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per training run")
+    p.add_argument("--skip-ours", default="", metavar="A,B",
+                   help="rows of ours (names as in OURS) not run on any set: the table keeps "
+                   "them as 'not run (--skip-ours)', so a run that leaves out the slowest "
+                   "learners says so on the page")
     a = p.parse_args(argv)
+    unknown = {x.strip() for x in a.skip_ours.split(",") if x.strip()} - {n for n, _ in OURS}
+    if unknown:
+        p.error(f"--skip-ours: not a row of ours: {', '.join(sorted(unknown))}")
     bootstrap(Path(a.venv), argv)
 
     command = "python3 benches/peers/wide.py" + ("" if not argv else " " + shlex.join(argv))
@@ -806,8 +816,12 @@ def main(argv=None):
     for ds in datasets:
         is_cross = ds.get("cross", False)
         rows = []
+        skip = {x.strip() for x in a.skip_ours.split(",") if x.strip()}
         for name, args in OURS:
             if ds.get("stream") and name not in STREAM_OURS:
+                continue
+            if name in skip:
+                rows.append({"name": f"`auc` {name}", "status": "not run (--skip-ours)"})
                 continue
             r = run_ours(a, name, args, ds, work, is_cross)
             print(f"{ds['name']} {name}: {r['status']} {fmt(r, 'auc')} {fmt(r, 'train', 2)}",
@@ -853,10 +867,14 @@ def main(argv=None):
                         "is run again with a binary that has it.")
         for r in rows:
             if r["status"] not in ("ok", "reference") and not r["status"].startswith("refused") \
-                    and "unknown parameter sketch" not in r["status"]:
+                    and "unknown parameter sketch" not in r["status"] \
+                    and not r["status"].startswith("not run (--skip-ours)"):
                 gaps.append(f"{ds['label']}, {r['name']}: {r['status']}")
         for f in ("vw_train_w", "vw_train", "vw_test"):
             Path(ds[f]).unlink(missing_ok=True)
+    if a.skip_ours:
+        gaps.append(f"Not run in this run (`--skip-ours {a.skip_ours}`): their rows say "
+                    "'not run'.")
     write_page(a, command, started, load0, datasets, results, gaps, cross_help, vers)
 
 
