@@ -147,6 +147,7 @@ impl OnlineParams for BalAdagradParams {
             },
             rejected: 0,
             cache: WeightsCache::default(),
+            gathered: Gathered::default(),
         })
     }
 
@@ -192,6 +193,19 @@ pub struct BalAdagrad {
     /// update.
     #[serde(skip)]
     cache: WeightsCache,
+    /// Scratch of a step: the row's $(t - 1 - \tau_j, \tilde w_j)$, empty between steps.
+    #[serde(skip)]
+    gathered: Gathered,
+}
+
+/// A step's scratch buffer (its capacity kept across steps); not serialized, ignored by `==`.
+#[derive(Clone, Debug, Default)]
+struct Gathered(Vec<(u64, f64)>);
+
+impl PartialEq for Gathered {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// $\log(1 + e^{-m})$ and its derivative $-\sigma(-m) = -1 / (1 + e^{m})$, without overflow for
@@ -323,16 +337,25 @@ impl OnlineLearner for BalAdagrad {
             let coords = &self.coords;
             x.for_each(|j, xj| score += xj * coords[j].w);
         } else {
-            let (coords, last) = (&mut self.coords, &mut self.last);
+            // Read the row's step gaps and weights first, in a loop whose loads do not depend on
+            // one another, so that their cache misses overlap; the catch-up then branches on
+            // values in cache. (Branching on each missed load in turn kept one miss in flight at
+            // a time: 4.4 times the time of the step without lambda on the 10^6-row stream.)
+            let (coords, last, gathered) = (&mut self.coords, &mut self.last, &mut self.gathered);
+            gathered.0.clear();
+            x.for_each(|j, _| gathered.0.push(((t - 1) - last[j], coords[j].w)));
+            let mut i = 0;
             x.for_each(|j, xj| {
+                let (k, w) = gathered.0[i];
+                i += 1;
                 let cj = &mut coords[j];
-                let k = (t - 1) - last[j];
-                if k > 0 && cj.w != 0.0 {
-                    cj.w *= power(shrink(eta_lambda, DELTA + cj.g2.sqrt()), k);
+                if k > 0 && w != 0.0 {
+                    cj.w = w * power(shrink(eta_lambda, DELTA + cj.g2.sqrt()), k);
                 }
                 last[j] = t - 1;
                 score += xj * cj.w;
             });
+            gathered.0.clear();
         }
         let m = yv * score;
         if m.is_nan() {
