@@ -4,11 +4,12 @@ train/test files.
 
 On a fresh machine, from anywhere:
 
-    python3 benches/peers/wide.py                 # the committed page (about 4 minutes)
-    python3 benches/peers/wide.py --quick         # tiny sizes, under a minute, a scratch page
     python3 benches/peers/wide.py --skip-ours opauc,oauc-m,adaoam,admoam --timeout 300
-        # leaves out the one-pass moment learners, which on the wide sets take sketch=32 by
-        # themselves and minutes each (an O(K t + p) step), and stops any run at 5 minutes
+        # the committed page (about 15 minutes): leaves out the one-pass moment learners, which
+        # on the wide sets take sketch=32 by themselves and minutes each (an O(K t + p) step),
+        # and stops any training run at 5 minutes
+    python3 benches/peers/wide.py                 # everything (over an hour)
+    python3 benches/peers/wide.py --quick         # tiny sizes, a scratch page
 
 The script makes its own environment: run by any python3, it calls benches/peers/setup_venv.sh
 (the pinned peers of requirements.txt, in target/peers-venv unless --venv), installs the pins of
