@@ -1,4 +1,4 @@
-//! Balanced AdaGrad: one pass of diagonal AdaGrad [ADAGRAD11] on the class-balanced logistic
+//! Balanced AdaGrad: one pass of diagonal AdaGrad \[ADAGRAD11\] on the class-balanced logistic
 //! loss, with its L2 proximal step applied lazily, so that a step on a sparse row costs
 //! $O(\mathrm{nnz}(x))$ whatever $p$ (issue 23; derivation in `docs/math/bal-adagrad.md`).
 //!
@@ -24,15 +24,15 @@
 //! = \mathbb E_{x^+, x^-}\Bigl[\tfrac12\bigl(\ell(w^\top x^+) + \ell(-w^\top x^-)\bigr)\Bigr],$$
 //! and in base 2 the pair loss bounds the pair's misranking:
 //! $\ell_2(s^+) + \ell_2(-s^-) \ge [s^+ \le s^-]$ (one of $s^+ \le 0$, $s^- \ge 0$ holds, and
-//! $\ell_2 \ge 1$ there), so twice the balanced risk in bits bounds $1 - \mathrm{AUC}$. [KDH11]
-//! bound the AUC regret by the regret of this balanced logistic loss, and [Agarwal14] derive such
+//! $\ell_2 \ge 1$ there), so twice the balanced risk in bits bounds $1 - \mathrm{AUC}$. \[KDH11\]
+//! bound the AUC regret by the regret of this balanced logistic loss, and \[Agarwal14\] derive such
 //! bounds for strongly proper losses, logistic among them, without the balancing: a univariate
 //! loss, so a step costs one row rather than a pair. The stream does not know $\pi^y$; the step
 //! uses the running frequency, $c_t = t / (2 n^{y_t}_t)$, the inverse of the class's count scaled by
 //! $t/2$ so that $c_t$ stays near 1 on balanced data (a plain $1/n^y_t$ would shrink every step
 //! like $1/t$ on top of AdaGrad's own decay).
 //!
-//! # One step: diagonal AdaGrad with the composite mirror descent step [ADAGRAD11]
+//! # One step: diagonal AdaGrad with the composite mirror descent step \[ADAGRAD11\]
 //!
 //! On $(x_t, y_t)$, with $m_t = y_t w_t^\top x_t$ and $g_t = -c_t y_t \sigma(-m_t) x_t$:
 //! $$G_{t,j} = G_{t-1,j} + g_{t,j}^2, \qquad H_{t,j} = \delta + \sqrt{G_{t,j}},$$
@@ -61,8 +61,8 @@
 //! lazy averaging of [`Linear::SPARSE_STEPS`] does not apply.
 //!
 //! Deviations from VW's defaults (which the issue compares with): no per-feature normalization
-//! [NOL13] (our pipeline scales features by their largest magnitude before learning) and no
-//! importance-invariant step [IWA11] (the class weight multiplies the gradient, as AdaGrad on
+//! \[NOL13\] (our pipeline scales features by their largest magnitude before learning) and no
+//! importance-invariant step \[IWA11\] (the class weight multiplies the gradient, as AdaGrad on
 //! the weighted loss prescribes).
 //!
 //! Numerical safety: a margin that is NaN (an infinite product of unscaled features of about
@@ -78,7 +78,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Linear, WeightsCache, linear_divergence};
 
-/// AdaGrad's $\delta$ in $H = \delta + \sqrt G$ [ADAGRAD11]: keeps the first step on a feature
+/// AdaGrad's $\delta$ in $H = \delta + \sqrt G$ \[ADAGRAD11\]: keeps the first step on a feature
 /// finite when its gradient is tiny; far below the gradients of scaled features.
 pub(crate) const DELTA: f64 = 1e-8;
 
@@ -86,7 +86,7 @@ pub(crate) const DELTA: f64 = 1e-8;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct BalAdagradParams {
-    /// Step scale $\eta > 0$: feature $j$ moves by $\eta g_j / (\delta + \sqrt{G_j})$ [ADAGRAD11].
+    /// Step scale $\eta > 0$: feature $j$ moves by $\eta g_j / (\delta + \sqrt{G_j})$ \[ADAGRAD11\].
     pub eta: f64,
     /// L2 weight $\lambda \ge 0$ of the proximal step, applied lazily (module docs).
     pub lambda: f64,
@@ -584,7 +584,7 @@ mod tests {
         /// docs/math/bal-adagrad.md, section 1: with the final counts, the class-weighted mean
         /// $rac1n \sum_i rac{n}{2 n^{y_i}} \ell(y_i s_i)$ equals the mean over
         /// positive-negative pairs of $rac12(\ell(s^+) + \ell(-s^-))$, the balanced risk as a
-        /// pair mean in the spirit of [KDH11]. Two sums of the same terms in different orders:
+        /// pair mean in the spirit of \[KDH11\]. Two sums of the same terms in different orders:
         /// `tol::close`.
         #[test]
         fn lemma_kdh11_balanced_risk_is_a_pair_mean(sample in scored_sample()) {
