@@ -175,6 +175,9 @@ def main(argv=None):
     pool = OTHER_SETS if a.other else SETS
     sets = [s for s in pool if wanted is None or s[0] in wanted]
     ours, splits, names = {}, [], []
+    # The 1-minute load average, sampled at the start and after every run: the fit times are
+    # only comparable when nothing else shared the cores.
+    loads = [os.getloadavg()[0]]
     for name, stems, positive, limit in sets:
         files = [str(Path(a.datasets) / f"{s}.libsvm") for s in stems]
         split_file = work / f"{name}.splits.json"
@@ -185,15 +188,28 @@ def main(argv=None):
                          a.repeats, a.threads, split_file if i == 0 else None)
             if r is None:
                 continue
+            loads.append(os.getloadavg()[0])
             ours[(name, variant)] = r
             print(f"{name} {variant}: AUC {cell(r)} ({r['wall']:.1f} s)", file=sys.stderr)
         splits.append(split_file)
         names.append((str(split_file), name))
     peers = run_peers(sys.executable, splits, names, a.threads, work)
-    write_table(a, sets, ours, peers, grid)
+    loads.append(os.getloadavg()[0])
+    write_table(a, sets, ours, peers, grid, loads)
 
 
-def write_table(a, sets, ours, peers, grid):
+def load_note(loads):
+    """A sentence on the machine's load during the run (1-minute load averages sampled)."""
+    cores = os.cpu_count() or 1
+    note = (f"Load average {loads[0]:.1f} at the start, {loads[-1]:.1f} at the end and at most "
+            f"{max(loads):.1f} between runs, on {cores} cores.")
+    if max(loads) > cores:
+        note += (" Other jobs shared the machine: fit times are inflated and noisy (AUC and AP "
+                 "do not depend on it; the runs are deterministic).")
+    return note
+
+
+def write_table(a, sets, ours, peers, grid, loads):
     cols = [v for v, _, _ in VARIANTS]
     lines = [
         "# Nonlinear data: our learners beside LightGBM, XGBoost and RBF SVC",
@@ -208,7 +224,8 @@ def write_table(a, sets, ours, peers, grid):
         "features are category codes (poker, splice), after `--one-hot` indicators; every stage "
         "fitted on the training part only; min-max scaling. Peers at their library defaults "
         "with 2 threads; trees see the same min-max scaled features. AUC and AP in percent, "
-        "mean ± standard deviation over the splits; `-` where a column does not run.",
+        "mean ± standard deviation over the splits; `-` where a column does not run. "
+        + load_note(loads),
         "",
         "## AUC",
         "",

@@ -60,6 +60,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("auc-stream", &["auc-core", "auc-data", "auc-prep"]),
     (
+        "auc-train",
+        &[
+            "auc-core",
+            "auc-data",
+            "auc-prep",
+            "auc-stream",
+            "auc-learners",
+        ],
+    ),
+    (
         "auc-cli",
         &[
             "auc-core",
@@ -68,6 +78,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-stream",
             "auc-eval",
             "auc-learners",
+            "auc-train",
         ],
     ),
     (
@@ -78,6 +89,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-prep",
             "auc-eval",
             "auc-learners",
+            "auc-train",
         ],
     ),
     (

@@ -15,14 +15,16 @@ use crate::input::{self, ReadArgs};
 use crate::output::{Error, line};
 use crate::progress::Bar;
 use crate::stage_args::StageArgs;
-use crate::threads::pool;
 use auc_stream::memory::{self, Bytes};
+use auc_train::pool;
 
 /// What both `cv` and `curve` need: an algorithm, its data and how to prepare it.
 #[derive(clap::Args, Debug)]
 pub(crate) struct RunArgs {
-    /// Algorithm name (see `auc algos`). `auc cv` without it: opauc-batch on a nystroem:500
-    /// feature map (lambda 2^-10), the best default measured (docs/results/default-map.md).
+    /// Algorithm name (see `auc algos`). `auc cv` without it: the blend of a Nystroem-kernel
+    /// model and boosted trees, the best default measured (docs/results/default-learner.md);
+    /// opauc-batch (lambda 2^-10) on a map asked for with --features, opauc-batch on the
+    /// features when there are more than 4,096.
     #[arg(long)]
     pub(crate) algo: Option<String>,
     /// Data file(s); repeated files are concatenated in order.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use auc_core::Dataset;
 use auc_data::{
     CsvOptions, FeatureRanges, Format, LabelColumn, Positive, PositiveChoice, RawData, ReadOptions,
-    Reading, RowStream,
+    Reading,
 };
 use auc_prep::{Preparation, ScaleFrom, ScaleSource};
 use auc_stream::memory::Bytes;
@@ -90,7 +90,7 @@ impl ReadArgs {
             csv.delimiter = delimiter(d)?;
         }
         if let Some(c) = &self.label_column {
-            csv.label = label_column(c);
+            csv.label = LabelColumn::from_word(c);
         }
         csv.header = match self.header {
             None | Some(HeaderArg::Auto) => None,
@@ -162,7 +162,7 @@ impl ReadArgs {
             }
         }
         if let Some(l) = &self.label_column {
-            let same = csv.is_some_and(|c| match label_column(l) {
+            let same = csv.is_some_and(|c| match LabelColumn::from_word(l) {
                 LabelColumn::Index(i) => i == c.label_index,
                 LabelColumn::Last => c.fields > 0 && c.label_index + 1 == c.fields,
                 LabelColumn::Name(n) => c.label_name() == Some(n.as_str()),
@@ -197,33 +197,7 @@ impl ReadArgs {
     }
 }
 
-/// Reads `paths` with `opts` and concatenates them; a CSV file whose columns differ from the
-/// first file's is an error naming the column.
-pub(crate) fn read_with(
-    opts: &ReadOptions,
-    paths: &[PathBuf],
-    limit: Option<usize>,
-) -> Result<RawData, Error> {
-    let mut parts: Vec<RawData> = Vec::with_capacity(paths.len());
-    let mut left = limit;
-    for path in paths {
-        if left == Some(0) {
-            break;
-        }
-        let mut o = opts.clone();
-        o.limit = left;
-        let part = RowStream::open(path, &o)?.read_all()?;
-        if let (Some(first), Some(this)) = (
-            parts.first().and_then(|p| p.reading().csv()),
-            part.reading().csv(),
-        ) {
-            first.check(this, &path.display().to_string())?;
-        }
-        left = left.map(|l| l.saturating_sub(part.n()));
-        parts.push(part);
-    }
-    Ok(RawData::concat(parts))
-}
+pub(crate) use auc_train::in_memory::read_all as read_with;
 
 /// Reads `--scale-from FILE`: a model file (its fitted scaling) or the JSON of `auc info --json`
 /// (its `ranges`). Whether its hashing matches the data's is checked by [`auc_prep::PrepSpec::new`].
@@ -375,33 +349,11 @@ pub(crate) fn need_both_classes(data: &Dataset, what: &str) -> Result<(), Error>
     need_both(pos as u64, neg as u64, what)
 }
 
-/// Refuses class counts without both classes.
-pub(crate) fn need_both(pos: u64, neg: u64, what: &str) -> Result<(), Error> {
-    if pos > 0 && neg > 0 {
-        return Ok(());
-    }
-    Err(format!(
-        "{what} needs both classes; the data holds {pos} positive and {neg} negative examples (check --positive)"
-    )
-    .into())
-}
+pub(crate) use auc_stream::need_both;
 
 fn delimiter(d: &str) -> Result<u8, Error> {
-    match d {
-        "tab" | "\\t" => Ok(b'\t'),
-        d if d.len() == 1 => Ok(d.as_bytes()[0]),
-        d => Err(format!("--delimiter must be one character or `tab`, got `{d}`").into()),
-    }
-}
-
-fn label_column(c: &str) -> LabelColumn {
-    match c {
-        "last" => LabelColumn::Last,
-        c => match c.parse::<usize>() {
-            Ok(i) => LabelColumn::Index(i),
-            Err(_) => LabelColumn::Name(c.to_owned()),
-        },
-    }
+    CsvOptions::delimiter_from_word(d)
+        .ok_or_else(|| format!("--delimiter must be one character or `tab`, got `{d}`").into())
 }
 
 /// A short name for a file list, for reports: the first file's name, `+N` for more.

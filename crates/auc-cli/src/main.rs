@@ -18,18 +18,15 @@ mod hyper;
 mod info;
 mod input;
 mod learning;
-mod map_pass;
 mod metrics;
 mod moments;
 mod multiclass;
 mod output;
-mod plan;
 mod plot;
 mod predict;
 mod progress;
 mod stage_args;
 mod stream;
-mod threads;
 mod train;
 mod training;
 

@@ -1,68 +1,27 @@
 //! `auc moments` and the moment pass of `auc train` for the learners fitted from merged class
-//! moments (`Algorithm::fits_from_moments`).
-//!
-//! A moment pass reads each input once and keeps only per-label class moments and feature
-//! ranges (`auc_learners::MomentSummary`), so memory does not grow with the number of rows.
-//! A plain (not gzipped) LIBSVM file is cut into blocks of whole lines that are parsed and
-//! summarized in parallel on the thread pool (`--threads`), a window of blocks at a time
-//! ([`auc_stream::blocks`]); the summaries are then merged **in file order**, so the result depends
-//! on the block size only, never on the number of threads. CSV files, gzip and standard input are
-//! parsed by one `RowStream`, the next chunk being parsed while the last one is summarized.
-//! Inputs that are moment files (they start with `AUCMOMNT`, whatever their name) are read and
-//! merged as they are, so `auc train --algo opauc-batch A.mom B.mom C.svm` merges the pass
-//! over `C.svm` with parts computed anywhere else.
+//! moments (`Algorithm::fits_from_moments`): flags and reports; the pass, the merge and the fit
+//! are `auc_train::moments`'.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use auc_core::ParamMap;
-use auc_data::{ReadOptions, RowStream};
-use auc_learners::{Algorithm, MomentSummary, fit_from_moments};
+use auc_data::RowStream;
+use auc_learners::{Algorithm, MomentSummary};
+use auc_prep::TransformSpec;
+use auc_train::moments::{Budget, FOLD_ADVICE, FromMoments as Outcome, MomentTraining};
 use serde_json::json;
-
-use auc_prep::{Transform, TransformSpec};
 
 use crate::stage_args::StageArgs;
 
 use crate::input::{self, ReadArgs};
-pub(crate) use crate::map_pass::is_moment_file;
 use crate::output::{Error, line, write_atomic};
-use crate::threads::pool;
+use crate::progress::Stderr;
 use auc_stream::memory::{self, Bytes};
 
-use auc_stream::blocks::{self, BLOCK_BYTES};
+pub(crate) use auc_train::moments::{in_memory_reason, is_moment_file, refuse_moment_files};
 
-/// The memory a moment pass may use and what its refusal advises instead.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Budget<'a> {
-    pub(crate) limit: Bytes,
-    pub(crate) instead: &'a str,
-    /// Stop with [`TooWide`] instead of refusing when the class moments exceed the limit (a
-    /// learner that can solve over the rows instead).
-    pub(crate) stop_when_too_wide: bool,
-}
-
-/// A moment pass stopped because the class moments of `dim` features would need `needed`
-/// bytes over the limit: what [`train`] reports to route the fit to the rows in memory. Only
-/// [`check_moments`] makes one and only [`train`] looks for it.
-#[derive(Debug)]
-struct TooWide {
-    dim: usize,
-    needed: u64,
-}
-
-impl std::fmt::Display for TooWide {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the class moments of {} features need about {}",
-            self.dim,
-            Bytes(self.needed)
-        )
-    }
-}
-
-impl std::error::Error for TooWide {}
+use auc_stream::blocks::BLOCK_BYTES;
 
 /// How [`train`] ended: a model from the moments, or a pass stopped for the rows instead.
 pub(crate) enum FromMoments {
@@ -72,12 +31,6 @@ pub(crate) enum FromMoments {
     /// parameters instead, and the message says so.
     OverRows { given: ParamMap, message: String },
 }
-
-/// What a refused moment pass advises without a learner that can do otherwise.
-const FOLD_ADVICE: &str = "use --hash-bits B to fold the features into 2^B, relabel the file's classes to two, or --max-memory";
-
-/// Rows per chunk of the sequential (CSV, gzip, stdin) pass.
-const CHUNK_ROWS: usize = 16_384;
 
 /// Flags of `auc moments`.
 #[derive(clap::Args, Debug)]
@@ -132,8 +85,15 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
         return Err("--unit-norm divides each row by its own norm, which does not commute with class moments".into());
     }
     let limit = memory::limit(a.max_memory);
-    let stages =
-        crate::map_pass::stages_for(&a.inputs, &a.read, &spec, a.map_from.as_deref(), limit)?;
+    let read = a.read.options(None)?;
+    let stages = auc_train::moments::stages_for(
+        &a.inputs,
+        &read,
+        &spec,
+        a.map_from.as_deref(),
+        limit,
+        &Stderr,
+    )?;
     let summary = match (&stages, a.fit_map_only) {
         (Some(t), true) => {
             let first = a
@@ -141,14 +101,13 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
                 .iter()
                 .find(|p| !is_moment_file(p))
                 .ok_or("--fit-map-only needs a data file")?;
-            let opts = a.read.options(None)?;
-            let reading = RowStream::open(first, &opts)?.reading().clone();
-            MomentSummary::for_stages(t.clone(), reading, opts.hash_bits)
-                .with_cross_bits(opts.cross_bits)
+            let reading = RowStream::open(first, &read)?.reading().clone();
+            MomentSummary::for_stages(t.clone(), reading, read.hash_bits)
+                .with_cross_bits(read.cross_bits)
         }
-        _ => summarize(
+        _ => auc_train::moments::summarize(
             &a.inputs,
-            &a.read,
+            &read,
             a.threads,
             a.block_bytes,
             stages.as_ref(),
@@ -209,134 +168,35 @@ pub(crate) struct TrainFromMoments<'a> {
     pub(crate) json: bool,
 }
 
-/// Why `auc train` of `algo` reads its data in memory rather than by a moment pass, or `None`
-/// when the moment pass runs.
-pub(crate) fn in_memory_reason(
-    algo: &Algorithm,
-    given: &ParamMap,
-    tune: bool,
-    calibrate: bool,
-    limit: Option<usize>,
-    stages: &TransformSpec,
-) -> Option<&'static str> {
-    if !algo.fits_from_moments() {
-        Some("this learner is not fitted from class moments")
-    } else if algo.solves_over_rows(given) {
-        Some("solver=cg and sketch solve over the rows themselves")
-    } else if tune {
-        Some("--tune cross-validates on the rows themselves")
-    } else if calibrate {
-        Some("--calibrate cross-validates on the rows themselves")
-    } else if limit.is_some() {
-        Some("--limit keeps a prefix of the rows, which a moment file no longer has")
-    } else if stages.unit_norm {
-        Some("--unit-norm divides each row by its own norm, which does not commute with moments")
-    } else {
-        None
-    }
-}
-
-/// Which inputs are moment files, for `auc train` to refuse them where a moment pass cannot
-/// run (`--tune`, `--calibrate`, `--limit`, `--unit-norm`, a learner not fitted from moments).
-pub(crate) fn refuse_moment_files(inputs: &[PathBuf], why: &str) -> Result<(), Error> {
-    if let Some(p) = inputs.iter().find(|p| is_moment_file(p)) {
-        return Err(format!(
-            "{} is a moment file; {why}: moment files are only merged by a plain `auc train` of a learner fitted from moments",
-            p.display()
-        )
-        .into());
-    }
-    Ok(())
-}
-
-/// `auc train` of a moment learner: the parallel pass, the merge, the solve, the model file.
+/// `auc train` of a moment learner: the parallel pass, the merge and the solve
+/// (`auc_train::moments::train_from_moments`), the model file and the report.
 pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<FromMoments, Error> {
     let algo = t.algo;
-    algo.check_names(t.given)?;
-    let config = algo.configure(t.given)?;
-    if t.stages.unit_norm {
-        return Err(format!(
-            "--unit-norm divides each row by its own norm, which does not commute with class moments; {} is fitted from moments and cannot use it",
-            algo.name
-        )
-        .into());
-    }
     let start = Instant::now();
-    let limit = memory::limit(t.max_memory);
-    let stages = crate::map_pass::stages_for(t.inputs, t.read, &t.stages, None, limit)?;
-    let over_rows = algo_over_rows_advice(algo, t.given);
-    // solver=auto of a learner that can solve over the rows, and only data files: a pass too
-    // wide for the moments falls back to the rows in memory.
-    let fallback = t.given.get("solver").is_none()
-        && over_rows.is_some()
-        && !t.inputs.iter().any(|p| is_moment_file(p));
-    let summary = match summarize(
-        t.inputs,
-        t.read,
-        t.threads,
-        BLOCK_BYTES,
-        stages.as_ref(),
-        Budget {
-            limit,
-            instead: over_rows.as_deref().unwrap_or(FOLD_ADVICE),
-            stop_when_too_wide: fallback,
+    let read = t.read.options(None)?;
+    let positive = t.read.positive_rule();
+    let fit = match auc_train::moments::train_from_moments(
+        MomentTraining {
+            algo,
+            given: t.given,
+            inputs: t.inputs,
+            read: &read,
+            positive: &positive,
+            stages: &t.stages,
+            threads: t.threads,
+            seed: t.seed,
+            limit: memory::limit(t.max_memory),
         },
-    ) {
-        Ok(s) => s,
-        Err(e) => {
-            return match e.downcast_ref::<TooWide>() {
-                Some(w) => {
-                    let mut given = t.given.clone();
-                    given.set("solver", "cg");
-                    Ok(FromMoments::OverRows {
-                        given,
-                        message: format!(
-                            "{w} but --max-memory is {limit}: fitting {} by conjugate gradients over the rows in memory instead (solver=cg: the same minimizer, no p x p matrix)",
-                            algo.name
-                        ),
-                    })
-                }
-                None => Err(e),
-            };
+        &Stderr,
+    )? {
+        Outcome::Trained(fit) => fit,
+        Outcome::OverRows { given, message } => {
+            return Ok(FromMoments::OverRows { given, message });
         }
     };
-    let pass = start.elapsed().as_secs_f64();
-    memory::check(
-        config.memory_bytes(
-            &auc_core::DataShape {
-                n: usize::try_from(summary.rows()).unwrap_or(usize::MAX),
-                dim: summary.dim(),
-                positives: 0,
-                negatives: 0,
-            },
-            false,
-        ),
-        limit,
-        &format!("{} on {} features", algo.name, summary.dim()),
-        "use --hash-bits B to fold the features into 2^B",
-    )?;
-    let solve_start = Instant::now();
-    let positive = t.read.positive_rule();
-    let (mut model, line_text) = fit_from_moments(
-        algo, t.given, &summary, &positive, &t.stages, t.seed,
-    )
-    .map_err(|e| -> Error {
-        // The message is a new error: carry the cause chain into it ("fitting from
-        // moments failed" alone does not say that a class was missing).
-        let mut msg = format!(
-            "training {} from the moments of {}: {e}",
-            algo.name,
-            inputs_name(t.inputs)
-        );
-        let mut cause = std::error::Error::source(&e);
-        while let Some(c) = cause {
-            msg.push_str(&format!(": {c}"));
-            cause = c.source();
-        }
-        msg.into()
-    })?;
-    let solve = solve_start.elapsed().as_secs_f64();
-    model.training.written_by = format!("auc {}", env!("CARGO_PKG_VERSION"));
+    let (pass, solve, line_text) = (fit.pass_seconds, fit.solve_seconds, fit.summary);
+    let mut model = fit.model;
+    model.training.written_by = crate::training::written_by();
     let tr = &model.training;
     eprintln!(
         "auc: positive class: {} ({}); {} positive, {} negative",
@@ -384,222 +244,4 @@ pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<FromMoments, Error> {
         }))?;
     }
     Ok(FromMoments::Trained)
-}
-
-/// The advice of a refused moment pass for a learner that can solve over the rows without a
-/// $p \times p$ matrix (`solver=cg`), or `None`.
-fn algo_over_rows_advice(algo: &Algorithm, given: &ParamMap) -> Option<String> {
-    let mut cg = given.clone();
-    cg.set("solver", "cg");
-    algo.solves_over_rows(&cg).then(|| {
-        format!(
-            "add --param solver=cg to fit {} on the rows in memory by conjugate gradients, exactly and without a p x p matrix; or {FOLD_ADVICE}",
-            algo.name
-        )
-    })
-}
-
-/// The inputs' names for messages: `a.svm` or `a.svm and 2 more`.
-fn inputs_name(inputs: &[PathBuf]) -> String {
-    match inputs {
-        [one] => one.display().to_string(),
-        [first, rest @ ..] => format!("{} and {} more", first.display(), rest.len()),
-        [] => "no input".to_owned(),
-    }
-}
-
-/// The merged summary of `inputs` (data files and moment files, in order) on a pool of
-/// `threads` workers.
-pub(crate) fn summarize(
-    inputs: &[PathBuf],
-    read: &ReadArgs,
-    threads: Option<usize>,
-    block_bytes: usize,
-    stages: Option<&Transform>,
-    budget: Budget<'_>,
-) -> Result<MomentSummary, Error> {
-    let mut opts = read.options(None)?;
-    // Raw moments (no stages, or stages without a scaling) sum the values' squares as read.
-    opts.bounded_values = stages.is_none_or(Transform::reads_raw_values);
-    let pool = pool(threads)?;
-    let mut total: Option<MomentSummary> = None;
-    for path in inputs {
-        let part = if is_moment_file(path) {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            MomentSummary::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
-        } else {
-            pool.install(|| summarize_data(path, &opts, block_bytes.max(1), stages, budget))?
-        };
-        match &mut total {
-            None => total = Some(part),
-            Some(t) => t
-                .merge(&part)
-                .map_err(|e| format!("{}: {e}", path.display()))?,
-        }
-    }
-    let total = total.expect("clap requires at least one input");
-    if let Some(bits) = opts.hash_bits
-        && total.hash_bits() != Some(bits)
-    {
-        return Err(format!(
-            "--hash-bits {bits} was given, but the moment files were read without it (or with other bits)"
-        )
-        .into());
-    }
-    if opts.hash_bits.is_some() && total.cross_bits() != opts.cross_bits {
-        let asked = opts.cross_bits.map_or_else(
-            || "no --cross-hash-bits".to_owned(),
-            |c| format!("--cross-hash-bits {c}"),
-        );
-        return Err(format!(
-            "{asked} was given, but the moment files were read with {}",
-            total.cross_bits().map_or_else(
-                || "no crosses".to_owned(),
-                |c| format!("--cross-hash-bits {c}")
-            )
-        )
-        .into());
-    }
-    Ok(total)
-}
-
-/// The summary of one data file: parallel blocks for a plain LIBSVM file, a pipelined stream
-/// otherwise.
-fn summarize_data(
-    path: &Path,
-    opts: &ReadOptions,
-    block_bytes: usize,
-    stages: Option<&Transform>,
-    budget: Budget<'_>,
-) -> Result<MomentSummary, Error> {
-    if blocks::plain_libsvm(path, opts)? {
-        return summarize_blocks(path, opts, block_bytes, stages, budget);
-    }
-    summarize_stream(path, opts, stages, budget)
-}
-
-/// Refuses a chunk whose class moments (one co-moment of the features per label, as many
-/// summaries at once as `in_flight`) would exceed `limit`, before they are allocated.
-fn check_moments(
-    raw: &auc_data::RawData,
-    stages: Option<&Transform>,
-    in_flight: u64,
-    budget: Budget<'_>,
-    name: &str,
-) -> Result<(), Error> {
-    let labels = raw.label_counts().len();
-    let dim = stages.map_or(raw.dim(), |t| t.output_dim(raw.dim()));
-    let needed = MomentSummary::observe_bytes_for(dim, labels).saturating_mul(in_flight);
-    if budget.stop_when_too_wide && needed > budget.limit.0 {
-        return Err(Box::new(TooWide { dim, needed }));
-    }
-    memory::check(
-        needed,
-        budget.limit,
-        &format!(
-            "{name}: the class moments of {labels} label(s) x {dim} features ({in_flight} summaries at once; each label keeps its own co-moment until the positive class is chosen)"
-        ),
-        budget.instead,
-    )
-}
-
-/// An empty summary of rows read as `reading` with the hashing and crosses of `opts`, through
-/// `stages` when given.
-fn empty(
-    dim: usize,
-    reading: auc_data::Reading,
-    opts: &ReadOptions,
-    stages: Option<&Transform>,
-) -> MomentSummary {
-    let s = match stages {
-        Some(t) => MomentSummary::for_stages(t.clone(), reading, opts.hash_bits),
-        None => MomentSummary::new(dim, reading, opts.hash_bits),
-    };
-    s.with_cross_bits(opts.cross_bits)
-}
-
-/// A CSV file, gzip or standard input: one parser, each chunk summarized while the next is
-/// parsed.
-fn summarize_stream(
-    path: &Path,
-    opts: &ReadOptions,
-    stages: Option<&Transform>,
-    budget: Budget<'_>,
-) -> Result<MomentSummary, Error> {
-    let name = path.display().to_string();
-    let mut stream = RowStream::open(path, opts)?;
-    let mut total = empty(0, stream.reading().clone(), opts, stages);
-    let mut current = stream.next_chunk(CHUNK_ROWS)?;
-    while let Some(chunk) = current {
-        // The running total, the chunk's summary and the next chunk's.
-        check_moments(&chunk, stages, 3, budget, &name)?;
-        let (next, part) = rayon::join(
-            || stream.next_chunk(CHUNK_ROWS),
-            || {
-                let mut s = empty(0, chunk.reading().clone(), opts, stages);
-                s.observe_mapped(&chunk, &name).map(|()| s)
-            },
-        );
-        total
-            .merge(&part.map_err(|e| format!("{name}: {e}"))?)
-            .map_err(|e| format!("{name}: {e}"))?;
-        current = next?;
-    }
-    // Features a CSV file declares (columns) or hashing fixes count even when all zero (rows
-    // as read: mapped rows have the map's dimension).
-    if stages.is_none() {
-        total.cover(stream.dim());
-    }
-    total.add_source(&name);
-    Ok(total)
-}
-
-/// A plain LIBSVM file in parallel blocks (see the module docs).
-fn summarize_blocks(
-    path: &Path,
-    opts: &ReadOptions,
-    block_bytes: usize,
-    stages: Option<&Transform>,
-    budget: Budget<'_>,
-) -> Result<MomentSummary, Error> {
-    let name = path.display().to_string();
-    // A summary per block in flight (no more than the file has blocks), and the total.
-    let file_blocks = std::fs::metadata(path).map_or(u64::MAX, |m| {
-        m.len().div_ceil(block_bytes.max(1) as u64).max(1)
-    });
-    let in_flight =
-        ((2 * rayon::current_num_threads()).min(blocks::WINDOW) as u64).min(file_blocks) + 1;
-    // Hashing fixes the dimension (with the crosses after the hashed features).
-    let fixed = match opts.hash_bits {
-        Some(_) => opts.fixed_dim()?.unwrap_or(0),
-        None => 0,
-    };
-    let mut total = empty(fixed, auc_data::Reading::Libsvm, opts, stages);
-    total.add_source(&name);
-    blocks::for_each(
-        path,
-        opts,
-        block_bytes,
-        |raw| {
-            check_moments(&raw, stages, in_flight, budget, &name)?;
-            let mut s = empty(0, auc_data::Reading::Libsvm, opts, stages);
-            s.observe_mapped(&raw, &name)
-                .map_err(|e| -> Error { format!("{name}: {e}").into() })?;
-            Ok(s)
-        },
-        |s, _| {
-            // The merged total holds every label met so far.
-            let labels = total.label_counts().len() + s.label_counts().len();
-            memory::check(
-                MomentSummary::bytes_for(total.dim().max(s.dim()), labels),
-                budget.limit,
-                &format!("{name}: the class moments of {labels} label(s) so far"),
-                budget.instead,
-            )?;
-            total
-                .merge(&s)
-                .map_err(|e| -> Error { format!("{name}: {e}").into() })
-        },
-    )?;
-    Ok(total)
 }

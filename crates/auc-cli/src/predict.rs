@@ -12,8 +12,7 @@ use serde_json::json;
 
 use crate::input::{self, ReadArgs};
 use crate::output::{Error, Sink, is_stdout, line};
-use crate::progress::Bar;
-use auc_stream::{Classes, Reader, Shaper};
+use crate::progress::Stderr;
 
 /// Flags of `auc predict`.
 #[derive(clap::Args, Debug)]
@@ -120,103 +119,40 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     }
     a.read.check_against(&m.preparation, &a.model)?;
     let prep = &m.preparation;
-    let mut opts = prep.read_options();
-    opts.max_line_bytes = a.read.max_line_bytes();
-    if !a.strict_dim && prep.cross_bits.is_none() {
-        // Read every index; the shaper drops those past the model's dimension. (Crosses are
-        // placed after the model's columns, which fix the dimension: a model crossed without
-        // hashing, one trained in Python, reads its columns strictly, since a feature past them
-        // would already have been crossed with the others when the shaper dropped it.)
-        opts.dim = None;
-    }
-    let mut reader = Reader::open(std::slice::from_ref(&a.data), &opts)?;
-    reader.on_wider(format!("the model was trained on {} features", prep.dim));
-    if let (Some(want), Some(found)) = (prep.reading.csv(), reader.reading().csv()) {
-        want.check(found, &a.data.display().to_string())?;
-    }
-    // The metrics' class: the model's, or the one --positive names, which must occur in the
-    // file: a file that can be read twice is checked by a first pass over its labels before
-    // anything is written; standard input at the end (before an output file is renamed into
-    // place; the scores already on standard output stay there).
-    let paths = std::slice::from_ref(&a.data);
-    if let Some(given) = &a.read.positive
-        && auc_stream::rereadable(paths)
-    {
-        let survey = auc_stream::survey(
-            paths,
-            &opts,
-            auc_stream::Collect::default(),
-            Some(given),
-            auc_stream::memory::limit(None),
-            &crate::progress::PassBar::default(),
-        )?;
-        auc_data::PositiveChoice::from_counts(
-            &survey.label_counts(),
-            &auc_data::Positive::Labels(given.clone()),
-        )?;
-    }
-    let classes = match &a.read.positive {
-        None => Classes::Known {
-            labels: prep.positive_labels.clone(),
-            given: false,
-        },
-        Some(given) => {
-            let mut labels: Vec<f64> = given.iter().map(|l| l + 0.0).collect();
-            labels.sort_by(f64::total_cmp);
-            labels.dedup_by(|x, y| x.to_bits() == y.to_bits());
-            Classes::Known {
-                labels,
-                given: true,
-            }
-        }
+    let options = auc_train::ScoreOptions {
+        positive: a.read.positive.clone(),
+        strict_dim: a.strict_dim,
+        threaded: !a.one_thread,
+        max_line_bytes: a.read.max_line_bytes(),
     };
-    let positive = match &classes {
-        Classes::Known { labels, .. } => labels.clone(),
-        Classes::Binary => vec![1.0],
-    };
-    let mut shaper = Shaper::new(classes.clone(), prep.dim, prep.transform.clone());
-    if !a.strict_dim {
-        shaper = shaper.with_max_dim(prep.dim);
-    }
+    let scoring = auc_train::Scoring::open(&m, &a.data, &options, &Stderr)?;
     let mut sink = Sink::create(a.output.as_deref().unwrap_or(Path::new("-")))?;
     // Kept for the metrics: the scores, with --proba the probabilities printed, the labels.
     let (mut scores, mut probs, mut labels) = (Vec::new(), Vec::new(), Vec::new());
-    let bar = Bar::bytes("scoring", reader.total_bytes());
     let mut text = String::new();
     let start = Instant::now();
-    let done = auc_stream::run(reader, shaper, !a.one_thread, |chunk| {
-        let s = m.scores(&chunk.data).map_err(|e| match e {
-            auc_learners::Error::NonFiniteScore { row, value } => {
-                auc_learners::Error::NonFiniteScore {
-                    row: row + chunk.before as usize,
-                    value,
-                }
-            }
-            other => other,
-        });
-        let s = s.map_err(|e| format!("{}: {e}", a.data.display()))?;
+    let scored = scoring.run(|chunk| {
+        let s = chunk.scores;
         let p = if a.proba {
-            m.probabilities(&s)?
+            m.probabilities(s)?
         } else {
             Vec::new()
         };
         text.clear();
-        for v in if a.proba { &p } else { &s } {
+        for v in if a.proba { &p[..] } else { s } {
             text.push_str(&auc_core::shortest(*v));
             text.push('\n');
         }
         sink.write(text.as_bytes())?;
         if !a.no_metrics {
-            scores.extend_from_slice(&s);
+            scores.extend_from_slice(s);
             probs.extend_from_slice(&p);
-            labels.extend_from_slice(chunk.data.labels());
+            labels.extend_from_slice(chunk.labels);
         }
-        bar.set_stream("scoring", chunk.bytes, chunk.before + s.len() as u64);
         Ok(())
     })?;
-    bar.finish();
     let seconds = start.elapsed().as_secs_f64();
-    auc_stream::final_choice(&classes, &done.seen)?;
+    let (done, positive) = (scored.done, scored.positive);
     sink.finish()?;
     let unseen = done.seen.unseen_rows;
     if unseen > 0 && !a.json {

@@ -1,5 +1,6 @@
 //! Progress bars on stderr for runs longer than a second, silent when stderr is not a terminal:
-//! fits of a cross-validation, rows of a training pass, bytes and rows of a stream.
+//! fits of a cross-validation, rows of a training pass, bytes and rows of a stream; and
+//! [`Stderr`], what the library routes report, printed there.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -126,5 +127,61 @@ impl auc_stream::Progress for PassBar {
         if let Some((_, bar)) = self.bar.get() {
             bar.finish();
         }
+    }
+}
+
+/// A rows bar made when a pass over rows in memory starts (`auc_train::in_memory::fit`): the
+/// engine's [`auc_stream::Progress`] counting rows against the total.
+#[derive(Default)]
+pub(crate) struct RowsBar {
+    bar: std::sync::OnceLock<Bar>,
+}
+
+impl auc_stream::Progress for RowsBar {
+    fn start(&self, what: &str, total: Option<u64>) {
+        let _ = self.bar.set(Bar::rows(what, total.unwrap_or(0)));
+    }
+
+    fn update(&self, _bytes: u64, rows: u64) {
+        if let Some(bar) = self.bar.get() {
+            bar.set(rows);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish();
+        }
+    }
+}
+
+/// What the library's routes say on the way, on stderr as `auc: ...` lines: the positive class
+/// chosen, notes, warnings; a bytes bar for each pass.
+///
+/// Between the two passes over a file it runs the shell command of the test knob
+/// `AUC_TEST_BETWEEN_PASSES` (the tests change the file there).
+pub(crate) struct Stderr;
+
+impl auc_stream::Report for Stderr {
+    fn positive_class(&self, choice: &auc_data::PositiveChoice, positives: u64, negatives: u64) {
+        crate::input::report_positive_counts(choice, positives, negatives);
+    }
+
+    fn note(&self, text: &str) {
+        eprintln!("auc: {text}");
+    }
+
+    fn warning(&self, text: &str) {
+        eprintln!("auc: warning: {text}");
+    }
+
+    fn between_passes(&self) {
+        if let Some(cmd) = std::env::var_os("AUC_TEST_BETWEEN_PASSES") {
+            let _ = std::process::Command::new("sh").arg("-c").arg(cmd).status();
+        }
+    }
+
+    fn pass(&self) -> Box<dyn auc_stream::Progress + '_> {
+        Box::new(PassBar::default())
     }
 }

@@ -11,9 +11,10 @@ use serde_json::json;
 use crate::input::{self};
 use crate::learning::*;
 use crate::output::{Error, line, write_text};
-use crate::plan::*;
 use crate::plot;
+use crate::progress::Stderr;
 use crate::training::*;
+use auc_stream::Window;
 use auc_stream::memory::{self, Bytes};
 
 /// Flags of `auc stream`.
@@ -88,7 +89,8 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
     let (mut run, state, examples) = if a.learn.shuffle_full {
         stream_in_memory(&a, algo, config.as_ref(), prequential, &what, limit)?
     } else {
-        let plan = plan(&a.learn, &a.data, &what, limit, false)?;
+        let spec = a.learn.prep_spec()?;
+        let plan = auc_stream::plan(&spec, &a.data, &what, limit, false, &Stderr)?;
         let (sketched, _) = sketched_if_too_wide(
             algo,
             &given,
@@ -99,24 +101,39 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
             limit,
         )?;
         config = sketched;
-        let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
+        let opts = a.learn.train_options(None);
+        let mut state = auc_train::streamed::start(config.as_ref(), algo, plan.dim, &opts)?;
         if !a.json {
             line(format!("{:>10} {:>8}", "examples", "AUC"))?;
         }
-        let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
-        learning.prequential = Some(prequential);
-        let reader = open_reader(&plan, &a.data)?;
-        let done = learn_pass(reader, shaper_for(&plan), &mut learning, &a.learn, &what)?;
-        check_unchanged(&plan, done.rows, &what)?;
-        let seen = learning.seen;
-        let mut run = learning.prequential.take().expect("set above");
+        let mut run = prequential;
+        let (done, seen, pos, neg) = {
+            let mut learning = auc_train::streamed::learning(
+                state.as_mut(),
+                config.as_ref(),
+                a.learn.average,
+                limit,
+                algo.name,
+            )?
+            .with_observer(Box::new(|score, y, seen| run.record(score, y, seen, false)));
+            let done =
+                auc_train::streamed::learn(&plan, &a.data, &mut learning, &opts, &Stderr, &what)?;
+            (
+                done,
+                learning.seen(),
+                learning.positives(),
+                learning.negatives(),
+            )
+        };
+        plan.check_unchanged(done.rows, &what)?;
         run.point(seen)?;
-        let (pos, neg) = (learning.positives, learning.negatives);
         if plan.choice.is_none() {
             let c = auc_stream::final_choice(&plan.classes, &done.seen)?;
             input::report_positive_counts(&c, pos, neg);
         }
-        warn_unscaled(&plan, done.dim);
+        if let Some(w) = plan.unscaled_warning(done.dim) {
+            eprintln!("auc: warning: {w}");
+        }
         (run, state, seen)
     };
     if run.non_finite > 0 {

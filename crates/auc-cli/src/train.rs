@@ -27,21 +27,20 @@ use auc_core::{Dataset, ParamMap};
 use auc_data::Layout;
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig};
 use auc_learners::{
-    Algorithm, CalibrationSpec, Configured, Model, Trained, Trainer, TrainingRecord, lookup,
+    Algorithm, CalibrationSpec, Configured, Model, Trained, TrainingRecord, lookup,
 };
 use serde_json::json;
 
 use crate::calibration_args::CalibrateOn;
 use crate::hyper::grid_points;
-use crate::input::{self};
-use crate::learning::*;
+use crate::learning::PREQUENTIAL_CALIBRATION_ROWS;
 use crate::output::{Error, line, write_atomic};
-use crate::plan::*;
-use crate::progress::Bar;
-use crate::threads::pool;
+use crate::progress::{Bar, RowsBar, Stderr};
 use crate::training::*;
+use auc_stream::Window;
 use auc_stream::memory::{self};
-use auc_stream::{Classes, Reader, Shaper};
+use auc_train::in_memory::data_bytes;
+use auc_train::pool;
 
 /// Flags of `auc train`.
 #[derive(clap::Args, Debug)]
@@ -51,16 +50,17 @@ pub(crate) struct TrainArgs {
     /// the data's moments.
     #[arg(required = true)]
     data: Vec<PathBuf>,
-    /// Whether the learner was filled in by default (no `--algo`), not a flag.
+    /// The learner filled in by default (no `--algo`), not a flag.
     #[arg(skip)]
-    defaulted: bool,
+    defaulted: Option<auc_train::default_learner::DefaultLearner>,
     /// The model file to write (atomically; `-` writes it to stdout).
     #[arg(short = 'o', long)]
     output: PathBuf,
     /// Algorithm name (see `auc algos`); taken from the model with --resume. Every parameter
-    /// has a default (`auc algos` lists them). Without it (and without --resume): opauc-batch on
-    /// a nystroem:1000 feature map (lambda 2^-10), the best default measured
-    /// (docs/results/default-map.md).
+    /// has a default (`auc algos` lists them). Without it (and without --resume): the blend of
+    /// a Nystroem-kernel model and boosted trees, the best default measured
+    /// (docs/results/default-learner.md); opauc-batch (lambda 2^-10) on a map asked for with
+    /// --features, opauc-batch on the features when there are more than 4,096.
     #[arg(long)]
     algo: Option<String>,
     /// Continue training a saved one-pass model on DATA, with its parameters, positive class,
@@ -267,94 +267,37 @@ fn train_in_memory(
     save(a, &model, seconds, summary.as_deref(), tuned.as_ref())
 }
 
-/// `auc train` of a one-pass learner on its input read incrementally.
+/// `auc train` of a one-pass learner on its input read incrementally
+/// (`auc_train::streamed::train_streamed`), with `--calibrate-on prequential`'s calibration
+/// fitted on the last prequential scores.
 fn train_streaming(
     a: &TrainArgs,
     algo: &'static Algorithm,
     given: &ParamMap,
     config: Box<dyn Configured>,
 ) -> Result<(), Error> {
-    let what = format!("training {}", algo.name);
-    let limit = memory::limit(a.learn.max_memory);
-    if a.calibration.spec().is_some() {
+    let opts = a.learn.train_options(a.threads);
+    let window = if a.calibration.spec().is_some() {
         // The window of prequential scores (a score and a label, padded: 16 bytes each).
         memory::check(
             16 * PREQUENTIAL_CALIBRATION_ROWS as u64,
-            limit,
+            opts.max_memory,
             "the prequential scores --calibrate-on prequential keeps",
             "raise --max-memory, or use --calibrate-on cv",
         )?;
-    }
-    // A file whose labels turn out not to be binary is read again after a first pass.
-    let mut plan = plan(&a.learn, &a.data, &what, limit, true)?;
-    let (config, _) = sketched_if_too_wide(
-        algo,
-        given,
-        config,
-        &dim_shape(plan.dim),
-        a.learn.average,
-        0,
-        limit,
+        Some(PREQUENTIAL_CALIBRATION_ROWS)
+    } else {
+        None
+    };
+    let spec = a.learn.prep_spec()?;
+    let streamed = auc_train::streamed::train_streamed(
+        algo, given, config, &a.data, &spec, &opts, window, &Stderr,
     )?;
-    let start_time = Instant::now();
-    let (state, done, positives, negatives, window) = loop {
-        let mut state = start(config.as_ref(), algo, &plan, &a.learn, limit)?;
-        let mut learning = learning(state.as_mut(), config.as_ref(), algo, &a.learn, limit);
-        if a.calibration.spec().is_some() {
-            learning.window = Some(Window::new(PREQUENTIAL_CALIBRATION_ROWS));
-        }
-        let reader = open_reader(&plan, &a.data)?;
-        let pass = learn_pass(reader, shaper_for(&plan), &mut learning, &a.learn, &what);
-        let counts = (learning.positives, learning.negatives);
-        let window = learning.window.take();
-        drop(learning);
-        match pass {
-            Ok(done) => break (state, done, counts.0, counts.1, window),
-            Err(e) if plan.hopeful && e.is::<auc_stream::NotBinary>() => {
-                plan = self::plan(&a.learn, &a.data, &what, limit, false)?;
-            }
-            Err(e) => return Err(e),
-        }
-    };
-    let seconds = start_time.elapsed().as_secs_f64();
-    check_unchanged(&plan, done.rows, &what)?;
-    let choice = match &plan.choice {
-        Some(c) => c.clone(),
-        None => {
-            let c = auc_stream::final_choice(&plan.classes, &done.seen)?;
-            input::report_positive_counts(&c, positives, negatives);
-            c
-        }
-    };
-    input::need_both(positives, negatives, &what)?;
-    warn_unscaled(&plan, done.dim);
-    let diverged = warn_divergence(state.as_ref(), algo.name);
-    check_state(state.as_ref(), algo.name)?;
-    let calibration = match (a.calibration.spec(), window) {
-        (Some(spec), Some(w)) => Some(calibrate_prequential(spec.kind, &w)?),
-        _ => None,
-    };
-    let model = Model {
-        algorithm: algo,
-        config,
-        preparation: plan.spec.preparation(
-            done.reading,
-            &choice,
-            input_dim(&plan, state.dim()),
-            plan.transform,
-        ),
-        training: TrainingRecord {
-            seed: a.learn.seed,
-            examples: positives + negatives,
-            positives,
-            negatives,
-            diverged,
-            written_by: written_by(),
-        },
-        state,
-        calibration,
-    };
-    save(a, &model, seconds, None, None)
+    let mut model = streamed.model;
+    if let (Some(spec), Some(w)) = (a.calibration.spec(), &streamed.window) {
+        model.calibration = Some(calibrate_prequential(spec.kind, w)?);
+    }
+    save(a, &model, streamed.seconds, None, None)
 }
 
 /// Fits `--calibrate-on prequential`'s calibration on the scores the pass collected (each
@@ -378,36 +321,22 @@ fn calibrate_prequential(
     Ok(c)
 }
 
-/// Trains `config` on `data`: one pass for a one-pass learner, a fit for a batch learner.
+/// Trains `config` on `data`: one pass for a one-pass learner (a rows bar on a terminal), a fit
+/// for a batch learner.
 fn fit(
     config: &dyn Configured,
     algo: &Algorithm,
     data: &Dataset,
     learn: &LearnArgs,
 ) -> Result<(Box<dyn Trained>, Option<String>), Error> {
-    let fitted = match config.trainer() {
-        Trainer::Online(t) => {
-            let mut state = t.start(data.dim(), learn.seed, learn.average)?;
-            let learner = state.learner().expect("a one-pass learner's state learns");
-            stream_into(learner, data, algo.name);
-            return Ok((state, None));
-        }
-        Trainer::Batch(b) => b.fit(data, learn.seed)?,
-    };
-    Ok((fitted.0, Some(fitted.1)))
-}
-
-/// Bytes the rows of `data` take (a fold's copy of its training rows costs about as much).
-fn data_bytes(data: &Dataset) -> u64 {
-    let n = data.n() as u64;
-    if data.is_sparse() {
-        // values and indices of the non-zeros, row offsets and labels
-        (data.nnz() as u64)
-            .saturating_mul(12)
-            .saturating_add(n.saturating_mul(16))
-    } else {
-        auc_data::dense_bytes(data.n(), data.dim()).saturating_add(n.saturating_mul(8))
-    }
+    auc_train::in_memory::fit(
+        config,
+        data,
+        learn.seed,
+        learn.average,
+        &RowsBar::default(),
+        algo.name,
+    )
 }
 
 /// Fits `--calibrate`'s calibration of `config` on the held-out scores of a cross-validation of
@@ -594,46 +523,17 @@ fn resume(a: TrainArgs, path: &Path) -> Result<(), Error> {
         .into());
     }
     a.learn.read.check_against(&model.preparation, path)?;
-    let prep = &model.preparation;
-    let mut opts = prep.read_options();
-    opts.limit = a.learn.limit;
-    opts.max_line_bytes = a.learn.read.max_line_bytes();
-    opts.bounded_values = prep.transform.reads_raw_values();
-    let mut reader = Reader::open(&a.data, &opts)?;
-    reader.on_wider(format!("the model was trained on {} features", prep.dim));
-    if let (Some(want), Some(found)) = (prep.reading.csv(), reader.reading().csv()) {
-        want.check(found, &a.data[0].display().to_string())?;
-    }
-    let what = format!("training {name}");
-    let limit = memory::limit(a.learn.max_memory);
-    let shaper = Shaper::new(
-        Classes::Known {
-            labels: prep.positive_labels.clone(),
-            given: false,
-        },
-        prep.dim,
-        prep.transform.clone(),
-    );
     let start_time = Instant::now();
-    let config = model.algorithm.configure(&model.params())?;
-    let averaged = model.state.averaged();
-    let (positives, negatives) = {
-        let mut learning = Learning {
-            state: model.state.as_mut(),
-            config: config.as_ref(),
-            average: averaged,
-            limit,
-            algo: name,
-            scratch: Vec::new(),
-            positives: 0,
-            negatives: 0,
-            seen: 0,
-            prequential: None,
-            window: None,
-        };
-        learn_pass(reader, shaper, &mut learning, &a.learn, &what)?;
-        (learning.positives, learning.negatives)
-    };
+    let (positives, negatives) = auc_train::streamed::continue_training(
+        &mut model,
+        &a.data,
+        auc_train::streamed::ContinueReading {
+            limit: a.learn.limit,
+            max_line_bytes: a.learn.read.max_line_bytes(),
+        },
+        &a.learn.train_options(a.threads),
+        &Stderr,
+    )?;
     let seconds = start_time.elapsed().as_secs_f64();
     if let Some(c) = model.calibration.take() {
         eprintln!(

@@ -1,21 +1,23 @@
-//! What `auc train` and `auc stream` share: the learning flags ([`LearnArgs`]) and the one
-//! [`auc_prep::PrepSpec`] they build, loading training data in memory through it, and the checks
-//! and reports of a trained state (divergence, finiteness, the optimality certificate).
+//! What `auc train` and `auc stream` share: the learning flags ([`LearnArgs`]), the one
+//! [`auc_prep::PrepSpec`] and the `auc_train::Options` they build, and the reports of a trained
+//! state (divergence, the optimality certificate). The work is `auc_train`'s; the checks of a
+//! state's memory and finiteness are re-exported from `auc_train::checks`.
 
 use std::path::PathBuf;
 
-use auc_core::{DataShape, Dataset, OnlineLearner, ParamMap};
-use auc_data::{Layout, ReadOptions, Scaler, Scaling};
+use auc_core::ParamMap;
+use auc_data::{Layout, ReadOptions, Scaling};
 use auc_learners::{Algorithm, Certificate, Trained};
-use auc_prep::{PrepError, PrepSpec, ScaleEvidence};
-use rand::SeedableRng;
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
+use auc_prep::{PrepError, PrepSpec};
+pub(crate) use auc_train::checks::{
+    check_save_memory, check_state, dim_shape, linear_state_advice, shape,
+};
+pub(crate) use auc_train::in_memory::TrainingData;
 
 use crate::hyper::HyperArgs;
 use crate::input::{self, ReadArgs};
 use crate::output::Error;
-use crate::progress::Bar;
+use crate::progress::Stderr;
 use crate::stage_args::StageArgs;
 use auc_stream::memory::{self, Bytes};
 
@@ -99,120 +101,65 @@ impl LearnArgs {
             scale_from,
         )?)
     }
-}
 
-/// Training data read in memory, binarized and prepared, with the preparation a model stores.
-pub(crate) struct TrainingData {
-    pub(crate) data: Dataset,
-    pub(crate) preparation: auc_prep::Preparation,
-}
-
-/// `data` in a random order drawn from `seed`, or unchanged.
-pub(crate) fn shuffled(data: Dataset, seed: Option<u64>) -> Dataset {
-    match seed {
-        None => data,
-        Some(s) => {
-            let mut idx: Vec<usize> = (0..data.n()).collect();
-            idx.shuffle(&mut StdRng::seed_from_u64(s));
-            data.select(&idx)
+    /// What the library's routes need besides the algorithm and the preparation: seed,
+    /// averaging, order, threads, `--max-memory`; `threads` are the moment pass's workers.
+    pub(crate) fn train_options(&self, threads: Option<usize>) -> auc_train::Options {
+        auc_train::Options {
+            seed: self.seed,
+            average: self.average,
+            order: auc_train::Order::from_flags(
+                self.shuffle,
+                self.shuffle_buffer,
+                self.shuffle_full,
+            ),
+            threaded: !self.one_thread,
+            threads,
+            max_memory: memory::limit(self.max_memory),
+            written_by: written_by(),
         }
     }
 }
 
-/// Reads the training input in memory, reports the positive class, refuses one-class data, fits
-/// the scaling on it (or takes `--scale-from`'s), checking the memory of a scaling that would
-/// densify sparse data. `layout` is the rows' storage: one-pass learners see them as read (as a
-/// stream does), batch learners by density.
-///
-/// Each stage drops the copy it no longer needs, so at most two copies of the rows are alive at
-/// once (the file's rows as read, then binarized, scaled and ordered).
+/// `config`, or the learner sketched when its exact state would not fit (see
+/// `auc_train::checks::sketched_if_too_wide`), said on stderr.
+pub(crate) fn sketched_if_too_wide(
+    algo: &Algorithm,
+    given: &ParamMap,
+    config: Box<dyn auc_learners::Configured>,
+    shape: &auc_core::DataShape,
+    average: bool,
+    beside: u64,
+    limit: Bytes,
+) -> Result<(Box<dyn auc_learners::Configured>, ParamMap), Error> {
+    auc_train::checks::sketched_if_too_wide(
+        algo, given, config, shape, average, beside, limit, &Stderr,
+    )
+}
+
+/// Reads the training input in memory as `learn` asks (see `auc_train::in_memory::load_training`:
+/// the positive class reported, one-class data refused, the stages fitted, the rows permuted by
+/// `--shuffle`'s seed).
 pub(crate) fn load_training(
     learn: &LearnArgs,
     paths: &[PathBuf],
     what: &str,
     layout: Layout,
 ) -> Result<TrainingData, Error> {
-    let limit = memory::limit(learn.max_memory);
-    let spec = learn.prep_spec()?;
-    let raw = input::read_with(&spec.read, paths, learn.limit)?;
-    memory::check(
-        raw.stored_bytes(),
-        limit,
-        "the data",
-        "use --limit or --hash-bits",
-    )?;
-    let (mut data, choice) = input::binarize(&raw, &spec.positive, layout)?;
-    let reading = raw.reading().clone();
-    drop(raw);
-    input::need_both_classes(&data, what)?;
-    if let Some(s) = &spec.scale_from
-        && s.dim > data.dim()
-    {
-        data = data.with_dim(s.dim);
-    }
-    check_stages_fit(&spec.transform, data.dim(), limit)?;
-    if spec.needs_sample() {
-        memory::check(
-            auc_data::dense_bytes(data.n(), spec.transform.max_output_dim(data.dim())),
-            limit,
-            "the mapped rows of --features or --one-hot",
-            "use a smaller --features size, or a one-pass learner, which maps row by row",
-        )?;
-    }
-    let transform = spec.fit_transform(ScaleEvidence::Data(&data), None)?;
-    if matches!(transform.scaler(), Scaler::MinMax { .. }) && data.is_sparse() {
-        memory::check(
-            auc_data::dense_bytes(data.n(), data.dim()),
-            limit,
-            "min-max scaling (which makes sparse data dense)",
-            "use --scale maxabs, which keeps zeros zero",
-        )?;
-    }
-    let preparation = spec.preparation(reading, &choice, data.dim(), transform);
-    let prepared = preparation.apply(&data);
-    drop(data);
-    Ok(TrainingData {
-        data: shuffled(prepared, learn.shuffle),
-        preparation,
-    })
-}
-
-/// The shape of a training set, for memory estimates.
-pub(crate) fn shape(data: &Dataset) -> DataShape {
-    let (positives, negatives) = data.class_counts();
-    DataShape {
-        n: data.n(),
-        dim: data.dim(),
-        positives,
-        negatives,
-    }
-}
-
-/// The shape that sizes a one-pass learner's state: only the dimension matters.
-pub(crate) fn dim_shape(dim: usize) -> DataShape {
-    DataShape {
-        dim,
-        ..DataShape::default()
-    }
-}
-
-/// Streams `data` through a one-pass learner, with a progress bar on a terminal.
-pub(crate) fn stream_into(learner: &mut dyn OnlineLearner, data: &Dataset, what: &str) {
-    let bar = Bar::rows(what, data.n() as u64);
-    for (i, (x, y)) in data.iter().enumerate() {
-        learner.update(x, y);
-        if i % 4096 == 4095 {
-            bar.set(i as u64 + 1);
-        }
-    }
-    bar.finish();
+    auc_train::in_memory::load_training(
+        &learn.prep_spec()?,
+        paths,
+        what,
+        layout,
+        memory::limit(learn.max_memory),
+        learn.shuffle,
+        &Stderr,
+    )
 }
 
 /// Prints a divergence warning and returns its text for the model file.
 pub(crate) fn warn_divergence(state: &dyn Trained, algo: &str) -> Option<String> {
-    let d = state.divergence()?;
-    eprintln!("auc: warning: {algo} diverged: {d}");
-    Some(d.to_string())
+    auc_train::checks::divergence(state, algo, &Stderr)
 }
 
 /// The optimality certificate of a model fitted by an iterative solver that certifies its result
@@ -229,82 +176,6 @@ pub(crate) fn certificate(state: &dyn Trained, algo: &str) -> Option<Certificate
         );
     }
     Some(cert)
-}
-
-/// What a learner's memory error suggests instead: hashing the features, or one of the learners
-/// whose state is a few vectors of $p$ numbers (the registry's `linear_state_names`).
-pub(crate) fn linear_state_advice(algo: &str) -> String {
-    let names = auc_learners::linear_state_names();
-    if names.contains(&algo) {
-        // Already one of them: only fewer features help.
-        return format!(
-            "use --hash-bits B to fold the features into 2^B ({algo} already keeps O(p) state)"
-        );
-    }
-    let batch = auc_learners::linear_memory_batch_names();
-    let sketchable = auc_learners::lookup(algo).is_ok_and(|a| {
-        a.family == auc_core::Family::Linear && a.specs.iter().any(|s| s.name == "sketch")
-    });
-    format!(
-        "use {}--hash-bits B to fold the features into 2^B, a learner with O(p) state ({}), or a batch learner that needs no p x p matrix on wide data ({}: the whole-data objectives solved over the rows)",
-        if sketchable {
-            "--param sketch=K for each class's covariance sketched at rank K (O(pK) memory; a smaller K if it is sketched already), "
-        } else {
-            ""
-        },
-        names.join(", "),
-        batch.join(", ")
-    )
-}
-
-/// The sketch rank a one-pass moment learner is given when its exact class covariances would
-/// not fit `--max-memory` and no `sketch` was asked for (docs/math/sketched-moments.md section 5
-/// measures it).
-pub(crate) const AUTO_SKETCH: usize = 32;
-
-/// `config`, or, when its state for `shape` (plus `beside` bytes that stay alive) would exceed
-/// `limit` and `algo` is a one-pass learner whose moments can be sketched and no `sketch` was
-/// given, `algo` configured from `given` with `sketch = AUTO_SKETCH`, said on stderr. The memory
-/// check itself stays with the caller: a sketched state that is still too large is refused
-/// there with the usual advice. Returns the parameters it used.
-pub(crate) fn sketched_if_too_wide(
-    algo: &Algorithm,
-    given: &ParamMap,
-    config: Box<dyn auc_learners::Configured>,
-    shape: &DataShape,
-    average: bool,
-    beside: u64,
-    limit: Bytes,
-) -> Result<(Box<dyn auc_learners::Configured>, ParamMap), Error> {
-    let need = config.memory_bytes(shape, average).saturating_add(beside);
-    let sketchable =
-        algo.family == auc_core::Family::Linear && algo.specs.iter().any(|s| s.name == "sketch");
-    if need <= limit.0 || !sketchable || given.get("sketch").is_some() {
-        return Ok((config, given.clone()));
-    }
-    let mut sketched = given.clone();
-    sketched.set("sketch", auc_core::ParamValue::Num(AUTO_SKETCH as f64));
-    let config = algo.configure(&sketched)?;
-    eprintln!(
-        "auc: {} keeps both classes' {} x {} covariances, about {}, over --max-memory {}: using --param sketch={AUTO_SKETCH} (each class's covariance from a Frequent Directions sketch of rank {AUTO_SKETCH}, within a stated bound; --param sketch=K chooses the rank)",
-        algo.name,
-        shape.dim,
-        shape.dim,
-        Bytes(need),
-        limit
-    );
-    Ok((config, sketched))
-}
-
-/// Checks the trained state before it is saved: a state that is not finite (features too large
-/// without scaling) is an error, never a model that scores NaN.
-pub(crate) fn check_state(state: &dyn Trained, algo: &str) -> Result<(), Error> {
-    state.validate().map_err(|e| {
-        format!(
-            "training {algo} left an unusable state ({e}); the features are probably too large for it unscaled: use --scale"
-        )
-        .into()
-    })
 }
 
 /// The parameters given, checked against the algorithm, and whether they ask for the
@@ -331,40 +202,6 @@ pub(crate) fn features_text(p: &auc_prep::Preparation) -> String {
         "{} features mapped to {} ({how})",
         p.dim,
         t.output_dim(p.dim)
-    )
-}
-
-/// Refuses fitting `stages` on `dim` input features (the scaling's ranges, the feature map, its
-/// sample made dense) when it would need more than `limit`: every path checks this before it
-/// fits, in memory, after a first pass and before a moment pass.
-pub(crate) fn check_stages_fit(
-    stages: &auc_prep::TransformSpec,
-    dim: usize,
-    limit: Bytes,
-) -> Result<(), Error> {
-    memory::check(
-        stages.fit_bytes(dim),
-        limit,
-        &format!(
-            "fitting the stages on {dim} features (the scaling's ranges, the feature map and its sample)"
-        ),
-        "use --hash-bits B to fold the features into 2^B, or a smaller --features size",
-    )
-}
-
-/// Copies of a state that saving its model holds at once, the state included: the serialized
-/// state, the payload, the model read back and its re-serialized state for the comparison
-/// (measured: a 400 MB PA-I state of 5e7 features peaked at 1.96 GB while saved).
-pub(crate) const SAVE_COPIES: u64 = 5;
-
-/// Refuses a state of `state_bytes` whose model could not be saved within `limit` (saving
-/// holds [`SAVE_COPIES`] copies), before the state is allocated or grown.
-pub(crate) fn check_save_memory(state_bytes: u64, limit: Bytes, what: &str) -> Result<(), Error> {
-    memory::check(
-        state_bytes.saturating_mul(SAVE_COPIES),
-        limit,
-        &format!("{what}, saved (the state, its bytes and the model read back to check them)"),
-        "use --hash-bits B to fold the features into 2^B, or a larger --max-memory",
     )
 }
 

@@ -189,6 +189,19 @@ pub struct CsvOptions {
     pub header: Option<bool>,
 }
 
+impl CsvOptions {
+    /// The delimiter a word names, as the CLI's `--delimiter` and Python's `delimiter=` take it:
+    /// `tab` (or `\t` typed as a backslash and a `t`) or one single-byte character; `None` for anything
+    /// else.
+    pub fn delimiter_from_word(word: &str) -> Option<u8> {
+        match word {
+            "tab" | "\\t" => Some(b'\t'),
+            w if w.len() == 1 => Some(w.as_bytes()[0]),
+            _ => None,
+        }
+    }
+}
+
 impl Default for CsvOptions {
     /// Label in column 0, comma-separated, header detected.
     fn default() -> Self {
@@ -209,6 +222,19 @@ pub enum LabelColumn {
     Name(String),
     /// The last column.
     Last,
+}
+
+impl LabelColumn {
+    /// The column a word names, as the CLI's `--label-column` and Python's `label_column=` take
+    /// it: `last`, a 0-based index, or else a header name.
+    pub fn from_word(word: &str) -> LabelColumn {
+        match word {
+            "last" => LabelColumn::Last,
+            w => w
+                .parse::<usize>()
+                .map_or_else(|_| LabelColumn::Name(w.to_owned()), LabelColumn::Index),
+        }
+    }
 }
 
 impl Default for LabelColumn {

@@ -537,3 +537,20 @@ fn hostile_9_reading_validate_refuses_impossible_layouts() {
         assert_eq!(raw.reading().validate(), Ok(()), "{text:?}");
     }
 }
+
+#[test]
+fn words_of_the_front_ends_name_columns_and_delimiters() {
+    assert_eq!(LabelColumn::from_word("last"), LabelColumn::Last);
+    assert_eq!(LabelColumn::from_word("3"), LabelColumn::Index(3));
+    assert_eq!(LabelColumn::from_word("y"), LabelColumn::Name("y".into()));
+    for (word, byte) in [("tab", b'\t'), ("\\t", b'\t'), ("\t", b'\t'), (";", b';')] {
+        assert_eq!(
+            CsvOptions::delimiter_from_word(word),
+            Some(byte),
+            "{word:?}"
+        );
+    }
+    for word in ["", "ab", "é"] {
+        assert_eq!(CsvOptions::delimiter_from_word(word), None, "{word:?}");
+    }
+}

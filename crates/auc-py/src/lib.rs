@@ -14,6 +14,9 @@
 //! map's seeded sample) apart from the fit, so that partitions surveyed apart fit the same
 //! stages (`auclearn.dask` with a map).
 //!
+//! `files` trains on data files and scores them in bounded memory through `auc_train` (what
+//! `auc train` and `auc predict` run), behind `auclearn.stream_fit` and `scores_file`.
+//!
 //! `moments` computes, merges and fits from class moments (the moment-file bytes of `auc
 //! moments`), behind `auclearn.moments` and `auclearn.dask`. New families of bindings go in a
 //! module of their own here, registered in `_native`, with their Python side in a submodule of
@@ -22,6 +25,7 @@
 mod calibration;
 mod crossed;
 mod eval;
+mod files;
 mod input;
 mod model;
 mod moments;
@@ -53,6 +57,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(registry, m)?)?;
     m.add_class::<model::PyModel>()?;
     m.add_function(wrap_pyfunction!(model::fit, m)?)?;
+    m.add_function(wrap_pyfunction!(files::stream_fit, m)?)?;
+    m.add_function(wrap_pyfunction!(files::score_file, m)?)?;
     m.add_class::<transform::PyTransform>()?;
     m.add_function(wrap_pyfunction!(transform::map_sample, m)?)?;
     m.add_function(wrap_pyfunction!(transform::merge_map_samples, m)?)?;

@@ -409,6 +409,11 @@ impl PyModel {
         Self { model }
     }
 
+    /// The model it wraps.
+    pub(crate) fn model(&self) -> &Model {
+        &self.model
+    }
+
     /// Checks that `rows` (before crosses) have the columns the model was trained on.
     fn check_dim(&self, rows: &Rows<'_>) -> PyResult<()> {
         let dim = self.model.preparation.base_dim();

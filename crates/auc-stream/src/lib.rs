@@ -10,23 +10,40 @@
 //! - [`run`] drives a pass: a parser thread and a bounded channel, or plain LIBSVM files parsed in
 //!   parallel blocks on the rayon pool ([`blocks`]) and handed on in file order.
 //! - [`memory`] estimates bytes before they are allocated and refuses above a limit.
+//! - [`plan`] decides a streamed training pass before it starts: the first pass over a file read
+//!   twice, the positive class, the fitted stages, the starting dimension ([`Plan`]).
+//! - [`learn_pass`] feeds a pass to a one-pass learner ([`Learning`]): in file order or through
+//!   a bounded [`Shuffle`] buffer, growing it when a wider row appears, counting the classes and
+//!   handing each row's score before the step to an observer (prequential evaluation).
+//!
+//! It knows no learner: the learner of a pass is a `&mut dyn auc_core::OnlineLearner` that the
+//! caller built (the registry is one layer up, in `auc-train`), and a scoring caller consumes the
+//! chunks itself.
 //!
 //! Errors are boxed (`Error`): a pass meets parse errors, memory refusals and its own
-//! conditions ([`NotBinary`]) and hands them to a front end that prints their cause chain.
+//! conditions ([`NotBinary`]) and hands them to a front end that prints their cause chain. What a
+//! front end says on the way (the positive class chosen, warnings, progress) goes through
+//! [`Report`].
 
 pub mod blocks;
+mod learn;
 pub mod memory;
 mod pass;
+mod plan;
 mod reader;
 mod shaper;
+mod shuffle;
 mod survey;
 #[cfg(test)]
 mod tests;
 
+pub use learn::{GrowCheck, Learning, Observer, PassOptions, ShuffleSpec, learn_pass};
 pub use memory::Bytes;
 pub use pass::{BlockPlan, Chunk, Done, run};
+pub use plan::{Plan, check_stages_fit, given_classes, need_both, plan};
 pub use reader::{CHUNK_BYTES, FIRST_ROWS, MAX_LABELS, Reader, dense_rows_bytes, rereadable};
 pub use shaper::{Classes, NotBinary, Seen, Shaper, final_choice};
+pub use shuffle::{Shuffle, Window, permutation};
 pub use survey::{Collect, SampleSpec, Survey, survey};
 
 /// The error of a pass: any cause, printed by the front end with its chain.
@@ -52,6 +69,36 @@ pub trait Progress: Sync {
 pub struct Silent;
 
 impl Progress for Silent {}
+
+/// What a front end is told while a plan or a pass runs: the positive class a first pass chose,
+/// notes and warnings, the moment between the two passes over a file, and a progress display
+/// for each pass. Every method does nothing by default ([`Silent`]); the CLI prints them on
+/// stderr, the Python package collects the warnings.
+pub trait Report: Sync {
+    /// The positive class chosen (by a first pass, or at the end of a stream read once), with
+    /// the class counts.
+    fn positive_class(&self, choice: &auc_data::PositiveChoice, positives: u64, negatives: u64) {
+        let _ = (choice, positives, negatives);
+    }
+    /// Something the user should know that is not a problem (a learner sketched to fit the
+    /// memory, a fit routed to the rows).
+    fn note(&self, text: &str) {
+        let _ = text;
+    }
+    /// Something that may be a problem but did not stop the run (a divergence, features left
+    /// unscaled).
+    fn warning(&self, text: &str) {
+        let _ = text;
+    }
+    /// The first pass over the input has ended and the second has not begun.
+    fn between_passes(&self) {}
+    /// A fresh progress display for the next pass over the input.
+    fn pass(&self) -> Box<dyn Progress + '_> {
+        Box::new(Silent)
+    }
+}
+
+impl Report for Silent {}
 
 /// A label as files write it: `+1` for one, other values as Rust prints them.
 pub fn fmt_label(l: f64) -> String {

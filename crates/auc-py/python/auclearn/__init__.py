@@ -10,6 +10,11 @@ sigmoid layer) are a stage of every linear estimator (``features=``, ``n_feature
 ``feature_sigma=``, stored in the model file) and a transformer of their own, ``FeatureMap``,
 for scikit-learn pipelines.
 
+Data files (LIBSVM or CSV) train and score without being loaded into numpy:
+``stream_fit(path, "pa-i", ...)`` trains as ``auc train`` does (a first pass fits the scaling, the
+second learns in bounded memory) and returns the fitted estimator; ``est.scores_file(path)`` and
+``score_file(model, path)`` score a file chunk by chunk.
+
 Submodules: ``auclearn.metrics`` (ROC AUC, average precision, ROC curve), ``auclearn.stats``
 (Friedman test with the Nemenyi critical difference), ``auclearn.model_selection``
 (``nested_cv``, the papers' protocol), ``auclearn.moments`` (class moments computed per part,
@@ -30,6 +35,7 @@ from ._estimators import (
     from_bytes,
     load,
 )
+from ._stream import score_file, stream_fit
 from . import metrics, model_selection, moments, stats
 from .model_selection import nested_cv
 from .stats import friedman_nemenyi
@@ -54,5 +60,7 @@ __all__ = [
     "model_selection",
     "moments",
     "nested_cv",
+    "score_file",
     "stats",
+    "stream_fit",
 ] + [cls.__name__ for cls in ESTIMATORS.values()]

@@ -320,6 +320,33 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         X = self._validate_X(X, reset=False)
         return self.model_.decision_function(_as_native(X)) * self._sign
 
+    def scores_file(self, path, output=None, *, strict_dim=False):
+        """``scores`` of every row of the data file ``path`` (LIBSVM or CSV, gzip detected),
+        read as the model's training data was read (for a model fitted on arrays: LIBSVM, the
+        columns as feature indices 1, 2, ...) and prepared with its stages, chunk by chunk: the
+        file is never loaded into numpy, memory is the output array and a few chunks. The
+        numbers ``auc predict`` prints for the saved model (up to the sign when ``pos_label``
+        is ``classes_[0]``). With ``output`` (a path), the scores are written there one per
+        line as ``auc predict -o`` writes them, the file appearing when every row is scored,
+        and the number of rows is returned. A feature past the model's columns is dropped
+        unless ``strict_dim``. The GIL is released while reading and scoring."""
+        check_is_fitted(self, "model_")
+        from ._stream import check_paths
+
+        (path,) = check_paths(path)
+        if output is not None:
+            output = os.fspath(output)
+            if self._sign < 0:
+                raise ValueError(
+                    "output= writes the model's own scores, of the model's positive class; "
+                    "this estimator scores classes_[1] with the opposite sign (pos_label is "
+                    "classes_[0]): call scores_file without output and write the array"
+                )
+        got = _native.score_file(self.model_, path, output, strict_dim=bool(strict_dim))
+        if output is not None:
+            return got
+        return got * self._sign
+
     def decision_function(self, X):
         """``scores(X) - threshold_``: positive where ``predict`` says ``classes_[1]``. With
         ``calibration``: the calibrated log-odds of ``classes_[1]``."""
@@ -639,7 +666,12 @@ def load(path) -> AUCEstimator:
 
 def from_bytes(data: bytes) -> AUCEstimator:
     """The fitted estimator of a model file's bytes (see ``load``)."""
-    model = _native.Model.from_bytes(data)
+    return from_model(_native.Model.from_bytes(data))
+
+
+def from_model(model) -> AUCEstimator:
+    """The fitted estimator of a native model (``_native.Model``): its class, its parameters,
+    ``classes_ = [0, 1]`` and ``threshold_ = 0.0`` (see ``load``)."""
     cls = ESTIMATORS[model.algorithm]
     stored = json.loads(model.params)
     kwargs = {python_name(k): v for k, v in stored.items()}

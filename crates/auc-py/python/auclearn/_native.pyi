@@ -27,6 +27,33 @@ def fit(
     cross_hash_bits: int | None = None,
     one_hot: int | None = None,
 ) -> Model: ...
+def stream_fit(
+    paths: list[str],
+    name: str,
+    params: str,
+    seed: int,
+    scale: str,
+    reading: dict[str, Any],
+    positive: list[float] | None = None,
+    average: bool = False,
+    one_hot: int | None = None,
+    features: str | None = None,
+    feature_sigma: str | None = None,
+    unit_norm: bool = False,
+    shuffle: int | None = None,
+    shuffle_buffer: int = 10000,
+    shuffle_full: bool = False,
+    threaded: bool = True,
+    threads: int | None = None,
+    max_memory: int | None = None,
+) -> tuple[Model, list[str], list[str]]: ...
+def score_file(
+    model: Model,
+    path: str,
+    output: str | None = None,
+    strict_dim: bool = False,
+    threaded: bool = True,
+) -> NDArray[np.float64] | int: ...
 def roc_auc(scores: NDArray[np.float64], y: NDArray[np.bool_]) -> float: ...
 def average_precision(scores: NDArray[np.float64], y: NDArray[np.bool_]) -> float: ...
 def partial_auc(

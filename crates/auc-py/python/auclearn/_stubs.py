@@ -33,6 +33,8 @@ from ._estimators import estimator_class as estimator_class
 from ._estimators import from_bytes as from_bytes
 from ._estimators import load as load
 from ._feature_map import FeatureMap as FeatureMap
+from ._stream import score_file as score_file
+from ._stream import stream_fit as stream_fit
 from .model_selection import nested_cv as nested_cv
 from .stats import friedman_nemenyi as friedman_nemenyi
 

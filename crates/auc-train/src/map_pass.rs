@@ -6,25 +6,28 @@
 //! `--fit-map-only` file, or a model trained with a map); the moment files among the inputs
 //! (they carry their map, and all must carry the same one); or `--features`, fitted here on a
 //! first pass over the data files (the scaling's ranges and the map's seeded sample).
+//! (`--map-from` is `auc moments`' flag; `auc train` and the library routes pass none.)
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use auc_data::ReadOptions;
 use auc_learners::{Model, MomentSummary};
 use auc_prep::{ScaleEvidence, Transform, TransformSpec};
+use auc_stream::Report;
 use auc_stream::memory::Bytes;
 
-use crate::input::ReadArgs;
-use crate::output::Error;
-use crate::progress::PassBar;
+use crate::Error;
 
-/// The stages of a moment pass over `inputs` (see the module docs); `None`: rows as read.
-pub(crate) fn stages_for(
+/// The stages of a moment pass over `inputs` (see the module docs), whose data files are read
+/// with `read`; `None`: rows as read. A first pass shows its progress through `report`.
+pub fn stages_for(
     inputs: &[PathBuf],
-    read: &ReadArgs,
+    read: &ReadOptions,
     stages: &TransformSpec,
     map_from: Option<&Path>,
     limit: Bytes,
+    report: &dyn Report,
 ) -> Result<Option<Transform>, Error> {
     if let Some(path) = map_from {
         if stages.reshapes() {
@@ -83,19 +86,18 @@ pub(crate) fn stages_for(
         )
         .into());
     }
-    let opts = read.options(None)?;
     let survey = auc_stream::survey(
         &data,
-        &opts,
+        read,
         auc_stream::Collect {
             ranges: stages.needs_ranges(),
             sample: Some(sample),
         },
         None,
         limit,
-        &PassBar::default(),
+        report.pass().as_ref(),
     )?;
-    crate::training::check_stages_fit(stages, survey.dim, limit)?;
+    auc_stream::check_stages_fit(stages, survey.dim, limit)?;
     let evidence = match &survey.ranges {
         Some(r) => ScaleEvidence::Ranges(r),
         None => ScaleEvidence::Nothing,
@@ -131,9 +133,14 @@ fn map_of_file(path: &Path) -> Result<Transform, Error> {
     }
 }
 
-/// Whether `path` is a moment file (by its first bytes; `-` and unreadable paths are not).
-pub(crate) fn is_moment_file(path: &Path) -> bool {
-    if path.as_os_str() == "-" {
+/// Whether `path` is a moment file (by its first bytes; `-`, unreadable paths and anything but
+/// a regular file are not).
+///
+/// Only a regular file is opened: a named pipe or a process substitution (`/dev/fd/63`) can be
+/// read once, and peeking at its first bytes here consumed them, so the learning pass then
+/// started in the middle of the first line (the first pass of issue 21 found it).
+pub fn is_moment_file(path: &Path) -> bool {
+    if path.as_os_str() == "-" || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
     }
     let mut head = [0u8; 8];

@@ -1,0 +1,202 @@
+//! Scoring a file with a saved model in bounded memory ([`score_file`]): the file is read as the
+//! model's training data was read, prepared with the model's stages chunk by chunk, and each
+//! chunk's scores are handed on before the next is read.
+
+use std::path::{Path, PathBuf};
+
+use auc_core::Label;
+use auc_learners::Model;
+use auc_stream::{Classes, Done, Reader, Report, Shaper};
+
+use crate::Error;
+
+/// How [`score_file`] reads beyond what the model fixes.
+#[derive(Clone, Debug)]
+pub struct ScoreOptions {
+    /// The positive class of the labels handed on with the scores (for metrics), which must
+    /// occur in the file; the model's when `None`.
+    pub positive: Option<Vec<f64>>,
+    /// Refuse a row with a feature index past the model's dimension; by default such a feature
+    /// (never seen in training: no weight, no fitted scale) is dropped and the row counted in
+    /// [`auc_stream::Seen::unseen_rows`].
+    pub strict_dim: bool,
+    /// Parse on other threads than the scoring one (a parser thread or parallel blocks).
+    pub threaded: bool,
+    /// The longest line a data file may hold.
+    pub max_line_bytes: usize,
+}
+
+impl Default for ScoreOptions {
+    /// The model's positive class, unseen features dropped, parsing on other threads, the data
+    /// layer's line cap.
+    fn default() -> Self {
+        ScoreOptions {
+            positive: None,
+            strict_dim: false,
+            threaded: true,
+            max_line_bytes: auc_data::DEFAULT_MAX_LINE_BYTES,
+        }
+    }
+}
+
+/// One chunk's scores, handed on by [`score_file`].
+pub struct Scored<'a> {
+    /// The scores of the chunk's rows, in file order, each finite.
+    pub scores: &'a [f64],
+    /// Their labels, binarized by the positive class of [`ScoreOptions::positive`].
+    pub labels: &'a [Label],
+    /// Rows of the file before the chunk.
+    pub before: u64,
+    /// Bytes of input read so far.
+    pub bytes: u64,
+}
+
+/// What a finished [`score_file`] read.
+pub struct ScoredFile {
+    /// Rows, dimension, reading and the labels met (`seen.unseen_rows`: rows whose features past
+    /// the model's were dropped).
+    pub done: Done,
+    /// The labels the handed-on labels call positive.
+    pub positive: Vec<f64>,
+}
+
+/// Scores `path` (`-`: standard input) with `model`, handing each chunk's scores to `each` as
+/// they come, in file order; nothing but a few chunks is held. A score that is not finite is an
+/// error naming its row of the file. With [`ScoreOptions::positive`] on a file that can be read
+/// twice, a first pass over its labels checks the class occurs before anything is scored (its
+/// progress through `report`); on standard input, at the end.
+pub fn score_file(
+    model: &Model,
+    path: &Path,
+    options: &ScoreOptions,
+    report: &dyn Report,
+    each: impl FnMut(Scored<'_>) -> Result<(), Error>,
+) -> Result<ScoredFile, Error> {
+    Scoring::open(model, path, options, report)?.run(each)
+}
+
+/// A scoring pass of [`score_file`] opened but not started: the input is open and checked, so
+/// a caller can prepare its output between the two (the CLI creates its output file only then).
+pub struct Scoring<'a> {
+    model: &'a Model,
+    path: PathBuf,
+    reader: Reader,
+    shaper: Shaper,
+    classes: Classes,
+    threaded: bool,
+    report: &'a dyn Report,
+}
+
+impl<'a> Scoring<'a> {
+    /// Opens `path` to be read as `model`'s training data was read, and checks
+    /// [`ScoreOptions::positive`] by a first pass when the file can be read twice.
+    pub fn open(
+        model: &'a Model,
+        path: &Path,
+        options: &ScoreOptions,
+        report: &'a dyn Report,
+    ) -> Result<Self, Error> {
+        let prep = &model.preparation;
+        let mut opts = prep.read_options();
+        opts.max_line_bytes = options.max_line_bytes;
+        if !options.strict_dim && prep.cross_bits.is_none() {
+            // Read every index; the shaper drops those past the model's dimension. (Crosses are
+            // placed after the model's columns, which fix the dimension: a model crossed
+            // without hashing, one trained in Python, reads its columns strictly, since a
+            // feature past them would already have been crossed with the others when the
+            // shaper dropped it.)
+            opts.dim = None;
+        }
+        let paths = vec![path.to_path_buf()];
+        let mut reader = Reader::open(&paths, &opts)?;
+        reader.on_wider(format!("the model was trained on {} features", prep.dim));
+        if let (Some(want), Some(found)) = (prep.reading.csv(), reader.reading().csv()) {
+            want.check(found, &path.display().to_string())?;
+        }
+        // The class of the labels handed on: the model's, or the one `positive` names, which
+        // must occur in the file: a file that can be read twice is checked by a first pass
+        // over its labels before anything is scored; standard input at the end.
+        if let Some(given) = &options.positive
+            && auc_stream::rereadable(&paths)
+        {
+            let survey = auc_stream::survey(
+                &paths,
+                &opts,
+                auc_stream::Collect::default(),
+                Some(given),
+                auc_stream::memory::limit(None),
+                report.pass().as_ref(),
+            )?;
+            auc_data::PositiveChoice::from_counts(
+                &survey.label_counts(),
+                &auc_data::Positive::Labels(given.clone()),
+            )?;
+        }
+        let classes = match &options.positive {
+            None => Classes::Known {
+                labels: prep.positive_labels.clone(),
+                given: false,
+            },
+            Some(given) => auc_stream::given_classes(given),
+        };
+        let mut shaper = Shaper::new(classes.clone(), prep.dim, prep.transform.clone());
+        if !options.strict_dim {
+            shaper = shaper.with_max_dim(prep.dim);
+        }
+        Ok(Scoring {
+            model,
+            path: path.to_path_buf(),
+            reader,
+            shaper,
+            classes,
+            threaded: options.threaded,
+            report,
+        })
+    }
+
+    /// Scores the file, handing each chunk's scores to `each`; checks at the end that a given
+    /// positive class occurred.
+    pub fn run(
+        self,
+        mut each: impl FnMut(Scored<'_>) -> Result<(), Error>,
+    ) -> Result<ScoredFile, Error> {
+        let Scoring {
+            model,
+            path,
+            reader,
+            shaper,
+            classes,
+            threaded,
+            report,
+        } = self;
+        let positive = match &classes {
+            Classes::Known { labels, .. } => labels.clone(),
+            Classes::Binary => vec![1.0],
+        };
+        let progress = report.pass();
+        progress.start("scoring", reader.total_bytes());
+        let done = auc_stream::run(reader, shaper, threaded, |chunk| {
+            let s = model.scores(&chunk.data).map_err(|e| match e {
+                auc_learners::Error::NonFiniteScore { row, value } => {
+                    auc_learners::Error::NonFiniteScore {
+                        row: row + chunk.before as usize,
+                        value,
+                    }
+                }
+                other => other,
+            });
+            let s = s.map_err(|e| format!("{}: {e}", path.display()))?;
+            each(Scored {
+                scores: &s,
+                labels: chunk.data.labels(),
+                before: chunk.before,
+                bytes: chunk.bytes,
+            })?;
+            progress.update(chunk.bytes, chunk.before + s.len() as u64);
+            Ok(())
+        })?;
+        progress.finish();
+        auc_stream::final_choice(&classes, &done.seen)?;
+        Ok(ScoredFile { done, positive })
+    }
+}

@@ -1,0 +1,272 @@
+//! The streamed route: a one-pass learner of the registry trained on its input read
+//! incrementally ([`train_streamed`]), or a saved one-pass model continued on more
+//! ([`continue_training`]), in memory of the learner's state plus a few chunks.
+//!
+//! The pass itself is the engine's ([`auc_stream::plan`], [`auc_stream::learn_pass`]); this
+//! module builds the learner from the registry, checks its memory before it starts and before
+//! it grows, and makes the model file's [`Model`] of the result.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use auc_core::{Label, ParamMap};
+use auc_learners::{Algorithm, Configured, Model, Trained, Trainer, TrainingRecord};
+use auc_stream::memory::{self, Bytes};
+use auc_stream::{Classes, Learning, Plan, Reader, Report, Shaper, Window};
+
+use crate::checks::{
+    check_save_memory, check_state, dim_shape, divergence, linear_state_advice,
+    sketched_if_too_wide,
+};
+use crate::{Error, Options};
+
+/// A fresh one-pass learner of `dim` features, its memory (and that of saving it) checked
+/// first.
+pub fn start(
+    config: &dyn Configured,
+    algo: &Algorithm,
+    dim: usize,
+    opts: &Options,
+) -> Result<Box<dyn Trained>, Error> {
+    let state = config.memory_bytes(&dim_shape(dim), opts.average);
+    let what = format!("{} on {dim} features", algo.name);
+    memory::check(
+        state,
+        opts.max_memory,
+        &what,
+        &linear_state_advice(algo.name),
+    )?;
+    check_save_memory(state, opts.max_memory, &what)?;
+    match config.trainer() {
+        Trainer::Online(t) => Ok(t.start(dim, opts.seed, opts.average)?),
+        Trainer::Batch(_) => Err("a batch learner cannot stream".into()),
+    }
+}
+
+/// The engine's [`Learning`] of `state`: before the learner grows, the memory of both states
+/// (the old one is alive while the new one is filled) and of saving the grown one are checked
+/// against `limit`. `name` is the algorithm's.
+pub fn learning<'a>(
+    state: &'a mut dyn Trained,
+    config: &'a dyn Configured,
+    average: bool,
+    limit: Bytes,
+    name: &'a str,
+) -> Result<Learning<'a>, Error> {
+    let dim = state.dim();
+    let learner = state.learner().ok_or("a batch model cannot learn")?;
+    let check = move |old: usize, dim: usize| -> Result<(), Error> {
+        let needed = config
+            .memory_bytes(&dim_shape(dim), average)
+            .saturating_add(config.memory_bytes(&dim_shape(old), average));
+        memory::check(
+            needed,
+            limit,
+            &format!(
+                "growing {name} from {old} to {dim} features (a larger feature index appeared)"
+            ),
+            "use --hash-bits B to fold the features into 2^B, or fix --dim",
+        )?;
+        check_save_memory(
+            config.memory_bytes(&dim_shape(dim), average),
+            limit,
+            &format!("{name} grown to {dim} features"),
+        )
+    };
+    Ok(Learning::new(learner, dim, name).with_grow_check(Box::new(check)))
+}
+
+/// A one-pass learner trained by [`train_streamed`].
+pub struct Streamed {
+    /// The model, ready to be saved.
+    pub model: Model,
+    /// Seconds of the learning pass (after the plan and its first pass).
+    pub seconds: f64,
+    /// The last prequential scores, when asked for (`window_rows`).
+    pub window: Option<Window>,
+}
+
+/// Trains `config` (algorithm `algo`, parameters `given`) on `paths` read incrementally as
+/// `spec` asks: the plan (a first pass over a file that must be read twice; a file whose
+/// scaling needs no ranges is read once while its labels stay binary, and again after a first
+/// pass when they do not), the learner sketched when its exact state would not fit, started,
+/// fed in the order `opts` asks and checked; the model records the preparation.
+///
+/// With `window_rows`, the last that many prequential scores (each row scored before the step
+/// on it) are kept, for a calibration fitted on them.
+#[allow(clippy::too_many_arguments)]
+pub fn train_streamed(
+    algo: &'static Algorithm,
+    given: &ParamMap,
+    config: Box<dyn Configured>,
+    paths: &[PathBuf],
+    spec: &auc_prep::PrepSpec,
+    opts: &Options,
+    window_rows: Option<usize>,
+    report: &dyn Report,
+) -> Result<Streamed, Error> {
+    let what = format!("training {}", algo.name);
+    let limit = opts.max_memory;
+    // A file whose labels turn out not to be binary is read again after a first pass.
+    let mut plan = auc_stream::plan(spec, paths, &what, limit, true, report)?;
+    let (config, _) = sketched_if_too_wide(
+        algo,
+        given,
+        config,
+        &dim_shape(plan.dim),
+        opts.average,
+        0,
+        limit,
+        report,
+    )?;
+    let start_time = Instant::now();
+    let (state, done, positives, negatives, window) = loop {
+        let mut state = start(config.as_ref(), algo, plan.dim, opts)?;
+        let mut window = window_rows.map(Window::new);
+        let (pass, counts) = {
+            let mut learning = learning(
+                state.as_mut(),
+                config.as_ref(),
+                opts.average,
+                limit,
+                algo.name,
+            )?;
+            if let Some(w) = window.as_mut() {
+                learning = learning.with_observer(Box::new(|s: f64, y: Label, _seen: u64| {
+                    w.push(s, y);
+                    Ok(())
+                }));
+            }
+            let pass = learn(&plan, paths, &mut learning, opts, report, &what);
+            (pass, (learning.positives(), learning.negatives()))
+        };
+        match pass {
+            Ok(done) => break (state, done, counts.0, counts.1, window),
+            Err(e) if plan.hopeful && e.is::<auc_stream::NotBinary>() => {
+                plan = auc_stream::plan(spec, paths, &what, limit, false, report)?;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let seconds = start_time.elapsed().as_secs_f64();
+    plan.check_unchanged(done.rows, &what)?;
+    let choice = match &plan.choice {
+        Some(c) => c.clone(),
+        None => {
+            let c = auc_stream::final_choice(&plan.classes, &done.seen)?;
+            report.positive_class(&c, positives, negatives);
+            c
+        }
+    };
+    auc_stream::need_both(positives, negatives, &what)?;
+    if let Some(w) = plan.unscaled_warning(done.dim) {
+        report.warning(&w);
+    }
+    let diverged = divergence(state.as_ref(), algo.name, report);
+    check_state(state.as_ref(), algo.name)?;
+    let dim = plan.model_dim(state.dim());
+    let model = Model {
+        algorithm: algo,
+        config,
+        preparation: plan
+            .spec
+            .preparation(done.reading, &choice, dim, plan.transform),
+        training: TrainingRecord {
+            seed: opts.seed,
+            examples: positives + negatives,
+            positives,
+            negatives,
+            diverged,
+            written_by: opts.written_by.clone(),
+        },
+        state,
+        calibration: None,
+    };
+    Ok(Streamed {
+        model,
+        seconds,
+        window,
+    })
+}
+
+/// The learning pass of `plan` over `paths` into `learning`, in the order `opts` asks, with a
+/// progress display from `report`.
+pub fn learn(
+    plan: &Plan,
+    paths: &[PathBuf],
+    learning: &mut Learning<'_>,
+    opts: &Options,
+    report: &dyn Report,
+    what: &str,
+) -> Result<auc_stream::Done, Error> {
+    let reader = plan.reader(paths)?;
+    auc_stream::learn_pass(
+        reader,
+        plan.shaper(),
+        learning,
+        opts.pass(),
+        report.pass().as_ref(),
+        what,
+    )
+}
+
+/// How [`continue_training`] reads the new input beyond what the model fixes.
+#[derive(Clone, Copy, Debug)]
+pub struct ContinueReading {
+    /// Keep only the first rows (`--limit`).
+    pub limit: Option<usize>,
+    /// The longest line a data file may hold.
+    pub max_line_bytes: usize,
+}
+
+/// Continues the saved one-pass `model` on `paths`, read as its training data was read and
+/// prepared with its stages (positive class, reading, scaling fixed by the model: no first
+/// pass), in the order `opts` asks (its seed, averaging and written-by are the model's
+/// business and are not used). Returns the positive and negative rows of this run; the model's
+/// training record is the caller's to update.
+pub fn continue_training(
+    model: &mut Model,
+    paths: &[PathBuf],
+    reading: ContinueReading,
+    opts: &Options,
+    report: &dyn Report,
+) -> Result<(u64, u64), Error> {
+    let name = model.algorithm.name;
+    let prep = &model.preparation;
+    let mut read = prep.read_options();
+    read.limit = reading.limit;
+    read.max_line_bytes = reading.max_line_bytes;
+    read.bounded_values = prep.transform.reads_raw_values();
+    let mut reader = Reader::open(paths, &read)?;
+    reader.on_wider(format!("the model was trained on {} features", prep.dim));
+    if let (Some(want), Some(found)) = (prep.reading.csv(), reader.reading().csv()) {
+        want.check(found, &paths[0].display().to_string())?;
+    }
+    let what = format!("training {name}");
+    let shaper = Shaper::new(
+        Classes::Known {
+            labels: prep.positive_labels.clone(),
+            given: false,
+        },
+        prep.dim,
+        prep.transform.clone(),
+    );
+    let config = model.algorithm.configure(&model.params())?;
+    let averaged = model.state.averaged();
+    let mut learning = learning(
+        model.state.as_mut(),
+        config.as_ref(),
+        averaged,
+        opts.max_memory,
+        name,
+    )?;
+    auc_stream::learn_pass(
+        reader,
+        shaper,
+        &mut learning,
+        opts.pass(),
+        report.pass().as_ref(),
+        &what,
+    )?;
+    Ok((learning.positives(), learning.negatives()))
+}
