@@ -9,6 +9,9 @@
 //! - the buffer learners [`OamSeq`] and [`OamGra`] \[OAM11\]: per-class reservoirs of a fixed
 //!   budget, $O(B\,\mathrm{nnz})$ per example;
 //! - [`Solam`] \[SOLAM16\], the saddle-point square-loss learner, $O(\mathrm{nnz}(x))$ per example;
+//! - [`BalAdagrad`], diagonal AdaGrad \[ADAGRAD11\] on the class-balanced logistic loss (a
+//!   univariate AUC surrogate \[KDH11\]) with lazily applied L2, $O(\mathrm{nnz}(x))$ per example
+//!   (`docs/math/bal-adagrad.md`);
 //! - the classification baselines of [OAUC sec. 6.1], the [`Perceptron`] \[Rosenblatt58\] and the
 //!   passive-aggressive [`PaI`] \[PA06\], $O(\mathrm{nnz}(x))$ per example;
 //! - [`Averaged`], Polyak-Ruppert averaging of any of them (conventions section 5);
@@ -43,9 +46,11 @@
 //! | $m_t$, $v_t$ | `first`, `second` | Adam's gradient moments [ADM alg. 1] |
 //! | $\beta_1$, $\beta_2$, $\epsilon$ | `beta1`, `beta2`, `epsilon` | Adam/Adagrad decays and smoothing [ADM alg. 1] |
 //! | $G_t$ | `sum_sq` | AdaOAM's running sums of squared gradients |
+//! | $G_{t,j}$, $c_t$ | `g2`, `c` | Balanced AdaGrad's accumulators and class weight $t / (2 n^{y_t}_t)$ |
 
 mod adaptive;
 mod average;
+mod bal_adagrad;
 mod baselines;
 mod batch_moments;
 mod moment;
@@ -66,6 +71,7 @@ mod sparse_block;
 
 pub use adaptive::{AdaOam, AdaOamParams, AdmOam, AdmOamParams};
 pub use average::{Averaged, Linear, Materialized};
+pub use bal_adagrad::{BalAdagrad, BalAdagradParams};
 pub use baselines::{PaI, PaIParams, Perceptron, PerceptronParams};
 pub use batch_moments::{
     BLOCK_ROWS, BlockScratch, CERTIFICATE_TOLERANCE, GAP_TOLERANCE, MAX_NEWTON_STEPS, MomentModel,

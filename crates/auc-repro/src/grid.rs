@@ -36,12 +36,21 @@ impl Token {
         }
     }
 
+    /// The number this token stands for (`None` for a word).
+    pub(crate) fn value(&self) -> Option<f64> {
+        match self.exp {
+            Some(k) => Some(2f64.powi(k)),
+            None => number(&self.text),
+        }
+    }
+
     /// Whether this token stands for the JSON value `v`.
     pub(crate) fn is(&self, v: &serde_json::Value) -> bool {
         match (self.exp, v) {
             (Some(k), serde_json::Value::Number(n)) => n.as_f64() == Some(2f64.powi(k)),
             (None, serde_json::Value::Number(n)) => {
-                self.text.parse::<f64>().ok().is_some() && n.as_f64() == self.text.parse().ok()
+                let x = number(&self.text);
+                x.is_some() && n.as_f64() == x
             }
             (None, serde_json::Value::Bool(b)) => self.text == b.to_string(),
             (None, serde_json::Value::String(s)) => &self.text == s,
@@ -65,6 +74,15 @@ impl Token {
             serde_json::Value::String(s) => Some(Token::plain(s)),
             _ => None,
         }
+    }
+}
+
+/// The number a list value stands for: a decimal, or `2^k` as `auc cv --grid` also reads it in
+/// a list (`lambda=0,2^-16,2^-14`), whose JSON value would otherwise match no token.
+fn number(text: &str) -> Option<f64> {
+    match text.strip_prefix("2^") {
+        Some(k) => k.parse::<i32>().ok().map(|k| 2f64.powi(k)),
+        None => text.parse().ok(),
     }
 }
 
@@ -339,6 +357,29 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str("5.960464477539063e-8").unwrap();
         assert!(Token::power(-24).is(&v));
         assert!(!Token::power(-23).is(&v));
+    }
+
+    #[test]
+    fn powers_written_in_a_list_match_their_values() {
+        // bal-adagrad's lambda axis is a list (0 is not a power) of powers written as `2^k`.
+        let l = Axis::parse("lambda=0,2^-16,2^-4").unwrap();
+        assert_eq!(l.step, None);
+        assert_eq!(l.arg(), "lambda=0,2^-16,2^-4");
+        let axes = [l];
+        for (v, key) in [
+            (0.0, "lambda=0"),
+            (2f64.powi(-16), "lambda=2^-16"),
+            (0.0625, "lambda=2^-4"),
+        ] {
+            assert_eq!(
+                key_of_params(&axes, &serde_json::json!({ "lambda": v })).as_deref(),
+                Some(key)
+            );
+        }
+        assert_eq!(
+            key_of_params(&axes, &serde_json::json!({"lambda": 0.125})),
+            None
+        );
     }
 
     #[test]

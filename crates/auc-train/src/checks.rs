@@ -55,7 +55,8 @@ pub fn linear_state_advice(algo: &str) -> String {
 }
 
 /// The sketch rank a one-pass moment learner is given when its exact class covariances would
-/// not fit the memory limit and no `sketch` was asked for (docs/results/wide.md measures it).
+/// not fit the memory limit and no `sketch` was asked for (docs/math/sketched-moments.md
+/// section 5 measures it).
 pub const AUTO_SKETCH: usize = 32;
 
 /// `config`, or, when its state for `shape` (plus `beside` bytes that stay alive) would exceed

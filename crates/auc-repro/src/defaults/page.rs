@@ -66,7 +66,7 @@ pub(crate) fn default_key(algo: &Entry, axes: &[Axis]) -> Option<String> {
 }
 
 /// The axes an algorithm's stored rows span: each axis's tokens as they appear in the keys,
-/// powers sorted.
+/// sorted by value.
 fn stored_axes(store: &Store, algo: &str) -> Vec<Axis> {
     let mut axes: Vec<Axis> = Vec::new();
     for (a, point) in store.rows.keys() {
@@ -93,13 +93,11 @@ fn stored_axes(store: &Store, algo: &str) -> Vec<Axis> {
         }
     }
     for a in &mut axes {
-        a.values.sort_by(|x, y| match (x.exp, y.exp) {
-            (Some(p), Some(q)) => p.cmp(&q),
-            _ => x
-                .text
-                .parse::<f64>()
+        // By value, so that a list of 0 and powers (bal-adagrad's lambda) sorts as numbers.
+        a.values.sort_by(|x, y| {
+            x.value()
                 .unwrap_or(f64::NAN)
-                .total_cmp(&y.text.parse::<f64>().unwrap_or(f64::NAN)),
+                .total_cmp(&y.value().unwrap_or(f64::NAN))
         });
     }
     axes

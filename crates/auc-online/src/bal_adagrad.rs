@@ -1,0 +1,812 @@
+//! Balanced AdaGrad: one pass of diagonal AdaGrad \[ADAGRAD11\] on the class-balanced logistic
+//! loss, with its L2 proximal step applied lazily, so that a step on a sparse row costs
+//! $O(\mathrm{nnz}(x))$ whatever $p$ (issue 23; derivation in `docs/math/bal-adagrad.md`).
+//!
+//! | symbol | Rust name | meaning |
+//! |---|---|---|
+//! | $t$, $n^+_t$, $n^-_t$ | `t`, `n_pos` | examples seen (this one included), and per class |
+//! | $c_t$ | `c` | the example's class weight $t / (2 n^{y_t}_t)$ |
+//! | $\ell(m)$ | `logistic` | $\log(1 + e^{-m})$ of the margin $m = y\, w^\top x$ |
+//! | $g_t$ | `g` | the gradient $-c_t\, y_t\, \sigma(-m_t)\, x_t$ of $c_t \ell(y_t w^\top x_t)$ |
+//! | $G_{t,j}$ | `g2` | $\sum_{s \le t} g_{s,j}^2$, AdaGrad's accumulator |
+//! | $H_{t,j}$ | | $\delta + \sqrt{G_{t,j}}$, $\delta$ = [`DELTA`] |
+//! | $\eta$ | `eta` | step scale |
+//! | $\lambda$ | `lambda` | L2 weight of the proximal step |
+//! | $\rho_{t,j}$ | `rho` | $H_{t,j} / (H_{t,j} + \eta\lambda)$, the factor the proximal step leaves |
+//! | $\tau_j$ | `last` | the last step that touched feature $j$ (only when $\lambda > 0$) |
+//!
+//! # The loss
+//!
+//! With $\pi^\pm$ the class frequencies, weighting an example of class $y$ by $1/(2\pi^y)$ makes
+//! the expected loss the mean over positive-negative pairs of a pair loss:
+//! $$\mathbb E\Bigl[\tfrac{1}{2\pi^{y}} \ell(y\, w^\top x)\Bigr]
+//! = \tfrac12 \mathbb E^+ \ell(w^\top x) + \tfrac12 \mathbb E^- \ell(-w^\top x)
+//! = \mathbb E_{x^+, x^-}\Bigl[\tfrac12\bigl(\ell(w^\top x^+) + \ell(-w^\top x^-)\bigr)\Bigr],$$
+//! and in base 2 the pair loss bounds the pair's misranking:
+//! $\ell_2(s^+) + \ell_2(-s^-) \ge [s^+ \le s^-]$ (one of $s^+ \le 0$, $s^- \ge 0$ holds, and
+//! $\ell_2 \ge 1$ there), so twice the balanced risk in bits bounds $1 - \mathrm{AUC}$. \[KDH11\]
+//! bound the AUC regret by the regret of this balanced logistic loss, and \[Agarwal14\] derive such
+//! bounds for strongly proper losses, logistic among them, without the balancing: a univariate
+//! loss, so a step costs one row rather than a pair. The stream does not know $\pi^y$; the step
+//! uses the running frequency, $c_t = t / (2 n^{y_t}_t)$, the inverse of the class's count scaled by
+//! $t/2$ so that $c_t$ stays near 1 on balanced data (a plain $1/n^y_t$ would shrink every step
+//! like $1/t$ on top of AdaGrad's own decay).
+//!
+//! # One step: diagonal AdaGrad with the composite mirror descent step \[ADAGRAD11\]
+//!
+//! On $(x_t, y_t)$, with $m_t = y_t w_t^\top x_t$ and $g_t = -c_t y_t \sigma(-m_t) x_t$:
+//! $$G_{t,j} = G_{t-1,j} + g_{t,j}^2, \qquad H_{t,j} = \delta + \sqrt{G_{t,j}},$$
+//! $$w_{t+1,j} = \arg\min_v \; \eta g_{t,j} v + \frac{\eta\lambda}{2} v^2 + \frac{H_{t,j}}{2}(v - w_{t,j})^2
+//! = \rho_{t,j}\Bigl(w_{t,j} - \eta \frac{g_{t,j}}{H_{t,j}}\Bigr), \qquad \rho_{t,j} = \frac{1}{1 + \eta\lambda / H_{t,j}},$$
+//! for **every** $j$: that is the eager (dense) step, which `tests` writes out over all $p$.
+//! A rare feature has a small $H_{t,j}$, so it gets a large step (up to $\eta$ in one go, since
+//! $|g_{t,j}| \le \sqrt{G_{t,j}}$) and a strong shrinkage; a frequent one, small steps.
+//! Starting point $w_1 = 0$, $G_0 = 0$.
+//!
+//! # Lazy L2: $O(\mathrm{nnz})$ per step
+//!
+//! A feature $j$ with $x_{t,j} = 0$ has $g_{t,j} = 0$, so $G$ and $H$ stay put and the step
+//! multiplies $w_j$ by the same $\rho_j$ every time. So we store, per feature, $w_j$ as of its
+//! last touch $\tau_j$ and bring it forward on demand: $w_{t,j} = \rho_j^{\,t - 1 - \tau_j} \tilde w_j$.
+//! A step reads the row's features brought to step $t$ (the margin), then applies the step above
+//! to them and sets $\tau_j = t$: two passes over the row, $O(1)$ scalars. With $\lambda = 0$,
+//! $\rho = 1$ and nothing is stored or raised to a power. The power is `powi` (repeated
+//! squaring), where the eager step multiplies once per step: they agree to a few ulps per factor
+//! (tested to $10^{-12}$ relative; with $\lambda = 0$ bit for bit).
+//!
+//! Memory: $w$ and $G$ interleaved (one cache line per touched feature), $16p$ bytes, plus $8p$
+//! for $\tau$ when $\lambda > 0$. Scoring is $O(\mathrm{nnz})$ too; [`Linear::weights`]
+//! materializes the $p$ current weights once per state that asks. [`crate::Averaged`] works on
+//! top, but as its plain $O(p)$ loop: weights shrink off the row when $\lambda > 0$, so the
+//! lazy averaging of [`Linear::SPARSE_STEPS`] does not apply.
+//!
+//! Deviations from VW's defaults (which the issue compares with): no per-feature normalization
+//! \[NOL13\] (our pipeline scales features by their largest magnitude before learning) and no
+//! importance-invariant step \[IWA11\] (the class weight multiplies the gradient, as AdaGrad on
+//! the weighted loss prescribes).
+//!
+//! Numerical safety: a margin that is NaN (an infinite product of unscaled features of about
+//! $10^{308}$) takes no step and is counted; $|\eta g_j / H_j| \le \eta$ bounds each weight's
+//! move, so weights stay finite; an accumulator that overflows to $+\infty$ freezes its feature
+//! ($g / H = 0$, $\rho = 1$).
+
+use auc_core::{
+    Divergence, Family, Label, OnlineLearner, OnlineParams, ParamError, ParamSpec, Params, Range,
+    Row, SavedState, Scorer, StateError, check,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::{Linear, WeightsCache, linear_divergence};
+
+/// AdaGrad's $\delta$ in $H = \delta + \sqrt G$ \[ADAGRAD11\]: keeps the first step on a feature
+/// finite when its gradient is tiny; far below the gradients of scaled features.
+pub(crate) const DELTA: f64 = 1e-8;
+
+/// Parameters of [`BalAdagrad`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BalAdagradParams {
+    /// Step scale $\eta > 0$: feature $j$ moves by $\eta g_j / (\delta + \sqrt{G_j})$ \[ADAGRAD11\].
+    pub eta: f64,
+    /// L2 weight $\lambda \ge 0$ of the proximal step, applied lazily (module docs).
+    pub lambda: f64,
+}
+
+impl Default for BalAdagradParams {
+    /// $\eta = 2^{-2}$, $\lambda = 2^{-10}$: the point the defaults rule fixed before the
+    /// measurements (`docs/math/bal-adagrad.md` section 4) chooses on the 19 data sets of
+    /// `docs/results/linear.md`, 88 grid points (`docs/results/defaults.md`: mean AUC 84.16 %,
+    /// mean rank 30.8 of 88, beaten on 10 of 19 sets, leave-one-set-out regret 0.76 points
+    /// median, 6.66 worst on ionosphere).
+    fn default() -> Self {
+        Self {
+            eta: 0.25,
+            lambda: 1.0 / 1024.0,
+        }
+    }
+}
+
+impl Params for BalAdagradParams {
+    const NAME: &'static str = "bal-adagrad";
+    const ALIASES: &'static [&'static str] = &["balanced-adagrad"];
+    const TITLE: &'static str = "Balanced AdaGrad";
+    const ABOUT: &'static str = "Diagonal AdaGrad [ADAGRAD11] on the class-balanced logistic loss, a univariate AUC surrogate [KDH11]; lazy L2, O(nnz) per step";
+    const FAMILY: Family = Family::Linear;
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec::real(
+            "eta",
+            Range::Positive,
+            "step scale eta > 0: feature j moves by eta g_j / (1e-8 + sqrt(G_j)) [ADAGRAD11]",
+        ),
+        ParamSpec::real(
+            "lambda",
+            Range::NonNegative,
+            "L2 weight lambda >= 0, AdaGrad's proximal step [ADAGRAD11], applied lazily",
+        ),
+    ];
+    const GRID: &'static [&'static str] = &[
+        "eta=2^-8..2^2",
+        "lambda=0,2^-16,2^-14,2^-12,2^-10,2^-8,2^-6,2^-4",
+    ];
+}
+
+impl OnlineParams for BalAdagradParams {
+    type Learner = BalAdagrad;
+
+    fn build(&self, dim: usize, _seed: u64) -> Result<BalAdagrad, ParamError> {
+        self.check()?;
+        Ok(BalAdagrad {
+            params: self.clone(),
+            t: 0,
+            n_pos: 0,
+            coords: vec![Coord::default(); dim],
+            last: if self.lambda > 0.0 {
+                vec![0; dim]
+            } else {
+                Vec::new()
+            },
+            rejected: 0,
+            cache: WeightsCache::default(),
+            gathered: Gathered::default(),
+        })
+    }
+
+    fn state_bytes(&self, dim: usize) -> u64 {
+        // w and G, the step counters when lambda > 0, the materialized weights.
+        let per = if self.lambda > 0.0 { 32 } else { 24 };
+        per * dim as u64
+    }
+}
+
+/// One feature's state: its weight as of its last touch, and AdaGrad's accumulator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Coord {
+    /// $\tilde w_j$: $w_j$ after step $\tau_j$ (the current weight when $\lambda = 0$).
+    w: f64,
+    /// $G_j$.
+    g2: f64,
+}
+
+/// One pass of diagonal AdaGrad on the class-balanced logistic loss, with lazy L2 (module docs):
+/// on $(x_t, y_t)$, $c_t = t / (2 n^{y_t}_t)$, $g_t = -c_t y_t \sigma(-y_t w_t^\top x_t)\, x_t$,
+/// $$G_{t,j} = G_{t-1,j} + g_{t,j}^2, \qquad
+/// w_{t+1,j} = \frac{w_{t,j} - \eta g_{t,j} / (\delta + \sqrt{G_{t,j}})}{1 + \eta\lambda / (\delta + \sqrt{G_{t,j}})}
+/// \quad \text{for every } j,$$
+/// in $O(\mathrm{nnz}(x_t))$: the features off the row only shrink, by a factor that stays the
+/// same until they are touched again, so the shrinkage is applied in one power when they are.
+/// Scores with the current weights, $f(x) = w^\top x$.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BalAdagrad {
+    params: BalAdagradParams,
+    /// Examples seen.
+    t: u64,
+    /// Positives seen.
+    n_pos: u64,
+    /// $(\tilde w_j, G_j)$ per feature, interleaved so that a step misses the cache once per
+    /// touched feature.
+    coords: Vec<Coord>,
+    /// $\tau_j$ per feature when $\lambda > 0$; empty when $\lambda = 0$.
+    last: Vec<u64>,
+    /// Steps refused because the margin was NaN, and coordinates whose gradient overflowed.
+    rejected: u64,
+    /// The materialized current weights, filled on the first [`Linear::weights`] call after an
+    /// update.
+    #[serde(skip)]
+    cache: WeightsCache,
+    /// Scratch of a step: the row's $(t - 1 - \tau_j, \tilde w_j)$, empty between steps.
+    #[serde(skip)]
+    gathered: Gathered,
+}
+
+/// A step's scratch buffer (its capacity kept across steps); not serialized, ignored by `==`.
+#[derive(Clone, Debug, Default)]
+struct Gathered(Vec<(u64, f64)>);
+
+impl PartialEq for Gathered {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// $\log(1 + e^{-m})$ and its derivative $-\sigma(-m) = -1 / (1 + e^{m})$, without overflow for
+/// any $m$ (for $m \to -\infty$ the loss is $-m$, for $m = +\infty$ both are 0).
+pub(crate) fn logistic(m: f64) -> (f64, f64) {
+    if m >= 0.0 {
+        let e = (-m).exp();
+        (e.ln_1p(), -e / (1.0 + e))
+    } else {
+        let e = m.exp();
+        (-m + e.ln_1p(), -1.0 / (1.0 + e))
+    }
+}
+
+/// $\rho = 1 / (1 + \eta\lambda / H)$: 1 when $\lambda = 0$ or $H = \infty$.
+#[inline]
+fn shrink(eta_lambda: f64, h: f64) -> f64 {
+    1.0 / (1.0 + eta_lambda / h)
+}
+
+/// $\rho^k$ for a step count $k$.
+#[inline]
+fn power(rho: f64, k: u64) -> f64 {
+    match i32::try_from(k) {
+        Ok(k) => rho.powi(k),
+        Err(_) => rho.powf(k as f64),
+    }
+}
+
+impl BalAdagrad {
+    /// Examples seen.
+    pub fn steps(&self) -> u64 {
+        self.t
+    }
+
+    /// The running positive rate $n^+_t / t$ (0 before any example).
+    pub fn positive_rate(&self) -> f64 {
+        if self.t == 0 {
+            0.0
+        } else {
+            self.n_pos as f64 / self.t as f64
+        }
+    }
+
+    /// AdaGrad's accumulators $G_j$, one per feature.
+    pub fn accumulators(&self) -> Vec<f64> {
+        self.coords.iter().map(|c| c.g2).collect()
+    }
+
+    /// $\eta\lambda$, the numerator of the shrinkage.
+    fn eta_lambda(&self) -> f64 {
+        self.params.eta * self.params.lambda
+    }
+
+    /// The weight of feature `j` after `steps` steps (its stored weight shrunk for the steps since
+    /// its last touch).
+    #[inline]
+    fn weight_at(&self, j: usize, steps: u64) -> f64 {
+        let c = self.coords[j];
+        if self.last.is_empty() {
+            return c.w;
+        }
+        let k = steps - self.last[j];
+        if k == 0 || c.w == 0.0 {
+            c.w
+        } else {
+            c.w * power(shrink(self.eta_lambda(), DELTA + c.g2.sqrt()), k)
+        }
+    }
+}
+
+impl Linear for BalAdagrad {
+    fn dim(&self) -> usize {
+        self.coords.len()
+    }
+
+    fn weights(&self) -> &[f64] {
+        self.cache.0.get_or_init(|| {
+            (0..self.coords.len())
+                .map(|j| self.weight_at(j, self.t))
+                .collect()
+        })
+    }
+}
+
+impl Scorer for BalAdagrad {
+    /// $w^\top x$ over the row's stored features, $O(\mathrm{nnz}(x))$.
+    fn score(&self, x: Row<'_>) -> f64 {
+        if let Row::Dense(v) = x {
+            assert_eq!(
+                v.len(),
+                self.coords.len(),
+                "the row has {} features, the model {}",
+                v.len(),
+                self.coords.len()
+            );
+        }
+        let mut s = 0.0;
+        x.for_each(|j, xj| s += xj * self.weight_at(j, self.t));
+        s
+    }
+
+    fn divergence(&self) -> Option<Divergence> {
+        linear_divergence(self.weights(), None, self.rejected)
+    }
+}
+
+impl OnlineLearner for BalAdagrad {
+    fn update(&mut self, x: Row<'_>, y: Label) {
+        self.cache = WeightsCache::default();
+        self.t += 1;
+        if y.is_pos() {
+            self.n_pos += 1;
+        }
+        let t = self.t;
+        let n_y = if y.is_pos() {
+            self.n_pos
+        } else {
+            t - self.n_pos
+        };
+        let c = t as f64 / (2.0 * n_y as f64);
+        let yv = y.sign();
+        let eta = self.params.eta;
+        let eta_lambda = self.eta_lambda();
+        // Bring the row's weights to step t (they shrank at steps last[j] + 1 ..= t - 1), and
+        // take the margin m_t = y w_t' x_t.
+        let mut score = 0.0;
+        if self.last.is_empty() {
+            let coords = &self.coords;
+            x.for_each(|j, xj| score += xj * coords[j].w);
+        } else {
+            // Read the row's step gaps and weights first, in a loop whose loads do not depend on
+            // one another, so that their cache misses overlap; the catch-up then branches on
+            // values in cache. (Branching on each missed load in turn kept one miss in flight at
+            // a time: 4.4 times the time of the step without lambda on the 10^6-row stream.)
+            let (coords, last, gathered) = (&mut self.coords, &mut self.last, &mut self.gathered);
+            gathered.0.clear();
+            x.for_each(|j, _| gathered.0.push(((t - 1) - last[j], coords[j].w)));
+            let mut i = 0;
+            x.for_each(|j, xj| {
+                let (k, w) = gathered.0[i];
+                i += 1;
+                let cj = &mut coords[j];
+                if k > 0 && w != 0.0 {
+                    cj.w = w * power(shrink(eta_lambda, DELTA + cj.g2.sqrt()), k);
+                }
+                last[j] = t - 1;
+                score += xj * cj.w;
+            });
+            gathered.0.clear();
+        }
+        let m = yv * score;
+        if m.is_nan() {
+            self.rejected += 1;
+            return;
+        }
+        // g_t = a x_t with a = c_t y_t l'(m_t), l'(m) = -sigma(-m).
+        let a = c * yv * logistic(m).1;
+        let (coords, last) = (&mut self.coords, &mut self.last);
+        let mut overflowed = 0u64;
+        x.for_each(|j, xj| {
+            let g = a * xj;
+            if !g.is_finite() {
+                overflowed += 1;
+                return;
+            }
+            let cj = &mut coords[j];
+            cj.g2 += g * g; // [ADAGRAD11]: G_t = G_{t-1} + g_t^2
+            let h = DELTA + cj.g2.sqrt();
+            let step = if h.is_finite() { g / h } else { 0.0 };
+            // [ADAGRAD11]: the composite (proximal) step with the regularizer lambda/2 ||w||^2.
+            cj.w = (cj.w - eta * step) * shrink(eta_lambda, h);
+            if let Some(l) = last.get_mut(j) {
+                *l = t;
+            }
+        });
+        self.rejected += overflowed;
+    }
+
+    /// Pads the state with zeros: a feature that has been zero throughout has $w_j = 0$ and
+    /// $G_j = 0$ (and its step counter, 0, needs no catching up: $0 \cdot \rho^k = 0$).
+    fn grow(&mut self, dim: usize) -> Result<(), StateError> {
+        if dim > self.coords.len() {
+            self.coords.resize(dim, Coord::default());
+            if self.params.lambda > 0.0 {
+                self.last.resize(dim, 0);
+            }
+            self.cache = WeightsCache::default();
+        }
+        Ok(())
+    }
+}
+
+impl SavedState for BalAdagrad {
+    const STATE_VERSION: u32 = 1;
+
+    fn validate(&self) -> Result<(), StateError> {
+        self.params.check()?;
+        check::state(self.n_pos <= self.t, || {
+            format!("{} positives of {} examples", self.n_pos, self.t)
+        })?;
+        check::state(self.coords.iter().all(|c| c.w.is_finite()), || {
+            "a weight is not finite".to_owned()
+        })?;
+        // An accumulator may have overflowed to +infinity (module docs), never below 0 or NaN.
+        check::state(self.coords.iter().all(|c| c.g2 >= 0.0), || {
+            "an accumulator is negative or NaN".to_owned()
+        })?;
+        let want = if self.params.lambda > 0.0 {
+            self.coords.len()
+        } else {
+            0
+        };
+        check::len("last", self.last.len(), want)?;
+        check::state(self.last.iter().all(|&s| s <= self.t), || {
+            format!("a step counter is past the {} steps taken", self.t)
+        })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)] // Bit-for-bit comparisons are the point of the lazy-step tests.
+mod tests {
+    use super::*;
+    use auc_core::Label::{Neg, Pos};
+    use auc_core::SparseVec;
+    use auc_core::testing::{sparse_row, tol};
+    use proptest::prelude::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The eager step of the module docs, over all $p$ features every step: (weights, G).
+    fn eager(eta: f64, lambda: f64, p: usize, rows: &[(SparseVec, Label)]) -> Vec<Vec<f64>> {
+        let (mut w, mut g2) = (vec![0.0; p], vec![0.0; p]);
+        let (mut t, mut n_pos) = (0u64, 0u64);
+        let mut out = Vec::new();
+        for (x, y) in rows {
+            t += 1;
+            if y.is_pos() {
+                n_pos += 1;
+            }
+            let n_y = if y.is_pos() { n_pos } else { t - n_pos };
+            let c = t as f64 / (2.0 * n_y as f64);
+            let m = y.sign() * Row::Sparse(x.view()).dot(&w);
+            let a = c * y.sign() * logistic(m).1;
+            let mut g = vec![0.0; p];
+            for (&j, &v) in x.view().indices().iter().zip(x.view().values()) {
+                g[j as usize] = a * v;
+            }
+            for j in 0..p {
+                if g[j] != 0.0 || x.view().indices().contains(&(j as u32)) {
+                    g2[j] += g[j] * g[j];
+                    let h = DELTA + g2[j].sqrt();
+                    w[j] = (w[j] - eta * (g[j] / h)) * shrink(eta * lambda, h);
+                } else {
+                    // Untouched: the same proximal step with g = 0.
+                    let h = DELTA + g2[j].sqrt();
+                    w[j] *= shrink(eta * lambda, h);
+                }
+            }
+            out.push(w.clone());
+        }
+        out
+    }
+
+    fn stream(p: u32, max_nnz: usize) -> impl Strategy<Value = Vec<(SparseVec, Label)>> {
+        prop::collection::vec(
+            (
+                sparse_row(p, max_nnz),
+                prop_oneof![1 => Just(Pos), 3 => Just(Neg)],
+            ),
+            1..150,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// With $\lambda = 0$ the lazy learner is the eager step bit for bit; with $\lambda > 0$
+        /// it agrees to $10^{-12}$ of the largest weight (a power instead of repeated
+        /// multiplication: a few ulps per factor, and at most 150 factors here).
+        #[test]
+        fn lazy_steps_equal_the_eager_dense_step(
+            rows in stream(30, 6),
+            eta in 0.01f64..2.0,
+            lambda in prop_oneof![Just(0.0), 1e-4f64..0.5],
+        ) {
+            let p = 30;
+            let want = eager(eta, lambda, p, &rows);
+            let mut l = BalAdagradParams { eta, lambda }.build(p, 0).unwrap();
+            for ((x, y), w) in rows.iter().zip(&want) {
+                l.update(Row::Sparse(x.view()), *y);
+                let got = l.weights();
+                if lambda == 0.0 {
+                    prop_assert_eq!(got, &w[..]);
+                } else {
+                    let scale = w.iter().fold(1e-300f64, |m, v| m.max(v.abs()));
+                    for (j, (a, b)) in got.iter().zip(w).enumerate() {
+                        prop_assert!(
+                            tol::close_with(*a, *b, 1e-12 * scale, 1e-12),
+                            "feature {j}: lazy {a}, eager {b}"
+                        );
+                    }
+                }
+                // Scores read the lazy state in O(nnz) and agree with the materialized weights.
+                let s = l.score(Row::Sparse(x.view()));
+                let d = Row::Sparse(x.view()).dot(got);
+                prop_assert!(tol::close(s, d), "score {s}, dot {d}");
+            }
+        }
+
+        /// A state saved halfway resumes bit for bit.
+        #[test]
+        fn saved_states_resume_exactly(rows in stream(20, 5), lambda in prop_oneof![Just(0.0), 1e-3f64..0.1]) {
+            let p = 20;
+            let mut a = BalAdagradParams { eta: 0.5, lambda }.build(p, 0).unwrap();
+            let half = rows.len() / 2;
+            for (x, y) in &rows[..half] {
+                a.update(Row::Sparse(x.view()), *y);
+            }
+            let mut b: BalAdagrad = postcard::from_bytes(&postcard::to_allocvec(&a).unwrap()).unwrap();
+            prop_assert!(b.validate().is_ok());
+            for (x, y) in &rows[half..] {
+                a.update(Row::Sparse(x.view()), *y);
+                b.update(Row::Sparse(x.view()), *y);
+            }
+            prop_assert_eq!(postcard::to_allocvec(&a).unwrap(), postcard::to_allocvec(&b).unwrap());
+        }
+
+        /// The stated loss's derivative against a central difference of
+        /// $c \log(1 + e^{-y w^\top x})$ in each weight: $h = 10^{-5}$ has truncation error
+        /// $O(h^2)$ times the third derivative ($\le 0.1$ here, margins in $[-6, 6]$), far
+        /// below the $10^{-7}$ allowed.
+        #[test]
+        fn gradient_matches_finite_differences(
+            x in sparse_row(8, 8),
+            w in prop::collection::vec(-1.0f64..1.0, 8),
+            pos in any::<bool>(),
+            c in 0.1f64..20.0,
+        ) {
+            let yv = if pos { 1.0 } else { -1.0 };
+            let f = |w: &[f64]| c * logistic(yv * Row::Sparse(x.view()).dot(w)).0;
+            let a = c * yv * logistic(yv * Row::Sparse(x.view()).dot(&w)).1;
+            let h = 1e-5;
+            for j in 0..8 {
+                let (mut up, mut down) = (w.clone(), w.clone());
+                up[j] += h;
+                down[j] -= h;
+                let numeric = (f(&up) - f(&down)) / (2.0 * h);
+                let analytic = a * Row::Sparse(x.view()).get(j);
+                prop_assert!(
+                    (numeric - analytic).abs() <= 1e-7 * (1.0 + c),
+                    "feature {j}: numeric {numeric}, analytic {analytic}"
+                );
+            }
+        }
+    }
+
+    /// Scores in $[-6, 6]$ with ties (drawn from a few values), both classes present.
+    fn scored_sample() -> impl Strategy<Value = Vec<(f64, bool)>> {
+        prop::collection::vec(
+            (
+                prop_oneof![3 => -6.0f64..6.0, 1 => Just(0.0), 1 => Just(1.5)],
+                any::<bool>(),
+            ),
+            2..40,
+        )
+        .prop_map(|mut v| {
+            v[0].1 = true;
+            v[1].1 = false;
+            v
+        })
+    }
+
+    proptest! {
+        /// docs/math/bal-adagrad.md, section 1: with the final counts, the class-weighted mean
+        /// $rac1n \sum_i rac{n}{2 n^{y_i}} \ell(y_i s_i)$ equals the mean over
+        /// positive-negative pairs of $rac12(\ell(s^+) + \ell(-s^-))$, the balanced risk as a
+        /// pair mean in the spirit of \[KDH11\]. Two sums of the same terms in different orders:
+        /// `tol::close`.
+        #[test]
+        fn lemma_kdh11_balanced_risk_is_a_pair_mean(sample in scored_sample()) {
+            let n = sample.len() as f64;
+            let n_pos = sample.iter().filter(|s| s.1).count() as f64;
+            let n_neg = n - n_pos;
+            let weighted: f64 = sample
+                .iter()
+                .map(|&(s, pos)| {
+                    let (count, m) = if pos { (n_pos, s) } else { (n_neg, -s) };
+                    n / (2.0 * count) * logistic(m).0
+                })
+                .sum::<f64>()
+                / n;
+            let mut pairs = 0.0;
+            for &(sp, _) in sample.iter().filter(|s| s.1) {
+                for &(sn, _) in sample.iter().filter(|s| !s.1) {
+                    pairs += 0.5 * (logistic(sp).0 + logistic(-sn).0);
+                }
+            }
+            let pairs = pairs / (n_pos * n_neg);
+            prop_assert!(tol::close(weighted, pairs), "weighted {weighted}, pairs {pairs}");
+        }
+
+        /// docs/math/bal-adagrad.md, section 1: in base 2 the pair loss bounds the pair's
+        /// misranking, $\ell_2(s^+) + \ell_2(-s^-) \ge [s^+ \le s^-]$, so twice the balanced risk
+        /// in bits bounds $1 - \mathrm{AUC}$ (ties counted as misranked). Exact at the boundary
+        /// $s^+ = s^- = 0$, where the sum is 2; `1e-12` absorbs the rounding of `ln` there.
+        #[test]
+        fn lemma_kdh11_pair_loss_bounds_misranking(sample in scored_sample()) {
+            let bits = |m: f64| logistic(m).0 / std::f64::consts::LN_2;
+            let (mut mis, mut bound, mut pairs) = (0.0, 0.0, 0.0);
+            for &(sp, _) in sample.iter().filter(|s| s.1) {
+                for &(sn, _) in sample.iter().filter(|s| !s.1) {
+                    let wrong = if sp <= sn { 1.0 } else { 0.0 };
+                    let pair = bits(sp) + bits(-sn);
+                    prop_assert!(pair >= wrong - 1e-12, "s+ {sp}, s- {sn}: {pair}");
+                    mis += wrong;
+                    bound += pair;
+                    pairs += 1.0;
+                }
+            }
+            prop_assert!(mis / pairs <= bound / pairs + 1e-12);
+        }
+    }
+
+    /// On a dense problem the learner ranks well and the positives' weight follows the class
+    /// weights: 1 positive in 10 still gets half the loss.
+    #[test]
+    fn a_separable_imbalanced_stream_is_ranked() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut l = BalAdagradParams {
+            eta: 0.5,
+            lambda: 1e-4,
+        }
+        .build(3, 0)
+        .unwrap();
+        let mut test = Vec::new();
+        for i in 0..2000 {
+            let pos = rng.random::<f64>() < 0.1;
+            let shift = if pos { 0.8 } else { -0.2 };
+            let x = [shift + rng.random::<f64>(), rng.random::<f64>(), 1.0];
+            let y = if pos { Pos } else { Neg };
+            if i < 1500 {
+                l.update(Row::Dense(&x), y);
+            } else {
+                test.push((l.score(Row::Dense(&x)), pos));
+            }
+        }
+        let (np, nn) = (
+            test.iter().filter(|t| t.1).count() as f64,
+            test.iter().filter(|t| !t.1).count() as f64,
+        );
+        let mut good = 0.0;
+        for a in test.iter().filter(|t| t.1) {
+            for b in test.iter().filter(|t| !t.1) {
+                good += if a.0 > b.0 {
+                    1.0
+                } else if a.0 == b.0 {
+                    0.5
+                } else {
+                    0.0
+                };
+            }
+        }
+        assert!(good / (np * nn) > 0.98, "AUC {}", good / (np * nn));
+        assert!((l.positive_rate() - 0.1).abs() < 0.03);
+    }
+
+    #[test]
+    fn first_steps_by_hand() {
+        // eta = 1/2, lambda = 0. Step 1: x = (1, 0)+, w = 0, c = 1/(2*1) = 1/2, m = 0,
+        // l'(0) = -1/2, g = (-1/4, 0), G = (1/16, 0), H = 1e-8 + 1/4,
+        // w_0 = 0.5 * (1/4) / (1/4 + 1e-8).
+        let mut l = BalAdagradParams {
+            eta: 0.5,
+            lambda: 0.0,
+        }
+        .build(2, 0)
+        .unwrap();
+        l.update(Row::Dense(&[1.0, 0.0]), Pos);
+        let h = DELTA + 0.25;
+        assert_eq!(l.weights(), &[0.0 - 0.5 * (-0.25 / h), 0.0]);
+        // A zero gradient leaves G alone; the unseen feature is untouched.
+        assert_eq!(l.accumulators(), vec![1.0 / 16.0, 0.0]);
+        // Step 2: x = (0, 2)-: c = 2 / (2 * 1) = 1, m = 0, g = (0, 1 * -1 * -1/2 * 2) = (0, 1).
+        l.update(Row::Dense(&[0.0, 2.0]), Neg);
+        assert_eq!(l.weights()[1], -0.5 * (1.0 / (DELTA + 1.0)));
+    }
+
+    #[test]
+    fn lambda_shrinks_untouched_weights_once_per_step() {
+        // One touch, then 10 steps on another feature: the first weight is w * rho^10.
+        let (eta, lambda) = (0.5, 0.25);
+        let mut l = BalAdagradParams { eta, lambda }.build(2, 0).unwrap();
+        l.update(Row::Dense(&[1.0, 0.0]), Pos);
+        let w1 = l.weights()[0];
+        let rho = shrink(eta * lambda, DELTA + l.accumulators()[0].sqrt());
+        let x = SparseVec::from_pairs([(1, 1.0)]).unwrap();
+        for _ in 0..10 {
+            l.update(Row::Sparse(x.view()), Neg);
+        }
+        let want = w1 * rho.powi(10);
+        assert!(
+            tol::close(l.weights()[0], want),
+            "{} {want}",
+            l.weights()[0]
+        );
+        assert!(tol::close(l.score(Row::Dense(&[1.0, 0.0])), want));
+    }
+
+    #[test]
+    fn logistic_is_stable_at_the_extremes() {
+        assert_eq!(logistic(0.0), (std::f64::consts::LN_2, -0.5));
+        let (l, d) = logistic(-1000.0);
+        assert_eq!((l, d), (1000.0, -1.0));
+        let (l, d) = logistic(1000.0);
+        assert_eq!((l, d), (0.0, -0.0));
+        assert_eq!(logistic(f64::INFINITY), (0.0, -0.0));
+        assert_eq!(logistic(f64::NEG_INFINITY).1, -1.0);
+        let mut rng = StdRng::seed_from_u64(1);
+        for _ in 0..1000 {
+            let m = rng.random_range(-30.0..30.0);
+            let (l, d) = logistic(m);
+            assert!(tol::close(l, (1.0 + (-m).exp()).ln()), "{m}");
+            assert!(tol::close(d, -1.0 / (1.0 + m.exp())), "{m}");
+        }
+    }
+
+    #[test]
+    fn huge_features_keep_the_state_finite_and_report_it() {
+        let mut l = BalAdagradParams::default().build(2, 0).unwrap();
+        for _ in 0..4 {
+            l.update(Row::Dense(&[1e308, -1e308]), Pos);
+            l.update(Row::Dense(&[-1e308, 1e308]), Neg);
+        }
+        assert!(l.weights().iter().all(|w| w.is_finite()));
+        assert!(l.validate().is_ok());
+        assert!(l.score(Row::Dense(&[1.0, 1.0])).is_finite());
+    }
+
+    #[test]
+    fn params_and_states_are_checked() {
+        assert!(matches!(
+            BalAdagradParams {
+                eta: 0.0,
+                lambda: 0.0
+            }
+            .build(3, 0),
+            Err(ParamError::OutOfRange { name: "eta", .. })
+        ));
+        assert!(matches!(
+            BalAdagradParams {
+                eta: 1.0,
+                lambda: -1.0
+            }
+            .build(3, 0),
+            Err(ParamError::OutOfRange { name: "lambda", .. })
+        ));
+        let good = BalAdagradParams {
+            eta: 0.5,
+            lambda: 0.1,
+        }
+        .build(3, 0)
+        .unwrap();
+        assert!(good.validate().is_ok());
+        let mut bad = good.clone();
+        bad.last.pop();
+        assert!(bad.validate().is_err());
+        let mut bad = good.clone();
+        bad.coords[1].g2 = f64::NAN;
+        assert!(bad.validate().is_err());
+        let mut bad = good.clone();
+        bad.coords[1].w = f64::INFINITY;
+        assert!(bad.validate().is_err());
+        let mut bad = good.clone();
+        bad.last[0] = 5;
+        assert!(bad.validate().is_err());
+        let mut bad = good;
+        bad.n_pos = 1;
+        assert!(bad.validate().is_err());
+    }
+
+    #[test]
+    fn growing_pads_with_zeros() {
+        let x = SparseVec::from_pairs([(0, 1.0), (2, -0.5)]).unwrap();
+        let p = BalAdagradParams {
+            eta: 0.5,
+            lambda: 0.01,
+        };
+        let (mut known, mut grown) = (p.build(6, 0).unwrap(), p.build(3, 0).unwrap());
+        for y in [Pos, Neg, Neg] {
+            known.update(Row::Sparse(x.view()), y);
+            grown.update(Row::Sparse(x.view()), y);
+        }
+        grown.grow(6).unwrap();
+        let z = SparseVec::from_pairs([(1, 1.0), (5, 1.0)]).unwrap();
+        known.update(Row::Sparse(z.view()), Pos);
+        grown.update(Row::Sparse(z.view()), Pos);
+        assert_eq!(
+            postcard::to_allocvec(&known).unwrap(),
+            postcard::to_allocvec(&grown).unwrap()
+        );
+    }
+}
