@@ -18,7 +18,6 @@ on a set, ties share their mean rank) is the default, ties to the higher mean AU
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from default_map import ranks  # noqa: E402
-from nonlinear import OTHER_SETS, SETS, peer_summary  # noqa: E402
+from nonlinear import OTHER_SETS, SETS, cell, cv_result, peer_summary  # noqa: E402
 
 LOSSES = ["square", "hinge", "exp"]
 PEERS = ["lightgbm", "xgboost"]
@@ -48,20 +47,7 @@ def run_ours(auc, files, positive, limit, loss, repeats, threads, splits):
     wall = time.perf_counter() - start
     if done.returncode != 0:
         return {"error": done.stderr.strip().splitlines()[-1] if done.stderr else "failed"}
-    lines = [json.loads(x) for x in done.stdout.splitlines() if x.strip()]
-    summary = [x for x in lines if x.get("summary")][-1]
-    runs = [x for x in lines if not x.get("summary")]
-    return {
-        "auc": summary["auc_mean"], "auc_std": summary["auc_std"],
-        "ap": summary["ap_mean"], "ap_std": summary["ap_std"],
-        "fit": sum(r["train_seconds"] for r in runs) / max(1, len(runs)), "wall": wall,
-    }
-
-
-def cell(r, key="auc"):
-    if r is None or "error" in r:
-        return "-"
-    return f"{100 * r[key]:.2f} ± {100 * r[key + '_std']:.2f}"
+    return cv_result(done.stdout, wall)[0]
 
 
 def main(argv=None):

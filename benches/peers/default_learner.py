@@ -23,7 +23,6 @@ AUC. The ranks against the peers are reported beside it, not used by the rule.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -33,7 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from default_map import ranks  # noqa: E402
-from nonlinear import OTHER_SETS, SETS, peer_summary  # noqa: E402
+from nonlinear import OTHER_SETS, SETS, cell, cv_result, peer_summary  # noqa: E402
 
 CANDIDATES = [
     ("map", ["--algo", "opauc-batch", "--features", "nystroem:1000", "--param", "lambda=0.0009765625"]),
@@ -57,20 +56,7 @@ def run_ours(auc, files, positive, limit, args, repeats, threads, splits):
     wall = time.perf_counter() - start
     if done.returncode != 0:
         return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1]}
-    lines = [json.loads(x) for x in done.stdout.splitlines() if x.strip()]
-    summary = [x for x in lines if x.get("summary")][-1]
-    runs = [x for x in lines if not x.get("summary")]
-    return {
-        "auc": summary["auc_mean"], "auc_std": summary["auc_std"],
-        "ap": summary["ap_mean"], "ap_std": summary["ap_std"],
-        "fit": sum(r["train_seconds"] for r in runs) / max(1, len(runs)), "wall": wall,
-    }
-
-
-def cell(r, key="auc"):
-    if r is None or "error" in r:
-        return "-"
-    return f"{100 * r[key]:.2f} ± {100 * r[key + '_std']:.2f}"
+    return cv_result(done.stdout, wall)[0]
 
 
 def main(argv=None):

@@ -103,17 +103,22 @@ def run_ours(auc, files, positive, limit, variant_args, grid, repeats, threads, 
         why = (done.stderr.strip().splitlines() or ["failed"])[-1]
         print(f"  refused: {why}", file=sys.stderr)
         return None
-    out = done.stdout
-    lines = [json.loads(x) for x in out.splitlines() if x.strip()]
+    result, runs = cv_result(done.stdout, wall)
+    result["lambdas"] = sorted({r["params"].get("lambda") for r in runs if r.get("params")})
+    return result
+
+
+def cv_result(stdout, wall):
+    """An `auc cv --json` run's AUC and AP (mean and standard deviation over the splits), mean
+    fit seconds and wall time, and its per-split lines."""
+    lines = [json.loads(x) for x in stdout.splitlines() if x.strip()]
     summary = [x for x in lines if x.get("summary")][-1]
     runs = [x for x in lines if not x.get("summary")]
-    fit = sum(r["train_seconds"] for r in runs) / max(1, len(runs))
     return {
         "auc": summary["auc_mean"], "auc_std": summary["auc_std"],
         "ap": summary["ap_mean"], "ap_std": summary["ap_std"],
-        "fit": fit, "wall": wall,
-        "lambdas": sorted({r["params"].get("lambda") for r in runs if r.get("params")}),
-    }
+        "fit": sum(r["train_seconds"] for r in runs) / max(1, len(runs)), "wall": wall,
+    }, runs
 
 
 def peer_summary(python, splits, names, threads, work, peers, extra=()):
@@ -144,7 +149,8 @@ def run_peers(python, splits, names, threads, work):
 
 
 def cell(r, key="auc"):
-    if r is None:
+    """`mean ± std` in percent, or `-` for a run that did not run or was refused."""
+    if r is None or "error" in r:
         return "-"
     return f"{100 * r[key]:.2f} ± {100 * r[key + '_std']:.2f}"
 
