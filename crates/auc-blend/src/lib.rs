@@ -16,6 +16,7 @@
 //! `auc_prep::FeatureMap` itself) and below the registry.
 
 mod blocks;
+mod kernel_moments;
 mod model;
 mod params;
 mod projected;

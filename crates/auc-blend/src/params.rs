@@ -15,10 +15,10 @@ use auc_core::{
 use auc_online::{MomentModel, solve_square};
 use auc_prep::features::{MAP_SAMPLE_ROWS, MAX_MAP_SIZE};
 use auc_prep::{FeatureMapSpec, MapKind, MapShape, RowSample, SigmaRule};
-use auc_stats::Moments;
 use auc_trees::BoostedTreesParams;
 use serde::{Deserialize, Serialize};
 
+use crate::kernel_moments::{self, KernelSums};
 use crate::model::BlendModel;
 
 /// Parameters of the blend.
@@ -142,24 +142,22 @@ impl BlendParams {
             .map_err(|_| FitError::NotFinite {
                 what: "the kernel member's Nystroem map",
             })?;
-        // The mapped rows' moments from those of the kernel values (projected.rs), a block at
-        // a time (blocks in parallel, merged in order).
-        // Merged as each window of blocks ends: memory is a window of blocks' moments, not
-        // every block's.
+        // The mapped rows' moments from those of the kernel values (projected.rs), summed a
+        // block at a time about a fixed shift (kernel_moments.rs; blocks in parallel, added
+        // in order as each window of blocks ends, so memory is a window of blocks' sums).
+        let first =
+            train.select(&(0..train.n().min(crate::blocks::BLOCK_ROWS)).collect::<Vec<_>>());
+        let shift = kernel_moments::shift_of(&map, &first);
         let kernel_moments = crate::blocks::fold_blocks(
             train,
-            Moments::new(map.size()),
-            |block| {
-                let k = map
-                    .kernel_values_dataset(block)
-                    .expect("the kernel member's map is Nystroem");
-                auc_online::moments_of(&k)
-            },
-            |mut acc, m| {
-                acc.merge(&m);
-                acc
-            },
-        );
+            KernelSums::new(shift.clone()),
+            |block| KernelSums::of_block(&map, &shift, block),
+            KernelSums::add,
+        )
+        .moments()
+        .ok_or(FitError::NotFinite {
+            what: "the kernel member's moments",
+        })?;
         let moments = crate::projected::project(&map, &kernel_moments)?;
         let (kernel, _) = MomentModel::fit(self.lambda, &moments, solve_square)?;
         let trees = self.tree_params().fit(train)?;
@@ -174,7 +172,7 @@ impl BlendParams {
         }
         .with_collapsed();
         // Each member's scores on the training rows, for its spread.
-        let k = blend.kernel_scores(train);
+        let k = blend.kernel_scores_by_blocks(train);
         let t = blend.trees().score_all(train);
         let (sk, st) = (spread(&k), spread(&t));
         Ok(BlendModel {

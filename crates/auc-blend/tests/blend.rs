@@ -179,3 +179,25 @@ fn one_class_data_and_bad_parameters_are_refused() {
     };
     assert!(bad.fit(&rings(50, 1), 0).is_err());
 }
+
+#[test]
+fn the_fit_is_the_same_whatever_the_number_of_threads() {
+    // Over two windows of blocks (8 blocks of 1024 rows a window), so that blocks are summed
+    // in parallel and the windows' sums added.
+    let train = rings(9000, 5);
+    let params = BlendParams {
+        landmarks: 40,
+        trees: 5,
+        ..BlendParams::default()
+    };
+    let fit = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| params.fit(&train, 11).unwrap())
+    };
+    let one = fit(1);
+    assert_eq!(one, fit(2));
+    assert_eq!(one, fit(3));
+}

@@ -19,6 +19,7 @@
 
 mod draws;
 mod error;
+mod exp;
 pub mod features;
 mod fitted;
 mod map_fit;
