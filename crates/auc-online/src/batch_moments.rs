@@ -33,7 +33,7 @@ use auc_core::{
 };
 use auc_stats::{ClassMoments, Moments};
 use auc_surrogate::psi_m;
-use faer::linalg::matmul::matmul;
+use faer::linalg::matmul::triangular::{self, BlockStructure};
 use faer::linalg::solvers::Solve;
 use faer::{Accum, Mat, MatRef, Par, Side};
 use serde::{Deserialize, Serialize};
@@ -687,24 +687,24 @@ pub fn block_moments(rows: &[f64], k: usize, p: usize, scratch: &mut BlockScratc
     if prod.nrows() != p {
         *prod = Mat::zeros(p, p);
     }
-    matmul(
+    // Only the lower triangle: the product is symmetric, and its column i from row i down is
+    // the packed upper triangle's row i, contiguous.
+    triangular::matmul(
         prod.as_mut(),
+        BlockStructure::TriangularLower,
         Accum::Replace,
         x.transpose(),
+        BlockStructure::Rectangular,
         x,
+        BlockStructure::Rectangular,
         1.0,
         Par::Seq,
     );
     let mut packed = Vec::with_capacity(p * (p + 1) / 2);
     for i in 0..p {
-        for j in i..p {
-            // The product is symmetric up to rounding; average the two halves' values.
-            packed.push(if i == j {
-                prod[(i, i)].max(0.0)
-            } else {
-                0.5 * (prod[(i, j)] + prod[(j, i)])
-            });
-        }
+        let col = &prod.col_as_slice(i)[i..];
+        packed.push(col[0].max(0.0));
+        packed.extend_from_slice(&col[1..]);
     }
     match ClassMoments::from_parts(k as u64, mean, packed) {
         Ok(m) => m,

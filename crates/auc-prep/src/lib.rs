@@ -26,6 +26,7 @@ mod map_fit;
 mod nystroem;
 pub mod one_hot;
 mod preparation;
+mod project;
 mod sample;
 mod spec;
 mod stages;

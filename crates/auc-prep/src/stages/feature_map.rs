@@ -32,6 +32,7 @@ use crate::draws::for_each_entry;
 use crate::exp::gaussian_values;
 use crate::features::{MAX_POLY2_DIM, MapKind};
 use crate::fitted::FittedStage;
+use crate::project::{pack_panels, project};
 
 use super::poly2;
 
@@ -301,15 +302,16 @@ impl FeatureMap {
     }
 
     /// Nystroem on a dataset, [`NYSTROEM_BLOCK`] rows at a time: the kernel values of a block,
-    /// then $z_b \mathrel{+}= k_{bi} P_i$ for each landmark $i$ and each row $b$ of the block, so
-    /// that each row of $P$ is read once per block (from cache) instead of once per row. Every
-    /// row still sums over $i$ in increasing order, as [`FeatureMap::map_into`] does: the
-    /// values are the same, bit for bit.
+    /// then its projection $Z = K P$ by register tiles (`project.rs`), so that $P$ is read once
+    /// per block instead of once per row. Every output still sums over $i$ in increasing
+    /// order, as [`FeatureMap::map_into`] does: the values are the same, bit for bit.
     fn nystroem_dataset(&self, data: &Dataset) -> Vec<f64> {
         let (m, d) = (self.width(), self.output_dim);
         let mut values = vec![0.0; data.n().saturating_mul(d)];
         let mut k = vec![0.0; NYSTROEM_BLOCK * m];
         let mut a = Vec::with_capacity(m);
+        let panels = pack_panels(&self.projection, m, d);
+        let mut tile = Vec::new();
         for (start, z) in (0..data.n())
             .step_by(NYSTROEM_BLOCK)
             .zip(values.chunks_mut(NYSTROEM_BLOCK * d))
@@ -321,14 +323,15 @@ impl FeatureMap {
                 self.kernel_values(x, &mut a);
                 k[b * m..(b + 1) * m].copy_from_slice(&a);
             }
-            for (i, prow) in self.projection.chunks_exact(d).enumerate() {
-                for (b, zb) in z.chunks_exact_mut(d).enumerate() {
-                    let kbi = k[b * m + i];
-                    for (zj, pij) in zb.iter_mut().zip(prow) {
-                        *zj += kbi * pij;
-                    }
-                }
-            }
+            project(
+                &k[..rows * m],
+                m,
+                &self.projection,
+                &panels,
+                d,
+                z,
+                &mut tile,
+            );
             finite(z);
         }
         values
