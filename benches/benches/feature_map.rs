@@ -7,7 +7,9 @@
 //!
 //! Mapping a dense row costs `FeatureMap::flops_per_row(p)` flops: $2 p w$ for the product
 //! $W^T x$ of the $w$ units, plus $2 M D$ for Nystroem's projection; the cosines, sigmoids or
-//! exponentials come on top. Flops per second are that count times the rows per second.
+//! exponentials come on top. Flops per second are that count times the rows per second. IDs
+//! `gemm-bound/<N>x<M>x<M>` time faer's product of the projection's shape on one thread, the
+//! bound the Nystroem rows are compared with (`docs/results/performance.md`).
 
 use std::hint::black_box;
 
@@ -15,6 +17,8 @@ use auc_core::{Dataset, Label};
 use auc_data::Scaling;
 use auc_prep::{FeatureMapSpec, MapKind, MapShape, ScaleEvidence, Transform, TransformSpec};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
+use faer::linalg::matmul::matmul;
+use faer::{Accum, Mat, Par};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -59,13 +63,41 @@ fn bench_maps(c: &mut Criterion) {
     g.throughput(Throughput::Elements(N as u64));
     // A Nystroem iteration maps ten thousand rows in about two seconds: ten samples suffice.
     g.sample_size(10);
-    for (kind, size) in [(MapKind::Rff, 1000), (MapKind::Nystroem, 500)] {
+    for (kind, size) in [
+        (MapKind::Rff, 1000),
+        (MapKind::Nystroem, 500),
+        (MapKind::Nystroem, 1000),
+    ] {
         let t = fit(kind, size, &data);
         let out = t.output_dim(P);
         let id = format!("{kind}:{size},out={out},p={P},n={N}");
         g.bench_function(BenchmarkId::new("map", &id), |b| {
             b.iter(|| black_box(t.apply_dataset(black_box(&data))))
         });
+    }
+    // The bound the Nystroem rows are measured against: faer's matrix product of the
+    // projection's shape (N x M times M x D, one thread), the fastest way this machine forms
+    // those 2 N M D flops; mapping adds the kernel values (2 N M p flops and N M exponentials).
+    for m in [500, 1000] {
+        let k = Mat::<f64>::from_fn(N, m, |i, j| ((i * 7 + j * 3) % 11) as f64 / 11.0);
+        let proj = Mat::<f64>::from_fn(m, m, |i, j| ((i + 2 * j) % 5) as f64 - 2.0);
+        let mut z = Mat::<f64>::zeros(N, m);
+        g.bench_function(
+            BenchmarkId::new("gemm-bound", format!("{N}x{m}x{m}")),
+            |b| {
+                b.iter(|| {
+                    matmul(
+                        z.as_mut(),
+                        Accum::Replace,
+                        k.as_ref(),
+                        proj.as_ref(),
+                        1.0,
+                        Par::Seq,
+                    );
+                    black_box(&z);
+                })
+            },
+        );
     }
     let id = format!("nystroem:500,p={P},n={N}");
     g.bench_function(BenchmarkId::new("fit", &id), |b| {

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -55,6 +56,7 @@ def main():
     if not test.exists():
         subprocess.run([py, gen, "--rows", "100000", "--features", "20", "--seed", "2",
                         "--out", str(test)], check=True)
+    load_before = os.getloadavg()[0]
     rows = []
     for label, named, extra in [
         ("auc train (no --algo: the blend)", [], []),
@@ -109,8 +111,12 @@ def main():
         walls = [r[0] for r in runs]
         lines.append(f"| {label} | {min(walls):.2f} | {min(walls):.2f}-{max(walls):.2f} | "
                      f"{max(r[1] for r in runs):.0f} | {auc:.4f} |")
+    load_after = os.getloadavg()[0]
     lines += ["", f"LightGBM's fit alone (inside its script): {lgb_fit:.2f} s (fastest); the rest "
-              "of its wall time is Python start-up, reading LIBSVM with scikit-learn and scoring."]
+              "of its wall time is Python start-up, reading LIBSVM with scikit-learn and scoring.",
+              "", f"Machine: {os.cpu_count()} CPUs; one-minute load average {load_before:.2f} "
+              f"before the run and {load_after:.2f} after it (above the threads used, another "
+              "job shared the machine and the times are inflated)."]
     Path(a.out).write_text("\n".join(lines) + "\n")
     print(f"wrote {a.out}", file=sys.stderr)
 
