@@ -23,7 +23,8 @@ pub(crate) struct ReadArgs {
     /// else, standard input included, as LIBSVM.
     #[arg(long, value_enum, help_heading = "Reading")]
     format: Option<FormatArg>,
-    /// CSV label column: a 0-based position, a header name, or `last` [default: 0].
+    /// CSV label column: a 0-based position, a header name, `last`, or `auto`, the default: the
+    /// header's column named label, class, target or y (ignoring case), else column 0.
     #[arg(long, value_name = "COLUMN", help_heading = "Reading")]
     label_column: Option<String>,
     /// CSV field delimiter: one character, or `tab` [default: `,`; tab for .tsv].
@@ -166,6 +167,13 @@ impl ReadArgs {
                 LabelColumn::Index(i) => i == c.label_index,
                 LabelColumn::Last => c.fields > 0 && c.label_index + 1 == c.fields,
                 LabelColumn::Name(n) => c.label_name() == Some(n.as_str()),
+                LabelColumn::Auto => {
+                    c.header
+                        .as_deref()
+                        .and_then(auc_data::label_by_name)
+                        .unwrap_or(0)
+                        == c.label_index
+                }
             });
             if !same {
                 return Err(contradiction(format!("--label-column {l}")));

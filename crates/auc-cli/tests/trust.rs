@@ -120,6 +120,24 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
         "{}",
         stdout(&o)
     );
+    // Without --label-column the header's `y` column is the label (not column 0), and
+    // `--label-column auto` at prediction agrees with that model's reading.
+    let auto = dir.path().join("auto.auc");
+    let a = auto.to_str().unwrap();
+    let o = auc(&["train", "--algo", "pa-i", "--c", "0.1", c, "-o", a]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&model).unwrap().len(),
+        std::fs::read(&auto).unwrap().len()
+    );
+    let o = auc(&["model", a]);
+    assert!(
+        stdout(&o).contains("CSV (label column 13 \"y\", header"),
+        "{}",
+        stdout(&o)
+    );
+    let o = auc(&["predict", "-m", a, c, "--label-column", "auto", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 /// Class 3: `predict --positive L` computes the printed AUC and AP for that class.

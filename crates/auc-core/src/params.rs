@@ -32,12 +32,18 @@ pub enum ParamValue {
 }
 
 impl ParamValue {
-    /// Reads a value as typed: a number if it parses as one, `true`/`false` as booleans, else the
+    /// Reads a value as typed: a number if it parses as one (a power of two written `2^k`, an
+    /// integer $|k| \le 1000$, as grids write it, included), `true`/`false` as booleans, else the
     /// word itself (trimmed).
     pub fn from_text(text: &str) -> Self {
         let t = text.trim();
         if let Ok(v) = t.parse::<f64>() {
             return ParamValue::Num(v);
+        }
+        if let Some(k) = t.strip_prefix("2^").and_then(|e| e.parse::<i32>().ok())
+            && k.abs() <= 1000
+        {
+            return ParamValue::Num(2f64.powi(k));
         }
         match t {
             "true" => ParamValue::Bool(true),
@@ -400,6 +406,21 @@ mod tests {
         assert_eq!(
             ParamValue::from_text("fifo"),
             ParamValue::Word("fifo".into())
+        );
+        // Powers of two as grids write them; past 2^±1000 or not an integer, a word (refused
+        // by the parameter's check, which names it).
+        assert_eq!(
+            ParamValue::from_text("2^-10"),
+            ParamValue::Num(0.0009765625)
+        );
+        assert_eq!(ParamValue::from_text("2^3"), ParamValue::Num(8.0));
+        assert_eq!(
+            ParamValue::from_text("2^1001"),
+            ParamValue::Word("2^1001".into())
+        );
+        assert_eq!(
+            ParamValue::from_text("2^0.5"),
+            ParamValue::Word("2^0.5".into())
         );
         assert_eq!(ParamValue::Num(1e-8).to_string(), "1e-8");
         assert_eq!(ParamValue::Num(1024.0).to_string(), "1024");

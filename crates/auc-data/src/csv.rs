@@ -21,6 +21,7 @@ use crate::cross::Crosses;
 use crate::hashing::{Hashed, fold_hashed};
 use crate::input::{BUFFER, Decoded, io_error};
 use crate::number::{Number, whole_number};
+use crate::options::label_by_name;
 use crate::raw::{Parts, canonical};
 use crate::{CsvReading, DataError, LabelColumn, ParseErrorKind, ReadOptions};
 
@@ -299,6 +300,7 @@ impl<R: BufRead> CsvParser<R> {
                 return Err(at_start(&p, kind));
             }
             LabelColumn::Last => fields - 1,
+            LabelColumn::Auto => names.as_deref().and_then(label_by_name).unwrap_or(0),
             LabelColumn::Name(name) => match &names {
                 None => return Err(at_start(&p, ParseErrorKind::NoHeader)),
                 Some(names) => match names.iter().position(|n| n == name) {

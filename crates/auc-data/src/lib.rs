@@ -68,7 +68,8 @@ pub use error::{DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProbl
 pub use input::STDIN;
 pub use lines::{DEFAULT_MAX_LINE_BYTES, LineReadError, Lines};
 pub use options::{
-    CsvOptions, CsvReading, Format, LabelColumn, MAX_BOUNDED_VALUE, ReadOptions, Reading,
+    CsvOptions, CsvReading, Format, LABEL_NAMES, LabelColumn, MAX_BOUNDED_VALUE, ReadOptions,
+    Reading, label_by_name,
 };
 pub use raw::{
     BinaryLabels, DENSE_DENSITY, Layout, Positive, PositiveChoice, PositiveRule, RawData,

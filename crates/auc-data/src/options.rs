@@ -203,7 +203,8 @@ impl CsvOptions {
 }
 
 impl Default for CsvOptions {
-    /// Label in column 0, comma-separated, header detected.
+    /// Label column by its header name or else column 0 ([`LabelColumn::Auto`]),
+    /// comma-separated, header detected.
     fn default() -> Self {
         Self {
             label: LabelColumn::default(),
@@ -222,14 +223,39 @@ pub enum LabelColumn {
     Name(String),
     /// The last column.
     Last,
+    /// The default: with a header, the one column named `label`, `class`, `target` or `y`
+    /// (in that order of preference, ignoring case and surrounding spaces); column 0 when no
+    /// column has such a name or there is no header. A file whose header says where its label
+    /// is was otherwise read with its first column as the target.
+    Auto,
+}
+
+/// The header names [`LabelColumn::Auto`] takes as the label's, most preferred first.
+pub const LABEL_NAMES: [&str; 4] = ["label", "class", "target", "y"];
+
+/// The column [`LabelColumn::Auto`] chooses among header `names`: the only column with the
+/// first of [`LABEL_NAMES`] that exactly one column has (ignoring case and surrounding
+/// spaces); `None` when there is none.
+pub fn label_by_name(names: &[String]) -> Option<usize> {
+    LABEL_NAMES.iter().find_map(|want| {
+        let mut hits = names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.trim().eq_ignore_ascii_case(want));
+        match (hits.next(), hits.next()) {
+            (Some((k, _)), None) => Some(k),
+            _ => None,
+        }
+    })
 }
 
 impl LabelColumn {
     /// The column a word names, as the CLI's `--label-column` and Python's `label_column=` take
-    /// it: `last`, a 0-based index, or else a header name.
+    /// it: `last`, `auto` ([`LabelColumn::Auto`]), a 0-based index, or else a header name.
     pub fn from_word(word: &str) -> LabelColumn {
         match word {
             "last" => LabelColumn::Last,
+            "auto" => LabelColumn::Auto,
             w => w
                 .parse::<usize>()
                 .map_or_else(|_| LabelColumn::Name(w.to_owned()), LabelColumn::Index),
@@ -238,9 +264,9 @@ impl LabelColumn {
 }
 
 impl Default for LabelColumn {
-    /// Column 0.
+    /// [`LabelColumn::Auto`].
     fn default() -> Self {
-        LabelColumn::Index(0)
+        LabelColumn::Auto
     }
 }
 

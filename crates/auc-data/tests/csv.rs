@@ -90,6 +90,45 @@ fn label_by_index_last_and_name() {
     );
 }
 
+/// The default label column: a header column named label, class, target or y (case and
+/// surrounding spaces ignored, the first name one column alone has), else column 0.
+#[test]
+fn label_by_its_header_name_by_default() {
+    let rows: &[&[f64]] = &[&[1.0, 2.0], &[3.0, 4.0]];
+    for text in [
+        "a,b,label\n1,2,1\n3,4,-1\n",
+        "a,b, Class \n1,2,1\n3,4,-1\n",
+        "a,b,TARGET\n1,2,1\n3,4,-1\n",
+        "a,b,y\n1,2,1\n3,4,-1\n",
+        // `label` is preferred to `y`.
+        "a,y,label\n1,2,1\n3,4,-1\n",
+    ] {
+        check(text, &ReadOptions::default(), &[1.0, -1.0], rows);
+    }
+    // Two columns named y: not a choice; column 0 as without a header name.
+    check(
+        "y,a,y\n1,2,1\n3,4,-1\n",
+        &ReadOptions::default(),
+        &[1.0, 3.0],
+        &[&[2.0, 1.0], &[4.0, -1.0]],
+    );
+    // No such name, or no header: column 0.
+    check(
+        "w,a,b\n1,2,1\n3,4,-1\n",
+        &ReadOptions::default(),
+        &[1.0, 3.0],
+        &[&[2.0, 1.0], &[4.0, -1.0]],
+    );
+    check(
+        "1,2,1\n3,4,-1\n",
+        &ReadOptions::default(),
+        &[1.0, 3.0],
+        &[&[2.0, 1.0], &[4.0, -1.0]],
+    );
+    assert_eq!(LabelColumn::from_word("auto"), LabelColumn::Auto);
+    assert_eq!(LabelColumn::default(), LabelColumn::Auto);
+}
+
 #[test]
 fn delimiter_spaces_crlf_and_blank_lines() {
     let o = opts(LabelColumn::Index(0), b';', Some(false));

@@ -103,7 +103,8 @@ def stream_fit(data, algorithm, **kwargs) -> AUCEstimator:
       (``--shuffle``, ``--shuffle-buffer``), or with ``shuffle_full=True`` a full permutation in
       memory (``--shuffle-full``); by default the file order;
     - ``format``, ``label_column``, ``delimiter``, ``header``, ``hash_bits``, ``dim``, ``limit``
-      (the reading flags); ``max_memory`` in bytes (``--max-memory``; by default three
+      (the reading flags; ``label_column`` is by default the CSV header's column named
+      ``label``, ``class``, ``target`` or ``y``, else the first, as ``--label-column auto``); ``max_memory`` in bytes (``--max-memory``; by default three
       quarters of physical memory); ``threads`` (a moment pass's workers); ``one_thread``.
 
     The map and the one-hot levels are drawn with ``seed`` (``--seed S --feature-seed S``). The
