@@ -326,17 +326,20 @@ fn best_split(leaf: &Leaf, growth: &Growth) -> Option<Split> {
 /// Moves the rows of `rows` whose bin is at most `bin` to the front, each side in its order;
 /// returns how many there are.
 fn partition(col: &[u8], bin: usize, rows: &mut [u32], spare: &mut Vec<u32>) -> usize {
+    // Without a branch on the row's side (a coin flip the processor cannot predict): each row
+    // is written to both places, and only its own side's count moves on.
+    let n = rows.len();
     spare.clear();
-    let mut left = 0;
-    for k in 0..rows.len() {
+    spare.resize(n, 0);
+    let (mut left, mut right) = (0, 0);
+    for k in 0..n {
         let i = rows[k];
-        if col[i as usize] as usize <= bin {
-            rows[left] = i;
-            left += 1;
-        } else {
-            spare.push(i);
-        }
+        let goes_left = usize::from(col[i as usize] as usize <= bin);
+        rows[left] = i;
+        spare[right] = i;
+        left += goes_left;
+        right += 1 - goes_left;
     }
-    rows[left..].copy_from_slice(spare);
+    rows[left..].copy_from_slice(&spare[..right]);
     left
 }
