@@ -14,7 +14,7 @@ use auc_core::{
 };
 use auc_online::{MomentModel, solve_square};
 use auc_prep::features::{MAP_SAMPLE_ROWS, MAX_MAP_SIZE};
-use auc_prep::{FeatureMapSpec, MapKind, MapShape, RowSample, SigmaRule};
+use auc_prep::{FeatureMap, FeatureMapSpec, MapKind, MapShape, RowSample, SigmaRule};
 use auc_trees::BoostedTreesParams;
 use serde::{Deserialize, Serialize};
 
@@ -136,6 +136,44 @@ impl BlendParams {
             sigma: SigmaRule::Scale,
             seed,
         };
+        // The two members are fitted at the same time: the trees' serial steps (partitions,
+        // gradients) then overlap the kernel member's products. Each is the same whatever the
+        // threads do, so the blend is too.
+        let (kernel, trees) = rayon::join(
+            || self.fit_kernel_member(train, &spec, seed),
+            || self.tree_params().fit(train),
+        );
+        let ((map, kernel), trees) = (kernel?, trees?);
+        let blend = BlendModel {
+            dim,
+            map,
+            kernel,
+            trees,
+            kernel_weight: 0.0,
+            tree_weight: 0.0,
+            collapsed: Vec::new(),
+        }
+        .with_collapsed();
+        // Each member's scores on the training rows, for its spread.
+        let k = blend.kernel_scores_by_blocks(train);
+        let t = blend.trees().score_all(train);
+        let (sk, st) = (spread(&k), spread(&t));
+        Ok(BlendModel {
+            kernel_weight: self.weight / sk,
+            tree_weight: (1.0 - self.weight) / st,
+            ..blend
+        })
+    }
+
+    /// The kernel member: the Nystroem map of `spec` fitted on a seeded sample of `train`, and
+    /// OPAUC-batch on the mapped rows from the projected moments of their kernel values.
+    fn fit_kernel_member(
+        &self,
+        train: &Dataset,
+        spec: &FeatureMapSpec,
+        seed: u64,
+    ) -> Result<(FeatureMap, MomentModel), FitError> {
+        let dim = train.dim();
         let sample = RowSample::of_dataset(train, MAP_SAMPLE_ROWS, seed).into_dataset();
         let map = spec
             .fit(&sample.with_dim(dim), dim)
@@ -160,26 +198,7 @@ impl BlendParams {
         })?;
         let moments = crate::projected::project(&map, &kernel_moments)?;
         let (kernel, _) = MomentModel::fit(self.lambda, &moments, solve_square)?;
-        let trees = self.tree_params().fit(train)?;
-        let blend = BlendModel {
-            dim,
-            map,
-            kernel,
-            trees,
-            kernel_weight: 0.0,
-            tree_weight: 0.0,
-            collapsed: Vec::new(),
-        }
-        .with_collapsed();
-        // Each member's scores on the training rows, for its spread.
-        let k = blend.kernel_scores_by_blocks(train);
-        let t = blend.trees().score_all(train);
-        let (sk, st) = (spread(&k), spread(&t));
-        Ok(BlendModel {
-            kernel_weight: self.weight / sk,
-            tree_weight: (1.0 - self.weight) / st,
-            ..blend
-        })
+        Ok((map, kernel))
     }
 
     /// Peak bytes of a fit on data of `shape`: the trees' fit, the map and its fit, a block of
