@@ -45,7 +45,7 @@ const TAYLOR: [f64; 14] = [
 /// $e^x$ for $x \le 0$ (see the module docs); NaN gives 0, and so does any $x$ below $-708$.
 #[inline(always)]
 pub(crate) fn exp_nonpositive(x: f64) -> f64 {
-    // Clamped into [LOWEST, 0] without a branch (NaN becomes LOWEST).
+    // Clamped between LOWEST and 0 without a branch (NaN becomes LOWEST).
     let c = x.clamp(LOWEST, 0.0);
     let c = if c.is_nan() { LOWEST } else { c };
     let t = c * LOG2_E + ROUNDER;
