@@ -113,6 +113,9 @@ impl RunArgs {
             "use --limit or --hash-bits",
         )?;
         let choice = train.choose_positive(&self.read.positive_rule())?;
+        if let Some(note) = self.read.label_note(train.reading()) {
+            eprintln!("{note}");
+        }
         let Some(test_path) = &self.test else {
             let data = train.binarize(&choice.known())?;
             input::report_positive(&choice, &data);

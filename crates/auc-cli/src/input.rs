@@ -63,6 +63,24 @@ pub(crate) struct ReadArgs {
     pub(crate) max_line_bytes: Option<Bytes>,
 }
 
+impl ReadArgs {
+    /// The line that says which CSV column became the label when `--label-column` was left
+    /// to its default and the header named one (`None` otherwise: column 0 as always, or the
+    /// user's own choice).
+    pub(crate) fn label_note(&self, reading: &auc_data::Reading) -> Option<String> {
+        let c = reading.csv()?;
+        if self.label_column.is_some() || c.label_index == 0 {
+            return None;
+        }
+        Some(format!(
+            "auc: label column {} {:?}, by its header name (one of {}; --label-column chooses another)",
+            c.label_index,
+            c.label_name().unwrap_or_default(),
+            auc_data::LABEL_NAMES.join(", ")
+        ))
+    }
+}
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum FormatArg {
     Auto,

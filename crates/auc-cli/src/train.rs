@@ -445,6 +445,9 @@ fn save(
 ) -> Result<(), Error> {
     let bytes = model.to_checked_bytes()?;
     write_atomic(&a.output, &bytes)?;
+    if let Some(note) = a.learn.read.label_note(&model.preparation.reading) {
+        eprintln!("{note}");
+    }
     let t = &model.training;
     let cert = certificate(model.state.as_ref(), model.algorithm.name);
     eprintln!(

@@ -97,6 +97,8 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
         m,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The user chose the column: nothing to say about it.
+    assert!(!stderr(&o).contains("label column"), "{}", stderr(&o));
     let o = auc(&["predict", "-m", m, c, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let j: serde_json::Value = serde_json::from_str(stderr(&o).trim()).unwrap();
@@ -126,6 +128,11 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
     let a = auto.to_str().unwrap();
     let o = auc(&["train", "--algo", "pa-i", "--c", "0.1", c, "-o", a]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("auc: label column 13 \"y\", by its header name"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(
         std::fs::read(&model).unwrap().len(),
         std::fs::read(&auto).unwrap().len()
