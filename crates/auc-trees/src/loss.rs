@@ -22,6 +22,8 @@
 //! for other boosting libraries. (The Hessian is diagonal only in this approximation: the
 //! cross terms $-1/(n_+ n_-)$ are dropped, as Newton boosting does.)
 
+use rayon::prelude::*;
+
 use serde::{Deserialize, Serialize};
 
 /// Which pairwise surrogate is descended.
@@ -125,12 +127,17 @@ fn exponential(f: &[f64], pos: &[bool], g: &mut [f64], h: &mut [f64], pairs: f64
     }
     // log of the factors e^{cp} A and e^{cn} B.
     let (la, lb) = (cp + a.ln(), cn + b.ln());
-    for ((&fi, &p), (gi, hi)) in f.iter().zip(pos).zip(g.iter_mut().zip(h.iter_mut())) {
-        let w = if p { (-fi + lb).exp() } else { (fi + la).exp() };
-        let w = (n_f / pairs) * w;
-        *hi = w;
-        *gi = if p { -w } else { w };
-    }
+    // Each row's own value: in parallel, the same bits whatever the threads.
+    f.par_iter()
+        .zip(pos)
+        .zip(g.par_iter_mut().zip(h.par_iter_mut()))
+        .with_min_len(4096)
+        .for_each(|((&fi, &p), (gi, hi))| {
+            let w = if p { (-fi + lb).exp() } else { (fi + la).exp() };
+            let w = (n_f / pairs) * w;
+            *hi = w;
+            *gi = if p { -w } else { w };
+        });
     (la + lb - pairs.ln()).exp()
 }
 
