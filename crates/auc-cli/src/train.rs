@@ -199,31 +199,17 @@ fn train_in_memory(
             }
             None => (algo, given, config),
         };
-    let (sketched, given) = sketched_if_too_wide(
+    let (sketched, given) = auc_train::checks::fit_in_memory_limit(
         algo,
         given,
         config,
-        &shape(data),
+        data,
         a.learn.average,
-        data_bytes(data),
         limit,
+        &Stderr,
     )?;
     config = sketched;
     let given = &given;
-    // The fit's memory beside the prepared rows, which stay alive while it runs.
-    memory::check(
-        config
-            .memory_bytes(&shape(data), a.learn.average)
-            .saturating_add(data_bytes(data)),
-        limit,
-        &format!(
-            "{} on {} rows of {} features",
-            algo.name,
-            data.n(),
-            data.dim()
-        ),
-        &linear_state_advice(algo.name),
-    )?;
     let mut tuned = None;
     if a.tune {
         let t = tune(a, algo, given, data)?;

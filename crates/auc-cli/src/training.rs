@@ -9,9 +9,7 @@ use auc_core::ParamMap;
 use auc_data::{Layout, ReadOptions, Scaling};
 use auc_learners::{Algorithm, Certificate, Trained};
 use auc_prep::{PrepError, PrepSpec};
-pub(crate) use auc_train::checks::{
-    check_save_memory, check_state, dim_shape, linear_state_advice, shape,
-};
+pub(crate) use auc_train::checks::{check_save_memory, check_state, dim_shape, shape};
 pub(crate) use auc_train::in_memory::TrainingData;
 
 use crate::hyper::HyperArgs;

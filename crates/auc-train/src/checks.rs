@@ -95,6 +95,45 @@ pub fn sketched_if_too_wide(
     Ok((config, sketched))
 }
 
+/// The learner an in-memory fit on `data` runs: `config`, or sketched when its state would
+/// not fit ([`sketched_if_too_wide`]), then refused when its state beside the rows (which stay
+/// alive while it runs) still exceeds `limit`. Returns it with the parameters it used.
+pub fn fit_in_memory_limit(
+    algo: &Algorithm,
+    given: &ParamMap,
+    config: Box<dyn Configured>,
+    data: &Dataset,
+    average: bool,
+    limit: Bytes,
+    report: &dyn Report,
+) -> Result<(Box<dyn Configured>, ParamMap), Error> {
+    let rows = crate::in_memory::data_bytes(data);
+    let (config, used) = sketched_if_too_wide(
+        algo,
+        given,
+        config,
+        &shape(data),
+        average,
+        rows,
+        limit,
+        report,
+    )?;
+    memory::check(
+        config
+            .memory_bytes(&shape(data), average)
+            .saturating_add(rows),
+        limit,
+        &format!(
+            "{} on {} rows of {} features",
+            algo.name,
+            data.n(),
+            data.dim()
+        ),
+        &linear_state_advice(algo.name),
+    )?;
+    Ok((config, used))
+}
+
 /// Copies of a state that saving its model holds at once, the state included: the serialized
 /// state, the payload, the model read back and its re-serialized state for the comparison
 /// (measured: a 400 MB PA-I state of 5e7 features peaked at 1.96 GB while saved).

@@ -294,29 +294,8 @@ fn train_in_memory(
     let loaded =
         in_memory::load_training(spec, paths, &what, layout, limit, opts.order.seed(), report)?;
     let data = &loaded.data;
-    let (config, _) = checks::sketched_if_too_wide(
-        algo,
-        given,
-        config,
-        &checks::shape(data),
-        opts.average,
-        in_memory::data_bytes(data),
-        limit,
-        report,
-    )?;
-    auc_stream::memory::check(
-        config
-            .memory_bytes(&checks::shape(data), opts.average)
-            .saturating_add(in_memory::data_bytes(data)),
-        limit,
-        &format!(
-            "{} on {} rows of {} features",
-            algo.name,
-            data.n(),
-            data.dim()
-        ),
-        &checks::linear_state_advice(algo.name),
-    )?;
+    let (config, _) =
+        checks::fit_in_memory_limit(algo, given, config, data, opts.average, limit, report)?;
     let start = Instant::now();
     let (state, summary) = in_memory::fit(
         config.as_ref(),
