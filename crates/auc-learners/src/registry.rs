@@ -13,9 +13,9 @@ use auc_cvm::{
 };
 use auc_kernel::{KernelLearner, KoilParams, OkaucMParams, OkaucSParams};
 use auc_online::{
-    AdaOamParams, AdmOamParams, BalAdagradParams, Linear, MomentParams, OamGraParams, OamSeqParams,
-    OaucMBatchParams, OaucMParams, OaucMcParams, OpaucBatchParams, OpaucParams, PaIParams,
-    PaucSvmParams, PerceptronParams, SolamParams,
+    AdaOamParams, AdmOamParams, BalAdagradParams, BalFtrlParams, Linear, MomentParams,
+    OamGraParams, OamSeqParams, OaucMBatchParams, OaucMParams, OaucMcParams, OpaucBatchParams,
+    OpaucParams, PaIParams, PaucSvmParams, PerceptronParams, SolamParams,
 };
 use auc_stats::Moments;
 use auc_trees::BoostedTreesParams;
@@ -375,6 +375,7 @@ pub static ALL: &[Algorithm] = &[
     Algorithm::linear::<OamGraParams>(),
     Algorithm::linear::<SolamParams>(),
     Algorithm::linear::<BalAdagradParams>(),
+    Algorithm::linear::<BalFtrlParams>(),
     Algorithm::kernel::<OkaucMParams>(),
     Algorithm::kernel::<OkaucSParams>(),
     Algorithm::kernel::<KoilParams>(),

@@ -220,6 +220,14 @@ pub(crate) fn logistic(m: f64) -> (f64, f64) {
     }
 }
 
+/// The class weight $c_t = t / (2 n^{y_t}_t)$ of step `t` (this example counted in `t` and, if
+/// positive, in `n_pos`): the inverse of its class's running count, times $t/2$.
+#[inline]
+pub(crate) fn class_weight(t: u64, n_pos: u64, y: Label) -> f64 {
+    let n_y = if y.is_pos() { n_pos } else { t - n_pos };
+    t as f64 / (2.0 * n_y as f64)
+}
+
 /// $\rho = 1 / (1 + \eta\lambda / H)$: 1 when $\lambda = 0$ or $H = \infty$.
 #[inline]
 fn shrink(eta_lambda: f64, h: f64) -> f64 {
@@ -321,12 +329,7 @@ impl OnlineLearner for BalAdagrad {
             self.n_pos += 1;
         }
         let t = self.t;
-        let n_y = if y.is_pos() {
-            self.n_pos
-        } else {
-            t - self.n_pos
-        };
-        let c = t as f64 / (2.0 * n_y as f64);
+        let c = class_weight(t, self.n_pos, y);
         let yv = y.sign();
         let eta = self.params.eta;
         let eta_lambda = self.eta_lambda();

@@ -12,6 +12,8 @@
 //! - [`BalAdagrad`], diagonal AdaGrad \[ADAGRAD11\] on the class-balanced logistic loss (a
 //!   univariate AUC surrogate \[KDH11\]) with lazily applied L2, $O(\mathrm{nnz}(x))$ per example
 //!   (`docs/math/bal-adagrad.md`);
+//! - [`BalFtrl`], per-coordinate FTRL-Proximal \[FTRL13\] on the same loss, L1 and L2 in closed
+//!   form against the sum of the losses, $O(\mathrm{nnz}(x))$ per example (`docs/math/bal-ftrl.md`);
 //! - the classification baselines of [OAUC sec. 6.1], the [`Perceptron`] \[Rosenblatt58\] and the
 //!   passive-aggressive [`PaI`] \[PA06\], $O(\mathrm{nnz}(x))$ per example;
 //! - [`Averaged`], Polyak-Ruppert averaging of any of them (conventions section 5);
@@ -51,6 +53,7 @@
 mod adaptive;
 mod average;
 mod bal_adagrad;
+mod bal_ftrl;
 mod baselines;
 mod batch_moments;
 mod moment;
@@ -72,6 +75,7 @@ mod sparse_block;
 pub use adaptive::{AdaOam, AdaOamParams, AdmOam, AdmOamParams};
 pub use average::{Averaged, Linear, Materialized};
 pub use bal_adagrad::{BalAdagrad, BalAdagradParams};
+pub use bal_ftrl::{BalFtrl, BalFtrlParams};
 pub use baselines::{PaI, PaIParams, Perceptron, PerceptronParams};
 pub use batch_moments::{
     BLOCK_ROWS, BlockScratch, CERTIFICATE_TOLERANCE, GAP_TOLERANCE, MAX_NEWTON_STEPS, MomentModel,
