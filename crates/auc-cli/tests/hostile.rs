@@ -664,7 +664,7 @@ fn memory_refusals_suggest_other_learners_only_when_they_would_help() {
     );
     check_fails(
         &[&base[..], &["--algo", "opauc"]].concat(),
-        "a learner with O(p) state (perceptron, pa-i, solam, bal-adagrad), or a batch learner that needs no p x p matrix on wide data (opauc-batch, oauc-m-batch, pauc-svm",
+        "a learner with O(p) state (perceptron, pa-i, solam, bal-adagrad, bal-ftrl), or a batch learner that needs no p x p matrix on wide data (opauc-batch, oauc-m-batch, pauc-svm",
     );
     assert!(!out.exists());
 }

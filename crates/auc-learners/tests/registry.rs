@@ -160,13 +160,13 @@ fn algos_json_describes_every_parameter() {
 
 /// The learners memory errors suggest are the ones whose state is a few vectors of p numbers:
 /// the perceptron's and PA-I's w, SOLAM's three vectors, Balanced AdaGrad's weights,
-/// accumulators and step counters; never a moment learner (p^2), OAM or a kernel learner (a
+/// accumulators and step counters, Balanced FTRL's sums, accumulators and weights; never a moment learner (p^2), OAM or a kernel learner (a
 /// buffer of 2B + 1 examples) or a batch learner.
 #[test]
 fn linear_state_names_come_from_the_memory_estimates() {
     assert_eq!(
         auc_learners::linear_state_names(),
-        ["perceptron", "pa-i", "solam", "bal-adagrad"]
+        ["perceptron", "pa-i", "solam", "bal-adagrad", "bal-ftrl"]
     );
 }
 
