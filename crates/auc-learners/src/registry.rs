@@ -433,12 +433,14 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// The most numbers per feature the state of a learner [`linear_state_names`] lists may hold: a
-/// few weight-sized vectors (SOLAM keeps three), never a buffer of examples (OAM's and the
-/// kernel learners' $2B + 1$ rows) or a covariance (the moment learners' $p + 1$ per feature).
-const LINEAR_STATE_VECTORS: u64 = 4;
+/// few weight-sized vectors (SOLAM keeps three; Balanced FTRL five: its weight, sum and
+/// accumulator padded to a 32-byte line share, and the weights materialized for a summary), never
+/// a buffer of examples (OAM's and the kernel learners' $2B + 1$ rows) or a covariance (the
+/// moment learners' $p + 1$ per feature).
+const LINEAR_STATE_VECTORS: u64 = 5;
 
 /// The one-pass learners whose state at their default parameters is a few vectors of $p$
-/// numbers (at most four): what a memory error suggests instead of a learner whose state grows
+/// numbers (at most five): what a memory error suggests instead of a learner whose state grows
 /// as $p^2$ or with a buffer of examples. Computed from each algorithm's memory estimate, in
 /// [`ALL`]'s order.
 pub fn linear_state_names() -> Vec<&'static str> {

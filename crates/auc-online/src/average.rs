@@ -43,6 +43,14 @@ pub trait Linear {
     /// The weight vector $w$ the learner scores with.
     fn weights(&self) -> &[f64];
 
+    /// $w_j$ alone: what [`Averaged`]'s lazy steps read for a row's features, so that a learner
+    /// whose weights live interleaved with its other state ([`crate::BalFtrl`]) need not
+    /// materialize all $p$ of them per step.
+    #[inline]
+    fn weight(&self, j: usize) -> f64 {
+        self.weights()[j]
+    }
+
     /// $p$, the length of [`Linear::weights`]. A learner whose weights are materialized from a
     /// lazy form (SOLAM, [`Averaged`]) answers without materializing them: callers ask per row.
     fn dim(&self) -> usize {
@@ -105,7 +113,7 @@ impl<L: Linear> Averaged<L> {
     #[inline]
     fn mean_at(&self, j: usize) -> f64 {
         if L::SPARSE_STEPS {
-            caught_up(self.mean[j], self.inner.weights()[j], self.last[j], self.t)
+            caught_up(self.mean[j], self.inner.weight(j), self.last[j], self.t)
         } else {
             self.mean[j]
         }
@@ -167,17 +175,17 @@ impl<L: Linear + OnlineLearner> OnlineLearner for Averaged<L> {
         }
         self.cache = WeightsCache::default();
         // Up to step t - 1 while w_j still holds its value of steps last[j] + 1 ..= t - 1.
-        let w = self.inner.weights();
+        let inner = &self.inner;
         let (mean, last) = (&mut self.mean, &mut self.last);
         x.for_each(|j, _| {
-            mean[j] = caught_up(mean[j], w[j], last[j], t - 1);
+            mean[j] = caught_up(mean[j], inner.weight(j), last[j], t - 1);
             last[j] = t - 1;
         });
         self.inner.update(x, y);
         // The step's own iterate w_t: the one-step recurrence.
-        let w = self.inner.weights();
+        let inner = &self.inner;
         x.for_each(|j, _| {
-            mean[j] = caught_up(mean[j], w[j], t - 1, t);
+            mean[j] = caught_up(mean[j], inner.weight(j), t - 1, t);
             last[j] = t;
         });
     }

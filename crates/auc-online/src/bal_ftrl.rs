@@ -19,12 +19,12 @@
 //!
 //! The weight after step $t$ minimizes, coordinate by coordinate, the linearized losses so far
 //! plus a proximal term centred on each past iterate and the two regularizers:
-//! $$w_{t+1,j} = \arg\min_v\; \Bigl(\sum_{s \le t} g_{s,j}\Bigr) v
-//! + \sum_{s \le t} \frac{\sigma_{s,j}}{2} (v - w_{s,j})^2 + \frac{\beta}{2\alpha} v^2
-//! + \lambda_1 |v| + \frac{\lambda_2}{2} v^2,$$
+//! $$w_{t+1,j} = \arg\min_v\; \Bigl(\sum_{s \le t} g_{s,j}\Bigr) v +
+//! \sum_{s \le t} \frac{\sigma_{s,j}}{2} (v - w_{s,j})^2 + \frac{\beta}{2\alpha} v^2 +
+//! \lambda_1 |v| + \frac{\lambda_2}{2} v^2,$$
 //! whose solution is a soft threshold of $z_{t,j}$:
 //! $$w_{t+1,j} = \begin{cases} 0 & |z_{t,j}| \le \lambda_1, \\
-//! -\dfrac{z_{t,j} - \operatorname{sgn}(z_{t,j})\lambda_1}{(\beta + \sqrt{n_{t,j}})/\alpha + \lambda_2}
+//! \dfrac{\operatorname{sgn}(z_{t,j})\lambda_1 - z_{t,j}}{(\beta + \sqrt{n_{t,j}})/\alpha + \lambda_2}
 //! & \text{otherwise,} \end{cases}$$
 //! since $\sum_{s \le t} \sigma_{s,j} = \sqrt{n_{t,j}} / \alpha$ telescopes. A feature off the row
 //! has $g_{t,j} = 0$, so $\sigma_{t,j} = 0$ and neither $z_j$ nor $n_j$ nor $w_j$ moves: the step
@@ -54,7 +54,7 @@ use auc_core::{
 use serde::{Deserialize, Serialize};
 
 use crate::bal_adagrad::{class_weight, logistic};
-use crate::{Linear, linear_divergence};
+use crate::{Linear, WeightsCache, linear_divergence};
 
 /// Parameters of [`BalFtrl`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -128,22 +128,28 @@ impl OnlineParams for BalFtrlParams {
             t: 0,
             n_pos: 0,
             coords: vec![Coord::default(); dim],
-            weights: vec![0.0; dim],
             bias: Coord::default(),
             intercept: 0.0,
             rejected: 0,
+            cache: WeightsCache::default(),
         })
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
-        // z and n, the weights (the intercept's three numbers are in the constant part).
-        24 * dim as u64
+        // (w, z, n) in 32 bytes, the weights materialized when asked (the intercept's numbers
+        // are in the constant part).
+        40 * dim as u64
     }
 }
 
-/// One feature's FTRL state.
+/// One feature's FTRL state and weight, aligned to 32 bytes so that one cache line holds all of
+/// it: a step misses the cache once per feature of the row (the margin's read of $w_j$ brings
+/// $z_j$ and $n_j$ along).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[repr(C, align(32))]
 struct Coord {
+    /// $w_j$, the closed form of $z_j$ and $n_j$ (checked on load).
+    w: f64,
     /// $z_j$.
     z: f64,
     /// $n_j$.
@@ -165,16 +171,17 @@ pub struct BalFtrl {
     t: u64,
     /// Positives seen.
     n_pos: u64,
-    /// $(z_j, n_j)$ per feature.
+    /// $(w_j, z_j, n_j)$ per feature.
     coords: Vec<Coord>,
-    /// $w_j$, the closed form of `coords[j]` (checked on load).
-    weights: Vec<f64>,
     /// The intercept's $(z_0, n_0)$: a feature that is 1 on every row, with no L1 or L2.
     bias: Coord,
     /// The intercept $b$, the closed form of `bias` (in the margin, not in the scores).
     intercept: f64,
     /// Steps refused because the margin was NaN, and coordinates whose update overflowed.
     rejected: u64,
+    /// The weights materialized, filled on the first [`Linear::weights`] call after an update.
+    #[serde(skip)]
+    cache: WeightsCache,
 }
 
 /// The closed-form weight of a coordinate with sum `z` and rate denominator `sqrt_n`
@@ -198,15 +205,15 @@ fn intercept_form(p: &BalFtrlParams, z: f64, sqrt_n: f64) -> f64 {
     }
 }
 
-/// One FTRL-Proximal step on a coordinate with state `c`, weight `w` and gradient `g`: the new
-/// state and $\sqrt{n}$, or `None` when a value would stop being finite.
+/// One FTRL-Proximal step on a coordinate with state and weight `c` and gradient `g`: the new
+/// $z$, $n$ and $\sqrt{n}$, or `None` when a value would stop being finite.
 #[inline]
-fn ftrl_step(alpha: f64, c: Coord, w: f64, g: f64) -> Option<(Coord, f64)> {
+fn ftrl_step(alpha: f64, c: Coord, g: f64) -> Option<(f64, f64, f64)> {
     let n = c.n + g * g;
     let new = n.sqrt();
     // [FTRL13]: sigma = (sqrt(n + g^2) - sqrt(n)) / alpha, z += g - sigma w.
-    let z = c.z + (g - (new - c.n.sqrt()) / alpha * w);
-    (g.is_finite() && n.is_finite() && z.is_finite()).then_some((Coord { z, n }, new))
+    let z = c.z + (g - (new - c.n.sqrt()) / alpha * c.w);
+    (g.is_finite() && n.is_finite() && z.is_finite()).then_some((z, n, new))
 }
 
 impl BalFtrl {
@@ -244,19 +251,41 @@ impl BalFtrl {
 impl Linear for BalFtrl {
     const SPARSE_STEPS: bool = true;
 
+    fn dim(&self) -> usize {
+        self.coords.len()
+    }
+
     fn weights(&self) -> &[f64] {
-        &self.weights
+        self.cache
+            .0
+            .get_or_init(|| self.coords.iter().map(|c| c.w).collect())
+    }
+
+    #[inline]
+    fn weight(&self, j: usize) -> f64 {
+        self.coords[j].w
     }
 }
 
 impl Scorer for BalFtrl {
     /// $w^\top x$ over the row's stored features, $O(\mathrm{nnz}(x))$.
     fn score(&self, x: Row<'_>) -> f64 {
-        x.dot(&self.weights)
+        if let Row::Dense(v) = x {
+            assert_eq!(
+                v.len(),
+                self.coords.len(),
+                "the row has {} features, the model {}",
+                v.len(),
+                self.coords.len()
+            );
+        }
+        let mut s = 0.0;
+        x.for_each(|j, xj| s += xj * self.coords[j].w);
+        s
     }
 
     fn divergence(&self) -> Option<Divergence> {
-        linear_divergence(&self.weights, None, self.rejected)
+        linear_divergence(self.weights(), None, self.rejected)
     }
 }
 
@@ -268,7 +297,8 @@ impl OnlineLearner for BalFtrl {
         }
         let c = class_weight(self.t, self.n_pos, y);
         let yv = y.sign();
-        let m = yv * (x.dot(&self.weights) + self.intercept);
+        self.cache = WeightsCache::default();
+        let m = yv * (self.score(x) + self.intercept);
         if m.is_nan() {
             self.rejected += 1;
             return;
@@ -278,23 +308,28 @@ impl OnlineLearner for BalFtrl {
         let params = &self.params;
         let mut overflowed = 0u64;
         // The intercept: a feature of value 1, so its gradient is a.
-        match ftrl_step(params.alpha, self.bias, self.intercept, a) {
-            Some((b, sqrt_n)) => {
-                self.bias = b;
-                self.intercept = intercept_form(params, b.z, sqrt_n);
+        let bias = Coord {
+            w: self.intercept,
+            ..self.bias
+        };
+        match ftrl_step(params.alpha, bias, a) {
+            Some((z, n, sqrt_n)) => {
+                self.intercept = intercept_form(params, z, sqrt_n);
+                self.bias = Coord { w: 0.0, z, n };
             }
             None => overflowed += 1,
         }
-        let (coords, weights) = (&mut self.coords, &mut self.weights);
-        x.for_each(
-            |j, xj| match ftrl_step(params.alpha, coords[j], weights[j], a * xj) {
-                Some((cj, sqrt_n)) => {
-                    coords[j] = cj;
-                    weights[j] = closed_form(params, cj.z, sqrt_n);
-                }
-                None => overflowed += 1,
-            },
-        );
+        let coords = &mut self.coords;
+        x.for_each(|j, xj| match ftrl_step(params.alpha, coords[j], a * xj) {
+            Some((z, n, sqrt_n)) => {
+                coords[j] = Coord {
+                    w: closed_form(params, z, sqrt_n),
+                    z,
+                    n,
+                };
+            }
+            None => overflowed += 1,
+        });
         self.rejected += overflowed;
     }
 
@@ -303,7 +338,7 @@ impl OnlineLearner for BalFtrl {
     fn grow(&mut self, dim: usize) -> Result<(), StateError> {
         if dim > self.coords.len() {
             self.coords.resize(dim, Coord::default());
-            self.weights.resize(dim, 0.0);
+            self.cache = WeightsCache::default();
         }
         Ok(())
     }
@@ -317,7 +352,10 @@ impl SavedState for BalFtrl {
         check::state(self.n_pos <= self.t, || {
             format!("{} positives of {} examples", self.n_pos, self.t)
         })?;
-        check::len("weights", self.weights.len(), self.coords.len())?;
+        // The intercept's coordinate keeps w = 0 (its weight is `intercept`).
+        check::state(self.bias.w == 0.0, || {
+            "the intercept's state holds a weight".to_owned()
+        })?;
         check::state(
             self.coords
                 .iter()
@@ -329,8 +367,7 @@ impl SavedState for BalFtrl {
         check::state(
             self.coords
                 .iter()
-                .zip(&self.weights)
-                .all(|(c, w)| closed_form(&self.params, c.z, c.n.sqrt()).to_bits() == w.to_bits())
+                .all(|c| closed_form(&self.params, c.z, c.n.sqrt()).to_bits() == c.w.to_bits())
                 && intercept_form(&self.params, self.bias.z, self.bias.n.sqrt()).to_bits()
                     == self.intercept.to_bits(),
             || "a weight is not the closed form of its sum and accumulator".to_owned(),
@@ -600,13 +637,10 @@ mod tests {
         good.update(Row::Dense(&[1.0, 0.5, 0.0]), Pos);
         assert!(good.validate().is_ok());
         let mut altered = good.clone();
-        altered.weights[0] *= 2.0;
+        altered.coords[0].w += 1.0;
         assert!(altered.validate().is_err());
         let mut altered = good.clone();
         altered.coords[1].n = -1.0;
-        assert!(altered.validate().is_err());
-        let mut altered = good.clone();
-        altered.weights.pop();
         assert!(altered.validate().is_err());
         let mut altered = good.clone();
         altered.intercept += 1.0;

@@ -926,6 +926,94 @@ class BALADAGRAD(OnlineAUCEstimator):
         feature_sigma: Literal['scale', 'median'] | float = 'scale',
     ) -> None: ...
 
+class BALFTRL(OnlineAUCEstimator):
+    """Balanced FTRL-Proximal: Per-coordinate FTRL-Proximal [FTRL13] on the class-balanced logistic loss, a univariate AUC surrogate [KDH11]; L1/L2 in closed form, O(nnz) per step
+
+    Registry name ``bal-ftrl`` (aliases balanced-ftrl, ftrl); linear learner; one pass, with ``partial_fit``.
+
+    Parameters
+    ----------
+    alpha : real, default=0.25
+        rate scale alpha > 0: feature j's rate is alpha / (beta + sqrt(n_j)) [FTRL13] (finite and > 0).
+    beta : real, default=1.0
+        rate smoothing beta >= 0 in alpha / (beta + sqrt(n_j)) [FTRL13] (finite and >= 0).
+    l1 : real, default=0.25
+        L1 weight lambda1 >= 0 (exact zeros where |z_j| <= lambda1) [FTRL13] (finite and >= 0).
+    l2 : real, default=0.0
+        L2 weight lambda2 >= 0, against the sum of the losses seen [FTRL13] (finite and >= 0).
+    seed : int, default=0
+        Seed of the learner's own random choices (reservoirs, landmarks).
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``); ``none`` by default, so arrays are used as given.
+    pos_label : label or None, default=None
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+    calibration : {None, 'sigmoid', 'isotonic'}, default=None
+        Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or isotonic regression on the held-out scores of an internal cross-validation (``auc train --calibrate``); ``partial_fit`` refits it on each batch's prequential scores. Stored in the model.
+    calibration_folds : int, default=5
+        Folds of the calibration's internal cross-validation.
+    cross_hash_bits : int or None, default=None
+        Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the product of every pair of a row's non-zero features is added as a feature, folded into 2^C columns after the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros is refused). Stored in the model, which crosses the rows it scores the same way.
+    average : bool, default=False
+        Score with the average of the iterates (``--average``).
+    one_hot : int or None, default=None
+        Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value, appended after the features, before the map. Stored in the model.
+    features : {None, 'nystroem', 'rff', 'elm', 'poly2'}, default=None
+        A nonlinear feature map after scaling, fitted on a seeded sample of the training rows and stored in the model (the CLI's ``--features``): Nystroem landmarks of the Gaussian kernel, random Fourier features, a random sigmoid layer, or the features with their pairwise products (``poly2``, exact). The learner then learns on the map's features.
+    n_features_map : int or None, default=None
+        Landmarks (Nystroem) or random features (1000 by default for each).
+    feature_sigma : 'scale', 'median' or float, default='scale'
+        The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): ``scale`` is sigma^2 = p Var(x) on the sample, ``median`` the median distance.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``decision_function`` scores ``classes_[1]``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    threshold_ : float
+        The score threshold maximizing TPR - FPR on the training scores:
+        ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns
+        ``classes_[1]`` where it is positive.
+    model_ : auclearn._native.Model
+        The trained model (the ``auc`` command's model file; see ``save``).
+
+    Default search grid (``auc train --tune``): alpha=2^-6..2^2; l1=0,2^-2,1; l2=0,2^-2,1,4,16.
+    """
+    alpha: float
+    beta: float
+    l1: float
+    l2: float
+    seed: int
+    scale: Literal['none', 'minmax', 'maxabs', 'auto']
+    pos_label: Any
+    calibration: Literal['sigmoid', 'isotonic'] | None
+    calibration_folds: int
+    cross_hash_bits: int | None
+    average: bool
+    one_hot: int | None
+    features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None
+    n_features_map: int | None
+    feature_sigma: Literal['scale', 'median'] | float
+    def __init__(
+        self,
+        *,
+        alpha: float = 0.25,
+        beta: float = 1.0,
+        l1: float = 0.25,
+        l2: float = 0.0,
+        seed: int = 0,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
+        pos_label: Any = None,
+        calibration: Literal['sigmoid', 'isotonic'] | None = None,
+        calibration_folds: int = 5,
+        cross_hash_bits: int | None = None,
+        average: bool = False,
+        one_hot: int | None = None,
+        features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
+        n_features_map: int | None = None,
+        feature_sigma: Literal['scale', 'median'] | float = 'scale',
+    ) -> None: ...
+
 class OKAUCM(OnlineAUCEstimator):
     """OKAUC-M: OKAUC-M [OAUC algs. 2-4, eq. 26]: kernel OGD on psi_M over budgeted FIFO buffers, eta_t = 1/(lambda t)
 
