@@ -6,13 +6,16 @@
 //! learner per ID keeps stepping across iterations (building one is $O(p)$, which is not a
 //! step); `averaged-pa-i` is PA-I with `Averaged` (lazy averaging). Balanced AdaGrad runs at its
 //! defaults, where $\lambda > 0$ makes every touched feature catch up its shrinkage in one power
-//! (its lazy L2 step).
+//! (its lazy L2 step). Balanced FTRL runs at its defaults: nothing to catch up, a step reads and
+//! writes one 32-byte slot per non-zero.
 
 use std::hint::black_box;
 
 use auc_benches::streams;
 use auc_core::{Dataset, OnlineLearner, OnlineParams, Params};
-use auc_online::{Averaged, BalAdagradParams, PaIParams, PerceptronParams, SolamParams};
+use auc_online::{
+    Averaged, BalAdagradParams, BalFtrlParams, PaIParams, PerceptronParams, SolamParams,
+};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 
 /// Feature counts: $2^{16}$ and $2^{22}$.
@@ -51,6 +54,8 @@ fn benches() {
         bench_learner(&mut c, SolamParams::NAME, &id, l, &data);
         let l = BalAdagradParams::default().build(p, 1).expect(ok);
         bench_learner(&mut c, BalAdagradParams::NAME, &id, l, &data);
+        let l = BalFtrlParams::default().build(p, 1).expect(ok);
+        bench_learner(&mut c, BalFtrlParams::NAME, &id, l, &data);
         let l = Averaged::new(pa.build(p, 1).expect(ok));
         bench_learner(&mut c, "averaged-pa-i", &id, l, &data);
     }

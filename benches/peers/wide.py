@@ -91,6 +91,7 @@ OURS = [
     ("perceptron", ["--algo", "perceptron"]),
     ("solam", ["--algo", "solam"]),
     ("bal-adagrad", ["--algo", "bal-adagrad"]),
+    ("bal-ftrl", ["--algo", "bal-ftrl"]),
     ("oam-seq", ["--algo", "oam-seq"]),
     ("oam-gra", ["--algo", "oam-gra"]),
     ("opauc", ["--algo", "opauc"]),
@@ -102,7 +103,7 @@ OURS = [
     ("opauc-batch sketch 32", ["--algo", "opauc-batch", "--param", "sketch=32"]),
     ("oauc-m-batch sketch 32", ["--algo", "oauc-m-batch", "--param", "sketch=32"]),
 ]
-STREAM_OURS = ["pa-i", "perceptron", "solam", "bal-adagrad"]
+STREAM_OURS = ["pa-i", "perceptron", "solam", "bal-adagrad", "bal-ftrl"]
 
 # --- peers: (row name, worker spec) ------------------------------------------------------------
 PEERS = [
