@@ -590,6 +590,7 @@ impl FrequentDirections {
     }
 }
 
+mod negative;
 mod wire;
 
 pub(crate) use wire::{Wire, decode_exact};

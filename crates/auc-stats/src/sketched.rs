@@ -85,6 +85,35 @@ impl SketchedMoments {
         }
     }
 
+    /// The negative part of $\hat{\Sigma}$'s low-rank term: $(\mu, v)$ with $\mu > 0$ and unit
+    /// $v$ such that $\hat{\Sigma} + \mu v v^\top \succeq 0$, or `None` when $\hat{\Sigma}$ has
+    /// none. $\hat{C} = L + \operatorname{diag}(E)$ with $L = B^\top B - N\bar{x}\bar{x}^\top$, a
+    /// positive semi-definite matrix minus a rank-one one, so $L$ has at most one negative
+    /// eigenvalue $\theta$ ([`FrequentDirections::negative_direction`]) and
+    /// $\operatorname{diag}(E) \succeq 0$; $\mu = -\theta / N$ (`docs/math/sketched-moments.md`
+    /// section 6).
+    ///
+    /// # Errors
+    /// As [`FrequentDirections::negative_direction`] (never for moments built by
+    /// [`update`](Self::update) and [`merge`](Self::merge)).
+    pub fn negative_part(&self) -> Result<Option<(f64, Vec<f64>)>, StatsError> {
+        if self.n == 0 {
+            return Ok(None);
+        }
+        let n = self.n as f64;
+        let mut mean = vec![0.0; self.dim()];
+        self.mean_into(&mut mean)?;
+        let mut fd_dim_mean = mean;
+        fd_dim_mean.resize(self.sketch.dim(), 0.0);
+        Ok(self
+            .sketch
+            .negative_direction(&fd_dim_mean, n)?
+            .map(|(theta, mut v)| {
+                v.resize(self.dim(), 0.0);
+                (-theta / n, v)
+            }))
+    }
+
     /// Grows the dimension to `dim` (the new features are zero in every row).
     pub fn grow(&mut self, dim: usize) {
         if dim > self.dim() {

@@ -1,0 +1,254 @@
+//! The negative part of a sketch minus a rank-one term: the most negative eigenpair of
+//! $L = B^\top B + R^\top R - c\, u u^\top$ (`docs/math/sketched-moments.md` section 6).
+//!
+//! $L = Z^\top J Z$ with $Z = [B; R; u^\top]$ ($r \le 2\ell + 1$ rows) and
+//! $J = \operatorname{diag}(1, \dots, 1, -c)$. A positive semi-definite part minus a rank-one
+//! term has at most one negative eigenvalue (interlacing). Its eigenvector lies in the row space
+//! of $Z$, so with the Gram matrix $K = Z Z^\top = Q \Lambda Q^\top$ (kept where
+//! $\lambda > 10^{-12}\lambda_{\max}$) and the eigenpairs $(\theta, a)$ of the small symmetric
+//! $A = \Lambda^{1/2} Q^\top J Q \Lambda^{1/2}$, $v = Z^\top Q \Lambda^{-1/2} a$ satisfies
+//! $L v = \theta v$ and $\lVert v\rVert = \lVert a\rVert = 1$: $O(\ell^2 t)$ flops for
+//! $B B^\top$, $O(\ell^3)$ for the two small eigendecompositions and $O(\ell t)$ for $v$; the
+//! $p \times p$ matrix is never formed.
+
+use faer::linalg::matmul::matmul;
+use faer::{Accum, Mat, MatRef, Par, Side};
+
+use super::FrequentDirections;
+use crate::StatsError;
+use crate::kernels::{axpy, dot};
+
+/// Eigenvalues of $K$ below this fraction of the largest are its null space.
+const GRAM_FLOOR: f64 = 1e-12;
+
+/// A symmetric matrix's eigenpairs, in increasing order of eigenvalue; `None` if faer fails
+/// (only on non-finite input).
+fn eigen(m: &Mat<f64>) -> Option<(Vec<f64>, Mat<f64>)> {
+    let evd = m.self_adjoint_eigen(Side::Lower).ok()?;
+    let s = evd.S().column_vector();
+    let n = m.nrows();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| s[a].total_cmp(&s[b]).then(a.cmp(&b)));
+    let values = order.iter().map(|&j| s[j]).collect();
+    let vectors = Mat::from_fn(n, n, |i, k| evd.U()[(i, order[k])]);
+    Some((values, vectors))
+}
+
+impl FrequentDirections {
+    /// The most negative eigenpair $(\theta, v)$, $\lVert v\rVert = 1$, of
+    /// $B^\top B + R^\top R - c\, u u^\top$ (the sketch's estimate of $A^\top A$ minus
+    /// $c\, u u^\top$), or `None` when that matrix has no negative eigenvalue. $\theta$ is returned
+    /// as the Rayleigh quotient $v^\top L v$ of the computed $v$.
+    ///
+    /// # Errors
+    /// [`StatsError::Length`] if `u` is not of length $p$; [`StatsError::NonFinite`] for a
+    /// non-finite entry of `u` or a non-finite `c`.
+    pub fn negative_direction(
+        &self,
+        u: &[f64],
+        c: f64,
+    ) -> Result<Option<(f64, Vec<f64>)>, StatsError> {
+        self.check(u, self.dim)?;
+        if !c.is_finite() {
+            return Err(StatsError::NonFinite {
+                what: "c",
+                index: 0,
+                value: c.to_string(),
+            });
+        }
+        if c <= 0.0 {
+            return Ok(None);
+        }
+        let (ell, stride) = (self.ell, 2 * self.ell);
+        let q = self.buf_ptr.len() - 1;
+        let r = ell + q + 1;
+        // K = Z Z^T. B B^T afresh from the slots (the kept Gram block is the shrink's
+        // C^T G C, equal only up to rounding); B R^T and R R^T as `insert` filled them.
+        let t = self.features.len();
+        let slots = MatRef::from_column_major_slice(&self.sketch, ell, t);
+        let mut bb = Mat::<f64>::zeros(ell, ell);
+        matmul(
+            bb.as_mut(),
+            Accum::Replace,
+            slots,
+            slots.transpose(),
+            1.0,
+            Par::Seq,
+        );
+        let bu = self.project(u);
+        let ru: Vec<f64> = (0..q).map(|k| self.row_dot(k, u)).collect();
+        let mut k = Mat::<f64>::zeros(r, r);
+        for i in 0..r {
+            for j in 0..=i {
+                let v = if i < ell {
+                    bb[(i, j)]
+                } else if i < ell + q {
+                    if j < ell + q {
+                        self.gram[i * stride + j]
+                    } else {
+                        unreachable!("j <= i")
+                    }
+                } else if j < ell {
+                    bu[j]
+                } else if j < ell + q {
+                    ru[j - ell]
+                } else {
+                    dot(u, u)
+                };
+                k[(i, j)] = v;
+                k[(j, i)] = v;
+            }
+        }
+        let Some((lambda, qm)) = eigen(&k) else {
+            return Ok(None);
+        };
+        let top = lambda.last().copied().unwrap_or(0.0);
+        let kept: Vec<usize> = (0..r).filter(|&i| lambda[i] > GRAM_FLOOR * top).collect();
+        if kept.is_empty() {
+            return Ok(None);
+        }
+        // A = Lambda^(1/2) Q^T J Q Lambda^(1/2) on the kept columns; J is -c on Z's last row.
+        let m = kept.len();
+        let sign = |i: usize| if i + 1 == r { -c } else { 1.0 };
+        let a = Mat::from_fn(m, m, |x, y| {
+            let (cx, cy) = (kept[x], kept[y]);
+            let s: f64 = (0..r).map(|i| sign(i) * qm[(i, cx)] * qm[(i, cy)]).sum();
+            (lambda[cx] * lambda[cy]).sqrt() * s
+        });
+        let Some((theta, av)) = eigen(&a) else {
+            return Ok(None);
+        };
+        if theta[0] >= 0.0 {
+            return Ok(None);
+        }
+        // gamma = Q Lambda^(-1/2) a, then v = Z^T gamma.
+        let gamma: Vec<f64> = (0..r)
+            .map(|i| {
+                (0..m)
+                    .map(|x| qm[(i, kept[x])] * av[(x, 0)] / lambda[kept[x]].sqrt())
+                    .sum()
+            })
+            .collect();
+        let mut v = vec![0.0; self.dim];
+        for (col, &f) in self.sketch.chunks_exact(ell).zip(&self.features) {
+            v[f as usize] = dot(col, &gamma[..ell]);
+        }
+        for (kq, &g) in gamma[ell..ell + q].iter().enumerate() {
+            for s in self.buf_ptr[kq]..self.buf_ptr[kq + 1] {
+                v[self.features[self.buf_slot[s] as usize] as usize] += g * self.buf_val[s];
+            }
+        }
+        axpy(gamma[r - 1], u, &mut v);
+        let norm = dot(&v, &v).sqrt();
+        if !(norm > 0.0 && norm.is_finite()) {
+            return Ok(None);
+        }
+        v.iter_mut().for_each(|x| *x /= norm);
+        let rayleigh = self.quad(&v)? - c * dot(u, &v).powi(2);
+        Ok((rayleigh < 0.0).then_some((rayleigh, v)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use auc_core::SparseVec;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The dense $L$ of a small sketch, column by column through `apply`.
+    fn dense_l(fd: &FrequentDirections, u: &[f64], c: f64) -> Mat<f64> {
+        let p = fd.dim();
+        let mut l = Mat::<f64>::zeros(p, p);
+        let mut e = vec![0.0; p];
+        let mut col = vec![0.0; p];
+        for j in 0..p {
+            e[j] = 1.0;
+            fd.apply(&e, &mut col).unwrap();
+            for i in 0..p {
+                l[(i, j)] = col[i] - c * u[i] * u[j];
+            }
+            e[j] = 0.0;
+        }
+        l
+    }
+
+    /// Random sparse rows with a large mean (so the mean term outweighs what the sketch drops),
+    /// sketched at a rank far below $p$: the eigenpair matches the dense matrix's smallest, and
+    /// adding $-\theta v v^\top$ leaves no negative eigenvalue.
+    #[test]
+    fn the_negative_eigenpair_matches_the_dense_matrix() {
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut negative = 0;
+        for (p, ell, rows) in [(12, 2, 40), (20, 4, 200), (30, 3, 97)] {
+            let mut fd = FrequentDirections::new(ell, p).unwrap();
+            let mut sum = vec![0.0; p];
+            for _ in 0..rows {
+                let mut pairs: Vec<(u32, f64)> = Vec::new();
+                for j in 0..p as u32 {
+                    if rng.random::<f64>() < 0.4 {
+                        pairs.push((j, 1.0 + rng.random::<f64>()));
+                    }
+                }
+                let x = SparseVec::from_pairs(pairs).unwrap();
+                x.view()
+                    .indices()
+                    .iter()
+                    .zip(x.view().values())
+                    .for_each(|(&j, &v)| sum[j as usize] += v);
+                fd.insert(auc_core::Row::Sparse(x.view())).unwrap();
+            }
+            let n = rows as f64;
+            let mean: Vec<f64> = sum.iter().map(|s| s / n).collect();
+            let l = dense_l(&fd, &mean, n);
+            let (values, _) = eigen(&l).unwrap();
+            let scale = values.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            match fd.negative_direction(&mean, n).unwrap() {
+                Some((theta, v)) => {
+                    negative += 1;
+                    assert!(
+                        (theta - values[0]).abs() <= 1e-9 * scale,
+                        "p {p}: theta {theta}, dense {}",
+                        values[0]
+                    );
+                    let clipped = Mat::from_fn(p, p, |i, j| l[(i, j)] - theta * v[i] * v[j]);
+                    let (after, _) = eigen(&clipped).unwrap();
+                    assert!(after[0] >= -1e-9 * scale, "p {p}: {}", after[0]);
+                    // At most one negative eigenvalue (interlacing).
+                    assert!(values[1] >= -1e-9 * scale, "p {p}: {}", values[1]);
+                }
+                None => assert!(values[0] >= -1e-9 * scale, "p {p}: {}", values[0]),
+            }
+        }
+        // The case the method exists for occurs on such data.
+        assert!(
+            negative >= 2,
+            "{negative} of 3 sketches had a negative part"
+        );
+    }
+
+    /// With $c = 0$ or an exact sketch of the rows (rank at least their number) minus their mean,
+    /// there is nothing negative: the centered co-moment is positive semi-definite.
+    #[test]
+    fn an_exact_sketch_minus_its_mean_has_no_negative_part() {
+        let p = 6;
+        let mut fd = FrequentDirections::new(8, p).unwrap();
+        let rows = [
+            [1.0, 0.0, 2.0, 0.0, 0.5, 0.0],
+            [0.0, 1.0, 1.0, 0.0, 0.0, 3.0],
+        ];
+        let mut mean = vec![0.0; p];
+        for r in &rows {
+            fd.insert(auc_core::Row::Dense(r)).unwrap();
+            for (m, v) in mean.iter_mut().zip(r) {
+                *m += v / 2.0;
+            }
+        }
+        assert!(fd.negative_direction(&mean, 0.0).unwrap().is_none());
+        // Exact in exact arithmetic; rounding may leave a negative value of order 1e-16.
+        if let Some((theta, _)) = fd.negative_direction(&mean, 2.0).unwrap() {
+            assert!(theta > -1e-12, "{theta}");
+        }
+        assert!(fd.negative_direction(&mean[..3], 2.0).is_err());
+    }
+}
