@@ -93,7 +93,8 @@ impl OperatorSolve {
 }
 
 /// Fits on `train`'s rows without a $p \times p$ matrix: over sketches of rank `sketch` when it
-/// is positive, else over the exact rows. A sketch that meets negative curvature is shifted by
+/// is positive (their negative parts put back, [`SketchedProblem`]'s docs), else over the exact
+/// rows. A sketch that still meets negative curvature is shifted by
 /// the smallest of $\varepsilon/1024, \varepsilon/256, \dots, \varepsilon$ that has none
 /// ([`SketchedProblem`]'s docs); the summary says so.
 pub(crate) fn fit_on_rows(
@@ -126,9 +127,15 @@ pub(crate) fn fit_on_rows(
         }
     };
     let model = MomentModel::with_counts(lambda, s, pb.counts());
+    let clipped = pb.clipped();
     let summary = format!(
-        "{}, sketch rank {sketch}: |w'(S - S_k)w| <= {eps:.2e} ||w||^2{}",
+        "{}, sketch rank {sketch}: |w'(S - S_k)w| <= {eps:.2e} ||w||^2{}{}",
         model.summary(),
+        if clipped > 0.0 {
+            format!(" (negative parts put back: {clipped:.2e})")
+        } else {
+            String::new()
+        },
         if shift > 0.0 {
             format!(" (more than lambda: solved with S_k + {shift:.2e} I)")
         } else {

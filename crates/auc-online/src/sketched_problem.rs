@@ -5,20 +5,17 @@
 //! $O(\ell t + p)$ memory, never a $p \times p$ matrix (`docs/math/sketched-moments.md`).
 //!
 //! **What the sketch changes.** With $\hat S = \hat\Sigma_+ + \hat\Sigma_-$ and
-//! $\varepsilon = \Delta_+/n_+ + \Delta_-/n_-$ (the two sketches' bounds,
-//! [`SketchedProblem::error_bound`]), $\lvert w^\top (S - \hat S) w\rvert \le \varepsilon
-//! \lVert w\rVert^2$, so the sketched objective $\hat F$ is within
-//! $\frac\varepsilon2 \lVert w\rVert^2$ of the exact $F$ at every $w$. $\Delta$ and the
-//! diagonal are exact. $\hat S$ is not always positive semi-definite (its eigenvalues are at
-//! least $-\varepsilon$), so $\hat F$ is strongly convex when $\lambda > \varepsilon$; otherwise
-//! the solver may meet negative curvature. Then `opauc-batch` solves with
-//! $\hat S + \sigma I$ ([`SketchedProblem::set_shift`]) for the smallest $\sigma$ of
-//! $\varepsilon/1024, \varepsilon/256, \dots, \varepsilon$ that has none:
-//! $\lvert w^\top(S - \hat S - \sigma I) w\rvert \le (\varepsilon + \sigma)\lVert w\rVert^2$,
-//! and at $\sigma = \varepsilon$ the operator is positive semi-definite
-//! ($\hat S + \varepsilon I \succeq S$: an upper bound of the exact objective). The bound
-//! $\varepsilon$ is loose (tens of times the true error on the tests' data), hence the
-//! smaller shifts first.
+//! $\varepsilon = \Delta_+/n_+ + \Delta_-/n_-$ (the two sketches' bounds),
+//! $\lvert w^\top (S - \hat S) w\rvert \le \varepsilon \lVert w\rVert^2$, and $\Delta$ and the
+//! diagonal are exact. $\hat S$ is not always positive semi-definite, but each class's
+//! $\hat\Sigma$ is a positive semi-definite matrix minus one rank-one term plus a non-negative
+//! diagonal, so it has at most one negative direction, which
+//! `SketchedMoments::negative_part` finds without a $p \times p$ matrix: the operator is
+//! $\hat S^+ = \hat S + \sum_\pm \mu_\pm v_\pm v_\pm^\top \succeq 0$, and
+//! [`SketchedProblem::error_bound`] is $\varepsilon + \mu_+ + \mu_-$
+//! (`docs/math/sketched-moments.md` section 6). Should rounding still leave negative curvature,
+//! `opauc-batch` solves with $\hat S^+ + \sigma I$ ([`SketchedProblem::set_shift`]) for the
+//! smallest $\sigma$ of $\varepsilon/1024, \varepsilon/256, \dots, \varepsilon$ that has none.
 
 use auc_core::{Dataset, FitError, Label};
 use auc_stats::SketchedMoments;
@@ -34,6 +31,8 @@ pub struct SketchedProblem {
     diag: Vec<f64>,
     scratch: Vec<f64>,
     shift: f64,
+    /// Each class's negative part $(\mu, v)$, added back as $\mu v v^\top$ (module docs).
+    clips: Vec<(f64, Vec<f64>)>,
 }
 
 impl SketchedProblem {
@@ -64,6 +63,19 @@ impl SketchedProblem {
                 what: "class moments",
             });
         }
+        let not_finite = |_| FitError::NotFinite {
+            what: "class moments",
+        };
+        let mut clips = Vec::new();
+        let mut diag = diag;
+        for m in [&pos, &neg] {
+            if let Some((mu, v)) = m.negative_part().map_err(not_finite)? {
+                for (d, x) in diag.iter_mut().zip(&v) {
+                    *d += mu * x * x;
+                }
+                clips.push((mu, v));
+            }
+        }
         Ok(Self {
             pos,
             neg,
@@ -71,6 +83,7 @@ impl SketchedProblem {
             diag,
             scratch: vec![0.0; p],
             shift: 0.0,
+            clips,
         })
     }
 
@@ -104,7 +117,12 @@ impl SketchedProblem {
     /// $\varepsilon = \Delta_+/n_+ + \Delta_-/n_-$: $\lvert w^\top(S - \hat S) w\rvert \le
     /// \varepsilon \lVert w\rVert^2$.
     pub fn error_bound(&self) -> f64 {
-        self.pos.error_bound() + self.neg.error_bound()
+        self.pos.error_bound() + self.neg.error_bound() + self.clipped()
+    }
+
+    /// $\sum \mu$ over the classes' negative parts added back (0 when neither had one).
+    pub fn clipped(&self) -> f64 {
+        self.clips.iter().map(|c| c.0).sum()
     }
 
     /// Uses $\hat S + \sigma I$ from now on (module docs; $\sigma \ge 0$, and
@@ -144,6 +162,12 @@ impl PairOperator for SketchedProblem {
             .expect("grown to p");
         for ((o, &s), &vj) in out.iter_mut().zip(&self.scratch).zip(v) {
             *o += s + self.shift * vj;
+        }
+        for (mu, c) in &self.clips {
+            let a = mu * crate::batch_moments::dot(c, v);
+            for (o, &cj) in out.iter_mut().zip(c) {
+                *o += a * cj;
+            }
         }
     }
 

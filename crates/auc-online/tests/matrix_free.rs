@@ -252,3 +252,60 @@ fn oauc_m_batch_fits_on_rows_what_it_fits_densely() {
     assert!(line.contains("sketch rank 64"), "{line}");
     assert!(dist(c.weights(), a.weights()) <= 1e-5 * dot(a.weights(), a.weights()).sqrt());
 }
+
+/// One-hot rows of 0/1 values (fields of a few hundred values, a rare positive class): the
+/// sketch's estimate minus the exact mean terms has negative curvature, which the problem puts
+/// back as at most one rank-one term per class (docs/math/sketched-moments.md section 6). The
+/// operator, formed column by column, is then positive semi-definite, and `opauc-batch` solves
+/// it with no ridge.
+#[test]
+fn the_sketched_operator_has_its_negative_parts_put_back() {
+    let (n, fields, values) = (2000usize, 4usize, 30usize);
+    let p = fields * values;
+    let mut rng = StdRng::seed_from_u64(21);
+    let (mut indptr, mut indices, mut vals, mut labels) = (vec![0], vec![], vec![], vec![]);
+    for _ in 0..n {
+        let mut logit: f64 = -2.5;
+        for f in 0..fields {
+            let u: f64 = rng.random();
+            let v = ((u * u * u * values as f64) as usize).min(values - 1);
+            indices.push((f * values + v) as u32);
+            vals.push(1.0);
+            logit += if v % 4 == 0 { 0.8 } else { -0.2 };
+        }
+        indptr.push(indices.len());
+        let pos = rng.random::<f64>() < 1.0 / (1.0 + (-logit).exp());
+        labels.push(if pos { Label::Pos } else { Label::Neg });
+    }
+    let d = Dataset::sparse(p, indptr, indices, vals, labels).unwrap();
+    let mut sk = SketchedProblem::from_dataset(&d, 4).unwrap();
+    assert!(
+        sk.clipped() > 0.0,
+        "this data has a negative part to put back"
+    );
+    let mut s = faer::Mat::<f64>::zeros(p, p);
+    let (mut e, mut col) = (vec![0.0; p], vec![0.0; p]);
+    for j in 0..p {
+        e[j] = 1.0;
+        sk.s_apply(&e, &mut col);
+        for i in 0..p {
+            s[(i, j)] = col[i];
+        }
+        e[j] = 0.0;
+    }
+    let sym = faer::Mat::from_fn(p, p, |i, j| 0.5 * (s[(i, j)] + s[(j, i)]));
+    let evd = sym.self_adjoint_eigen(faer::Side::Lower).unwrap();
+    let eig = evd.S().column_vector();
+    let (lo, hi) = (0..p).fold((f64::INFINITY, 0.0f64), |(lo, hi), i| {
+        (lo.min(eig[i]), hi.max(eig[i].abs()))
+    });
+    assert!(lo >= -1e-10 * hi, "smallest eigenvalue {lo} of {hi}");
+    let (_, line) = OpaucBatchParams {
+        sketch: 4,
+        ..OpaucBatchParams::default()
+    }
+    .fit_model(&d, 0)
+    .unwrap();
+    assert!(line.contains("negative parts put back"), "{line}");
+    assert!(!line.contains("solved with"), "{line}");
+}

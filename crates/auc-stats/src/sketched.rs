@@ -91,7 +91,7 @@ impl SketchedMoments {
     /// positive semi-definite matrix minus a rank-one one, so $L$ has at most one negative
     /// eigenvalue $\theta$ ([`FrequentDirections::negative_direction`]) and
     /// $\operatorname{diag}(E) \succeq 0$; $\mu = -\theta / N$ (`docs/math/sketched-moments.md`
-    /// section 6, where putting it back in place of the batch solve's ridge is measured).
+    /// section 6: what the batch solve puts back).
     ///
     /// # Errors
     /// As [`FrequentDirections::negative_direction`] (never for moments built by
