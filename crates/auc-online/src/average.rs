@@ -141,15 +141,7 @@ impl<L: Linear + Scorer> Scorer for Averaged<L> {
         if !L::SPARSE_STEPS {
             return x.dot(&self.mean);
         }
-        if let Row::Dense(v) = x {
-            assert_eq!(
-                v.len(),
-                self.mean.len(),
-                "the row has {} features, the model {}",
-                v.len(),
-                self.mean.len()
-            );
-        }
+        crate::check_dense_len(x, self.mean.len());
         let mut s = 0.0;
         x.for_each(|j, xj| s += xj * self.mean_at(j));
         s

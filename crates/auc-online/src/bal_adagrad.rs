@@ -137,8 +137,7 @@ impl OnlineParams for BalAdagradParams {
         self.check()?;
         Ok(BalAdagrad {
             params: self.clone(),
-            t: 0,
-            n_pos: 0,
+            counts: ClassCounts::default(),
             coords: vec![Coord::default(); dim],
             last: if self.lambda > 0.0 {
                 vec![0; dim]
@@ -178,10 +177,8 @@ struct Coord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BalAdagrad {
     params: BalAdagradParams,
-    /// Examples seen.
-    t: u64,
-    /// Positives seen.
-    n_pos: u64,
+    /// Examples and positives seen.
+    counts: ClassCounts,
     /// $(\tilde w_j, G_j)$ per feature, interleaved so that a step misses the cache once per
     /// touched feature.
     coords: Vec<Coord>,
@@ -220,12 +217,54 @@ pub(crate) fn logistic(m: f64) -> (f64, f64) {
     }
 }
 
-/// The class weight $c_t = t / (2 n^{y_t}_t)$ of step `t` (this example counted in `t` and, if
-/// positive, in `n_pos`): the inverse of its class's running count, times $t/2$.
-#[inline]
-pub(crate) fn class_weight(t: u64, n_pos: u64, y: Label) -> f64 {
-    let n_y = if y.is_pos() { n_pos } else { t - n_pos };
-    t as f64 / (2.0 * n_y as f64)
+/// The running class counts of the balanced learners, and the class weight they give each step.
+/// Serialized as its two fields in order, so a learner that holds it has the layout of one that
+/// held `t` and `n_pos` itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ClassCounts {
+    /// Examples seen.
+    pub(crate) t: u64,
+    /// Positives seen.
+    pub(crate) n_pos: u64,
+}
+
+impl ClassCounts {
+    /// Counts the example of class `y` and returns its class weight $c_t = t / (2 n^{y_t}_t)$
+    /// (this example counted): the inverse of its class's running count, times $t/2$.
+    #[inline]
+    pub(crate) fn weigh(&mut self, y: Label) -> f64 {
+        self.t += 1;
+        if y.is_pos() {
+            self.n_pos += 1;
+        }
+        let n_y = if y.is_pos() {
+            self.n_pos
+        } else {
+            self.t - self.n_pos
+        };
+        self.t as f64 / (2.0 * n_y as f64)
+    }
+
+    /// Examples seen.
+    pub(crate) fn steps(&self) -> u64 {
+        self.t
+    }
+
+    /// The running positive rate $n^+_t / t$ (0 before any example).
+    pub(crate) fn positive_rate(&self) -> f64 {
+        if self.t == 0 {
+            0.0
+        } else {
+            self.n_pos as f64 / self.t as f64
+        }
+    }
+
+    /// Refuses more positives than examples.
+    pub(crate) fn validate(&self) -> Result<(), StateError> {
+        check::state(self.n_pos <= self.t, || {
+            format!("{} positives of {} examples", self.n_pos, self.t)
+        })
+    }
 }
 
 /// $\rho = 1 / (1 + \eta\lambda / H)$: 1 when $\lambda = 0$ or $H = \infty$.
@@ -246,16 +285,12 @@ fn power(rho: f64, k: u64) -> f64 {
 impl BalAdagrad {
     /// Examples seen.
     pub fn steps(&self) -> u64 {
-        self.t
+        self.counts.steps()
     }
 
     /// The running positive rate $n^+_t / t$ (0 before any example).
     pub fn positive_rate(&self) -> f64 {
-        if self.t == 0 {
-            0.0
-        } else {
-            self.n_pos as f64 / self.t as f64
-        }
+        self.counts.positive_rate()
     }
 
     /// AdaGrad's accumulators $G_j$, one per feature.
@@ -293,7 +328,7 @@ impl Linear for BalAdagrad {
     fn weights(&self) -> &[f64] {
         self.cache.0.get_or_init(|| {
             (0..self.coords.len())
-                .map(|j| self.weight_at(j, self.t))
+                .map(|j| self.weight_at(j, self.counts.steps()))
                 .collect()
         })
     }
@@ -302,17 +337,9 @@ impl Linear for BalAdagrad {
 impl Scorer for BalAdagrad {
     /// $w^\top x$ over the row's stored features, $O(\mathrm{nnz}(x))$.
     fn score(&self, x: Row<'_>) -> f64 {
-        if let Row::Dense(v) = x {
-            assert_eq!(
-                v.len(),
-                self.coords.len(),
-                "the row has {} features, the model {}",
-                v.len(),
-                self.coords.len()
-            );
-        }
+        crate::check_dense_len(x, self.coords.len());
         let mut s = 0.0;
-        x.for_each(|j, xj| s += xj * self.weight_at(j, self.t));
+        x.for_each(|j, xj| s += xj * self.weight_at(j, self.counts.steps()));
         s
     }
 
@@ -324,12 +351,8 @@ impl Scorer for BalAdagrad {
 impl OnlineLearner for BalAdagrad {
     fn update(&mut self, x: Row<'_>, y: Label) {
         self.cache = WeightsCache::default();
-        self.t += 1;
-        if y.is_pos() {
-            self.n_pos += 1;
-        }
-        let t = self.t;
-        let c = class_weight(t, self.n_pos, y);
+        let c = self.counts.weigh(y);
+        let t = self.counts.steps();
         let yv = y.sign();
         let eta = self.params.eta;
         let eta_lambda = self.eta_lambda();
@@ -407,9 +430,7 @@ impl SavedState for BalAdagrad {
 
     fn validate(&self) -> Result<(), StateError> {
         self.params.check()?;
-        check::state(self.n_pos <= self.t, || {
-            format!("{} positives of {} examples", self.n_pos, self.t)
-        })?;
+        self.counts.validate()?;
         check::state(self.coords.iter().all(|c| c.w.is_finite()), || {
             "a weight is not finite".to_owned()
         })?;
@@ -423,8 +444,9 @@ impl SavedState for BalAdagrad {
             0
         };
         check::len("last", self.last.len(), want)?;
-        check::state(self.last.iter().all(|&s| s <= self.t), || {
-            format!("a step counter is past the {} steps taken", self.t)
+        let t = self.counts.steps();
+        check::state(self.last.iter().all(|&s| s <= t), || {
+            format!("a step counter is past the {t} steps taken")
         })
     }
 }
@@ -787,7 +809,7 @@ mod tests {
         bad.last[0] = 5;
         assert!(bad.validate().is_err());
         let mut bad = good;
-        bad.n_pos = 1;
+        bad.counts.n_pos = 1;
         assert!(bad.validate().is_err());
     }
 

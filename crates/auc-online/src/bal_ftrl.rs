@@ -6,7 +6,7 @@
 //!
 //! | symbol | Rust name | meaning |
 //! |---|---|---|
-//! | $t$, $n^+_t$ | `t`, `n_pos` | examples seen (this one included), and positives |
+//! | $t$, $n^+_t$ | `counts` | examples seen (this one included), and positives |
 //! | $c_t$ | `c` | the example's class weight $t / (2 n^{y_t}_t)$, as in [`crate::BalAdagrad`] |
 //! | $g_t$ | `g` | the gradient $-c_t\, y_t\, \sigma(-m_t)\, x_t$ of $c_t \ell(y_t w_t^\top x_t)$ |
 //! | $n_{t,j}$ | `n` | $\sum_{s \le t} g_{s,j}^2$ |
@@ -53,8 +53,8 @@ use auc_core::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::bal_adagrad::{class_weight, logistic};
-use crate::{Linear, WeightsCache, linear_divergence};
+use crate::bal_adagrad::{ClassCounts, logistic};
+use crate::{Linear, WeightsCache, check_dense_len, linear_divergence};
 
 /// Parameters of [`BalFtrl`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,19 +125,17 @@ impl OnlineParams for BalFtrlParams {
         self.check()?;
         Ok(BalFtrl {
             params: self.clone(),
-            t: 0,
-            n_pos: 0,
+            counts: ClassCounts::default(),
             coords: vec![Coord::default(); dim],
             bias: Coord::default(),
-            intercept: 0.0,
             rejected: 0,
             cache: WeightsCache::default(),
         })
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
-        // (w, z, n) in 32 bytes, the weights materialized when asked (the intercept's numbers
-        // are in the constant part).
+        // (w, z, n) in 32 bytes, the weights materialized when asked (the intercept's slot is
+        // in the constant part).
         40 * dim as u64
     }
 }
@@ -167,16 +165,13 @@ struct Coord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BalFtrl {
     params: BalFtrlParams,
-    /// Examples seen.
-    t: u64,
-    /// Positives seen.
-    n_pos: u64,
+    /// Examples and positives seen.
+    counts: ClassCounts,
     /// $(w_j, z_j, n_j)$ per feature.
     coords: Vec<Coord>,
-    /// The intercept's $(z_0, n_0)$: a feature that is 1 on every row, with no L1 or L2.
+    /// The intercept $(b, z_0, n_0)$: a feature that is 1 on every row, with no L1 or L2 (in
+    /// the margin, not in the scores).
     bias: Coord,
-    /// The intercept $b$, the closed form of `bias` (in the margin, not in the scores).
-    intercept: f64,
     /// Steps refused because the margin was NaN, and coordinates whose update overflowed.
     rejected: u64,
     /// The weights materialized, filled on the first [`Linear::weights`] call after an update.
@@ -184,51 +179,42 @@ pub struct BalFtrl {
     cache: WeightsCache,
 }
 
-/// The closed-form weight of a coordinate with sum `z` and rate denominator `sqrt_n`
-/// $= \sqrt{n_j}$ (module docs).
+/// The closed-form weight of a coordinate with sum `z`, $\sqrt{n}$ = `sqrt_n`, L1 weight `l1`
+/// and L2 weight `l2` (the parameters' for a feature, 0 for the intercept; module docs).
 #[inline]
-fn closed_form(p: &BalFtrlParams, z: f64, sqrt_n: f64) -> f64 {
-    if z.abs() <= p.l1 {
+fn closed_form(p: &BalFtrlParams, l1: f64, l2: f64, z: f64, sqrt_n: f64) -> f64 {
+    if z.abs() <= l1 {
         0.0
     } else {
-        -(z - p.l1.copysign(z)) / ((p.beta + sqrt_n) / p.alpha + p.l2)
+        -(z - l1.copysign(z)) / ((p.beta + sqrt_n) / p.alpha + l2)
     }
 }
 
-/// The intercept's closed form: the same with no L1 or L2 (module docs).
+/// One FTRL-Proximal step on a coordinate `c` with gradient `g` and regularizers `l1`, `l2`:
+/// its new state and weight, or `None` when a value would stop being finite (the coordinate
+/// then keeps its state).
 #[inline]
-fn intercept_form(p: &BalFtrlParams, z: f64, sqrt_n: f64) -> f64 {
-    if z == 0.0 {
-        0.0
-    } else {
-        -z / ((p.beta + sqrt_n) / p.alpha)
-    }
-}
-
-/// One FTRL-Proximal step on a coordinate with state and weight `c` and gradient `g`: the new
-/// $z$, $n$ and $\sqrt{n}$, or `None` when a value would stop being finite.
-#[inline]
-fn ftrl_step(alpha: f64, c: Coord, g: f64) -> Option<(f64, f64, f64)> {
+fn stepped(p: &BalFtrlParams, l1: f64, l2: f64, c: Coord, g: f64) -> Option<Coord> {
     let n = c.n + g * g;
-    let new = n.sqrt();
+    let sqrt_n = n.sqrt();
     // [FTRL13]: sigma = (sqrt(n + g^2) - sqrt(n)) / alpha, z += g - sigma w.
-    let z = c.z + (g - (new - c.n.sqrt()) / alpha * c.w);
-    (g.is_finite() && n.is_finite() && z.is_finite()).then_some((z, n, new))
+    let z = c.z + (g - (sqrt_n - c.n.sqrt()) / p.alpha * c.w);
+    (g.is_finite() && n.is_finite() && z.is_finite()).then(|| Coord {
+        w: closed_form(p, l1, l2, z, sqrt_n),
+        z,
+        n,
+    })
 }
 
 impl BalFtrl {
     /// Examples seen.
     pub fn steps(&self) -> u64 {
-        self.t
+        self.counts.steps()
     }
 
     /// The running positive rate $n^+_t / t$ (0 before any example).
     pub fn positive_rate(&self) -> f64 {
-        if self.t == 0 {
-            0.0
-        } else {
-            self.n_pos as f64 / self.t as f64
-        }
+        self.counts.positive_rate()
     }
 
     /// The accumulators $n_j$, one per feature.
@@ -239,7 +225,7 @@ impl BalFtrl {
     /// The intercept $b$ of the margin $y(w^\top x + b)$ the steps take (not in the scores:
     /// a constant ranks nothing).
     pub fn intercept(&self) -> f64 {
-        self.intercept
+        self.bias.w
     }
 
     /// The sums $z_j$, one per feature.
@@ -270,15 +256,7 @@ impl Linear for BalFtrl {
 impl Scorer for BalFtrl {
     /// $w^\top x$ over the row's stored features, $O(\mathrm{nnz}(x))$.
     fn score(&self, x: Row<'_>) -> f64 {
-        if let Row::Dense(v) = x {
-            assert_eq!(
-                v.len(),
-                self.coords.len(),
-                "the row has {} features, the model {}",
-                v.len(),
-                self.coords.len()
-            );
-        }
+        check_dense_len(x, self.coords.len());
         let mut s = 0.0;
         x.for_each(|j, xj| s += xj * self.coords[j].w);
         s
@@ -291,43 +269,26 @@ impl Scorer for BalFtrl {
 
 impl OnlineLearner for BalFtrl {
     fn update(&mut self, x: Row<'_>, y: Label) {
-        self.t += 1;
-        if y.is_pos() {
-            self.n_pos += 1;
-        }
-        let c = class_weight(self.t, self.n_pos, y);
+        let c = self.counts.weigh(y);
         let yv = y.sign();
         self.cache = WeightsCache::default();
-        let m = yv * (self.score(x) + self.intercept);
+        let m = yv * (self.score(x) + self.bias.w);
         if m.is_nan() {
             self.rejected += 1;
             return;
         }
         // g_t = a x_t with a = c_t y_t l'(m_t), l'(m) = -sigma(-m).
         let a = c * yv * logistic(m).1;
-        let params = &self.params;
+        let p = &self.params;
         let mut overflowed = 0u64;
-        // The intercept: a feature of value 1, so its gradient is a.
-        let bias = Coord {
-            w: self.intercept,
-            ..self.bias
-        };
-        match ftrl_step(params.alpha, bias, a) {
-            Some((z, n, sqrt_n)) => {
-                self.intercept = intercept_form(params, z, sqrt_n);
-                self.bias = Coord { w: 0.0, z, n };
-            }
+        // The intercept: a feature of value 1 (so its gradient is a), with no L1 or L2.
+        match stepped(p, 0.0, 0.0, self.bias, a) {
+            Some(b) => self.bias = b,
             None => overflowed += 1,
         }
         let coords = &mut self.coords;
-        x.for_each(|j, xj| match ftrl_step(params.alpha, coords[j], a * xj) {
-            Some((z, n, sqrt_n)) => {
-                coords[j] = Coord {
-                    w: closed_form(params, z, sqrt_n),
-                    z,
-                    n,
-                };
-            }
+        x.for_each(|j, xj| match stepped(p, p.l1, p.l2, coords[j], a * xj) {
+            Some(cj) => coords[j] = cj,
             None => overflowed += 1,
         });
         self.rejected += overflowed;
@@ -349,13 +310,8 @@ impl SavedState for BalFtrl {
 
     fn validate(&self) -> Result<(), StateError> {
         self.params.check()?;
-        check::state(self.n_pos <= self.t, || {
-            format!("{} positives of {} examples", self.n_pos, self.t)
-        })?;
-        // The intercept's coordinate keeps w = 0 (its weight is `intercept`).
-        check::state(self.bias.w == 0.0, || {
-            "the intercept's state holds a weight".to_owned()
-        })?;
+        self.counts.validate()?;
+        let p = &self.params;
         check::state(
             self.coords
                 .iter()
@@ -364,12 +320,11 @@ impl SavedState for BalFtrl {
             || "a sum or accumulator is not finite, or an accumulator is negative".to_owned(),
         )?;
         // The weights are a function of (z, n): the same bits, or the state was altered.
+        let closed = |c: &Coord, l1: f64, l2: f64| {
+            closed_form(p, l1, l2, c.z, c.n.sqrt()).to_bits() == c.w.to_bits()
+        };
         check::state(
-            self.coords
-                .iter()
-                .all(|c| closed_form(&self.params, c.z, c.n.sqrt()).to_bits() == c.w.to_bits())
-                && intercept_form(&self.params, self.bias.z, self.bias.n.sqrt()).to_bits()
-                    == self.intercept.to_bits(),
+            self.coords.iter().all(|c| closed(c, p.l1, p.l2)) && closed(&self.bias, 0.0, 0.0),
             || "a weight is not the closed form of its sum and accumulator".to_owned(),
         )
     }
@@ -526,7 +481,7 @@ mod tests {
             n in 0.0f64..10.0,
             p in params(),
         ) {
-            let w = closed_form(&p, z, n.sqrt());
+            let w = closed_form(&p, p.l1, p.l2, z, n.sqrt());
             let a = (p.beta + n.sqrt()) / p.alpha + p.l2;
             let objective = |v: f64| z * v + a / 2.0 * v * v + p.l1 * v.abs();
             for d in [1e-3, -1e-3, 1e-6, -1e-6] {
@@ -643,10 +598,10 @@ mod tests {
         altered.coords[1].n = -1.0;
         assert!(altered.validate().is_err());
         let mut altered = good.clone();
-        altered.intercept += 1.0;
+        altered.bias.w += 1.0;
         assert!(altered.validate().is_err());
         let mut altered = good;
-        altered.n_pos = 5;
+        altered.counts.n_pos = 5;
         assert!(altered.validate().is_err());
     }
 }

@@ -104,6 +104,21 @@ use std::sync::OnceLock;
 
 use auc_core::{Divergence, Row};
 
+/// Panics unless a dense row `x` has `dim` values (a sparse row's indices are the caller's to
+/// check): the linear learners' scoring contract.
+#[inline]
+pub(crate) fn check_dense_len(x: Row<'_>, dim: usize) {
+    if let Row::Dense(v) = x {
+        assert_eq!(
+            v.len(),
+            dim,
+            "the row has {} features, the model {}",
+            v.len(),
+            dim
+        );
+    }
+}
+
 /// Weights materialized from a lazy representation (SOLAM's $u + \beta v$, a lazily averaged
 /// iterate), filled on the first [`Linear::weights`] call after an update and emptied by the next.
 ///

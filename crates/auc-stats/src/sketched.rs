@@ -103,15 +103,11 @@ impl SketchedMoments {
         let n = self.n as f64;
         let mut mean = vec![0.0; self.dim()];
         self.mean_into(&mut mean)?;
-        let mut fd_dim_mean = mean;
-        fd_dim_mean.resize(self.sketch.dim(), 0.0);
+        // The sums and the sketch grow together (`grow`, `update`, `merge`): one dimension.
         Ok(self
             .sketch
-            .negative_direction(&fd_dim_mean, n)?
-            .map(|(theta, mut v)| {
-                v.resize(self.dim(), 0.0);
-                (-theta / n, v)
-            }))
+            .negative_direction(&mean, n)?
+            .map(|(theta, v)| (-theta / n, v)))
     }
 
     /// Grows the dimension to `dim` (the new features are zero in every row).

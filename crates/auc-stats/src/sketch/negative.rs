@@ -80,14 +80,11 @@ impl FrequentDirections {
         let mut k = Mat::<f64>::zeros(r, r);
         for i in 0..r {
             for j in 0..=i {
+                // j <= i: the buffered rows' entries (i < ell + q) are the kept Gram's.
                 let v = if i < ell {
                     bb[(i, j)]
                 } else if i < ell + q {
-                    if j < ell + q {
-                        self.gram[i * stride + j]
-                    } else {
-                        unreachable!("j <= i")
-                    }
+                    self.gram[i * stride + j]
                 } else if j < ell {
                     bu[j]
                 } else if j < ell + q {
