@@ -1,6 +1,7 @@
 //! Work on a dataset's rows a block at a time, blocks in parallel and results in block order,
-//! in memory bounded by a window of blocks: how the kernel member maps rows, takes their
-//! moments and scores them without holding every mapped row.
+//! in memory bounded by a window of blocks, or in a few fixed parts of consecutive blocks: how
+//! the kernel member takes the moments of its kernel values and scores rows without holding
+//! every mapped row.
 
 use auc_core::Dataset;
 use rayon::prelude::*;
@@ -20,10 +21,27 @@ pub(crate) fn map_blocks<T: Send>(data: &Dataset, work: impl Fn(&Dataset) -> T +
     })
 }
 
+/// At most this many parts in [`parts`]: as many as [`WINDOW`], so that the parts' sums alive
+/// at once are as many as a window's results.
+pub(crate) const PARTS: usize = WINDOW;
+
+/// `0..n` cut into at most [`PARTS`] consecutive ranges of whole blocks of [`BLOCK_ROWS`]
+/// (the last block may be short), as even as whole blocks allow. A function of `n` alone, so
+/// that work summed part by part and then over the parts in order does not depend on the
+/// number of threads.
+pub(crate) fn parts(n: usize) -> Vec<std::ops::Range<usize>> {
+    let blocks = n.div_ceil(BLOCK_ROWS);
+    let count = blocks.clamp(1, PARTS);
+    (0..count)
+        .map(|k| {
+            let (a, b) = (k * blocks / count, (k + 1) * blocks / count);
+            (a * BLOCK_ROWS).min(n)..(b * BLOCK_ROWS).min(n)
+        })
+        .collect()
+}
+
 /// `work` on each block as [`map_blocks`] does, each result folded into `acc` by `fold` in
-/// block order as its window ends, so that no more than [`WINDOW`] results are alive at once
-/// (a block's moments of the map's features are $8 M^2$ bytes: all of them would grow with
-/// the rows).
+/// block order as its window ends, so that no more than [`WINDOW`] results are alive at once.
 pub(crate) fn fold_blocks<T: Send, A>(
     data: &Dataset,
     mut acc: A,
@@ -45,4 +63,36 @@ pub(crate) fn fold_blocks<T: Send, A>(
         }
     }
     acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_cover_the_rows_in_order_in_whole_blocks() {
+        for n in [
+            0,
+            1,
+            1023,
+            1024,
+            1025,
+            5000,
+            8 * 1024,
+            8 * 1024 + 1,
+            1_000_000,
+        ] {
+            let p = parts(n);
+            assert!(!p.is_empty() && p.len() <= PARTS, "{n}: {p:?}");
+            assert_eq!(p[0].start, 0);
+            assert_eq!(p.last().unwrap().end, n);
+            for w in p.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+                assert_eq!(w[0].end % BLOCK_ROWS, 0, "{n}: {p:?}");
+            }
+            if n > 0 {
+                assert!(p.iter().all(|r| !r.is_empty()), "{n}: {p:?}");
+            }
+        }
+    }
 }

@@ -127,28 +127,6 @@ impl BlendModel {
         .collect()
     }
 
-    /// The kernel member's scores of every row of `data` from the kernel values of blocks of
-    /// rows ([`FeatureMap::kernel_values_dataset`], one matrix product a block): equal to
-    /// [`BlendModel::kernel_scores`] up to rounding, several times faster. The fit scales the
-    /// member by the spread of these scores.
-    pub(crate) fn kernel_scores_by_blocks(&self, data: &Dataset) -> Vec<f64> {
-        crate::blocks::map_blocks(data, |block| {
-            let k = self
-                .map
-                .kernel_values_dataset(block)
-                .expect("the kernel member's map is Nystroem");
-            k.iter()
-                .map(|(x, _)| {
-                    let s = x.dot(&self.collapsed);
-                    if s.is_finite() { s } else { 0.0 }
-                })
-                .collect::<Vec<f64>>()
-        })
-        .into_iter()
-        .flatten()
-        .collect()
-    }
-
     /// One line about the fit.
     pub fn summary(&self) -> String {
         format!(

@@ -9,13 +9,14 @@
 //! fixed before it, is `docs/results/default-learner.md`.
 
 use auc_core::{
-    BatchParams, DataShape, Dataset, DynFit, Family, FitError, ParamError, ParamSpec, Params,
-    Range, Scorer,
+    BatchParams, DataShape, Dataset, DynFit, Family, FitError, ParamError, ParamSpec, Params, Range,
 };
 use auc_online::{MomentModel, solve_square};
 use auc_prep::features::{MAP_SAMPLE_ROWS, MAX_MAP_SIZE};
 use auc_prep::{FeatureMap, FeatureMapSpec, MapKind, MapShape, RowSample, SigmaRule};
+use auc_stats::Moments;
 use auc_trees::BoostedTreesParams;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::kernel_moments::{self, KernelSums};
@@ -141,9 +142,9 @@ impl BlendParams {
         // threads do, so the blend is too.
         let (kernel, trees) = rayon::join(
             || self.fit_kernel_member(train, &spec, seed),
-            || self.tree_params().fit(train),
+            || self.tree_params().fit_with_scores(train),
         );
-        let ((map, kernel), trees) = (kernel?, trees?);
+        let ((map, kernel, kernel_moments), (trees, t)) = (kernel?, trees?);
         let blend = BlendModel {
             dim,
             map,
@@ -154,10 +155,10 @@ impl BlendParams {
             collapsed: Vec::new(),
         }
         .with_collapsed();
-        // Each member's scores on the training rows, for its spread.
-        let k = blend.kernel_scores_by_blocks(train);
-        let t = blend.trees().score_all(train);
-        let (sk, st) = (spread(&k), spread(&t));
+        // Each member's spread over the training rows: the kernel member's from the moments of
+        // the kernel values (its score is linear in them), the trees' from the scores the
+        // boosting kept; neither scores a row again.
+        let (sk, st) = (linear_spread(&blend.collapsed, &kernel_moments), spread(&t));
         Ok(BlendModel {
             kernel_weight: self.weight / sk,
             tree_weight: (1.0 - self.weight) / st,
@@ -166,13 +167,14 @@ impl BlendParams {
     }
 
     /// The kernel member: the Nystroem map of `spec` fitted on a seeded sample of `train`, and
-    /// OPAUC-batch on the mapped rows from the projected moments of their kernel values.
+    /// OPAUC-batch on the mapped rows from the projected moments of their kernel values (also
+    /// returned).
     fn fit_kernel_member(
         &self,
         train: &Dataset,
         spec: &FeatureMapSpec,
         seed: u64,
-    ) -> Result<(FeatureMap, MomentModel), FitError> {
+    ) -> Result<(FeatureMap, MomentModel, Moments), FitError> {
         let dim = train.dim();
         let sample = RowSample::of_dataset(train, MAP_SAMPLE_ROWS, seed).into_dataset();
         let map = spec
@@ -181,28 +183,28 @@ impl BlendParams {
                 what: "the kernel member's Nystroem map",
             })?;
         // The mapped rows' moments from those of the kernel values (projected.rs), summed a
-        // block at a time about a fixed shift (kernel_moments.rs; blocks in parallel, added
-        // in order as each window of blocks ends, so memory is a window of blocks' sums).
+        // block at a time about a fixed shift into the sums of a few fixed parts of the rows
+        // (kernel_moments.rs; parts in parallel, added in order, so memory is the parts' sums).
         let first =
             train.select(&(0..train.n().min(crate::blocks::BLOCK_ROWS)).collect::<Vec<_>>());
         let shift = kernel_moments::shift_of(&map, &first);
-        let kernel_moments = crate::blocks::fold_blocks(
-            train,
-            KernelSums::new(shift.clone()),
-            |block| KernelSums::of_block(&map, &shift, block),
-            KernelSums::add,
-        )
-        .moments()
-        .ok_or(FitError::NotFinite {
-            what: "the kernel member's moments",
-        })?;
+        let kernel_moments = crate::blocks::parts(train.n())
+            .into_par_iter()
+            .map(|rows| KernelSums::of_rows(&map, &shift, train, rows))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .fold(KernelSums::new(shift.clone()), KernelSums::add)
+            .moments()
+            .ok_or(FitError::NotFinite {
+                what: "the kernel member's moments",
+            })?;
         let moments = crate::projected::project(&map, &kernel_moments)?;
         let (kernel, _) = MomentModel::fit(self.lambda, &moments, solve_square)?;
-        Ok((map, kernel))
+        Ok((map, kernel, kernel_moments))
     }
 
-    /// Peak bytes of a fit on data of `shape`: the trees' fit, the map and its fit, a block of
-    /// mapped rows and the moments of the map's features, the members' training scores.
+    /// Peak bytes of a fit on data of `shape`: the trees' fit (with their training scores), the
+    /// map and its fit, a block of mapped rows and the moments of the map's features.
     pub fn bytes(&self, shape: &DataShape) -> u64 {
         let d = self.landmarks as u64;
         let spec = FeatureMapSpec::new(MapShape {
@@ -210,21 +212,37 @@ impl BlendParams {
             size: self.landmarks,
         });
         let map = spec.fit_bytes(shape.dim);
-        // The window of blocks of mapped rows and their moments alive at once.
+        // The parts' sums and a block of kernel values each, alive at once.
         let block = (crate::blocks::BLOCK_ROWS as u64)
             .saturating_mul(d.saturating_add(shape.dim as u64))
             .saturating_mul(8)
             .saturating_add(auc_online::moment_fit_bytes(self.landmarks))
-            .saturating_mul(crate::blocks::WINDOW as u64);
+            .saturating_mul(crate::blocks::PARTS as u64);
         let moments = auc_online::moment_fit_bytes(self.landmarks);
-        let scores = (shape.n as u64).saturating_mul(16);
         self.tree_params()
             .bytes(shape)
             .saturating_add(map)
             .saturating_add(block)
             .saturating_add(moments)
-            .saturating_add(scores)
     }
+}
+
+/// The standard deviation over all rows of the score $c^\top k$ from the two classes' moments
+/// of $k$: with class means $m_\pm = c^\top \bar k_\pm$ and variances $q_\pm = c^\top
+/// \Sigma_\pm c$, the pooled variance is $\bigl(n_+ q_+ + n_- q_- + \frac{n_+ n_-}{n}(m_+ -
+/// m_-)^2\bigr) / n$ (within the classes plus between them), exactly that of the scores up to
+/// rounding; 1 when it is 0 or not finite, as [`spread`].
+fn linear_spread(c: &[f64], k: &Moments) -> f64 {
+    let (np, nn) = (k.pos.count() as f64, k.neg.count() as f64);
+    let n = np + nn;
+    if c.len() != k.pos.dim() || n == 0.0 {
+        return 1.0;
+    }
+    let (qp, qn) = (k.pos.quad_form(c), k.neg.quad_form(c));
+    let gap = k.pos.mean_dot(c) - k.neg.mean_dot(c);
+    let var = (np * qp + nn * qn + np * nn / n * gap * gap) / n;
+    let s = var.sqrt();
+    if s.is_finite() && s > 0.0 { s } else { 1.0 }
 }
 
 /// The standard deviation of `v`, or 1 when it is 0 or not finite (a member that scores every

@@ -77,6 +77,21 @@ fn the_blend_is_the_weighted_sum_of_its_members_fitted_alone() {
     assert_eq!(m.trees(), &t);
     let (a, b) = m.weights();
     assert!(a > 0.0 && b > 0.0);
+    // Each member's weight is its share over the standard deviation of its scores on the
+    // training rows. The fit takes the kernel member's from the moments of the kernel values
+    // and the trees' from the boosting's own sums; here both come from scoring every row again.
+    let sd = |s: &[f64]| {
+        let n = s.len() as f64;
+        let mu = s.iter().sum::<f64>() / n;
+        (s.iter().map(|v| (v - mu) * (v - mu)).sum::<f64>() / n).sqrt()
+    };
+    let sk = sd(&m.kernel_scores(&train));
+    assert!(
+        (a * sk - params.weight).abs() <= 1e-10 * params.weight,
+        "kernel weight {a} against {} / {sk}",
+        params.weight
+    );
+    assert_eq!(b, (1.0 - params.weight) / sd(&t.score_all(&train)));
     for (x, _) in test.iter().take(50) {
         let want = a * m.kernel_score(x) + b * t.score(x);
         assert_eq!(m.score(x), want);

@@ -116,6 +116,14 @@ impl Params for BoostedTreesParams {
 impl BoostedTreesParams {
     /// The ensemble fitted on `train` (both classes present).
     pub fn fit(&self, train: &Dataset) -> Result<BoostedModel, FitError> {
+        self.fit_with_scores(train).map(|(model, _)| model)
+    }
+
+    /// The ensemble fitted on `train` and its scores of `train`'s rows, in order: the sums of
+    /// the rows' leaf values the boosting kept, tree by tree, equal bit for bit to scoring the
+    /// rows with the model (each tree's leaf of a row is found by the same cut as its bin), at
+    /// no cost.
+    pub fn fit_with_scores(&self, train: &Dataset) -> Result<(BoostedModel, Vec<f64>), FitError> {
         self.check()?;
         let n = train.n();
         if n == 0 {
@@ -161,7 +169,7 @@ impl BoostedTreesParams {
                 what: "boosted scores",
             });
         }
-        Ok(BoostedModel {
+        let model = BoostedModel {
             dim: train.dim(),
             trees,
             loss: self.loss,
@@ -169,7 +177,8 @@ impl BoostedTreesParams {
             last_loss,
             positives: positives as u64,
             negatives: (n - positives) as u64,
-        })
+        };
+        Ok((model, f))
     }
 
     /// Peak bytes of a fit on data of `shape`: the binned rows, the scores, gradients and row

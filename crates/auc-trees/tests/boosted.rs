@@ -214,6 +214,28 @@ fn a_stump_splits_where_a_brute_force_search_finds_the_largest_gain() {
     }
 }
 
+/// The scores `fit_with_scores` returns (the boosting's running sums) are the model's scores
+/// of the training rows exactly: each row's leaf in every tree is the one its raw values
+/// reach through the trees' cuts.
+#[test]
+fn the_boosting_scores_are_the_models_scores_of_the_training_rows() {
+    for (d, leaves) in [(xor(3000, 4, 5), 31), (xor(800, 9, 6), 7)] {
+        let params = BoostedTreesParams {
+            leaves,
+            trees: 20,
+            ..BoostedTreesParams::default()
+        };
+        let (model, scores) = params.fit_with_scores(&d).unwrap();
+        assert_eq!(model, params.fit(&d).unwrap());
+        let again = model.score_all(&d);
+        assert_eq!(scores.len(), again.len());
+        for (i, (a, b)) in scores.iter().zip(&again).enumerate() {
+            // Equal as numbers (a zero sum may differ in its sign only).
+            assert_eq!(a, b, "row {i}");
+        }
+    }
+}
+
 #[test]
 fn the_fit_does_not_depend_on_threads_or_on_sparse_storage() {
     let data = xor(700, 5, 11);
