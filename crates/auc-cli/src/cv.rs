@@ -116,6 +116,7 @@ impl RunArgs {
         if let Some(note) = self.read.label_note(train.reading()) {
             eprintln!("{note}");
         }
+        input::warn_many_labels(&choice, &train);
         let Some(test_path) = &self.test else {
             let data = train.binarize(&choice.known())?;
             input::report_positive(&choice, &data);

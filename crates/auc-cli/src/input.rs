@@ -357,6 +357,13 @@ pub(crate) fn report_positive_counts(choice: &PositiveChoice, pos: u64, neg: u64
     );
 }
 
+/// The warning of [`PositiveChoice::many_labels_warning`] on stderr, if any.
+pub(crate) fn warn_many_labels(choice: &PositiveChoice, raw: &RawData) {
+    if let Some(w) = choice.many_labels_warning(&raw.label_counts()) {
+        eprintln!("auc: warning: {w}");
+    }
+}
+
 /// Binarizes `raw` by `rule` into `layout` and reports the choice on stderr.
 pub(crate) fn binarize(
     raw: &RawData,
@@ -366,6 +373,7 @@ pub(crate) fn binarize(
     let choice = raw.choose_positive(rule)?;
     let data = raw.binarize_as(&choice.known(), layout)?;
     report_positive(&choice, &data);
+    warn_many_labels(&choice, raw);
     Ok((data, choice))
 }
 

@@ -147,6 +147,44 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// Class 2 (continued): a CSV without a header whose first column is a measurement is read
+/// with that column as the label (the documented default), and the rarest of its many values
+/// becomes the positive class; `train` (one pass and in memory) and `cv` say so in a warning,
+/// which naming the label column silences.
+#[test]
+fn class_2_a_measurement_read_as_the_label_draws_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let text: String = (0..120)
+        .map(|i| format!("{}.5,{},{}\n", 20 + (i * 7) % 61, (i * 13) % 10, i % 2))
+        .collect();
+    let csv = write(dir.path(), "no-header.csv", &text);
+    let c = csv.to_str().unwrap();
+    let m = dir.path().join("m.auc");
+    let m = m.to_str().unwrap();
+    let warning = "auc: warning: the label column has 61 distinct values";
+    let warned = |args: &[&str]| {
+        let o = auc(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stderr(&o).contains(warning)
+    };
+    assert!(warned(&["train", "--algo", "pa-i", c, "-o", m]));
+    assert!(warned(&["train", "--algo", "opauc-batch", c, "-o", m]));
+    assert!(!warned(&[
+        "train",
+        "--algo",
+        "pa-i",
+        "--label-column",
+        "2",
+        c,
+        "-o",
+        m
+    ]));
+    // cv warns before it finds that one row cannot be cut into stratified folds.
+    let o = auc(&["cv", "--algo", "pa-i", "--data", c, "--folds", "2"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(warning), "{}", stderr(&o));
+}
+
 /// Class 3: `predict --positive L` computes the printed AUC and AP for that class.
 #[test]
 fn class_3_predict_positive_picks_the_metrics_class() {

@@ -72,8 +72,8 @@ pub use options::{
     Reading, label_by_name,
 };
 pub use raw::{
-    BinaryLabels, DENSE_DENSITY, Layout, Positive, PositiveChoice, PositiveRule, RawData,
-    dense_bytes,
+    BinaryLabels, DENSE_DENSITY, Layout, MANY_LABELS, Positive, PositiveChoice, PositiveRule,
+    RawData, dense_bytes,
 };
 pub use scale::{
     AUTO_MIN_MAX_DENSITY, FeatureRanges, SCALED_LIMIT, Scaler, Scaling, row_norm, unit_norm,

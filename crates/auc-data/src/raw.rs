@@ -118,10 +118,39 @@ pub struct PositiveChoice {
     pub rule: PositiveRule,
 }
 
+/// More distinct labels than this, with the positive class picked as the rarest one, draw
+/// [`PositiveChoice::many_labels_warning`]: class labels seldom number more, and a column of
+/// measurements read as the label (a CSV without a header whose first column is a feature)
+/// always does.
+pub const MANY_LABELS: usize = 20;
+
 impl PositiveChoice {
     /// The rule that binarizes other data (a test file, a later chunk) the same way.
     pub fn known(&self) -> Positive {
         Positive::Known(self.labels.clone())
+    }
+
+    /// A warning when this choice took the rarest of more than [`MANY_LABELS`] distinct labels
+    /// (`counts` as [`PositiveChoice::from_counts`] takes them): the label column may be a
+    /// feature, and one rare value of it the positive class. `None` for a given or binary
+    /// choice, or few labels.
+    pub fn many_labels_warning(&self, counts: &[(f64, usize)]) -> Option<String> {
+        if self.rule != PositiveRule::Minority || counts.len() <= MANY_LABELS {
+            return None;
+        }
+        let rows: usize = counts
+            .iter()
+            .filter(|(l, _)| self.labels.iter().any(|p| p.to_bits() == l.to_bits()))
+            .map(|(_, c)| c)
+            .sum();
+        let label = self.labels.first().map_or(String::new(), |l| l.to_string());
+        Some(format!(
+            "the label column has {} distinct values, so the positive class is the rarest one \
+             alone ({label}, {rows} of the rows): if that column is a measurement rather than a class, \
+             name the label column or the positive labels (`--label-column`, `--positive`; in Python \
+             `label_column=`, `positive=`)",
+            counts.len()
+        ))
     }
 
     /// The positive class `positive` picks on data with these label counts (each distinct label

@@ -325,3 +325,36 @@ fn a_huge_index_stays_sparse_through_binarizing() {
     assert!(wide.is_sparse());
     assert_eq!(wide.row(1).get(0).to_bits(), 3.0f64.to_bits());
 }
+
+/// The rarest of many distinct labels draws a warning (a measurement read as the label); a few
+/// classes, a binary file or given labels do not.
+#[test]
+fn many_distinct_labels_picked_by_minority_draw_a_warning() {
+    let many: Vec<String> = (0..=auc_data::MANY_LABELS)
+        .map(|i| format!("{}", 20 + i % (auc_data::MANY_LABELS + 1)))
+        .chain(std::iter::once("25".to_owned()))
+        .collect();
+    let raw = labels(&many.iter().map(String::as_str).collect::<Vec<_>>());
+    let counts = raw.label_counts();
+    assert_eq!(counts.len(), auc_data::MANY_LABELS + 1);
+    let auto = raw.choose_positive(&Positive::Auto).unwrap();
+    let w = auto.many_labels_warning(&counts).expect("a warning");
+    assert!(
+        w.contains("21 distinct values") && w.contains("(20, 1 of the rows)"),
+        "{w}"
+    );
+    let given = raw.choose_positive(&Positive::Labels(vec![25.0])).unwrap();
+    assert_eq!(given.many_labels_warning(&counts), None);
+    // Exactly MANY_LABELS classes: no warning.
+    let few = labels(
+        &many[..auc_data::MANY_LABELS]
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    let choice = few.choose_positive(&Positive::Auto).unwrap();
+    assert_eq!(choice.many_labels_warning(&few.label_counts()), None);
+    let binary = labels(&["-1", "1", "1"]);
+    let choice = binary.choose_positive(&Positive::Auto).unwrap();
+    assert_eq!(choice.many_labels_warning(&binary.label_counts()), None);
+}

@@ -155,6 +155,9 @@ pub fn plan(
         Some(s) => {
             let (choice, pos, neg) = s.choose(&spec.positive)?;
             report.positive_class(&choice, pos, neg);
+            if let Some(w) = choice.many_labels_warning(&s.label_counts()) {
+                report.warning(&w);
+            }
             need_both(pos, neg, what)?;
             let classes = Classes::Known {
                 labels: choice.labels.clone(),

@@ -89,6 +89,9 @@ pub fn load_training(
     let mut data = raw.binarize_as(&choice.known(), layout)?;
     let (pos, neg) = data.class_counts();
     report.positive_class(&choice, pos as u64, neg as u64);
+    if let Some(w) = choice.many_labels_warning(&raw.label_counts()) {
+        report.warning(&w);
+    }
     let reading = raw.reading().clone();
     drop(raw);
     auc_stream::need_both(pos as u64, neg as u64, what)?;
