@@ -3,6 +3,7 @@
 scores are the command's, for every algorithm; bad paths fail with the file's name."""
 
 import subprocess
+import warnings
 
 import numpy as np
 import pytest
@@ -95,6 +96,20 @@ def test_stream_fit_takes_the_flags_of_auc_train(name, auc_bin, tmp_path):
     est = auclearn.stream_fit(a, cls(**{param: 0.5}))
     assert est.scale == "none" and getattr(est, param) == 0.5
     assert np.array_equal(est.scores_file(a), cli_scores(auc_bin, model, a, tmp_path))
+
+
+def test_a_measurement_read_as_the_label_warns(tmp_path):
+    """A headerless CSV whose first column is a measurement is read with it as the label, as
+    ``auc train`` reads it; the rarest of its many values as the positive class draws the
+    library's warning, and naming the label column does not."""
+    csv = tmp_path / "no-header.csv"
+    csv.write_text("".join(f"{20 + (i * 7) % 61}.5,{(i * 13) % 10},{i % 2}\n" for i in range(120)))
+    with pytest.warns(RuntimeWarning, match="61 distinct values"):
+        auclearn.stream_fit(csv, "pa-i")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = auclearn.stream_fit(csv, "pa-i", label_column=2)
+    assert est.model_.counts == (120, 60, 60)
 
 
 def test_scores_file_scores_rows_as_the_array_path_and_writes_predicts_text(auc_bin, tmp_path):
