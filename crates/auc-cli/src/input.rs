@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use auc_core::Dataset;
 use auc_data::{
     CsvOptions, FeatureRanges, Format, LabelColumn, Positive, PositiveChoice, RawData, ReadOptions,
-    Reading,
 };
 use auc_prep::{Preparation, ScaleFrom, ScaleSource};
 use auc_stream::memory::Bytes;
@@ -163,7 +162,7 @@ impl ReadArgs {
             format!(
                 "{what}, but the model {} was trained on data read otherwise ({}); leave the flag out: predict reads data as the model's training data was read",
                 model.display(),
-                describe_reading(prep)
+                prep.describe_reading()
             )
             .into()
         };
@@ -290,39 +289,6 @@ fn check_ranges(r: &FeatureRanges) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// How a model's data is read, in words: `LIBSVM, 13 features` or `CSV (label column 13
-/// "y", header, delimiter ','), 13 features`.
-pub(crate) fn describe_reading(prep: &Preparation) -> String {
-    let format = match &prep.reading {
-        Reading::Libsvm => "LIBSVM".to_owned(),
-        Reading::Csv(c) => {
-            let label = match c.label_name() {
-                Some(n) => format!("label column {} \"{n}\"", c.label_index),
-                None => format!("label column {}", c.label_index),
-            };
-            let header = if c.has_header() {
-                "header"
-            } else {
-                "no header"
-            };
-            let d = match c.delimiter {
-                b'\t' => "tab".to_owned(),
-                d => format!("'{}'", d as char),
-            };
-            format!("CSV ({label}, {header}, delimiter {d})")
-        }
-    };
-    let hashed = prep
-        .hash_bits
-        .map(|b| format!(", hashed into 2^{b}"))
-        .unwrap_or_default();
-    let crossed = prep
-        .cross_bits
-        .map(|c| format!(", crosses of feature pairs in 2^{c} more"))
-        .unwrap_or_default();
-    format!("{format}, {} features{hashed}{crossed}", prep.dim)
 }
 
 /// `-1, +1` style list of labels.

@@ -279,7 +279,7 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
         input::fmt_labels(&p.positive_labels),
         p.positive_rule
     ))?;
-    line(format!("reading     {}", input::describe_reading(p)))?;
+    line(format!("reading     {}", p.describe_reading()))?;
     line(format!(
         "scaling     {}{}",
         p.scaler().kind(),

@@ -36,6 +36,39 @@ pub struct Preparation {
 }
 
 impl Preparation {
+    /// How the model's data is read, in words: `LIBSVM, 13 features` or `CSV (label column 13
+    /// "y", header, delimiter ','), 13 features`.
+    pub fn describe_reading(&self) -> String {
+        let format = match &self.reading {
+            Reading::Libsvm => "LIBSVM".to_owned(),
+            Reading::Csv(c) => {
+                let label = match c.label_name() {
+                    Some(n) => format!("label column {} \"{n}\"", c.label_index),
+                    None => format!("label column {}", c.label_index),
+                };
+                let header = if c.has_header() {
+                    "header"
+                } else {
+                    "no header"
+                };
+                let d = match c.delimiter {
+                    b'\t' => "tab".to_owned(),
+                    d => format!("'{}'", d as char),
+                };
+                format!("CSV ({label}, {header}, delimiter {d})")
+            }
+        };
+        let hashed = self
+            .hash_bits
+            .map(|b| format!(", hashed into 2^{b}"))
+            .unwrap_or_default();
+        let crossed = self
+            .cross_bits
+            .map(|c| format!(", crosses of feature pairs in 2^{c} more"))
+            .unwrap_or_default();
+        format!("{format}, {} features{hashed}{crossed}", self.dim)
+    }
+
     /// The preparation of rows read as `reading`, of `dim` features (hashed into $2^B$ with
     /// `hash_bits`, crossed into $2^C$ more with `cross_bits`: `dim` counts them), whose
     /// positive class `choice` took, through `transform`.

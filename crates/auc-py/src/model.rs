@@ -648,6 +648,14 @@ impl PyModel {
         self.model.training.diverged.clone()
     }
 
+    /// How the training data was read, as `auc model` prints it: `LIBSVM, 13 features` or
+    /// `CSV (label column 13 "y", header, delimiter ','), 13 features` (for a CSV, which column
+    /// was the label, and by which header name when the default took it from the header).
+    #[getter]
+    fn reading(&self) -> String {
+        self.model.preparation.describe_reading()
+    }
+
     /// What `auc model` prints about the state (sizes, norms), as JSON.
     #[getter]
     fn describe(&self) -> String {

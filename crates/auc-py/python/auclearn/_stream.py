@@ -104,8 +104,13 @@ def stream_fit(data, algorithm, **kwargs) -> AUCEstimator:
       memory (``--shuffle-full``); by default the file order;
     - ``format``, ``label_column``, ``delimiter``, ``header``, ``hash_bits``, ``dim``, ``limit``
       (the reading flags; ``label_column`` is by default the CSV header's column named
-      ``label``, ``class``, ``target`` or ``y``, else the first, as ``--label-column auto``); ``max_memory`` in bytes (``--max-memory``; by default three
-      quarters of physical memory); ``threads`` (a moment pass's workers); ``one_thread``.
+      ``label``, ``class``, ``target`` or ``y``, else the first, as ``--label-column auto``;
+      ``model_.reading`` says which column it took); ``max_memory`` in bytes (``--max-memory``;
+      by default three quarters of physical memory); ``threads`` (a moment pass's workers);
+      ``one_thread``.
+
+    A positive class that is the rarest of more than 20 distinct labels (a measurement read as
+    the label?) raises a ``RuntimeWarning``, as ``auc train`` warns.
 
     The map and the one-hot levels are drawn with ``seed`` (``--seed S --feature-seed S``). The
     estimator returned is the one ``auclearn.load`` gives for the model file ``auc train``
