@@ -12,9 +12,9 @@
 //! operator's exact diagonal of $S$: on features of very different scales, hashed crosses for
 //! one, plain conjugate gradients need thousands of products a step), to a relative residual of
 //! $\min(0.1, \lVert\nabla F_M\rVert)$ (superlinear once the gradient is small), then the
-//! same Armijo backtracking as the dense solver. It starts from $w = 0$ ($r = 1$, smooth) and does not look for a minimizer
-//! on the kink of $\psi_M$ (it would need the null space of $S$): such a fit reports its
-//! certificate as not converged, and `solver = cholesky` finds it.
+//! same Armijo backtracking as the dense solver. It starts from $w = 0$ ($r = 1$, smooth) and
+//! does not look for a minimizer on the kink of $\psi_M$ (it would need the null space of $S$):
+//! such a fit reports its certificate as not converged, and `solver = cholesky` finds it.
 
 use auc_core::{FitError, check};
 use auc_surrogate::psi_m;
