@@ -584,6 +584,36 @@ impl MomentSummary {
             .collect()
     }
 
+    /// The positive class `positive` picks on the labels met, as [`prepare`](Self::prepare)
+    /// picks it.
+    ///
+    /// # Errors
+    /// [`MomentError::Data`] when `positive` names a label that does not occur.
+    pub fn choose_positive(&self, positive: &Positive) -> Result<PositiveChoice, MomentError> {
+        PositiveChoice::from_counts(&self.choice_counts(), positive).map_err(MomentError::Data)
+    }
+
+    /// [`PositiveChoice::many_labels_warning`] of the class `positive` picks, if any.
+    pub fn many_labels_warning(&self, positive: &Positive) -> Option<String> {
+        let counts = self.choice_counts();
+        PositiveChoice::from_counts(&counts, positive)
+            .ok()?
+            .many_labels_warning(&counts)
+    }
+
+    /// [`label_counts`](Self::label_counts) as [`PositiveChoice`] takes them.
+    fn choice_counts(&self) -> Vec<(f64, usize)> {
+        self.labels
+            .iter()
+            .map(|l| {
+                (
+                    l.label,
+                    usize::try_from(l.moments.count()).unwrap_or(usize::MAX),
+                )
+            })
+            .collect()
+    }
+
     /// The moments of rows with this label, if any were met.
     pub fn label_moments(&self, label: f64) -> Option<&ClassMoments> {
         let label = label + 0.0;
@@ -675,17 +705,7 @@ impl MomentSummary {
                 "a feature map is fitted on rows, and these moments are of rows as read: the map cannot be applied to them (take the moments with --features)".to_owned(),
             ));
         }
-        let counts: Vec<(f64, usize)> = self
-            .labels
-            .iter()
-            .map(|l| {
-                (
-                    l.label,
-                    usize::try_from(l.moments.count()).unwrap_or(usize::MAX),
-                )
-            })
-            .collect();
-        let choice = PositiveChoice::from_counts(&counts, positive).map_err(MomentError::Data)?;
+        let choice = self.choose_positive(positive)?;
         let p = self.dim;
         let mut m = Moments::new(p);
         for l in &self.labels {

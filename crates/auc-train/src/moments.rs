@@ -241,16 +241,7 @@ pub fn train_from_moments(
             }
             msg.into()
         })?;
-    // The fit chose the positive class from the summary's label counts; the same rule on the
-    // same counts says whether that choice deserves the many-labels warning.
-    let counts: Vec<(f64, usize)> = summary
-        .label_counts()
-        .into_iter()
-        .map(|(l, c)| (l, usize::try_from(c).unwrap_or(usize::MAX)))
-        .collect();
-    if let Ok(choice) = auc_data::PositiveChoice::from_counts(&counts, t.positive)
-        && let Some(w) = choice.many_labels_warning(&counts)
-    {
+    if let Some(w) = summary.many_labels_warning(t.positive) {
         report.warning(&w);
     }
     Ok(FromMoments::Trained(Box::new(MomentFit {
