@@ -36,8 +36,8 @@ Data sets (each written once as LIBSVM train and test files that every column re
             positives): 1,000,000 training rows (seed 1) and 200,000 test rows (seed 2); its
             hidden effects depend on the feature index only, so the two seeds are one problem.
             Only the O(nnz) learners (STREAM_OURS), each also with `--scale none` (the features
-            are 0/1, so max-abs scaling changes no value and costs the first pass its
-            ranges), and VW; the table adds rows/s (training rows over the whole `auc train`
+            are 0/1, so max-abs scaling changes no value; it is fitted at first sight, in the
+            learning pass, except for SOLAM, which reads the file twice), and VW; the table adds rows/s (training rows over the whole `auc train`
             process's wall time, or VW's driver reading and learning). Skipped by --quick and
             --no-stream.
 
@@ -593,8 +593,11 @@ def write_page(a, command, started, load0, datasets, results, gaps, cross_help, 
         "",
         "Columns: **AUC** and **AP** (average precision) on the test file, computed by "
         "scikit-learn from each column's scores; **train s**: for `auc`, the wall time of the "
-        "whole `auc train` process (both passes over the file: the first for the scaling, "
-        "positive class and dimension, the second to learn; saving the model); for VW, the wall "
+        "whole `auc train` process (parsing, a first pass over the file for the scaling, "
+        "positive class and dimension where one is needed (the max-abs scaling of a file "
+        "whose features keep their first magnitude is fitted in the learning pass instead, "
+        "for every one-pass learner but SOLAM and the moment learners), learning, saving the "
+        "model); for VW, the wall "
         "time of its driver reading the text file and learning in one pass (interpreter start "
         "and import not counted); for scikit-learn, `fit` alone, on the matrix already in "
         "memory (the load time is in the notes); **peak RSS**: the peak resident memory of that "
@@ -647,10 +650,11 @@ def write_page(a, command, started, load0, datasets, results, gaps, cross_help, 
             "`--seed 1`, test file `--seed 2 --rows 200000`: the hidden effects depend only on "
             "the feature index, so the two files are one problem. Only the O(nnz) learners "
             f"({', '.join(STREAM_OURS)}) and VW are run on it; each of ours also with "
-            "`--scale none`: the features are 0/1, so max-abs scaling changes no value and only "
-            "costs the first pass its ranges. **rows/s**: the training rows over train s, that is "
-            "over the whole `auc train` process (both passes, parsing included, saving the "
-            "model) or VW's driver reading the text and learning.")
+            "`--scale none`: the features are 0/1, so max-abs scaling changes no value; it is "
+            "fitted at first sight in the learning pass (one pass over the file), except for "
+            "SOLAM, which takes a first pass for it. **rows/s**: the training rows over train s, "
+            "that is over the whole `auc train` process (every pass, parsing included, saving "
+            "the model) or VW's driver reading the text and learning.")
     L.append("")
     for ds in datasets:
         stream = ds.get("stream", False)

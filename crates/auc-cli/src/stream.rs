@@ -90,7 +90,14 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         stream_in_memory(&a, algo, config.as_ref(), prequential, &what, limit)?
     } else {
         let spec = a.learn.prep_spec()?;
-        let plan = auc_stream::plan(&spec, &a.data, &what, limit, false, &Stderr)?;
+        let plan = auc_stream::plan(
+            &spec,
+            &a.data,
+            &what,
+            limit,
+            auc_stream::ReadOnce::Never,
+            &Stderr,
+        )?;
         let (sketched, _) = sketched_if_too_wide(
             algo,
             &given,
@@ -114,6 +121,7 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
                 a.learn.average,
                 limit,
                 algo.name,
+                false,
             )?
             .with_observer(Box::new(|score, y, seen| run.record(score, y, seen, false)));
             let done =

@@ -121,6 +121,13 @@ pub trait OnlineParams: Params {
 
     /// Bytes the learner's state takes for `dim` features, estimated before building it.
     fn state_bytes(&self, dim: usize) -> u64;
+
+    /// Whether the model trained on some rows depends on the dimension the learner was built
+    /// with, not only on the rows: a learner grown on the way ([`OnlineLearner::grow`]) then
+    /// rounds differently from one built at the data's dimension (lane-wise sums over the
+    /// state, a recomputation scheduled by the dimension). `false`, the default, for learners
+    /// whose zero-padded state a zero feature never moves and that sum only stored entries.
+    const STARTING_DIMENSION_MATTERS: bool = false;
 }
 
 /// Checked parameters of a batch learner: fitted on all its data at once.

@@ -50,6 +50,7 @@ mod cross;
 mod csv;
 mod error;
 mod fast;
+mod first_sight;
 mod hashing;
 mod input;
 mod libsvm;
@@ -65,6 +66,7 @@ pub use crate::stream::{read_csv, read_libsvm, read_path};
 pub use block_ranges::BlockRanges;
 pub use cross::{Crosses, MAX_CROSS_BITS, MAX_CROSS_NNZ, pair_hash};
 pub use error::{DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProblem};
+pub use first_sight::{DENSITY_CHECK_ROWS, FirstSight, Unsighted};
 pub use input::STDIN;
 pub use lines::{DEFAULT_MAX_LINE_BYTES, LineReadError, Lines};
 pub use options::{

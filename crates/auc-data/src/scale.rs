@@ -64,6 +64,17 @@ impl Scaling {
             Scaling::None => "none",
         }
     }
+
+    /// What this choice means for rows of stored non-zeros over $n p$ `density`: min-max for
+    /// [`Scaling::Auto`] at or above [`AUTO_MIN_MAX_DENSITY`], max-abs below it; any other
+    /// choice as it is.
+    pub fn resolve_at(self, density: f64) -> Scaling {
+        match self {
+            Scaling::Auto if density >= AUTO_MIN_MAX_DENSITY => Scaling::MinMax,
+            Scaling::Auto => Scaling::MaxAbs,
+            other => other,
+        }
+    }
 }
 
 impl fmt::Display for Scaling {
@@ -242,11 +253,7 @@ impl FeatureRanges {
     /// What [`Scaling::Auto`] means for these rows (min-max or max-abs by
     /// [`AUTO_MIN_MAX_DENSITY`]); any other choice as it is.
     pub fn resolve(&self, scaling: Scaling) -> Scaling {
-        match scaling {
-            Scaling::Auto if self.density() >= AUTO_MIN_MAX_DENSITY => Scaling::MinMax,
-            Scaling::Auto => Scaling::MaxAbs,
-            other => other,
-        }
+        scaling.resolve_at(self.density())
     }
 
     /// The scaler of kind `scaling` (resolved by [`FeatureRanges::resolve`]) for these ranges.
@@ -547,7 +554,7 @@ fn min_max(lo: f64, hi: f64, x: f64) -> f64 {
 
 /// Max-abs scaling of `x` by `m` (finite, `m >= 0`): $x / m$, or 0 for a feature that was always 0.
 #[inline]
-fn max_abs_value(m: f64, x: f64) -> f64 {
+pub(crate) fn max_abs_value(m: f64, x: f64) -> f64 {
     if m > 0.0 { saturate(x / m) } else { 0.0 }
 }
 

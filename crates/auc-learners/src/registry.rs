@@ -70,6 +70,9 @@ pub struct Algorithm {
     /// Whether the model is a linear score $w^\top z$ of the prepared features $z$ (the linear
     /// one-pass learners, the moment learners, pAUC-SVM): what a feature map makes nonlinear.
     pub linear_model: bool,
+    /// Whether a one-pass learner's model depends on the dimension it starts from
+    /// ([`auc_core::OnlineParams::STARTING_DIMENSION_MATTERS`]); `false` for batch learners.
+    pub starting_dimension_matters: bool,
 }
 
 impl fmt::Debug for Algorithm {
@@ -180,6 +183,7 @@ impl Algorithm {
             from_moments: None,
             over_rows: never,
             linear_model: true,
+            starting_dimension_matters: P::STARTING_DIMENSION_MATTERS,
         }
     }
 
@@ -207,6 +211,7 @@ impl Algorithm {
             from_moments: None,
             over_rows: never,
             linear_model: false,
+            starting_dimension_matters: P::STARTING_DIMENSION_MATTERS,
         }
     }
 
@@ -234,6 +239,7 @@ impl Algorithm {
             from_moments: None,
             over_rows: never,
             linear_model: false,
+            starting_dimension_matters: false,
         }
     }
 

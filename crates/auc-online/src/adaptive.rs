@@ -158,6 +158,10 @@ impl Params for AdaOamParams {
 impl OnlineParams for AdaOamParams {
     type Learner = AdaOam;
 
+    /// The covariance and gradient sums run lane-wise over the whole state, grouped by its
+    /// length.
+    const STARTING_DIMENSION_MATTERS: bool = true;
+
     fn build(&self, dim: usize, _seed: u64) -> Result<AdaOam, ParamError> {
         self.check()?;
         Ok(AdaOam {
@@ -346,6 +350,10 @@ impl Params for AdmOamParams {
 
 impl OnlineParams for AdmOamParams {
     type Learner = AdmOam;
+
+    /// The covariance and gradient sums run lane-wise over the whole state, grouped by its
+    /// length.
+    const STARTING_DIMENSION_MATTERS: bool = true;
 
     fn build(&self, dim: usize, _seed: u64) -> Result<AdmOam, ParamError> {
         self.check()?;

@@ -583,6 +583,10 @@ impl Params for OaucMParams {
 impl OnlineParams for OaucMParams {
     type Learner = OaucM;
 
+    /// The covariance and gradient sums run lane-wise over the whole state, grouped by its
+    /// length.
+    const STARTING_DIMENSION_MATTERS: bool = true;
+
     fn build(&self, dim: usize, _seed: u64) -> Result<OaucM, ParamError> {
         self.check()?;
         Ok(OgdMoment::new(self.clone(), dim))
@@ -702,6 +706,10 @@ impl Params for OaucMcParams {
 impl OnlineParams for OaucMcParams {
     type Learner = OaucMc;
 
+    /// The covariance and gradient sums run lane-wise over the whole state, grouped by its
+    /// length.
+    const STARTING_DIMENSION_MATTERS: bool = true;
+
     fn build(&self, dim: usize, _seed: u64) -> Result<OaucMc, ParamError> {
         self.check()?;
         Ok(OgdMoment::new(self.clone(), dim))
@@ -794,6 +802,10 @@ impl Params for OpaucParams {
 
 impl OnlineParams for OpaucParams {
     type Learner = Opauc;
+
+    /// The covariance and gradient sums run lane-wise over the whole state, grouped by its
+    /// length.
+    const STARTING_DIMENSION_MATTERS: bool = true;
 
     fn build(&self, dim: usize, _seed: u64) -> Result<Opauc, ParamError> {
         self.check()?;

@@ -125,6 +125,10 @@ impl Params for SolamParams {
 impl OnlineParams for SolamParams {
     type Learner = Solam;
 
+    /// $\lVert v \rVert^2$ is recomputed exactly after as many touched entries as there are
+    /// features, so a grown learner recomputes at other steps.
+    const STARTING_DIMENSION_MATTERS: bool = true;
+
     fn build(&self, dim: usize, _seed: u64) -> Result<Solam, ParamError> {
         self.check()?;
         Ok(Solam {

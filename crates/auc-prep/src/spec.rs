@@ -68,6 +68,15 @@ impl TransformSpec {
         self.scaling != Scaling::None
     }
 
+    /// Whether the only stage asked is a max-abs (or auto) scaling, which a pass over rows read
+    /// once can fit at first sight ([`auc_data::FirstSight`]) when every feature's first
+    /// non-zero has its largest magnitude.
+    pub fn scales_at_first_sight(&self) -> bool {
+        matches!(self.scaling, Scaling::Auto | Scaling::MaxAbs)
+            && !self.unit_norm
+            && !self.reshapes()
+    }
+
     /// Whether the learner (or the map) will see the values as read: no scaling is asked, so
     /// training data is read with [`auc_data::ReadOptions::bounded_values`]
     /// ([`Transform::reads_raw_values`] of the fitted stages).

@@ -4,6 +4,7 @@
 //! and, when someone watches, each row scored before the step on it (prequential evaluation).
 
 use auc_core::{Label, OnlineLearner, Row};
+use auc_data::FirstSight;
 
 use crate::memory::{self, Bytes};
 use crate::shuffle::Shuffle;
@@ -17,7 +18,8 @@ pub type GrowCheck<'a> = Box<dyn FnMut(usize, usize) -> Result<(), Error> + 'a>;
 /// and the number of rows fed so far (this one included).
 pub type Observer<'a> = Box<dyn FnMut(f64, Label, u64) -> Result<(), Error> + 'a>;
 
-/// A one-pass learner being fed: the learner, its dimension, the class counts.
+/// A one-pass learner being fed: the learner, its dimension, the class counts, and the scaling
+/// fitted at first sight when the rows come unscaled ([`Learning::with_first_sight`]).
 pub struct Learning<'a> {
     learner: &'a mut dyn OnlineLearner,
     /// The learner's name, for the messages of a growth it refuses.
@@ -26,6 +28,7 @@ pub struct Learning<'a> {
     grow_check: Option<GrowCheck<'a>>,
     observer: Option<Observer<'a>>,
     scratch: Vec<f64>,
+    first_sight: Option<FirstSight>,
     positives: u64,
     negatives: u64,
     seen: u64,
@@ -42,6 +45,7 @@ impl<'a> Learning<'a> {
             grow_check: None,
             observer: None,
             scratch: Vec::new(),
+            first_sight: None,
             positives: 0,
             negatives: 0,
             seen: 0,
@@ -62,6 +66,20 @@ impl<'a> Learning<'a> {
         self
     }
 
+    /// Scales each row by `sight` before the step on it, in the order the learner sees the
+    /// rows (a pass planned with [`crate::Plan::first_sight`]): a step returns its
+    /// [`auc_data::Unsighted`] error when a row shows that the scaling cannot be fitted so.
+    #[must_use]
+    pub fn with_first_sight(mut self, sight: Option<FirstSight>) -> Self {
+        self.first_sight = sight;
+        self
+    }
+
+    /// The scaling fitted at first sight so far, taken out (`None` without one).
+    pub fn take_first_sight(&mut self) -> Option<FirstSight> {
+        self.first_sight.take()
+    }
+
     /// Grows the learner to `dim` features (nothing when it has as many), after the check.
     pub fn grow(&mut self, dim: usize) -> Result<(), Error> {
         let old = self.dim;
@@ -74,6 +92,9 @@ impl<'a> Learning<'a> {
         self.learner
             .grow(dim)
             .map_err(|e| -> Error { format!("{}: {e}", self.name).into() })?;
+        if let Some(sight) = self.first_sight.as_mut() {
+            sight.grow(dim);
+        }
         self.dim = dim;
         Ok(())
     }
@@ -82,6 +103,10 @@ impl<'a> Learning<'a> {
     /// with zeros).
     pub fn step(&mut self, x: Row<'_>, y: Label) -> Result<(), Error> {
         let dim = self.dim;
+        let x = match self.first_sight.as_mut() {
+            Some(sight) => sight.scale(x)?,
+            None => x,
+        };
         let x = match x {
             Row::Dense(v) if v.len() < dim => {
                 self.scratch.clear();

@@ -40,7 +40,7 @@ mod tests;
 pub use learn::{GrowCheck, Learning, Observer, PassOptions, ShuffleSpec, learn_pass};
 pub use memory::Bytes;
 pub use pass::{BlockPlan, Chunk, Done, run};
-pub use plan::{Plan, check_stages_fit, given_classes, need_both, plan};
+pub use plan::{Plan, ReadOnce, check_stages_fit, given_classes, need_both, plan};
 pub use reader::{CHUNK_BYTES, FIRST_ROWS, MAX_LABELS, Reader, dense_rows_bytes, rereadable};
 pub use shaper::{Classes, NotBinary, Seen, Shaper, final_choice};
 pub use shuffle::{Shuffle, Window, permutation};

@@ -4,17 +4,35 @@
 
 use std::path::{Path, PathBuf};
 
-use auc_data::{Positive, PositiveChoice, ReadOptions, Scaler};
+use auc_data::{FirstSight, Positive, PositiveChoice, ReadOptions, Scaler, Scaling};
 use auc_prep::{PrepSpec, ScaleEvidence, Transform, TransformSpec};
 
 use crate::memory::{self, Bytes};
 use crate::{Classes, Error, Reader, Report, Shaper};
+
+/// Whether [`plan`] may read a file once, on hopes that the pass checks as the rows come (a
+/// file whose hope fails is planned again with [`ReadOnce::Never`] and read twice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadOnce {
+    /// A first pass runs whenever something must be known before learning.
+    Never,
+    /// A file whose scaling needs no ranges is read once on the hope that its labels are binary.
+    IfBinary,
+    /// Also a file scaled by max-abs (`--scale maxabs`, or `auto` on sparse rows) and nothing
+    /// else, on the further hope that each feature's first non-zero has its largest magnitude
+    /// ([`FirstSight`]). For learners whose model does not depend on the dimension they start
+    /// from, since the pass starts without knowing it.
+    IfBinaryOrFirstSight,
+}
 
 /// How a streamed pass reads and prepares its input, decided before it starts (after the first
 /// pass over a file).
 pub struct Plan {
     /// A file read once on the hope that its labels are binary (see [`plan`]).
     pub hopeful: bool,
+    /// The scaling fitted at first sight by the learning pass ([`Plan::first_sight`]), when
+    /// the file is read once with its stages left to the pass ([`ReadOnce::IfBinaryOrFirstSight`]).
+    pub first_sight: Option<Scaling>,
     /// How the learning pass reads.
     pub opts: ReadOptions,
     /// The positive class of the learning pass.
@@ -87,16 +105,20 @@ pub fn given_classes(labels: &[f64]) -> Classes {
 /// pass for its scaling. `what` names the run in messages; `limit` bounds the memory of the
 /// first pass and of the stages.
 ///
-/// With `hopeful`, a file whose scaling needs no ranges and whose positive class is not given is
-/// read once, as standard input is (binary labels checked row by row, the dimension grown on the
-/// way); `Plan::hopeful` says so, and a [`crate::NotBinary`] error of that pass means: plan
-/// again without `hopeful` (a first pass counts the labels) and start over.
+/// With [`ReadOnce::IfBinary`], a file whose scaling needs no ranges and whose positive class is
+/// not given is read once, as standard input is (binary labels checked row by row, the dimension
+/// grown on the way); `Plan::hopeful` says so, and a [`crate::NotBinary`] error of that pass
+/// means: plan again with [`ReadOnce::Never`] (a first pass counts the labels) and start over.
+/// With [`ReadOnce::IfBinaryOrFirstSight`], a file whose only stage is a max-abs (or auto)
+/// scaling is read once too, the pass scaling its rows at first sight (`Plan::first_sight`);
+/// an [`auc_data::Unsighted`] error of that pass, or [`Plan::sighted`] finding min-max, means
+/// the same.
 pub fn plan(
     spec: &PrepSpec,
     paths: &[PathBuf],
     what: &str,
     limit: Bytes,
-    hopeful: bool,
+    read_once: ReadOnce,
     report: &dyn Report,
 ) -> Result<Plan, Error> {
     let spec = spec.clone();
@@ -129,7 +151,15 @@ pub fn plan(
         _ => None,
     };
     let fixed = spec.fixed_dim();
-    let hopeful = hopeful && reread && !need_ranges && !need_sample;
+    let first_sight = (read_once == ReadOnce::IfBinaryOrFirstSight
+        && reread
+        && need_ranges
+        && spec.transform.scales_at_first_sight())
+    .then_some(scaling);
+    let hopeful = read_once != ReadOnce::Never
+        && reread
+        && (!need_ranges || first_sight.is_some())
+        && !need_sample;
     let stamps = Stamp::of(paths);
     let mut survey =
         if reread && !hopeful && (need_ranges || need_sample || given.is_none() || fixed.is_none())
@@ -216,6 +246,7 @@ pub fn plan(
     let surveyed = survey.as_ref().map(|s| (s.rows, s.dim));
     Ok(Plan {
         hopeful: hopeful && matches!(classes, Classes::Binary),
+        first_sight: first_sight.filter(|_| hopeful),
         input_dim,
         surveyed,
         stamps: if surveyed.is_some() {
@@ -284,6 +315,27 @@ impl Plan {
             .into());
         }
         Ok(())
+    }
+
+    /// A fresh first-sight scaling for the plan's learning pass, when it scales at first sight
+    /// (the parser's stages then leave the rows unscaled: [`Learning::with_first_sight`]).
+    ///
+    /// [`Learning::with_first_sight`]: crate::Learning::with_first_sight
+    pub fn first_sight(&self) -> Option<FirstSight> {
+        self.first_sight.map(FirstSight::new)
+    }
+
+    /// After a learning pass that scaled at first sight over `dim` features: the plan's stages
+    /// become the scaling it found, which is the one a first pass would have fitted (see
+    /// [`FirstSight`]). `false` when the rows turned out dense enough for auto scaling to be
+    /// min-max: plan again with [`ReadOnce::Never`] and start over.
+    pub fn sighted(&mut self, sight: FirstSight, dim: usize) -> Result<bool, Error> {
+        let Some(scaler) = sight.finish(dim) else {
+            return Ok(false);
+        };
+        self.transform = self.spec.transform.finish(scaler, None)?;
+        self.first_sight = None;
+        Ok(true)
     }
 
     /// The parser's shaping of the plan's chunks.

@@ -59,6 +59,12 @@ pub fn linear_state_advice(algo: &str) -> String {
 /// section 5 measures it).
 pub const AUTO_SKETCH: usize = 32;
 
+/// Whether `algo` keeps class covariances that it can sketch (`--param sketch=K`): a linear
+/// learner with a `sketch` parameter.
+pub fn sketchable(algo: &Algorithm) -> bool {
+    algo.family == auc_core::Family::Linear && algo.specs.iter().any(|s| s.name == "sketch")
+}
+
 /// `config`, or, when its state for `shape` (plus `beside` bytes that stay alive) would exceed
 /// `limit` and `algo` is a one-pass learner whose moments can be sketched and no `sketch` was
 /// given, `algo` configured from `given` with `sketch = AUTO_SKETCH`, said as a note. The memory
@@ -76,9 +82,7 @@ pub fn sketched_if_too_wide(
     report: &dyn Report,
 ) -> Result<(Box<dyn Configured>, ParamMap), Error> {
     let need = config.memory_bytes(shape, average).saturating_add(beside);
-    let sketchable =
-        algo.family == auc_core::Family::Linear && algo.specs.iter().any(|s| s.name == "sketch");
-    if need <= limit.0 || !sketchable || given.get("sketch").is_some() {
+    if need <= limit.0 || !sketchable(algo) || given.get("sketch").is_some() {
         return Ok((config, given.clone()));
     }
     let mut sketched = given.clone();

@@ -10,9 +10,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use auc_core::{Label, ParamMap};
+use auc_data::FirstSight;
 use auc_learners::{Algorithm, Configured, Model, Trained, Trainer, TrainingRecord};
 use auc_stream::memory::{self, Bytes};
-use auc_stream::{Classes, Learning, Plan, Reader, Report, Shaper, Window};
+use auc_stream::{Classes, Learning, Plan, ReadOnce, Reader, Report, Shaper, Window};
 
 use crate::checks::{
     check_save_memory, check_state, dim_shape, divergence, linear_state_advice,
@@ -44,21 +45,29 @@ pub fn start(
 }
 
 /// The engine's [`Learning`] of `state`: before the learner grows, the memory of both states
-/// (the old one is alive while the new one is filled) and of saving the grown one are checked
-/// against `limit`. `name` is the algorithm's.
+/// (the old one is alive while the new one is filled, beside the scaling fitted at first sight
+/// when `first_sight`) and of saving the grown one are checked against `limit`. `name` is the
+/// algorithm's.
 pub fn learning<'a>(
     state: &'a mut dyn Trained,
     config: &'a dyn Configured,
     average: bool,
     limit: Bytes,
     name: &'a str,
+    first_sight: bool,
 ) -> Result<Learning<'a>, Error> {
     let dim = state.dim();
     let learner = state.learner().ok_or("a batch model cannot learn")?;
     let check = move |old: usize, dim: usize| -> Result<(), Error> {
+        let sight = if first_sight {
+            FirstSight::bytes_for(dim)
+        } else {
+            0
+        };
         let needed = config
             .memory_bytes(&dim_shape(dim), average)
-            .saturating_add(config.memory_bytes(&dim_shape(old), average));
+            .saturating_add(config.memory_bytes(&dim_shape(old), average))
+            .saturating_add(sight);
         memory::check(
             needed,
             limit,
@@ -88,9 +97,10 @@ pub struct Streamed {
 
 /// Trains `config` (algorithm `algo`, parameters `given`) on `paths` read incrementally as
 /// `spec` asks: the plan (a first pass over a file that must be read twice; a file whose
-/// scaling needs no ranges is read once while its labels stay binary, and again after a first
-/// pass when they do not), the learner sketched when its exact state would not fit, started,
-/// fed in the order `opts` asks and checked; the model records the preparation.
+/// scaling needs no ranges, or only a max-abs scaling fitted at first sight, is read once while
+/// its labels stay binary and the scaling holds, and again after a first pass when they do
+/// not: [`read_once`]), the learner sketched when its exact state would not fit, started, fed in
+/// the order `opts` asks and checked; the model records the preparation.
 ///
 /// With `window_rows`, the last that many prequential scores (each row scored before the step
 /// on it) are kept, for a calibration fitted on them.
@@ -107,8 +117,9 @@ pub fn train_streamed(
 ) -> Result<Streamed, Error> {
     let what = format!("training {}", algo.name);
     let limit = opts.max_memory;
-    // A file whose labels turn out not to be binary is read again after a first pass.
-    let mut plan = auc_stream::plan(spec, paths, &what, limit, true, report)?;
+    // A file whose labels turn out not to be binary, or whose scaling cannot be fitted at
+    // first sight, is read again after a first pass.
+    let mut plan = auc_stream::plan(spec, paths, &what, limit, read_once(algo), report)?;
     let (config, _) = sketched_if_too_wide(
         algo,
         given,
@@ -123,14 +134,16 @@ pub fn train_streamed(
     let (state, done, positives, negatives, window) = loop {
         let mut state = start(config.as_ref(), algo, plan.dim, opts)?;
         let mut window = window_rows.map(Window::new);
-        let (pass, counts) = {
+        let (pass, counts, sight) = {
             let mut learning = learning(
                 state.as_mut(),
                 config.as_ref(),
                 opts.average,
                 limit,
                 algo.name,
-            )?;
+                plan.first_sight.is_some(),
+            )?
+            .with_first_sight(plan.first_sight());
             if let Some(w) = window.as_mut() {
                 learning = learning.with_observer(Box::new(|s: f64, y: Label, _seen: u64| {
                     w.push(s, y);
@@ -138,14 +151,26 @@ pub fn train_streamed(
                 }));
             }
             let pass = learn(&plan, paths, &mut learning, opts, report, &what);
-            (pass, (learning.positives(), learning.negatives()))
+            let sight = learning.take_first_sight();
+            (pass, (learning.positives(), learning.negatives()), sight)
         };
-        match pass {
-            Ok(done) => break (state, done, counts.0, counts.1, window),
-            Err(e) if plan.hopeful && e.is::<auc_stream::NotBinary>() => {
-                plan = auc_stream::plan(spec, paths, &what, limit, false, report)?;
+        let again = match pass {
+            Ok(done) => {
+                let kept = match sight {
+                    Some(s) => plan.sighted(s, done.dim)?,
+                    None => true,
+                };
+                if kept {
+                    break (state, done, counts.0, counts.1, window);
+                }
+                true
             }
+            Err(e) if plan.hopeful && e.is::<auc_stream::NotBinary>() => true,
+            Err(e) if plan.first_sight.is_some() && e.is::<auc_data::Unsighted>() => true,
             Err(e) => return Err(e),
+        };
+        if again {
+            plan = auc_stream::plan(spec, paths, &what, limit, ReadOnce::Never, report)?;
         }
     };
     let seconds = start_time.elapsed().as_secs_f64();
@@ -187,6 +212,20 @@ pub fn train_streamed(
         seconds,
         window,
     })
+}
+
+/// How [`train_streamed`] may read a file once for `algo`: on the hope of binary labels for
+/// every learner; also with a max-abs scaling fitted at first sight, unless `algo` keeps class
+/// covariances that it sketches when they would not fit (that choice is made on the dimension
+/// before the pass, which a file read once does not tell) or its model depends on the dimension
+/// it starts from (`Algorithm::starting_dimension_matters`: the model must be the one of a first
+/// pass, byte for byte, and a file read once starts small).
+pub fn read_once(algo: &Algorithm) -> ReadOnce {
+    if crate::checks::sketchable(algo) || algo.starting_dimension_matters {
+        ReadOnce::IfBinary
+    } else {
+        ReadOnce::IfBinaryOrFirstSight
+    }
 }
 
 /// The learning pass of `plan` over `paths` into `learning`, in the order `opts` asks, with a
@@ -259,6 +298,7 @@ pub fn continue_training(
         averaged,
         opts.max_memory,
         name,
+        false,
     )?;
     auc_stream::learn_pass(
         reader,

@@ -11,6 +11,7 @@ use auc_core::{Dataset, ParamMap};
 use auc_data::{Layout, Positive, ReadOptions, Scaling};
 use auc_learners::{ALL, Algorithm, Model};
 use auc_prep::{PrepSpec, ScaleFrom, ScaleSource, TransformSpec};
+use auc_stream::{Progress, Report};
 use auc_train::{
     Options, Order, Route, ScoreOptions, ShuffleSpec, Silent, TrainedFile, score_file, train_file,
 };
@@ -320,6 +321,163 @@ fn parallel_blocks_train_the_models_of_one_parser() {
         assert_eq!(m.model.preparation.positive_labels, vec![2.0], "{name}");
     }
     assert_eq!(checked, 16);
+}
+
+/// Counts the passes a training run makes over its input (each asks for a progress display).
+#[derive(Default)]
+struct Passes(std::sync::atomic::AtomicUsize);
+
+impl Report for Passes {
+    fn pass(&self) -> Box<dyn Progress + '_> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Box::new(Silent)
+    }
+}
+
+/// A sparse file of `rows` rows whose features keep one magnitude each (two in three are
+/// indicators of magnitude 1, the others 0.5 to 2.5, signs mixed) and whose dimension grows as
+/// it is read, labels +1 one row in five; with `larger`, one value two thirds of the way down is
+/// twice its feature's magnitude.
+fn magnitudes_file(dir: &Path, name: &str, rows: usize, larger: bool) -> PathBuf {
+    let magnitude = |j: usize| {
+        if j % 3 == 0 {
+            0.5 * (1 + j % 5) as f64
+        } else {
+            1.0
+        }
+    };
+    let mut text = String::new();
+    for i in 0..rows {
+        text.push_str(if i % 5 == 0 { "+1" } else { "-1" });
+        let mut row = std::collections::BTreeMap::new();
+        for j in 0..(2 + i % 5) {
+            let idx = 1 + (i * 31 + j * 17) % (8 + i / 4);
+            let sign = if (i + j) % 3 == 0 { -1.0 } else { 1.0 };
+            row.insert(idx, sign * magnitude(idx));
+        }
+        if larger && i == 2 * rows / 3 {
+            let (&idx, v) = row.iter_mut().next().unwrap();
+            *v = 2.0 * magnitude(idx);
+        }
+        for (idx, v) in row {
+            text.push_str(&format!(" {idx}:{v}"));
+        }
+        text.push('\n');
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The default (auto, here max-abs) scaling of a sparse file is fitted at first sight by the
+/// learning pass itself when every feature's first non-zero has its largest magnitude: the file
+/// is read once, and the model is the one of the scaling fitted on all rows, byte for byte
+/// (against the in-memory route, which starts at the full dimension; in file order, against
+/// input read once with that scaling given). A value larger than its feature's first one
+/// sends the run back to a first pass (three passes in all), with the same result; learners
+/// that sketch their covariances when too wide, or whose model depends on the dimension they
+/// start from, always read twice.
+#[cfg(unix)]
+#[test]
+fn max_abs_scaling_at_first_sight_reads_once_and_trains_the_two_pass_model() {
+    use auc_stream::ReadOnce;
+    let dir = tempfile::tempdir().unwrap();
+    let sighted = magnitudes_file(dir.path(), "sighted.libsvm", 1_200, false);
+    let larger = magnitudes_file(dir.path(), "larger.libsvm", 1_200, true);
+    let auto = spec(Scaling::Auto, None, None);
+    let mut checked = 0;
+    for algo in one_pass() {
+        let first_sight = auc_train::streamed::read_once(algo) == ReadOnce::IfBinaryOrFirstSight;
+        let averages: &[bool] = if algo.family == auc_core::Family::Linear {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for &average in averages {
+            for (file, sight_holds) in [(&sighted, true), (&larger, false)] {
+                let what = format!("{} (average {average}) on {}", algo.name, file.display());
+                let full = options(Order::Full { seed: 7 }, average, true);
+                let buffer = Order::Buffer(ShuffleSpec {
+                    seed: 7,
+                    rows: 10_000,
+                });
+                let mem = train(algo, file, &auto, &full);
+                assert!(
+                    matches!(
+                        mem.model.preparation.scaler(),
+                        auc_data::Scaler::MaxAbs { .. }
+                    ),
+                    "{what}"
+                );
+                let passes = Passes::default();
+                let streamed = train_file(
+                    algo,
+                    &ParamMap::new(),
+                    &[file.to_path_buf()],
+                    &auto,
+                    &options(buffer, average, true),
+                    &passes,
+                )
+                .unwrap();
+                assert_eq!(streamed.route, Route::Streamed, "{what}");
+                assert!(mem.model.to_bytes() == streamed.model.to_bytes(), "{what}");
+                let expected = match (first_sight, sight_holds) {
+                    (true, true) => 1,
+                    (true, false) => 3,
+                    (false, _) => 2,
+                };
+                assert_eq!(passes.0.into_inner(), expected, "{what}: passes");
+                let in_order = options(Order::File, average, true);
+                let once = train(algo, file, &auto, &in_order);
+                let given = spec(Scaling::Auto, None, Some(&mem.model));
+                let data = std::fs::read(file).unwrap();
+                let piped = train_piped(dir.path(), algo, &data, &given, &in_order);
+                assert!(
+                    once.model.to_bytes() == piped.model.to_bytes(),
+                    "{what}: file order"
+                );
+                checked += first_sight as usize;
+            }
+        }
+    }
+    assert!(
+        checked >= 2 * 9,
+        "only {checked} runs scaled at first sight"
+    );
+    // A fixed dimension, and hashed features (the scaler then covers the 2^B hashed indices).
+    let hashed = {
+        let read = ReadOptions {
+            hash_bits: Some(9),
+            ..ReadOptions::default()
+        };
+        PrepSpec::new(read, Positive::Auto, TransformSpec::default(), None).unwrap()
+    };
+    for fixed in [spec(Scaling::Auto, Some(700), None), hashed] {
+        for name in ["pa-i", "bal-ftrl"] {
+            let algo = auc_learners::lookup(name).unwrap();
+            let full = options(Order::Full { seed: 3 }, false, true);
+            let buffer = Order::Buffer(ShuffleSpec {
+                seed: 3,
+                rows: 10_000,
+            });
+            let mem = train(algo, &sighted, &fixed, &full);
+            let passes = Passes::default();
+            let streamed = train_file(
+                algo,
+                &ParamMap::new(),
+                std::slice::from_ref(&sighted),
+                &fixed,
+                &options(buffer, false, true),
+                &passes,
+            )
+            .unwrap();
+            assert!(
+                mem.model.to_bytes() == streamed.model.to_bytes(),
+                "{name} {fixed:?}"
+            );
+            assert_eq!(passes.0.into_inner(), 1, "{name} {fixed:?}");
+        }
+    }
 }
 
 /// `score_file` gives the scores of the model on the file's rows prepared in memory, for a
