@@ -197,6 +197,19 @@ impl FirstSight {
     #[inline]
     fn sighted(&mut self, j: usize, v: f64) -> Result<f64, Unsighted> {
         let kind = self.kind(j);
+        if kind == UNIT {
+            // The common case of wide files, without the division: `max_abs_value(1, v)` is
+            // `v` itself (`v / 1` is exact and `|v| <= 1` is inside the saturation).
+            if v.abs() > 1.0 {
+                return Err(Unsighted::Larger {
+                    feature: j,
+                    first: 1.0,
+                    value: v,
+                });
+            }
+            self.nonzeros += u64::from(v != 0.0);
+            return Ok(v);
+        }
         let m = match kind {
             UNSEEN => 0.0,
             UNIT => 1.0,
