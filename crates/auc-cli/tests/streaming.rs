@@ -382,6 +382,62 @@ fn a_file_is_read_once_unless_its_labels_are_not_binary() {
     no_temp_files(dir.path());
 }
 
+/// A sparse file whose features keep the magnitude of their first non-zero is read once with
+/// the default (max-abs) scaling, fitted in the learning pass: no first pass runs (the hook
+/// between passes does not), and the model is that of standard input given the fitted scaling
+/// (`--scale-from` the model). One value larger than its feature's first sends the run back to
+/// a first pass, with the model of the scaling fitted on all rows all the same.
+#[test]
+fn max_abs_scaling_is_fitted_in_the_learning_pass_when_first_values_are_largest() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = String::new();
+    for i in 0..4000 {
+        let label = if i % 5 == 0 { "1" } else { "-1" };
+        let (a, b) = (1 + i % 13, 20 + (i * 7) % 300);
+        rows.push_str(&format!(
+            "{label} {a}:1 {b}:{}\n",
+            if i % 2 == 0 { 0.5 } else { -0.5 }
+        ));
+    }
+    let mut larger = rows.clone();
+    larger.push_str("-1 3:4\n");
+    let marker = dir.path().join("between");
+    for (name, text, passes) in [("once.svm", &rows, 1), ("twice.svm", &larger, 2)] {
+        let file = write(dir.path(), name, text);
+        let (m1, m2) = (dir.path().join("file.auc"), dir.path().join("pipe.auc"));
+        let _ = std::fs::remove_file(&marker);
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_auc"));
+        c.args(["train", "--algo", "pa-i", file.to_str().unwrap(), "-o"])
+            .arg(&m1)
+            .env(
+                "AUC_TEST_BETWEEN_PASSES",
+                format!("touch {}", marker.display()),
+            );
+        let o = c.output().unwrap();
+        ok(&o, name);
+        assert_eq!(marker.exists(), passes == 2, "{name}: {}", stderr(&o));
+        let info = auc(&["model", m1.to_str().unwrap(), "--json"]);
+        ok(&info, "model --json");
+        assert!(stdout(&info).contains("maxabs"), "{}", stdout(&info));
+        let o = auc_with_stdin(
+            &[
+                "train",
+                "--algo",
+                "pa-i",
+                "--scale-from",
+                m1.to_str().unwrap(),
+                "-",
+                "-o",
+                m2.to_str().unwrap(),
+            ],
+            text.as_bytes(),
+        );
+        ok(&o, "pipe");
+        assert_eq!(read(&m1), read(&m2), "{name}");
+    }
+    no_temp_files(dir.path());
+}
+
 /// `auc predict` writes scores as it reads: from standard input, gzip included, the scores of
 /// the file; a bad row part way into a file output leaves no file (nor temporary file), and
 /// on standard output the scores before it with exit code 2.
