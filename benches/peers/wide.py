@@ -37,7 +37,7 @@ Data sets (each written once as LIBSVM train and test files that every column re
             hidden effects depend on the feature index only, so the two seeds are one problem.
             Only the O(nnz) learners (STREAM_OURS), each also with `--scale none` (the features
             are 0/1, so max-abs scaling changes no value; it is fitted at first sight, in the
-            learning pass, except for SOLAM, which reads the file twice), and VW; the table adds rows/s (training rows over the whole `auc train`
+            learning pass), and VW; the table adds rows/s (training rows over the whole `auc train`
             process's wall time, or VW's driver reading and learning). Skipped by --quick and
             --no-stream.
 
@@ -596,7 +596,7 @@ def write_page(a, command, started, load0, datasets, results, gaps, cross_help, 
         "whole `auc train` process (parsing, a first pass over the file for the scaling, "
         "positive class and dimension where one is needed (the max-abs scaling of a file "
         "whose features keep their first magnitude is fitted in the learning pass instead, "
-        "for every one-pass learner but SOLAM and the moment learners), learning, saving the "
+        "for every one-pass learner but the moment learners), learning, saving the "
         "model); for VW, the wall "
         "time of its driver reading the text file and learning in one pass (interpreter start "
         "and import not counted); for scikit-learn, `fit` alone, on the matrix already in "
@@ -651,8 +651,8 @@ def write_page(a, command, started, load0, datasets, results, gaps, cross_help, 
             "the feature index, so the two files are one problem. Only the O(nnz) learners "
             f"({', '.join(STREAM_OURS)}) and VW are run on it; each of ours also with "
             "`--scale none`: the features are 0/1, so max-abs scaling changes no value; it is "
-            "fitted at first sight in the learning pass (one pass over the file), except for "
-            "SOLAM, which takes a first pass for it. **rows/s**: the training rows over train s, "
+            "fitted at first sight in the learning pass (one pass over the file). "
+            "**rows/s**: the training rows over train s, "
             "that is over the whole `auc train` process (every pass, parsing included, saving "
             "the model) or VW's driver reading the text and learning.")
     L.append("")

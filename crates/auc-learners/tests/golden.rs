@@ -324,6 +324,26 @@ fn averaged_and_sketched_moment_models_load_and_score_the_same() {
     }
 }
 
+/// SOLAM's state layouts (version 1 before its `reach`, version 2), plain and averaged: each
+/// loads, scores as written and writes a fixed point; the folder's README gives the commands.
+#[test]
+fn solam_state_layouts_load_and_score_the_same() {
+    let dir = golden_dir().join("states");
+    for file in ["solam-averaged-v1", "solam-v2", "solam-averaged-v2"] {
+        let m = Model::from_bytes(&std::fs::read(dir.join(format!("{file}.auc"))).unwrap())
+            .unwrap_or_else(|e| panic!("{file}: the golden model no longer loads: {e}"));
+        assert_eq!(m.algorithm.name, "solam");
+        let want = std::fs::read_to_string(dir.join(format!("{file}.scores"))).unwrap();
+        assert_eq!(
+            scores_text(&m.scores(&common::heart_for(&m)).unwrap()),
+            want,
+            "{file}: the golden model scores differently"
+        );
+        let again = Model::from_bytes(&m.to_bytes()).unwrap();
+        assert_eq!(again.to_bytes(), m.to_bytes(), "{file}: not a fixed point");
+    }
+}
+
 /// A model file holding a calibration that breaks its invariants (a crafted file) is refused
 /// with a message naming the calibration, never loaded to print probabilities outside [0, 1].
 #[test]

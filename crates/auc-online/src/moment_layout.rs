@@ -67,7 +67,7 @@ pub(crate) fn upgrade_v1<'a>(
 }
 
 /// A postcard varint (LEB128) at the start of `bytes`: its value and its length in bytes.
-fn varint(bytes: &[u8]) -> Option<(usize, usize)> {
+pub(crate) fn varint(bytes: &[u8]) -> Option<(usize, usize)> {
     let mut value: u64 = 0;
     for (i, &b) in bytes.iter().enumerate().take(10) {
         value |= u64::from(b & 0x7f).checked_shl(7 * i as u32)?;
@@ -78,15 +78,28 @@ fn varint(bytes: &[u8]) -> Option<(usize, usize)> {
     None
 }
 
+/// Appends `n` as a postcard varint (LEB128: seven bits a byte, low bits first, the high bit
+/// set on every byte but the last).
+pub(crate) fn push_varint(out: &mut Vec<u8>, mut n: usize) {
+    while n >= 0x80 {
+        out.push((n as u8 & 0x7f) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn varints_read_as_postcard_writes_them() {
+    fn varints_read_and_write_as_postcard_does() {
         for n in [0usize, 1, 127, 128, 300, 1 << 20, usize::MAX >> 1] {
             let bytes = postcard::to_allocvec(&n).unwrap();
             assert_eq!(varint(&bytes), Some((n, bytes.len())), "{n}");
+            let mut pushed = Vec::new();
+            push_varint(&mut pushed, n);
+            assert_eq!(pushed, bytes, "{n}");
         }
         assert_eq!(varint(&[0x80, 0x80]), None);
     }

@@ -58,7 +58,12 @@
 //!
 //! $w$ is stored as $s \cdot v$ (a scalar times a vector). The gradient step touches only the
 //! stored entries of $x_t$; the projection onto the ball multiplies the scalar; $\lVert v \rVert^2$
-//! is kept up to date entry by entry and recomputed exactly after every $p$ touched entries. The
+//! is kept up to date entry by entry and recomputed exactly after as many touched entries as the
+//! learner's *reach*, one past the largest feature a step has moved (every entry of $v$ and $u$
+//! from the reach on is zero, so the recomputation and the fold below read only that prefix). The
+//! reach depends on the rows alone, not on the dimension the learner was built with, so a learner
+//! grown feature by feature as a one-pass read meets them (`auc_stream::ReadOnce`) takes the same
+//! steps, to the last bit, as one built with the file's whole dimension. The
 //! weighted sum $U_t = \sum_{j \le t} \gamma_j w_j$ is kept lazily as $U = u + \beta v$: adding
 //! $\gamma_t w_t$ is $\beta \mathrel{+}= \gamma_t s$, and changing $v_j$ by $\delta$ subtracts
 //! $\beta \delta$ from $u_j$. So a step costs $O(\mathrm{nnz}(x_t))$ for a sparse row and $O(p)$
@@ -74,8 +79,11 @@ use auc_core::{
     Divergence, Family, Label, OnlineLearner, OnlineParams, ParamError, ParamSpec, Params, Range,
     Row, SavedState, Scorer, StateError, check,
 };
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
+use crate::moment_layout::{push_varint, varint};
 use crate::{Linear, WeightsCache, linear_divergence};
 
 /// Fold $w = s v$ back to $s = 1$ when $s$ falls below this (see the module docs).
@@ -125,10 +133,6 @@ impl Params for SolamParams {
 impl OnlineParams for SolamParams {
     type Learner = Solam;
 
-    /// $\lVert v \rVert^2$ is recomputed exactly after as many touched entries as there are
-    /// features, so a grown learner recomputes at other steps.
-    const STARTING_DIMENSION_MATTERS: bool = true;
-
     fn build(&self, dim: usize, _seed: u64) -> Result<Solam, ParamError> {
         self.check()?;
         Ok(Solam {
@@ -141,6 +145,7 @@ impl OnlineParams for SolamParams {
             v: vec![0.0; dim],
             v_norm_sq: 0.0,
             touched: 0,
+            reach: 0,
             a: 0.0,
             b: 0.0,
             alpha: 0.0,
@@ -191,6 +196,10 @@ pub struct Solam {
     v_norm_sq: f64,
     /// Entries changed since `v_norm_sq` was last recomputed exactly.
     touched: usize,
+    /// One past the largest feature a step has changed: `v` and `u` are zero from here on, and
+    /// `v_norm_sq` is recomputed after this many touched entries (state version 2; version 1
+    /// recomputed after `v.len()`, the value its files read with).
+    reach: usize,
     a: f64,
     b: f64,
     alpha: f64,
@@ -235,14 +244,15 @@ impl Solam {
     }
 
     fn recompute_norm(&mut self) {
-        self.v_norm_sq = self.v.iter().map(|v| v * v).sum();
+        self.v_norm_sq = self.v[..self.reach].iter().map(|v| v * v).sum();
         self.touched = 0;
     }
 
     /// $u \leftarrow u + \beta v$, $v \leftarrow s v$, $s \leftarrow 1$, $\beta \leftarrow 0$:
     /// the same $w$ and $U$, without the cancellation a small $s$ brings.
     fn fold(&mut self) {
-        for (u, v) in self.u.iter_mut().zip(self.v.iter_mut()) {
+        let reach = self.reach;
+        for (u, v) in self.u[..reach].iter_mut().zip(self.v[..reach].iter_mut()) {
             *u += self.beta * *v;
             *v *= self.s;
         }
@@ -290,7 +300,43 @@ impl Scorer for Solam {
 }
 
 impl SavedState for Solam {
-    const STATE_VERSION: u32 = 1;
+    /// Version 2 added `reach` after `touched`; a version 1 state reads with `reach = v.len()`,
+    /// which keeps its recomputation schedule, so a resumed old learner steps as before.
+    const STATE_VERSION: u32 = 2;
+    const OLDEST_STATE_VERSION: u32 = 1;
+
+    fn upgrade_layout(bytes: &[u8], version: u32) -> Result<Cow<'_, [u8]>, StateError> {
+        if version >= 2 {
+            return Ok(Cow::Borrowed(bytes));
+        }
+        // Version 1: eta, r (reals), t, n_pos (varints), kappa, s (reals), v (a vector of
+        // reals), v_norm_sq (real), touched (varint), then the fields version 2 keeps after
+        // `reach`.
+        let short = || StateError::new("the SOLAM state (layout version 1) ends early");
+        let mut at = 16;
+        for _ in 0..2 {
+            at += varint(bytes.get(at..).ok_or_else(short)?)
+                .ok_or_else(short)?
+                .1;
+        }
+        at += 16;
+        let (len, width) = varint(bytes.get(at..).ok_or_else(short)?).ok_or_else(short)?;
+        at = len
+            .checked_mul(8)
+            .and_then(|b| b.checked_add(at + width + 8))
+            .ok_or_else(short)?;
+        at += varint(bytes.get(at..).ok_or_else(short)?)
+            .ok_or_else(short)?
+            .1;
+        if at > bytes.len() {
+            return Err(short());
+        }
+        let mut out = Vec::with_capacity(bytes.len() + 10);
+        out.extend_from_slice(&bytes[..at]);
+        push_varint(&mut out, len);
+        out.extend_from_slice(&bytes[at..]);
+        Ok(Cow::Owned(out))
+    }
 
     fn validate(&self) -> Result<(), StateError> {
         SolamParams {
@@ -299,6 +345,16 @@ impl SavedState for Solam {
         }
         .check()?;
         check::len("u", self.u.len(), self.v.len())?;
+        check::state(self.reach <= self.v.len(), || {
+            format!("reach {} past the {} features", self.reach, self.v.len())
+        })?;
+        check::state(
+            self.v[self.reach..]
+                .iter()
+                .chain(&self.u[self.reach..])
+                .all(|&x| x == 0.0),
+            || "a weight past the reach is not zero".to_owned(),
+        )?;
         check::finite("v", &self.v)?;
         check::finite("u", &self.u)?;
         let scalars = [
@@ -369,8 +425,10 @@ impl OnlineLearner for Solam {
             let (v, u, beta) = (&mut self.v, &mut self.u, self.beta);
             let mut norm_delta = 0.0;
             let mut touched = 0;
+            let mut reach = self.reach;
             x.for_each(|j, xj| {
                 if xj != 0.0 {
+                    reach = reach.max(j + 1);
                     let old = v[j];
                     let new = (old + dv * xj).clamp(-f64::MAX, f64::MAX);
                     v[j] = new;
@@ -381,7 +439,8 @@ impl OnlineLearner for Solam {
             });
             self.v_norm_sq = (self.v_norm_sq + norm_delta).max(0.0);
             self.touched += touched;
-            if self.touched >= self.v.len() {
+            self.reach = reach;
+            if self.touched >= self.reach {
                 self.recompute_norm();
             }
         }
@@ -422,6 +481,102 @@ mod tests {
         assert_eq!(l.weights(), &[0.0; 3]);
         assert_eq!(l.score(Row::Dense(&[1.0, 2.0, 3.0])), 0.0);
         assert_eq!(l.positive_rate(), 0.0);
+    }
+
+    /// Sparse rows whose features reach further and further, with projections (small `r`)
+    /// and norm recomputations along the way.
+    fn widening_rows() -> Vec<(Vec<u32>, Vec<f64>, Label)> {
+        (0..400u32)
+            .map(|i| {
+                let top = 2 + i / 8;
+                let idx = vec![i % top, top];
+                let val = vec![0.5 + f64::from(i % 7) / 7.0, -0.25 - f64::from(i % 3) / 3.0];
+                (idx, val, if i % 5 == 0 { Pos } else { Neg })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_grown_learner_steps_as_one_built_wide_to_the_bit() {
+        let params = SolamParams { eta: 1.0, r: 0.3 };
+        let mut wide = params.build(80, 0).unwrap();
+        let mut grown = params.build(1, 0).unwrap();
+        for (idx, val, y) in widening_rows() {
+            let x = Row::Sparse(auc_core::SparseRow::new(&idx, &val));
+            grown.grow(idx[idx.len() - 1] as usize + 1).unwrap();
+            wide.update(x, y);
+            grown.update(x, y);
+        }
+        assert!(wide.reach > 40 && wide.reach < 80, "{}", wide.reach);
+        grown.grow(80).unwrap();
+        assert_eq!(grown, wide);
+        assert_eq!(grown.weights(), wide.weights());
+        grown.validate().unwrap();
+    }
+
+    #[test]
+    fn a_version_1_state_reads_with_the_old_schedule() {
+        // The version 1 layout, field for field.
+        #[derive(Serialize)]
+        struct V1<'a> {
+            eta: f64,
+            r: f64,
+            t: u64,
+            n_pos: u64,
+            kappa: f64,
+            s: f64,
+            v: &'a [f64],
+            v_norm_sq: f64,
+            touched: usize,
+            a: f64,
+            b: f64,
+            alpha: f64,
+            u: &'a [f64],
+            beta: f64,
+            gamma_sum: f64,
+            rejected: u64,
+        }
+        let mut l = SolamParams { eta: 1.0, r: 0.3 }.build(200, 0).unwrap();
+        for (idx, val, y) in widening_rows().into_iter().take(300) {
+            l.update(Row::Sparse(auc_core::SparseRow::new(&idx, &val)), y);
+        }
+        let old = postcard::to_allocvec(&V1 {
+            eta: l.eta,
+            r: l.r,
+            t: l.t,
+            n_pos: l.n_pos,
+            kappa: l.kappa,
+            s: l.s,
+            v: &l.v,
+            v_norm_sq: l.v_norm_sq,
+            touched: l.touched,
+            a: l.a,
+            b: l.b,
+            alpha: l.alpha,
+            u: &l.u,
+            beta: l.beta,
+            gamma_sum: l.gamma_sum,
+            rejected: l.rejected,
+        })
+        .unwrap();
+        let upgraded = Solam::upgrade_layout(&old, 1).unwrap();
+        let read: Solam = postcard::from_bytes(&upgraded).unwrap();
+        read.validate().unwrap();
+        assert_eq!(read.reach, 200);
+        assert_eq!(
+            Solam {
+                reach: 200,
+                ..l.clone()
+            },
+            read
+        );
+        assert_eq!(
+            postcard::to_allocvec(&read).unwrap(),
+            postcard::to_allocvec(&Solam { reach: 200, ..l }).unwrap()
+        );
+        for cut in [0, 10, 20, 40 + 8 * 100] {
+            assert!(Solam::upgrade_layout(&old[..cut], 1).is_err(), "{cut}");
+        }
     }
 
     #[test]
