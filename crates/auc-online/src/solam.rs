@@ -378,6 +378,27 @@ impl SavedState for Solam {
     }
 }
 
+/// $(v^\top x, \lVert x \rVert^2)$ as [`Row::dot_and_norm_sq`] computes them (the same sums in
+/// the same order), reading $u_j$ beside $v_j$ for a sparse row: the step writes both, and
+/// loading them together lets their cache misses overlap, where the step's own read of $u_j$
+/// waited on each miss in turn (80 % of the step's samples on the 10^6-row wide stream).
+#[inline]
+fn dot_and_norm_sq_touching(x: Row<'_>, v: &[f64], u: &[f64]) -> (f64, f64) {
+    match x {
+        Row::Sparse(s) => {
+            let (mut d, mut n, mut touch) = (0.0, 0.0, 0.0);
+            for (&j, &xj) in s.indices().iter().zip(s.values()) {
+                d += xj * v[j as usize];
+                n += xj * xj;
+                touch += u[j as usize];
+            }
+            std::hint::black_box(touch);
+            (d, n)
+        }
+        Row::Dense(_) => x.dot_and_norm_sq(v),
+    }
+}
+
 impl OnlineLearner for Solam {
     fn update(&mut self, x: Row<'_>, y: Label) {
         self.cache = WeightsCache::default();
@@ -389,7 +410,7 @@ impl OnlineLearner for Solam {
         let p = self.n_pos as f64 / t; // [SOLAM16, alg. 1]: p_t
         let q = 1.0 - p;
         let gamma = self.eta / t.sqrt();
-        let (vx, x_norm_sq) = x.dot_and_norm_sq(&self.v);
+        let (vx, x_norm_sq) = dot_and_norm_sq_touching(x, &self.v, &self.u);
         let score = self.s * vx;
         if !(x_norm_sq.is_finite() && score.is_finite()) {
             // Deviation: a step on features too large to square finitely is refused (the
