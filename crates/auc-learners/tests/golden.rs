@@ -25,6 +25,22 @@ fn scores_text(scores: &[f64]) -> String {
         .collect()
 }
 
+/// Loads `dir/FILE.auc`, checks that it scores the bundled heart data as `dir/FILE.scores` says
+/// and that writing it again is a fixed point, and returns it for the caller's own checks.
+fn load_scoring_as_written(dir: &std::path::Path, file: &str) -> Model {
+    let m = Model::from_bytes(&std::fs::read(dir.join(format!("{file}.auc"))).unwrap())
+        .unwrap_or_else(|e| panic!("{file}: the golden model no longer loads: {e}"));
+    let want = std::fs::read_to_string(dir.join(format!("{file}.scores"))).unwrap();
+    assert_eq!(
+        scores_text(&m.scores(&common::heart_for(&m)).unwrap()),
+        want,
+        "{file}: the golden model scores differently"
+    );
+    let again = Model::from_bytes(&m.to_bytes()).unwrap();
+    assert_eq!(again.to_bytes(), m.to_bytes(), "{file}: not a fixed point");
+    m
+}
+
 /// Checks the golden models under `dir`: each loads and scores as its `.scores` file says, and
 /// writing it again is a fixed point. With `write_missing` (and `AUC_UPDATE_GOLDEN` set) a
 /// missing file is trained and written. Returns the algorithms that have no file.
@@ -273,18 +289,9 @@ fn feature_map_golden_models_load_and_score_the_same() {
             std::fs::write(&model_path, m.to_checked_bytes().unwrap()).unwrap();
             std::fs::write(&scores_path, scores_text(&scores)).unwrap();
         }
-        let m = Model::from_bytes(&std::fs::read(&model_path).unwrap())
-            .unwrap_or_else(|e| panic!("{file}: the golden model no longer loads: {e}"));
+        let m = load_scoring_as_written(&dir, file);
         let fm = m.preparation.transform.feature_map().expect("a map");
         assert_eq!(fm.kind().word(), map.split(':').next().unwrap(), "{file}");
-        let want = std::fs::read_to_string(&scores_path).unwrap();
-        assert_eq!(
-            scores_text(&m.scores(&common::heart_for(&m)).unwrap()),
-            want,
-            "{file}: the golden model scores differently"
-        );
-        let again = Model::from_bytes(&m.to_bytes()).unwrap();
-        assert_eq!(again.to_bytes(), m.to_bytes(), "{file}: not a fixed point");
     }
 }
 
@@ -304,8 +311,7 @@ fn averaged_and_sketched_moment_models_load_and_score_the_same() {
         ("oauc-m-sketch4", "oauc-m", 4),
     ];
     for (file, name, sketch) in cases {
-        let m = Model::from_bytes(&std::fs::read(dir.join(format!("{file}.auc"))).unwrap())
-            .unwrap_or_else(|e| panic!("{file}: the golden model no longer loads: {e}"));
+        let m = load_scoring_as_written(&dir, file);
         assert_eq!(m.algorithm.name, name);
         let sketch_param = m.params().get("sketch").cloned();
         assert_eq!(
@@ -313,14 +319,6 @@ fn averaged_and_sketched_moment_models_load_and_score_the_same() {
             Some(auc_core::ParamValue::Num(sketch as f64)),
             "{file}"
         );
-        let want = std::fs::read_to_string(dir.join(format!("{file}.scores"))).unwrap();
-        assert_eq!(
-            scores_text(&m.scores(&common::heart_for(&m)).unwrap()),
-            want,
-            "{file}: the golden model scores differently"
-        );
-        let again = Model::from_bytes(&m.to_bytes()).unwrap();
-        assert_eq!(again.to_bytes(), m.to_bytes(), "{file}: not a fixed point");
     }
 }
 
@@ -330,17 +328,8 @@ fn averaged_and_sketched_moment_models_load_and_score_the_same() {
 fn solam_state_layouts_load_and_score_the_same() {
     let dir = golden_dir().join("states");
     for file in ["solam-averaged-v1", "solam-v2", "solam-averaged-v2"] {
-        let m = Model::from_bytes(&std::fs::read(dir.join(format!("{file}.auc"))).unwrap())
-            .unwrap_or_else(|e| panic!("{file}: the golden model no longer loads: {e}"));
+        let m = load_scoring_as_written(&dir, file);
         assert_eq!(m.algorithm.name, "solam");
-        let want = std::fs::read_to_string(dir.join(format!("{file}.scores"))).unwrap();
-        assert_eq!(
-            scores_text(&m.scores(&common::heart_for(&m)).unwrap()),
-            want,
-            "{file}: the golden model scores differently"
-        );
-        let again = Model::from_bytes(&m.to_bytes()).unwrap();
-        assert_eq!(again.to_bytes(), m.to_bytes(), "{file}: not a fixed point");
     }
 }
 
