@@ -230,11 +230,8 @@ fn train_in_memory(
     // Saving needs the rows no more; it holds several copies of the state (GAM-CVM keeps its
     // training points), counted before it starts.
     drop(rows);
-    check_save_memory(
-        state.state_bytes().len() as u64,
-        limit,
-        &format!("the {} model", algo.name),
-    )?;
+    let saved = state.state_bytes().len() as u64;
+    check_save_memory(saved, saved, limit, &format!("the {} model", algo.name))?;
     let model = Model {
         algorithm: algo,
         config,

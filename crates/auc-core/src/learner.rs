@@ -122,6 +122,14 @@ pub trait OnlineParams: Params {
     /// Bytes the learner's state takes for `dim` features, estimated before building it.
     fn state_bytes(&self, dim: usize) -> u64;
 
+    /// An upper bound on the bytes of the learner's serialized state for `dim` features (what a
+    /// model file holds of it), for the memory that saving takes. The default is
+    /// [`OnlineParams::state_bytes`], right for a state saved as it is held; a learner whose
+    /// held state has more (hash maps, scratch space, room to grow) says less.
+    fn saved_bytes(&self, dim: usize) -> u64 {
+        self.state_bytes(dim)
+    }
+
     /// Whether the model trained on some rows depends on the dimension the learner was built
     /// with, not only on the rows: a learner grown on the way ([`OnlineLearner::grow`]) then
     /// rounds differently from one built at the data's dimension (lane-wise sums over the

@@ -38,6 +38,13 @@ pub trait Configured: Send + Sync {
     /// Bytes a model of this algorithm takes while training on data of this shape (the
     /// state of a one-pass learner; the peak of a batch fit), before anything is allocated.
     fn memory_bytes(&self, shape: &DataShape, average: bool) -> u64;
+
+    /// An upper bound on the bytes of the trained state's serialized form for data of this
+    /// shape, for the memory saving takes ([`OnlineParams::saved_bytes`] for a one-pass
+    /// learner). The default is [`Configured::memory_bytes`].
+    fn saved_bytes(&self, shape: &DataShape, average: bool) -> u64 {
+        self.memory_bytes(shape, average)
+    }
 }
 
 /// How a configured algorithm trains ([`Configured::trainer`]): every algorithm is exactly one
@@ -189,15 +196,19 @@ where
     }
 
     fn memory_bytes(&self, shape: &DataShape, average: bool) -> u64 {
-        // The mean, and the step counters of lazy averaging (`Linear::SPARSE_STEPS`).
-        let per_feature = if P::Learner::SPARSE_STEPS { 16 } else { 8 };
-        let mean = if average {
-            per_feature * shape.dim as u64
-        } else {
-            0
-        };
-        self.0.state_bytes(shape.dim) + mean
+        self.0.state_bytes(shape.dim) + average_bytes::<P::Learner>(shape.dim, average)
     }
+
+    fn saved_bytes(&self, shape: &DataShape, average: bool) -> u64 {
+        self.0.saved_bytes(shape.dim) + average_bytes::<P::Learner>(shape.dim, average)
+    }
+}
+
+/// Bytes [`Averaged`] adds to a linear learner's state of `dim` features when `average`: the
+/// mean, and the step counters of lazy averaging (`Linear::SPARSE_STEPS`); held and saved alike.
+fn average_bytes<L: Linear>(dim: usize, average: bool) -> u64 {
+    let per_feature = if L::SPARSE_STEPS { 16 } else { 8 };
+    if average { per_feature * dim as u64 } else { 0 }
 }
 
 impl<P> Configured for KernelConfig<P>

@@ -175,6 +175,10 @@ impl OnlineParams for AdaOamParams {
     fn state_bytes(&self, dim: usize) -> u64 {
         Core::bytes(self.sketch, dim) + 8 * dim as u64
     }
+
+    fn saved_bytes(&self, dim: usize) -> u64 {
+        Core::saved_bytes(self.sketch, dim) + 8 * dim as u64
+    }
 }
 
 /// $\min(1/\sqrt\lambda, 2^{200})$: the ball [ADM sec. 3] restricts $w$ to, since the minimizer
@@ -370,6 +374,10 @@ impl OnlineParams for AdmOamParams {
 
     fn state_bytes(&self, dim: usize) -> u64 {
         Core::bytes(self.sketch, dim) + 16 * dim as u64
+    }
+
+    fn saved_bytes(&self, dim: usize) -> u64 {
+        Core::saved_bytes(self.sketch, dim) + 16 * dim as u64
     }
 }
 

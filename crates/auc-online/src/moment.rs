@@ -220,6 +220,18 @@ impl Core {
         class.saturating_mul(2).saturating_add(scratch + vectors)
     }
 
+    /// An upper bound on the bytes of the serialized core for `dim` features: as
+    /// [`Core::bytes`] for exact moments (saved as held); sketched, two
+    /// [`SketchedMoments::saved_bytes_for`] (no slot maps, scratch or growth) and $w$. The
+    /// scratch vectors are not saved.
+    pub(crate) fn saved_bytes(sketch: usize, dim: usize) -> u64 {
+        if sketch == 0 {
+            return Self::bytes(0, dim);
+        }
+        let class = SketchedMoments::saved_bytes_for(sketch, dim, dim) as u64;
+        class.saturating_mul(2).saturating_add(8 * dim as u64 + 64)
+    }
+
     /// Steps 1 and 3 of the module docs: counts the example, adds it to its own class, and leaves
     /// $d$ and $\Sigma w$ in the scratch buffers. Returns the gradient's coefficients, or `None`
     /// (no step, nothing counted) when a sketch refuses the row ([`MomentStore`]).
@@ -595,6 +607,10 @@ impl OnlineParams for OaucMParams {
     fn state_bytes(&self, dim: usize) -> u64 {
         Core::bytes(self.sketch, dim)
     }
+
+    fn saved_bytes(&self, dim: usize) -> u64 {
+        Core::saved_bytes(self.sketch, dim)
+    }
 }
 
 /// OAUC-M [OAUC alg. 1, eq. 14]: online gradient descent on
@@ -718,6 +734,10 @@ impl OnlineParams for OaucMcParams {
     fn state_bytes(&self, dim: usize) -> u64 {
         Core::bytes(self.sketch, dim)
     }
+
+    fn saved_bytes(&self, dim: usize) -> u64 {
+        Core::saved_bytes(self.sketch, dim)
+    }
 }
 
 /// OAUC-M$_c$: OAUC-M [OAUC alg. 1, eq. 14] with a constant step $\eta$ (conventions section 5):
@@ -814,6 +834,10 @@ impl OnlineParams for OpaucParams {
 
     fn state_bytes(&self, dim: usize) -> u64 {
         Core::bytes(self.sketch, dim)
+    }
+
+    fn saved_bytes(&self, dim: usize) -> u64 {
+        Core::saved_bytes(self.sketch, dim)
     }
 }
 

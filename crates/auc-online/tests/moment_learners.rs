@@ -813,3 +813,26 @@ fn params_are_checked_and_read_from_json() {
     let ml: OaucMParams = serde_json::from_str(r#"{"lambda": 0.5}"#).unwrap();
     assert_eq!(ml.lambda, 0.5);
 }
+
+/// The serialized state of a sketched learner fits in what [`OnlineParams::saved_bytes`]
+/// promises (the bound saving is checked against), and that is below the held state's bound.
+fn saved_state_within_its_bound<P>(name: &str, params: P, p: usize)
+where
+    P: OnlineParams,
+    P::Learner: Linear + Serialize,
+{
+    let mut learner = params.build(p, 0).unwrap();
+    for (x, y) in gaussian_stream(13, 300, p, 0.2, 0.6) {
+        learner.update(Row::Dense(&x), y);
+    }
+    let bytes = postcard::to_allocvec(&learner).unwrap().len() as u64;
+    let (saved, held) = (params.saved_bytes(p), params.state_bytes(p));
+    assert!(bytes <= saved, "{name}: {bytes} bytes saved, bound {saved}");
+    assert!(saved <= held, "{name}: saved bound {saved} above the held {held}");
+}
+
+#[test]
+fn sketched_states_save_within_their_bound() {
+    for_each_learner!(30, saved_state_within_its_bound, 4);
+    for_each_learner!(7, saved_state_within_its_bound, 0);
+}

@@ -148,6 +148,20 @@ impl FrequentDirections {
             .saturating_add(buffer)
     }
 
+    /// An upper bound on the bytes of a sketch's serialized form (what a model or moment file
+    /// holds of it) once `touched` features have been seen by rows of at most `max_nnz`
+    /// non-zeros: per touched feature its index (a varint of at most 5 bytes) and $8\ell$ bytes
+    /// of $B$; the $8\ell^2$ of $B B^\top$; per buffered non-zero a slot (at most 5) and a value
+    /// (8), at most $\ell\,$`max_nnz` of them with $\ell + 1$ row offsets; and the scalars.
+    /// Unlike [`FrequentDirections::bytes_for`] nothing grows: no slot map, no scratch space.
+    pub fn saved_bytes_for(ell: usize, touched: usize, max_nnz: usize) -> usize {
+        let slots = touched.saturating_mul(5 + 8 * ell);
+        let buffer = ell.saturating_mul(max_nnz).saturating_mul(13);
+        slots
+            .saturating_add(buffer)
+            .saturating_add(8 * ell * ell + 10 * (ell + 1) + 128)
+    }
+
     /// The rank parameter $\ell$.
     pub fn ell(&self) -> usize {
         self.ell

@@ -60,6 +60,14 @@ impl SketchedMoments {
             .saturating_add(FrequentDirections::bytes_for(ell, dim, max_nnz))
     }
 
+    /// An upper bound on the bytes of the serialized moments: the count, two sums of $p$ reals
+    /// (with their lengths) and [`FrequentDirections::saved_bytes_for`].
+    pub fn saved_bytes_for(ell: usize, dim: usize, max_nnz: usize) -> usize {
+        dim.saturating_mul(16)
+            .saturating_add(32)
+            .saturating_add(FrequentDirections::saved_bytes_for(ell, dim, max_nnz))
+    }
+
     /// The dimension $p$.
     pub fn dim(&self) -> usize {
         self.sum.len()

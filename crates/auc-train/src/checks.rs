@@ -140,14 +140,17 @@ pub fn fit_in_memory_limit(
 
 /// Copies of a state that saving its model holds at once, the state included: the serialized
 /// state, the payload, the model read back and its re-serialized state for the comparison
-/// (measured: a 400 MB PA-I state of 5e7 features peaked at 1.96 GB while saved).
+/// (measured: a 400 MB PA-I state of 5e7 features peaked at 1.96 GB while saved). Two of them
+/// are held states (the trained one and the one read back), three serialized ones.
 pub const SAVE_COPIES: u64 = 5;
 
-/// Refuses a state of `state_bytes` whose model could not be saved within `limit` (saving
-/// holds [`SAVE_COPIES`] copies), before the state is allocated or grown.
-pub fn check_save_memory(state_bytes: u64, limit: Bytes, what: &str) -> Result<(), Error> {
+/// Refuses a state of `held` bytes, `saved` bytes serialized, whose model could not be saved
+/// within `limit` (saving holds [`SAVE_COPIES`] copies: two held, the rest serialized), before
+/// the state is allocated or grown. For a state saved as it is held, `saved` is `held`.
+pub fn check_save_memory(held: u64, saved: u64, limit: Bytes, what: &str) -> Result<(), Error> {
     memory::check(
-        state_bytes.saturating_mul(SAVE_COPIES),
+        held.saturating_mul(2)
+            .saturating_add(saved.saturating_mul(SAVE_COPIES - 2)),
         limit,
         &format!("{what}, saved (the state, its bytes and the model read back to check them)"),
         "use --hash-bits B to fold the features into 2^B, or a larger --max-memory",

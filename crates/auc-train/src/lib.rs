@@ -312,11 +312,8 @@ fn train_in_memory(
     let examples = data.n() as u64;
     let in_memory::TrainingData { data, preparation } = loaded;
     drop(data);
-    checks::check_save_memory(
-        state.state_bytes().len() as u64,
-        limit,
-        &format!("the {} model", algo.name),
-    )?;
+    let saved = state.state_bytes().len() as u64;
+    checks::check_save_memory(saved, saved, limit, &format!("the {} model", algo.name))?;
     Ok(TrainedFile {
         model: Model {
             algorithm: algo,

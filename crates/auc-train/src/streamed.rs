@@ -37,7 +37,8 @@ pub fn start(
         &what,
         &linear_state_advice(algo.name),
     )?;
-    check_save_memory(state, opts.max_memory, &what)?;
+    let saved = config.saved_bytes(&dim_shape(dim), opts.average);
+    check_save_memory(state, saved, opts.max_memory, &what)?;
     match config.trainer() {
         Trainer::Online(t) => Ok(t.start(dim, opts.seed, opts.average)?),
         Trainer::Batch(_) => Err("a batch learner cannot stream".into()),
@@ -78,6 +79,7 @@ pub fn learning<'a>(
         )?;
         check_save_memory(
             config.memory_bytes(&dim_shape(dim), average),
+            config.saved_bytes(&dim_shape(dim), average),
             limit,
             &format!("{name} grown to {dim} features"),
         )
