@@ -22,6 +22,7 @@ import argparse
 import csv
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -171,6 +172,7 @@ def main(argv=None):
     p.add_argument("--work", default="target/nonlinear")
     p.add_argument("--out", default="docs/results/nonlinear.md")
     a = p.parse_args(argv)
+    a.argv = list(sys.argv[1:] if argv is None else argv)
     grid = a.grid or ["lambda=2^-16..2^0:2"]
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -220,10 +222,11 @@ def write_table(a, sets, ours, peers, grid, loads):
     lines = [
         "# Nonlinear data: our learners beside LightGBM, XGBoost and RBF SVC",
         "",
-        "Produced by `target/peers-venv/bin/python benches/peers/nonlinear.py --repeats "
-        f"{a.repeats}` (see the script's docs; the peers' venv is made by "
+        "Produced by `target/peers-venv/bin/python benches/peers/nonlinear.py "
+        f"{shlex.join(a.argv)}` (see the script's docs; the peers' venv is made by "
         "`benches/peers/setup_venv.sh`). Each set is cut into the same "
-        f"{a.repeats} x 5 stratified folds for every column (`auc cv --save-splits`). Ours: "
+        f"{a.repeats} x 5 stratified folds for every column (`auc cv --save-splits`). Ours "
+        f"(the columns of this page: {', '.join(cols)}): "
         "`blend` (the default learner) and `gbt-auc` at their defaults; `opauc-batch` with "
         f"lambda chosen by inner 5-fold CV over `{' '.join(grid)}` without a map (linear), on "
         "`--features nystroem:500` (sigma by the `scale` rule, seed 0), and, on the sets whose "
