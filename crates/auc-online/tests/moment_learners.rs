@@ -828,7 +828,10 @@ where
     let bytes = postcard::to_allocvec(&learner).unwrap().len() as u64;
     let (saved, held) = (params.saved_bytes(p), params.state_bytes(p));
     assert!(bytes <= saved, "{name}: {bytes} bytes saved, bound {saved}");
-    assert!(saved <= held, "{name}: saved bound {saved} above the held {held}");
+    assert!(
+        saved <= held,
+        "{name}: saved bound {saved} above the held {held}"
+    );
 }
 
 #[test]
