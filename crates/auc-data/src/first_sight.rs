@@ -24,7 +24,7 @@
 
 use auc_core::{Row, SparseRow};
 
-use crate::scale::{Scaler, Scaling, max_abs_value};
+use crate::scale::{Scaler, Scaling, max_abs_value, stored_density};
 
 /// Why the rows could not be scaled at first sight.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -248,7 +248,7 @@ impl FirstSight {
     /// Whether the scaling is auto and the rows so far, in the features seen, are as dense as
     /// its threshold for min-max.
     fn dense_so_far(&self) -> bool {
-        let at = density(self.nonzeros, self.rows, self.dim);
+        let at = stored_density(self.nonzeros as f64, self.rows, self.dim);
         self.scaling == Scaling::Auto && self.scaling.resolve_at(at) == Scaling::MinMax
     }
 
@@ -258,7 +258,7 @@ impl FirstSight {
     /// sight cannot give.
     pub fn finish(mut self, dim: usize) -> Option<Scaler> {
         self.grow(dim);
-        let at = density(self.nonzeros, self.rows, self.dim);
+        let at = stored_density(self.nonzeros as f64, self.rows, self.dim);
         match self.scaling.resolve_at(at) {
             Scaling::MaxAbs => Some(Scaler::MaxAbs {
                 max_abs: (0..self.dim)
@@ -271,17 +271,6 @@ impl FirstSight {
             }),
             _ => None,
         }
-    }
-}
-
-/// Stored non-zeros over `rows` times `dim`, as [`FeatureRanges::density`] computes it (a sum of
-/// whole counts, exact in `f64` below $2^{53}$).
-fn density(nonzeros: u64, rows: u64, dim: usize) -> f64 {
-    let cells = rows as f64 * dim as f64;
-    if cells == 0.0 {
-        0.0
-    } else {
-        nonzeros as f64 / cells
     }
 }
 

@@ -165,12 +165,8 @@ impl FeatureRanges {
 
     /// Stored non-zeros over $n p$ (0 when there are no cells).
     pub fn density(&self) -> f64 {
-        let cells = self.rows as f64 * self.dim() as f64;
-        if cells == 0.0 {
-            0.0
-        } else {
-            self.nnz.iter().map(|&c| c as f64).sum::<f64>() / cells
-        }
+        let nonzeros = self.nnz.iter().map(|&c| c as f64).sum::<f64>();
+        stored_density(nonzeros, self.rows, self.dim())
     }
 
     /// Covers at least `dim` features (new features have no non-zero yet).
@@ -608,6 +604,14 @@ pub fn unit_norm(data: &Dataset) -> Dataset {
     };
     // Dividing finite values by a positive norm at least as large keeps them finite.
     result.unwrap_or_else(|_| data.clone())
+}
+
+/// `nonzeros` stored values over the $n p$ cells of `rows` rows of `dim` features (0 when there
+/// are no cells): the density [`Scaling::resolve_at`] takes. `nonzeros` is a whole count, exact
+/// in `f64` below 2^53, so a total summed per feature and one counted at once give the same value.
+pub(crate) fn stored_density(nonzeros: f64, rows: u64, dim: usize) -> f64 {
+    let cells = rows as f64 * dim as f64;
+    if cells == 0.0 { 0.0 } else { nonzeros / cells }
 }
 
 #[cfg(test)]

@@ -156,7 +156,8 @@ pub fn train_streamed(
             let sight = learning.take_first_sight();
             (pass, (learning.positives(), learning.negatives()), sight)
         };
-        let again = match pass {
+        // Every way out of this match that does not break or return reads the file again.
+        match pass {
             Ok(done) => {
                 let kept = match sight {
                     Some(s) => plan.sighted(s, done.dim)?,
@@ -165,15 +166,12 @@ pub fn train_streamed(
                 if kept {
                     break (state, done, counts.0, counts.1, window);
                 }
-                true
             }
-            Err(e) if plan.hopeful && e.is::<auc_stream::NotBinary>() => true,
-            Err(e) if plan.first_sight.is_some() && e.is::<auc_data::Unsighted>() => true,
+            Err(e) if plan.hopeful && e.is::<auc_stream::NotBinary>() => {}
+            Err(e) if plan.first_sight.is_some() && e.is::<auc_data::Unsighted>() => {}
             Err(e) => return Err(e),
-        };
-        if again {
-            plan = auc_stream::plan(spec, paths, &what, limit, ReadOnce::Never, report)?;
         }
+        plan = auc_stream::plan(spec, paths, &what, limit, ReadOnce::Never, report)?;
     };
     let seconds = start_time.elapsed().as_secs_f64();
     plan.check_unchanged(done.rows, &what)?;
