@@ -137,10 +137,12 @@ fn midpoint(a: f64, b: f64) -> f64 {
     if a <= m && m < b { m } else { a }
 }
 
-/// The rows of a dataset as bin numbers, feature by feature (`p` columns of `n` bytes).
+/// The rows of a dataset as bin numbers, feature by feature (`p` columns of `n` bytes), and
+/// each feature's count of rows per bin (the root's counts, the same for every tree).
 pub struct Binned {
     n: usize,
     columns: Vec<u8>,
+    counts: Vec<[u32; MAX_BINS]>,
 }
 
 impl Binned {
@@ -159,12 +161,27 @@ impl Binned {
                 }
             });
         }
-        Binned { n, columns }
+        let counts = columns
+            .par_chunks(n.max(1))
+            .map(|col| {
+                let mut c = [0u32; MAX_BINS];
+                for &b in col {
+                    c[usize::from(b)] += 1;
+                }
+                c
+            })
+            .collect();
+        Binned { n, columns, counts }
     }
 
     /// Feature `f`'s bins, one per row.
     pub fn column(&self, f: usize) -> &[u8] {
         &self.columns[f * self.n..(f + 1) * self.n]
+    }
+
+    /// Feature `f`'s count of rows in each bin.
+    pub fn counts(&self, f: usize) -> &[u32; MAX_BINS] {
+        &self.counts[f]
     }
 }
 

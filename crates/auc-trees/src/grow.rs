@@ -12,12 +12,15 @@
 //! $-G / (H + \lambda)$ times the learning rate.
 //!
 //! Only the smaller child's histogram is built from its rows; the larger one's is the parent's
-//! less it. Histograms are built feature by feature in parallel (one task a feature, each
-//! summing its rows in order), so a tree does not depend on the number of threads.
+//! less it, and children that cannot split get none. Each feature's histogram sums its rows
+//! in order, whichever task does it (a leaf's features two to a task, the root's in as many
+//! groups as threads), so a tree does not depend on the number of threads; the partitions,
+//! the gathers of a leaf's gradients and the leaf values' additions run over fixed chunks of
+//! rows in parallel with the results of a serial pass (tested against one).
 
 use rayon::prelude::*;
 
-use crate::bins::{Binned, Bins};
+use crate::bins::{Binned, Bins, MAX_BINS};
 use crate::tree::{Child, Node, Tree};
 
 /// How a tree grows.
@@ -35,31 +38,110 @@ pub struct Growth {
     pub eta: f64,
 }
 
-/// One feature's histogram: per bin the sums $(g, h)$ side by side (a row adds both with one
-/// two-lane vector addition, each lane the same sum as alone) and the row count.
-#[derive(Clone, Debug, Default)]
+/// One feature's histogram: per bin the sums of $g$ and $h$ and the row count, side by side
+/// in four lanes (the fourth stays 0), so that a row adds to all three with one four-lane
+/// vector addition, each lane the same sum as alone (a count below $2^{53}$ is exact). The
+/// cells are [`MAX_BINS`] whatever the feature's bins, so a byte indexes them without a
+/// bounds check.
+#[derive(Clone, Debug)]
 struct Hist {
-    gh: Vec<[f64; 2]>,
-    c: Vec<u32>,
+    cells: Box<[[f64; 4]; MAX_BINS]>,
+    /// The feature's bins: the cells in use.
+    bins: usize,
 }
 
 impl Hist {
     fn zeroed(bins: usize) -> Hist {
         Hist {
-            gh: vec![[0.0; 2]; bins],
-            c: vec![0; bins],
+            cells: Box::new([[0.0; 4]; MAX_BINS]),
+            bins,
         }
     }
 
     /// `self -= other`, bin by bin.
     fn subtract(&mut self, other: &Hist) {
-        for (a, b) in self.gh.iter_mut().zip(&other.gh) {
-            a[0] -= b[0];
-            a[1] -= b[1];
+        for (a, b) in self.cells[..self.bins]
+            .iter_mut()
+            .zip(&other.cells[..self.bins])
+        {
+            *a = [a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]];
         }
-        for (a, b) in self.c.iter_mut().zip(&other.c) {
-            *a -= b;
-        }
+    }
+
+    /// Bin `b`'s sums of $g$ and $h$ and its count.
+    fn bin(&self, b: usize) -> (f64, f64, usize) {
+        let [g, h, c, _] = self.cells[b];
+        (g, h, c as usize)
+    }
+}
+
+/// Adds a row of bin `b` with gradient and Hessian `gh` to `cells`.
+#[inline(always)]
+fn add(cells: &mut [[f64; 4]; MAX_BINS], b: u8, [g, h]: [f64; 2]) {
+    let s = &mut cells[usize::from(b)];
+    *s = [s[0] + g, s[1] + h, s[2] + 1.0, s[3] + 0.0];
+}
+
+/// Adds a row's gradient and Hessian to bin `b`'s sums, not to its count.
+#[inline(always)]
+fn add_sums(cells: &mut [[f64; 4]; MAX_BINS], b: u8, [g, h]: [f64; 2]) {
+    let s = &mut cells[usize::from(b)];
+    *s = [s[0] + g, s[1] + h, s[2], s[3]];
+}
+
+/// Two features' histograms over a leaf's rows `rows`, their gradients in `lgh` (compiled
+/// for AVX2 and the baseline, chosen at run time: only additions, so the same bits).
+#[multiversion::multiversion(targets("x86_64+avx2"))]
+fn fill_pair(
+    a: &mut [[f64; 4]; MAX_BINS],
+    b: &mut [[f64; 4]; MAX_BINS],
+    ca: &[u8],
+    cb: &[u8],
+    rows: &[u32],
+    lgh: &[[f64; 2]],
+) {
+    for (&i, &gh) in rows.iter().zip(lgh) {
+        add(a, ca[i as usize], gh);
+        add(b, cb[i as usize], gh);
+    }
+}
+
+/// One feature's histogram over a leaf's rows (as [`fill_pair`]).
+#[multiversion::multiversion(targets("x86_64+avx2"))]
+fn fill_one(a: &mut [[f64; 4]; MAX_BINS], ca: &[u8], rows: &[u32], lgh: &[[f64; 2]]) {
+    for (&i, &gh) in rows.iter().zip(lgh) {
+        add(a, ca[i as usize], gh);
+    }
+}
+
+/// Two features' sums over every row in order (the root; counts are set apart).
+#[multiversion::multiversion(targets("x86_64+avx2"))]
+fn fill_pair_all(
+    a: &mut [[f64; 4]; MAX_BINS],
+    b: &mut [[f64; 4]; MAX_BINS],
+    ca: &[u8],
+    cb: &[u8],
+    g: &[f64],
+    h: &[f64],
+) {
+    for (((&ba, &bb), &gi), &hi) in ca.iter().zip(cb).zip(g).zip(h) {
+        add_sums(a, ba, [gi, hi]);
+        add_sums(b, bb, [gi, hi]);
+    }
+}
+
+/// One feature's sums over every row in order (as [`fill_pair_all`]).
+#[multiversion::multiversion(targets("x86_64+avx2"))]
+fn fill_one_all(a: &mut [[f64; 4]; MAX_BINS], ca: &[u8], g: &[f64], h: &[f64]) {
+    for ((&ba, &gi), &hi) in ca.iter().zip(g).zip(h) {
+        add_sums(a, ba, [gi, hi]);
+    }
+}
+
+/// Sets the counts of `a` to a feature's counts over every row.
+fn set_counts(a: &mut Hist, counts: &[u32; MAX_BINS]) {
+    for (cell, &c) in a.cells.iter_mut().zip(counts) {
+        cell[2] = f64::from(c);
     }
 }
 
@@ -111,7 +193,7 @@ pub fn grow(
     s.order.clear();
     s.order.extend(0..n as u32);
     let (gs, hs) = (g.iter().sum::<f64>(), h.iter().sum::<f64>());
-    let root_hist = histogram(binned, bins, g, h, &s.order, &mut s.lgh);
+    let root_hist = histogram(binned, bins, g, h, None, &mut s.lgh);
     let mut leaves = vec![Leaf {
         start: 0,
         end: n,
@@ -165,28 +247,32 @@ pub fn grow(
         let parent_hist = std::mem::take(&mut leaves[k].hist);
         let (pg, ph) = (leaves[k].g, leaves[k].h);
         let (lg, lh) = (split.left_g, split.left_h);
-        let left_small = mid - start <= end - mid;
-        let (small_range, _) = if left_small {
-            ((start, mid), (mid, end))
+        // Histograms only for children that may split: none after the tree's last split,
+        // none for two children too small to split.
+        let final_split = leaves.len() + 1 >= growth.leaves;
+        let may_split = |c: usize| !final_split && c >= 2 * growth.min_leaf.max(1);
+        let (left_hist, right_hist) = if may_split(mid - start) || may_split(end - mid) {
+            let left_small = mid - start <= end - mid;
+            let small_range = if left_small { (start, mid) } else { (mid, end) };
+            let small = histogram(
+                binned,
+                bins,
+                g,
+                h,
+                Some(&s.order[small_range.0..small_range.1]),
+                &mut s.lgh,
+            );
+            let mut large = parent_hist;
+            for (a, b) in large.iter_mut().zip(&small) {
+                a.subtract(b);
+            }
+            if left_small {
+                (small, large)
+            } else {
+                (large, small)
+            }
         } else {
-            ((mid, end), (start, mid))
-        };
-        let small = histogram(
-            binned,
-            bins,
-            g,
-            h,
-            &s.order[small_range.0..small_range.1],
-            &mut s.lgh,
-        );
-        let mut large = parent_hist;
-        for (a, b) in large.iter_mut().zip(&small) {
-            a.subtract(b);
-        }
-        let (left_hist, right_hist) = if left_small {
-            (small, large)
-        } else {
-            (large, small)
+            (Vec::new(), Vec::new())
         };
         leaves[k] = Leaf {
             start,
@@ -215,15 +301,28 @@ pub fn grow(
         .iter()
         .map(|l| leaf_value(l.g, l.h, growth))
         .collect();
-    for (l, &v) in leaves.iter().zip(&values) {
-        for &i in &s.order[l.start..l.end] {
-            f[i as usize] += v;
-        }
-    }
+    add_leaf_values(&leaves, &values, &s.order, f);
     Tree {
         nodes,
         leaves: values,
     }
+}
+
+/// Adds each leaf's value to the scores of its rows: in parallel over blocks of rows, each
+/// block finding its part of every leaf's rows (ascending within the leaf, by the stable
+/// partitions) by binary search. Every score gets one addition, as in a serial pass.
+fn add_leaf_values(leaves: &[Leaf], values: &[f64], order: &[u32], f: &mut [f64]) {
+    f.par_chunks_mut(CHUNK).enumerate().for_each(|(c, block)| {
+        let (lo, hi) = ((c * CHUNK) as u32, (c * CHUNK + block.len()) as u32);
+        for (l, &v) in leaves.iter().zip(values) {
+            let rows = &order[l.start..l.end];
+            let from = rows.partition_point(|&i| i < lo);
+            let to = rows.partition_point(|&i| i < hi);
+            for &i in &rows[from..to] {
+                block[(i - lo) as usize] += v;
+            }
+        }
+    });
 }
 
 /// $-\eta G / (H + \lambda)$, or 0 when $H + \lambda$ is not positive (no pair in the margin).
@@ -232,34 +331,100 @@ fn leaf_value(g: f64, h: f64, growth: &Growth) -> f64 {
     if d > 1e-12 { -growth.eta * g / d } else { 0.0 }
 }
 
-/// The histograms of the rows `rows` (gradients gathered first, so that each feature's pass
-/// reads them in order).
+/// The histograms of the rows `rows`, or of every row in order for `None` (the root).
+///
+/// A leaf's gradients are gathered first, so that each feature's pass reads them in order;
+/// the root's are read where they are, and its counts are the binned rows' own. Features are taken two at a time, so that a row's
+/// index and gradients are read once for both; each histogram still sums its rows in order.
 fn histogram(
     binned: &Binned,
     bins: &Bins,
     g: &[f64],
     h: &[f64],
-    rows: &[u32],
+    rows: Option<&[u32]>,
     lgh: &mut Vec<[f64; 2]>,
 ) -> Vec<Hist> {
-    lgh.clear();
-    lgh.extend(rows.iter().map(|&i| [g[i as usize], h[i as usize]]));
+    if let Some(rows) = rows {
+        rows.par_iter()
+            .with_min_len(CHUNK)
+            .map(|&i| [g[i as usize], h[i as usize]])
+            .collect_into_vec(lgh);
+    }
     let lgh = &*lgh;
-    (0..bins.dim())
-        .into_par_iter()
-        .map(|f| {
-            let col = binned.column(f);
-            let mut hist = Hist::zeroed(bins.bins(f));
-            for (&i, &[gi, hi]) in rows.iter().zip(lgh) {
-                let b = col[i as usize] as usize;
-                let s = &mut hist.gh[b];
-                *s = [s[0] + gi, s[1] + hi];
-                hist.c[b] += 1;
-            }
-            hist
-        })
-        .collect()
+    let p = bins.dim();
+    let Some(rows) = rows else {
+        return root_histogram(binned, bins, g, h);
+    };
+    let pair = |k: usize| {
+        let (f0, f1) = (2 * k, 2 * k + 1);
+        let mut a = Hist::zeroed(bins.bins(f0));
+        let ca = binned.column(f0);
+        if f1 < p {
+            let mut b = Hist::zeroed(bins.bins(f1));
+            let cb = binned.column(f1);
+            fill_pair(&mut a.cells, &mut b.cells, ca, cb, rows, lgh);
+            [Some(a), Some(b)]
+        } else {
+            fill_one(&mut a.cells, ca, rows, lgh);
+            [Some(a), None]
+        }
+    };
+    // A small leaf's pairs on this thread: waking the others would cost more than the sums.
+    let pairs: Vec<[Option<Hist>; 2]> = if rows.len() < SERIAL_ROWS {
+        (0..p.div_ceil(2)).map(pair).collect()
+    } else {
+        (0..p.div_ceil(2)).into_par_iter().map(pair).collect()
+    };
+    pairs.into_iter().flatten().flatten().collect()
 }
+
+/// The root's histograms: every row in order. As many groups of features as threads (the
+/// threads finish together); each group walks the rows in blocks, all its features over one
+/// block before the next, so that a block's gradients are read from memory once for the
+/// group. The counts are the binned rows' own.
+fn root_histogram(binned: &Binned, bins: &Bins, g: &[f64], h: &[f64]) -> Vec<Hist> {
+    let p = bins.dim();
+    let threads = rayon::current_num_threads().clamp(1, p.max(1));
+    let size = p.div_ceil(threads).max(1);
+    let starts: Vec<usize> = (0..p).step_by(size).collect();
+    let groups: Vec<Vec<Hist>> = starts
+        .into_par_iter()
+        .map(|f0| {
+            let fs = f0..(f0 + size).min(p);
+            let mut hists: Vec<Hist> = fs.clone().map(|f| Hist::zeroed(bins.bins(f))).collect();
+            let cols: Vec<&[u8]> = fs.clone().map(|f| binned.column(f)).collect();
+            for lo in (0..g.len()).step_by(BLOCK) {
+                let hi = (lo + BLOCK).min(g.len());
+                let (g, h) = (&g[lo..hi], &h[lo..hi]);
+                for (hs, cs) in hists.chunks_mut(2).zip(cols.chunks(2)) {
+                    match hs {
+                        [a, b] => fill_pair_all(
+                            &mut a.cells,
+                            &mut b.cells,
+                            &cs[0][lo..hi],
+                            &cs[1][lo..hi],
+                            g,
+                            h,
+                        ),
+                        [a] => fill_one_all(&mut a.cells, &cs[0][lo..hi], g, h),
+                        _ => unreachable!("chunks of one or two"),
+                    }
+                }
+            }
+            for (hist, f) in hists.iter_mut().zip(fs) {
+                set_counts(hist, binned.counts(f));
+            }
+            hists
+        })
+        .collect();
+    groups.into_iter().flatten().collect()
+}
+
+/// Leaves of fewer rows have their histograms summed on one thread.
+const SERIAL_ROWS: usize = 2048;
+
+/// Rows of one block of a histogram pass.
+const BLOCK: usize = 4096;
 
 /// The leaf's split of largest positive gain that leaves both sides `min_leaf` rows and
 /// `min_hessian`, scanning each feature's bins left to right (the first among equals).
@@ -280,12 +445,13 @@ fn best_split(leaf: &Leaf, growth: &Growth) -> Option<Split> {
     let mut best: Option<Split> = None;
     for (f, hist) in leaf.hist.iter().enumerate() {
         let (mut gl, mut hl, mut cl) = (0.0, 0.0, 0usize);
-        let last = hist.c.len().saturating_sub(1);
+        let last = hist.bins.saturating_sub(1);
         for b in 0..last {
-            gl += hist.gh[b][0];
-            hl += hist.gh[b][1];
-            cl += hist.c[b] as usize;
-            if hist.c[b] == 0 {
+            let (bg, bh, bc) = hist.bin(b);
+            gl += bg;
+            hl += bh;
+            cl += bc;
+            if bc == 0 {
                 continue;
             }
             let cr = count - cl;
@@ -315,16 +481,46 @@ fn best_split(leaf: &Leaf, growth: &Growth) -> Option<Split> {
     best
 }
 
+/// Rows a parallel task of the gather and the partition takes at a time.
+const CHUNK: usize = 1 << 14;
+
 /// Moves the rows of `rows` whose bin is at most `bin` to the front, each side in its order;
-/// returns how many there are.
+/// returns how many there are. Chunks of rows are split in parallel, then their sides are
+/// put together in order: a stable partition is unique, so the result does not depend on
+/// the chunks or the threads.
 fn partition(col: &[u8], bin: usize, rows: &mut [u32], spare: &mut Vec<u32>) -> usize {
-    // Without a branch on the row's side (a coin flip the processor cannot predict): each row
-    // is written to both places, and only its own side's count moves on.
     let n = rows.len();
     spare.clear();
     spare.resize(n, 0);
+    let lefts: Vec<usize> = rows
+        .par_chunks_mut(CHUNK)
+        .zip(spare.par_chunks_mut(CHUNK))
+        .map(|(rows, spare)| split_chunk(col, bin, rows, spare))
+        .collect();
+    // Each chunk's left side moves down to follow the previous ones (never over a chunk not
+    // yet moved: a chunk's destination starts at or before its own start), then the right
+    // sides follow from the spare buffer.
+    let mut left = 0;
+    for (c, &l) in lefts.iter().enumerate() {
+        rows.copy_within(c * CHUNK..c * CHUNK + l, left);
+        left += l;
+    }
+    let mut at = left;
+    for (c, &l) in lefts.iter().enumerate() {
+        let r = (n - c * CHUNK).min(CHUNK) - l;
+        rows[at..at + r].copy_from_slice(&spare[c * CHUNK..c * CHUNK + r]);
+        at += r;
+    }
+    left
+}
+
+/// One chunk's stable partition: its left rows to the front of `rows`, its right rows to the
+/// front of `spare`; returns the left count.
+fn split_chunk(col: &[u8], bin: usize, rows: &mut [u32], spare: &mut [u32]) -> usize {
+    // Without a branch on the row's side (a coin flip the processor cannot predict): each row
+    // is written to both places, and only its own side's count moves on.
     let (mut left, mut right) = (0, 0);
-    for k in 0..n {
+    for k in 0..rows.len() {
         let i = rows[k];
         let goes_left = usize::from(col[i as usize] as usize <= bin);
         rows[left] = i;
@@ -332,6 +528,133 @@ fn partition(col: &[u8], bin: usize, rows: &mut [u32], spare: &mut Vec<u32>) -> 
         left += goes_left;
         right += 1 - goes_left;
     }
-    rows[left..].copy_from_slice(&spare[..right]);
     left
+}
+
+#[cfg(test)]
+mod tests {
+    //! The parallel pieces against serial loops: each must give the same bits whatever the
+    //! chunks, blocks and threads.
+
+    #![allow(
+        clippy::float_cmp,
+        reason = "the parallel and serial computations add the same numbers in the same order"
+    )]
+
+    use super::*;
+    use auc_core::{Dataset, Label};
+
+    /// A tiny deterministic generator (the tests need no statistics, only variety).
+    fn lcg(state: &mut u64) -> u64 {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        *state >> 33
+    }
+
+    /// `n` rows of `p` features, a few distinct values each so that bins repeat.
+    fn data(n: usize, p: usize, seed: u64) -> Dataset {
+        let mut s = seed;
+        let values: Vec<f64> = (0..n * p).map(|_| (lcg(&mut s) % 300) as f64).collect();
+        let labels = (0..n)
+            .map(|i| if i % 7 == 0 { Label::Pos } else { Label::Neg })
+            .collect();
+        Dataset::dense(p, values, labels).unwrap()
+    }
+
+    fn serial_hist(
+        binned: &Binned,
+        bins: &Bins,
+        f: usize,
+        rows: &[u32],
+        g: &[f64],
+        h: &[f64],
+    ) -> Vec<(f64, f64, usize)> {
+        let mut out = vec![(0.0, 0.0, 0); bins.bins(f)];
+        for &i in rows {
+            let c = &mut out[binned.column(f)[i as usize] as usize];
+            c.0 += g[i as usize];
+            c.1 += h[i as usize];
+            c.2 += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn histograms_equal_serial_sums_whatever_the_threads() {
+        let (n, p) = (3 * CHUNK + 123, 5);
+        let d = data(n, p, 3);
+        let bins = Bins::fit(&d, 255);
+        let binned = Binned::new(&d, &bins);
+        let mut s = 9;
+        let g: Vec<f64> = (0..n).map(|_| lcg(&mut s) as f64 / 7e9 - 0.5).collect();
+        let h: Vec<f64> = (0..n).map(|_| lcg(&mut s) as f64 / 3e9).collect();
+        let all: Vec<u32> = (0..n as u32).collect();
+        let some: Vec<u32> = (0..n as u32).filter(|i| i % 3 != 1).collect();
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut lgh = Vec::new();
+            let (root, leaf) = pool.install(|| {
+                (
+                    histogram(&binned, &bins, &g, &h, None, &mut lgh),
+                    histogram(&binned, &bins, &g, &h, Some(&some), &mut lgh),
+                )
+            });
+            for (rows, hists) in [(&all, &root), (&some, &leaf)] {
+                assert_eq!(hists.len(), p);
+                for (f, hist) in hists.iter().enumerate() {
+                    let want = serial_hist(&binned, &bins, f, rows, &g, &h);
+                    let got: Vec<_> = (0..bins.bins(f)).map(|b| hist.bin(b)).collect();
+                    assert_eq!(got, want, "feature {f}, {threads} threads");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn partitions_are_stable_and_leaf_values_land_once() {
+        let n = 2 * CHUNK + 777;
+        let mut s = 5;
+        let col: Vec<u8> = (0..n).map(|_| (lcg(&mut s) % 256) as u8).collect();
+        let rows: Vec<u32> = (0..n as u32).filter(|i| i % 5 != 2).collect();
+        for bin in [0, 17, 128, 255] {
+            let mut got = rows.clone();
+            let mut spare = Vec::new();
+            let left = partition(&col, bin, &mut got, &mut spare);
+            let goes = |i: &&u32| col[**i as usize] as usize <= bin;
+            let want: Vec<u32> = rows
+                .iter()
+                .filter(goes)
+                .chain(rows.iter().filter(|i| !goes(i)))
+                .copied()
+                .collect();
+            assert_eq!(left, rows.iter().filter(goes).count());
+            assert_eq!(got, want, "bin {bin}");
+        }
+        // Two leaves over the rows split at bin 100, each ascending: every score gets its
+        // leaf's value once.
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        let mut spare = Vec::new();
+        let mid = partition(&col, 100, &mut order, &mut spare);
+        let leaf = |start, end| Leaf {
+            start,
+            end,
+            g: 0.0,
+            h: 0.0,
+            hist: Vec::new(),
+            best: None,
+            parent: None,
+        };
+        let leaves = [leaf(0, mid), leaf(mid, n)];
+        let values = [0.25, -1.5];
+        let mut f: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        add_leaf_values(&leaves, &values, &order, &mut f);
+        for (i, &v) in f.iter().enumerate() {
+            let want = i as f64 + if col[i] <= 100 { 0.25 } else { -1.5 };
+            assert_eq!(v, want, "row {i}");
+        }
+    }
 }

@@ -99,42 +99,71 @@ pub fn gradients(
     }
 }
 
+/// Rows of one block of the exponential loss's sums.
+const SUM_BLOCK: usize = 8192;
+
 /// The exponential loss: $\sum_{i,j} e^{f_j - f_i} = A B$ with $A = \sum_P e^{-f_i}$,
 /// $B = \sum_N e^{f_j}$, so $\partial_{f_i} L = -e^{-f_i} B / (n_+ n_-)$ and
 /// $\partial_{f_j} L = e^{f_j} A / (n_+ n_-)$, each its own Hessian diagonal up to the sign.
 /// The exponents are taken relative to the largest, so that nothing overflows; the common
 /// factor $e^{c}$ is applied back once, in logarithms.
 fn exponential(f: &[f64], pos: &[bool], g: &mut [f64], h: &mut [f64], pairs: f64, n_f: f64) -> f64 {
-    let cp = f
-        .iter()
+    // The largest exponent of each class, in parallel (a maximum does not depend on order).
+    let (cp, cn) = f
+        .par_iter()
         .zip(pos)
-        .filter(|(_, p)| **p)
-        .map(|(v, _)| -v)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let cn = f
-        .iter()
-        .zip(pos)
-        .filter(|(_, p)| !**p)
-        .map(|(v, _)| *v)
-        .fold(f64::NEG_INFINITY, f64::max);
+        .with_min_len(4096)
+        .fold(
+            || (f64::NEG_INFINITY, f64::NEG_INFINITY),
+            |(cp, cn), (&v, &p)| if p { (cp.max(-v), cn) } else { (cp, cn.max(v)) },
+        )
+        .reduce(
+            || (f64::NEG_INFINITY, f64::NEG_INFINITY),
+            |a, b| (a.0.max(b.0), a.1.max(b.1)),
+        );
+    // The exponentials in parallel (into `h`, free until the last pass), summed by class in
+    // blocks of a fixed number of rows and the blocks' sums added in order: the same bits
+    // whatever the threads.
+    let block_sums: Vec<(f64, f64)> = f
+        .par_chunks(SUM_BLOCK)
+        .zip(pos.par_chunks(SUM_BLOCK))
+        .zip(h.par_chunks_mut(SUM_BLOCK))
+        .map(|((f, pos), e)| {
+            let (mut a, mut b) = (0.0, 0.0);
+            for ((&fi, &p), e) in f.iter().zip(pos).zip(e) {
+                if p {
+                    *e = (-fi - cp).exp();
+                    a += *e;
+                } else {
+                    *e = (fi - cn).exp();
+                    b += *e;
+                }
+            }
+            (a, b)
+        })
+        .collect();
     let (mut a, mut b) = (0.0, 0.0);
-    for (&fi, &p) in f.iter().zip(pos) {
-        if p {
-            a += (-fi - cp).exp();
-        } else {
-            b += (fi - cn).exp();
-        }
+    for (ba, bb) in block_sums {
+        a += ba;
+        b += bb;
     }
     // log of the factors e^{cp} A and e^{cn} B.
     let (la, lb) = (cp + a.ln(), cn + b.ln());
-    // Each row's own value: in parallel, the same bits whatever the threads.
+    // Each row's own value, (n / pairs) e^{-f_i + lb} for a positive: its exponential from the
+    // pass above times one factor of its class, (n / pairs) e^{cp + lb}; where that product is
+    // not a normal number (an exponential that underflowed, a factor that overflowed), the
+    // row's own exponential. In parallel: the same bits whatever the threads.
+    let scale = n_f.ln() - pairs.ln();
+    let (kp, kn) = ((cp + lb + scale).exp(), (cn + la + scale).exp());
     f.par_iter()
         .zip(pos)
         .zip(g.par_iter_mut().zip(h.par_iter_mut()))
         .with_min_len(4096)
         .for_each(|((&fi, &p), (gi, hi))| {
-            let w = if p { (-fi + lb).exp() } else { (fi + la).exp() };
-            let w = (n_f / pairs) * w;
+            let mut w = *hi * if p { kp } else { kn };
+            if !w.is_normal() {
+                w = (n_f / pairs) * if p { (-fi + lb).exp() } else { (fi + la).exp() };
+            }
             *hi = w;
             *gi = if p { -w } else { w };
         });

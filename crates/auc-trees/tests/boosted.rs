@@ -86,6 +86,45 @@ fn gradients_equal_the_pair_sums_and_finite_differences() {
     }
 }
 
+#[test]
+fn exponential_gradients_hold_where_a_row_exponential_underflows() {
+    // Positives 800 apart: relative to the lowest positive, the highest one's exponential
+    // underflows to 0, while its gradient, e^{-500} times the negatives' sum, is a normal
+    // number. Every row's gradient against its sum over pairs, in the same scale.
+    let f = [-300.0, 500.0, 0.0, 1.0, -1.0, 2.5];
+    let pos = [true, true, false, false, false, true];
+    let n = f.len();
+    let (mut g, mut h) = (vec![0.0; n], vec![0.0; n]);
+    gradients(
+        PairLoss::Exp,
+        &f,
+        &pos,
+        &mut g,
+        &mut h,
+        &mut LossScratch::default(),
+    );
+    let (np, nn) = (3.0, 3.0);
+    for i in 0..n {
+        let want: f64 = (0..n)
+            .filter(|&j| pos[j] != pos[i])
+            .map(|j| {
+                let (p, q) = if pos[i] { (i, j) } else { (j, i) };
+                (f[q] - f[p]).exp()
+            })
+            .sum::<f64>()
+            * n as f64
+            / (np * nn);
+        let want = if pos[i] { -want } else { want };
+        assert!(want.is_normal(), "row {i}");
+        assert!(
+            (g[i] - want).abs() <= 1e-12 * want.abs(),
+            "row {i}: {} against {want}",
+            g[i]
+        );
+        assert_eq!(h[i], g[i].abs());
+    }
+}
+
 /// `n` rows of `p` features: a positive when x0 * x1 > 0 (XOR of signs), which no linear
 /// scorer ranks, with noise features.
 fn xor(n: usize, p: usize, seed: u64) -> Dataset {
