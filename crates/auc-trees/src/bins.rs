@@ -154,13 +154,30 @@ impl Binned {
         for &z in &zero {
             columns.extend(std::iter::repeat_n(z, n));
         }
-        for (i, (x, _)) in data.iter().enumerate() {
-            x.for_each(|j, v| {
-                if j < p {
-                    columns[j * n + i] = bins.bin(j, v);
-                }
-            });
+        // Blocks of rows in parallel, each writing its segment of every column.
+        const BLOCK: usize = 1 << 14;
+        let mut blocks: Vec<Vec<&mut [u8]>> = (0..n.div_ceil(BLOCK))
+            .map(|_| Vec::with_capacity(p))
+            .collect();
+        for col in columns.chunks_mut(n.max(1)) {
+            for (segments, segment) in blocks.iter_mut().zip(col.chunks_mut(BLOCK)) {
+                segments.push(segment);
+            }
         }
+        blocks
+            .into_par_iter()
+            .enumerate()
+            .for_each(|(b, mut segments)| {
+                let rows = segments.first().map_or(0, |s| s.len());
+                // Row r of the block writes position r of every column's segment.
+                (0..rows).for_each(|r| {
+                    data.row(b * BLOCK + r).for_each(|j, v| {
+                        if j < p {
+                            segments[j][r] = bins.bin(j, v);
+                        }
+                    });
+                });
+            });
         let counts = columns
             .par_chunks(n.max(1))
             .map(|col| {

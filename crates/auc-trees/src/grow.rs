@@ -121,20 +121,19 @@ fn fill_pair_all(
     b: &mut [[f64; 4]; MAX_BINS],
     ca: &[u8],
     cb: &[u8],
-    g: &[f64],
-    h: &[f64],
+    gh: &[[f64; 2]],
 ) {
-    for (((&ba, &bb), &gi), &hi) in ca.iter().zip(cb).zip(g).zip(h) {
-        add_sums(a, ba, [gi, hi]);
-        add_sums(b, bb, [gi, hi]);
+    for ((&ba, &bb), &r) in ca.iter().zip(cb).zip(gh) {
+        add_sums(a, ba, r);
+        add_sums(b, bb, r);
     }
 }
 
 /// One feature's sums over every row in order (as [`fill_pair_all`]).
 #[multiversion::multiversion(targets("x86_64+avx2"))]
-fn fill_one_all(a: &mut [[f64; 4]; MAX_BINS], ca: &[u8], g: &[f64], h: &[f64]) {
-    for ((&ba, &gi), &hi) in ca.iter().zip(g).zip(h) {
-        add_sums(a, ba, [gi, hi]);
+fn fill_one_all(a: &mut [[f64; 4]; MAX_BINS], ca: &[u8], gh: &[[f64; 2]]) {
+    for (&ba, &r) in ca.iter().zip(gh) {
+        add_sums(a, ba, r);
     }
 }
 
@@ -178,22 +177,29 @@ pub struct GrowScratch {
     lgh: Vec<[f64; 2]>,
 }
 
-/// Grows a tree on `binned` rows with gradients `g` and Hessians `h`, and adds each row's leaf
-/// value to its score in `f`.
+/// Grows a tree on `binned` rows with gradients and Hessians `gh` (side by side a row), and
+/// adds each row's leaf value to its score in `f`.
 pub fn grow(
     binned: &Binned,
     bins: &Bins,
-    g: &[f64],
-    h: &[f64],
+    gh: &[[f64; 2]],
     growth: &Growth,
     f: &mut [f64],
     s: &mut GrowScratch,
 ) -> Tree {
-    let n = g.len();
+    let n = gh.len();
     s.order.clear();
     s.order.extend(0..n as u32);
-    let (gs, hs) = (g.iter().sum::<f64>(), h.iter().sum::<f64>());
-    let root_hist = histogram(binned, bins, g, h, None, &mut s.lgh);
+    let root_hist = histogram(binned, bins, gh, None, &mut s.lgh);
+    // The root's sums: its first feature's bins added up (every row is in one of them), or
+    // the rows' own without features.
+    let (gs, hs) = match root_hist.first() {
+        Some(hist) => (0..hist.bins).fold((0.0, 0.0), |(g, h), b| {
+            let (bg, bh, _) = hist.bin(b);
+            (g + bg, h + bh)
+        }),
+        None => gh.iter().fold((0.0, 0.0), |(g, h), r| (g + r[0], h + r[1])),
+    };
     let mut leaves = vec![Leaf {
         start: 0,
         end: n,
@@ -257,8 +263,7 @@ pub fn grow(
             let small = histogram(
                 binned,
                 bins,
-                g,
-                h,
+                gh,
                 Some(&s.order[small_range.0..small_range.1]),
                 &mut s.lgh,
             );
@@ -339,21 +344,20 @@ fn leaf_value(g: f64, h: f64, growth: &Growth) -> f64 {
 fn histogram(
     binned: &Binned,
     bins: &Bins,
-    g: &[f64],
-    h: &[f64],
+    gh: &[[f64; 2]],
     rows: Option<&[u32]>,
     lgh: &mut Vec<[f64; 2]>,
 ) -> Vec<Hist> {
     if let Some(rows) = rows {
         rows.par_iter()
             .with_min_len(CHUNK)
-            .map(|&i| [g[i as usize], h[i as usize]])
+            .map(|&i| gh[i as usize])
             .collect_into_vec(lgh);
     }
     let lgh = &*lgh;
     let p = bins.dim();
     let Some(rows) = rows else {
-        return root_histogram(binned, bins, g, h);
+        return root_histogram(binned, bins, gh);
     };
     let pair = |k: usize| {
         let (f0, f1) = (2 * k, 2 * k + 1);
@@ -382,7 +386,7 @@ fn histogram(
 /// threads finish together); each group walks the rows in blocks, all its features over one
 /// block before the next, so that a block's gradients are read from memory once for the
 /// group. The counts are the binned rows' own.
-fn root_histogram(binned: &Binned, bins: &Bins, g: &[f64], h: &[f64]) -> Vec<Hist> {
+fn root_histogram(binned: &Binned, bins: &Bins, gh: &[[f64; 2]]) -> Vec<Hist> {
     let p = bins.dim();
     let threads = rayon::current_num_threads().clamp(1, p.max(1));
     let size = p.div_ceil(threads).max(1);
@@ -393,9 +397,9 @@ fn root_histogram(binned: &Binned, bins: &Bins, g: &[f64], h: &[f64]) -> Vec<His
             let fs = f0..(f0 + size).min(p);
             let mut hists: Vec<Hist> = fs.clone().map(|f| Hist::zeroed(bins.bins(f))).collect();
             let cols: Vec<&[u8]> = fs.clone().map(|f| binned.column(f)).collect();
-            for lo in (0..g.len()).step_by(BLOCK) {
-                let hi = (lo + BLOCK).min(g.len());
-                let (g, h) = (&g[lo..hi], &h[lo..hi]);
+            for lo in (0..gh.len()).step_by(BLOCK) {
+                let hi = (lo + BLOCK).min(gh.len());
+                let gh = &gh[lo..hi];
                 for (hs, cs) in hists.chunks_mut(2).zip(cols.chunks(2)) {
                     match hs {
                         [a, b] => fill_pair_all(
@@ -403,10 +407,9 @@ fn root_histogram(binned: &Binned, bins: &Bins, g: &[f64], h: &[f64]) -> Vec<His
                             &mut b.cells,
                             &cs[0][lo..hi],
                             &cs[1][lo..hi],
-                            g,
-                            h,
+                            gh,
                         ),
-                        [a] => fill_one_all(&mut a.cells, &cs[0][lo..hi], g, h),
+                        [a] => fill_one_all(&mut a.cells, &cs[0][lo..hi], gh),
                         _ => unreachable!("chunks of one or two"),
                     }
                 }
@@ -589,6 +592,7 @@ mod tests {
         let mut s = 9;
         let g: Vec<f64> = (0..n).map(|_| lcg(&mut s) as f64 / 7e9 - 0.5).collect();
         let h: Vec<f64> = (0..n).map(|_| lcg(&mut s) as f64 / 3e9).collect();
+        let gh: Vec<[f64; 2]> = g.iter().zip(&h).map(|(&g, &h)| [g, h]).collect();
         let all: Vec<u32> = (0..n as u32).collect();
         let some: Vec<u32> = (0..n as u32).filter(|i| i % 3 != 1).collect();
         for threads in [1, 2, 3] {
@@ -599,8 +603,8 @@ mod tests {
             let mut lgh = Vec::new();
             let (root, leaf) = pool.install(|| {
                 (
-                    histogram(&binned, &bins, &g, &h, None, &mut lgh),
-                    histogram(&binned, &bins, &g, &h, Some(&some), &mut lgh),
+                    histogram(&binned, &bins, &gh, None, &mut lgh),
+                    histogram(&binned, &bins, &gh, Some(&some), &mut lgh),
                 )
             });
             for (rows, hists) in [(&all, &root), (&some, &leaf)] {

@@ -51,14 +51,14 @@ pub struct LossScratch {
     neg_squares: Vec<f64>,
 }
 
-/// $L(f)$ and $n \nabla L$, $n \operatorname{diag} \nabla^2 L$ into `g` and `h` for scores `f`
-/// of rows whose class is `pos[i]` (both classes present).
+/// $L(f)$, and $n \nabla L$ and $n \operatorname{diag} \nabla^2 L$ into `gh` (row $i$'s gradient
+/// and Hessian side by side in `gh[i]`) for scores `f` of rows whose class is `pos[i]` (both
+/// classes present).
 pub fn gradients(
     loss: PairLoss,
     f: &[f64],
     pos: &[bool],
-    g: &mut [f64],
-    h: &mut [f64],
+    gh: &mut [[f64; 2]],
     scratch: &mut LossScratch,
 ) -> f64 {
     let n = f.len();
@@ -80,22 +80,20 @@ pub fn gradients(
                 }
             }
             let (mp, mn) = (sp / np_f, sn / nn_f);
-            for ((&fi, &p), (gi, hi)) in f.iter().zip(pos).zip(g.iter_mut().zip(h.iter_mut())) {
-                if p {
-                    *gi = -(n_f / np_f) * (1.0 - fi + mn);
-                    *hi = n_f / np_f;
+            for ((&fi, &p), r) in f.iter().zip(pos).zip(gh.iter_mut()) {
+                *r = if p {
+                    [-(n_f / np_f) * (1.0 - fi + mn), n_f / np_f]
                 } else {
-                    *gi = (n_f / nn_f) * (1.0 - mp + fi);
-                    *hi = n_f / nn_f;
-                }
+                    [(n_f / nn_f) * (1.0 - mp + fi), n_f / nn_f]
+                };
             }
             // Mean of (1 - f_i + f_j)^2 / 2 over pairs: the mean difference and both variances.
             let b = 1.0 - mp + mn;
             let var = (qp / np_f - mp * mp).max(0.0) + (qn / nn_f - mn * mn).max(0.0);
             0.5 * (b * b + var)
         }
-        PairLoss::Hinge => hinge(f, pos, g, h, scratch, np_f * nn_f, n_f),
-        PairLoss::Exp => exponential(f, pos, g, h, np_f * nn_f, n_f),
+        PairLoss::Hinge => hinge(f, pos, gh, scratch, np_f * nn_f, n_f),
+        PairLoss::Exp => exponential(f, pos, gh, np_f * nn_f, n_f),
     }
 }
 
@@ -107,7 +105,7 @@ const SUM_BLOCK: usize = 8192;
 /// $\partial_{f_j} L = e^{f_j} A / (n_+ n_-)$, each its own Hessian diagonal up to the sign.
 /// The exponents are taken relative to the largest, so that nothing overflows; the common
 /// factor $e^{c}$ is applied back once, in logarithms.
-fn exponential(f: &[f64], pos: &[bool], g: &mut [f64], h: &mut [f64], pairs: f64, n_f: f64) -> f64 {
+fn exponential(f: &[f64], pos: &[bool], gh: &mut [[f64; 2]], pairs: f64, n_f: f64) -> f64 {
     // The largest exponent of each class, in parallel (a maximum does not depend on order).
     let (cp, cn) = f
         .par_iter()
@@ -121,22 +119,22 @@ fn exponential(f: &[f64], pos: &[bool], g: &mut [f64], h: &mut [f64], pairs: f64
             || (f64::NEG_INFINITY, f64::NEG_INFINITY),
             |a, b| (a.0.max(b.0), a.1.max(b.1)),
         );
-    // The exponentials in parallel (into `h`, free until the last pass), summed by class in
+    // The exponentials in parallel (into `gh`'s Hessian lane, free until the last pass), summed by class in
     // blocks of a fixed number of rows and the blocks' sums added in order: the same bits
     // whatever the threads.
     let block_sums: Vec<(f64, f64)> = f
         .par_chunks(SUM_BLOCK)
         .zip(pos.par_chunks(SUM_BLOCK))
-        .zip(h.par_chunks_mut(SUM_BLOCK))
+        .zip(gh.par_chunks_mut(SUM_BLOCK))
         .map(|((f, pos), e)| {
             let (mut a, mut b) = (0.0, 0.0);
             for ((&fi, &p), e) in f.iter().zip(pos).zip(e) {
                 if p {
-                    *e = (-fi - cp).exp();
-                    a += *e;
+                    e[1] = (-fi - cp).exp();
+                    a += e[1];
                 } else {
-                    *e = (fi - cn).exp();
-                    b += *e;
+                    e[1] = (fi - cn).exp();
+                    b += e[1];
                 }
             }
             (a, b)
@@ -157,15 +155,14 @@ fn exponential(f: &[f64], pos: &[bool], g: &mut [f64], h: &mut [f64], pairs: f64
     let (kp, kn) = ((cp + lb + scale).exp(), (cn + la + scale).exp());
     f.par_iter()
         .zip(pos)
-        .zip(g.par_iter_mut().zip(h.par_iter_mut()))
+        .zip(gh.par_iter_mut())
         .with_min_len(4096)
-        .for_each(|((&fi, &p), (gi, hi))| {
-            let mut w = *hi * if p { kp } else { kn };
+        .for_each(|((&fi, &p), r)| {
+            let mut w = r[1] * if p { kp } else { kn };
             if !w.is_normal() {
                 w = (n_f / pairs) * if p { (-fi + lb).exp() } else { (fi + la).exp() };
             }
-            *hi = w;
-            *gi = if p { -w } else { w };
+            *r = [if p { -w } else { w }, w];
         });
     (la + lb - pairs.ln()).exp()
 }
@@ -174,8 +171,7 @@ fn exponential(f: &[f64], pos: &[bool], g: &mut [f64], h: &mut [f64], pairs: f64
 fn hinge(
     f: &[f64],
     pos: &[bool],
-    g: &mut [f64],
-    h: &mut [f64],
+    gh: &mut [[f64; 2]],
     s: &mut LossScratch,
     pairs: f64,
     n_f: f64,
@@ -192,7 +188,7 @@ fn hinge(
     prefix(&s.neg, &mut s.neg_squares, |v| v * v);
     let scale = n_f / pairs;
     let mut value = 0.0;
-    for ((&fi, &p), (gi, hi)) in f.iter().zip(pos).zip(g.iter_mut().zip(h.iter_mut())) {
+    for ((&fi, &p), r) in f.iter().zip(pos).zip(gh.iter_mut()) {
         if p {
             // Negatives with f_j > f_i - 1: the suffix of the sorted negatives.
             let k = s.neg.partition_point(|&v| v <= fi - 1.0);
@@ -202,8 +198,7 @@ fn hinge(
             // pair counted once, from its positive).
             let c = 1.0 - fi;
             let total = count * c + sum;
-            *gi = -scale * total;
-            *hi = scale * count;
+            *r = [-scale * total, scale * count];
             let squares = s.neg_squares[s.neg.len()] - s.neg_squares[k];
             value += count * c * c + 2.0 * c * sum + squares;
         } else {
@@ -212,8 +207,7 @@ fn hinge(
             let count = k as f64;
             let sum = s.pos_sums[k];
             let total = count * (1.0 + fi) - sum;
-            *gi = scale * total;
-            *hi = scale * count;
+            *r = [scale * total, scale * count];
         }
     }
     0.5 * value / pairs

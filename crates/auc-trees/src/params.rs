@@ -144,26 +144,25 @@ impl BoostedTreesParams {
             eta: self.eta,
         };
         let mut f = vec![0.0; n];
-        let (mut g, mut h) = (vec![0.0; n], vec![0.0; n]);
+        let mut gh = vec![[0.0; 2]; n];
         let mut loss_scratch = LossScratch::default();
         let mut grow_scratch = GrowScratch::default();
         let mut trees = Vec::with_capacity(self.trees);
-        let first_loss = gradients(self.loss, &f, &pos, &mut g, &mut h, &mut loss_scratch);
+        let first_loss = gradients(self.loss, &f, &pos, &mut gh, &mut loss_scratch);
         for round in 0..self.trees {
             if round > 0 {
-                gradients(self.loss, &f, &pos, &mut g, &mut h, &mut loss_scratch);
+                gradients(self.loss, &f, &pos, &mut gh, &mut loss_scratch);
             }
             trees.push(grow(
                 &binned,
                 &bins,
-                &g,
-                &h,
+                &gh,
                 &growth,
                 &mut f,
                 &mut grow_scratch,
             ));
         }
-        let last_loss = gradients(self.loss, &f, &pos, &mut g, &mut h, &mut loss_scratch);
+        let last_loss = gradients(self.loss, &f, &pos, &mut gh, &mut loss_scratch);
         if !f.iter().all(|v| v.is_finite()) {
             return Err(FitError::NotFinite {
                 what: "boosted scores",
@@ -188,11 +187,13 @@ impl BoostedTreesParams {
         let binned = Bins::binned_bytes(shape.n, shape.dim);
         let rows = n.saturating_mul(8 * 5 + 4 * 2);
         let bins = p.saturating_mul(self.bins as u64).saturating_mul(8);
-        // A leaf's histogram: per feature and bin, two sums and a count.
+        // A leaf's histogram: per feature, MAX_BINS cells of four lanes (two sums, a count and
+        // a zero); and the root's counts, per feature and bin.
         let hist = p
-            .saturating_mul(self.bins as u64)
-            .saturating_mul(20)
+            .saturating_mul(MAX_BINS as u64)
+            .saturating_mul(32)
             .saturating_mul(self.leaves as u64);
+        let counts = p.saturating_mul(MAX_BINS as u64).saturating_mul(4);
         let trees = (self.trees as u64)
             .saturating_mul(self.leaves as u64)
             .saturating_mul(64);
@@ -204,6 +205,7 @@ impl BoostedTreesParams {
             .saturating_add(rows)
             .saturating_add(bins)
             .saturating_add(hist)
+            .saturating_add(counts)
             .saturating_add(trees)
             .saturating_add(binning)
     }

@@ -24,6 +24,14 @@ fn pair_loss(loss: PairLoss, m: f64) -> f64 {
     }
 }
 
+/// The surrogate's value and its gradients and Hessians as two vectors.
+fn split_gradients(loss: PairLoss, f: &[f64], pos: &[bool]) -> (f64, Vec<f64>, Vec<f64>) {
+    let mut gh = vec![[0.0; 2]; f.len()];
+    let value = gradients(loss, f, pos, &mut gh, &mut LossScratch::default());
+    let (g, h) = gh.iter().map(|r| (r[0], r[1])).unzip();
+    (value, g, h)
+}
+
 /// The surrogate by its definition: the mean over every positive-negative pair.
 fn brute(loss: PairLoss, f: &[f64], pos: &[bool]) -> f64 {
     let (mut s, mut k) = (0.0, 0usize);
@@ -48,8 +56,7 @@ fn gradients_equal_the_pair_sums_and_finite_differences() {
             let mut pos: Vec<bool> = (0..n).map(|_| rng.random_bool(0.4)).collect();
             pos[0] = true;
             pos[1] = false;
-            let (mut g, mut h) = (vec![0.0; n], vec![0.0; n]);
-            let value = gradients(loss, &f, &pos, &mut g, &mut h, &mut LossScratch::default());
+            let (value, g, h) = split_gradients(loss, &f, &pos);
             let want = brute(loss, &f, &pos);
             assert!(
                 (value - want).abs() < 1e-12,
@@ -94,15 +101,7 @@ fn exponential_gradients_hold_where_a_row_exponential_underflows() {
     let f = [-300.0, 500.0, 0.0, 1.0, -1.0, 2.5];
     let pos = [true, true, false, false, false, true];
     let n = f.len();
-    let (mut g, mut h) = (vec![0.0; n], vec![0.0; n]);
-    gradients(
-        PairLoss::Exp,
-        &f,
-        &pos,
-        &mut g,
-        &mut h,
-        &mut LossScratch::default(),
-    );
+    let (_, g, h) = split_gradients(PairLoss::Exp, &f, &pos);
     let (np, nn) = (3.0, 3.0);
     for i in 0..n {
         let want: f64 = (0..n)
@@ -208,15 +207,7 @@ fn a_stump_splits_where_a_brute_force_search_finds_the_largest_gain() {
         let m = params.fit(&data).unwrap();
         // At f = 0 the square loss's g, h (times n) by class.
         let pos: Vec<bool> = labels.iter().map(|y| y.is_pos()).collect();
-        let (mut g, mut h) = (vec![0.0; n], vec![0.0; n]);
-        gradients(
-            PairLoss::Square,
-            &vec![0.0; n],
-            &pos,
-            &mut g,
-            &mut h,
-            &mut LossScratch::default(),
-        );
+        let (_, g, h) = split_gradients(PairLoss::Square, &vec![0.0; n], &pos);
         let score = |idx: &[usize]| {
             let gs: f64 = idx.iter().map(|&i| g[i]).sum();
             let hs: f64 = idx.iter().map(|&i| h[i]).sum();
