@@ -34,9 +34,10 @@ fn fit(c: &mut Criterion) {
             .num_threads(threads)
             .build()
             .expect("a thread pool");
-        g.bench_function(BenchmarkId::from_parameter(format!("threads={threads}")), |b| {
-            b.iter(|| pool.install(|| black_box(params.fit(black_box(&data)).expect("a fit"))))
-        });
+        g.bench_function(
+            BenchmarkId::from_parameter(format!("threads={threads}")),
+            |b| b.iter(|| pool.install(|| black_box(params.fit(black_box(&data)).expect("a fit")))),
+        );
     }
     g.finish();
 }
