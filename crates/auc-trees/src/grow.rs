@@ -38,6 +38,13 @@ pub struct Growth {
     pub eta: f64,
 }
 
+impl Growth {
+    /// Whether a leaf of `count` rows can split: each side keeps `min_leaf` rows (at least 1).
+    fn splittable(&self, count: usize) -> bool {
+        count >= 2 * self.min_leaf.max(1)
+    }
+}
+
 /// One feature's histogram: per bin the sums of $g$ and $h$ and the row count, side by side
 /// in four lanes (the fourth stays 0), so that a row adds to all three with one four-lane
 /// vector addition, each lane the same sum as alone (a count below $2^{53}$ is exact). The
@@ -190,7 +197,7 @@ pub fn grow(
     let n = gh.len();
     s.order.clear();
     s.order.extend(0..n as u32);
-    let root_hist = histogram(binned, bins, gh, None, &mut s.lgh);
+    let root_hist = root_histogram(binned, bins, gh);
     // The root's sums: its first feature's bins added up (every row is in one of them), or
     // the rows' own without features.
     let (gs, hs) = match root_hist.first() {
@@ -256,15 +263,15 @@ pub fn grow(
         // Histograms only for children that may split: none after the tree's last split,
         // none for two children too small to split.
         let final_split = leaves.len() + 1 >= growth.leaves;
-        let may_split = |c: usize| !final_split && c >= 2 * growth.min_leaf.max(1);
+        let may_split = |c: usize| !final_split && growth.splittable(c);
         let (left_hist, right_hist) = if may_split(mid - start) || may_split(end - mid) {
             let left_small = mid - start <= end - mid;
             let small_range = if left_small { (start, mid) } else { (mid, end) };
-            let small = histogram(
+            let small = leaf_histogram(
                 binned,
                 bins,
                 gh,
-                Some(&s.order[small_range.0..small_range.1]),
+                &s.order[small_range.0..small_range.1],
                 &mut s.lgh,
             );
             let mut large = parent_hist;
@@ -336,29 +343,24 @@ fn leaf_value(g: f64, h: f64, growth: &Growth) -> f64 {
     if d > 1e-12 { -growth.eta * g / d } else { 0.0 }
 }
 
-/// The histograms of the rows `rows`, or of every row in order for `None` (the root).
+/// The histograms of a leaf's rows `rows`.
 ///
-/// A leaf's gradients are gathered first, so that each feature's pass reads them in order;
-/// the root's are read where they are, and its counts are the binned rows' own. Features are taken two at a time, so that a row's
-/// index and gradients are read once for both; each histogram still sums its rows in order.
-fn histogram(
+/// The rows' gradients are gathered first, so that each feature's pass reads them in order.
+/// Features are taken two at a time, so that a row's index and gradients are read once for
+/// both; each histogram still sums its rows in order.
+fn leaf_histogram(
     binned: &Binned,
     bins: &Bins,
     gh: &[[f64; 2]],
-    rows: Option<&[u32]>,
+    rows: &[u32],
     lgh: &mut Vec<[f64; 2]>,
 ) -> Vec<Hist> {
-    if let Some(rows) = rows {
-        rows.par_iter()
-            .with_min_len(CHUNK)
-            .map(|&i| gh[i as usize])
-            .collect_into_vec(lgh);
-    }
+    rows.par_iter()
+        .with_min_len(CHUNK)
+        .map(|&i| gh[i as usize])
+        .collect_into_vec(lgh);
     let lgh = &*lgh;
     let p = bins.dim();
-    let Some(rows) = rows else {
-        return root_histogram(binned, bins, gh);
-    };
     let pair = |k: usize| {
         let (f0, f1) = (2 * k, 2 * k + 1);
         let mut a = Hist::zeroed(bins.bins(f0));
@@ -382,7 +384,7 @@ fn histogram(
     pairs.into_iter().flatten().flatten().collect()
 }
 
-/// The root's histograms: every row in order. As many groups of features as threads (the
+/// The root's histograms: every row in order, its gradients read where they are. As many groups of features as threads (the
 /// threads finish together); each group walks the rows in blocks, all its features over one
 /// block before the next, so that a block's gradients are read from memory once for the
 /// group. The counts are the binned rows' own.
@@ -433,7 +435,7 @@ const BLOCK: usize = 4096;
 /// `min_hessian`, scanning each feature's bins left to right (the first among equals).
 fn best_split(leaf: &Leaf, growth: &Growth) -> Option<Split> {
     let count = leaf.end - leaf.start;
-    if count < 2 * growth.min_leaf.max(1) {
+    if !growth.splittable(count) {
         return None;
     }
     let lam = growth.lambda;
@@ -603,8 +605,8 @@ mod tests {
             let mut lgh = Vec::new();
             let (root, leaf) = pool.install(|| {
                 (
-                    histogram(&binned, &bins, &gh, None, &mut lgh),
-                    histogram(&binned, &bins, &gh, Some(&some), &mut lgh),
+                    root_histogram(&binned, &bins, &gh),
+                    leaf_histogram(&binned, &bins, &gh, &some, &mut lgh),
                 )
             });
             for (rows, hists) in [(&all, &root), (&some, &leaf)] {

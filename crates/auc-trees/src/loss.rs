@@ -119,9 +119,9 @@ fn exponential(f: &[f64], pos: &[bool], gh: &mut [[f64; 2]], pairs: f64, n_f: f6
             || (f64::NEG_INFINITY, f64::NEG_INFINITY),
             |a, b| (a.0.max(b.0), a.1.max(b.1)),
         );
-    // The exponentials in parallel (into `gh`'s Hessian lane, free until the last pass), summed by class in
-    // blocks of a fixed number of rows and the blocks' sums added in order: the same bits
-    // whatever the threads.
+    // The exponentials in parallel (into `gh`'s Hessian lane, free until the last pass),
+    // summed by class in blocks of a fixed number of rows and the blocks' sums added in order:
+    // the same bits whatever the threads.
     let block_sums: Vec<(f64, f64)> = f
         .par_chunks(SUM_BLOCK)
         .zip(pos.par_chunks(SUM_BLOCK))
