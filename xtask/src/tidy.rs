@@ -41,6 +41,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-online",
             "auc-stats",
             "auc-trees",
+            "auc-eval",
         ],
     ),
     (

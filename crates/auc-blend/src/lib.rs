@@ -20,6 +20,8 @@ mod kernel_moments;
 mod model;
 mod params;
 mod projected;
+mod weight;
 
 pub use model::BlendModel;
 pub use params::BlendParams;
+pub use weight::{WEIGHT_ROWS, WEIGHTS, WeightChoice};

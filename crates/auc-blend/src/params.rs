@@ -36,8 +36,19 @@ pub struct BlendParams {
     pub leaves: usize,
     /// The tree member's learning rate.
     pub eta: f64,
-    /// $w \in [0, 1]$: the kernel member's share of the blend (the trees have $1 - w$).
+    /// $w \in [0, 1]$: the kernel member's share of the blend (the trees have $1 - w$); with
+    /// `weight_folds` the prior of the choice.
     pub weight: f64,
+    /// 0: the blend takes `weight`; $k \ge 2$: it chooses its weight by $k$-fold held-out AUC
+    /// on a sample of the training rows (`crate::weight`). A model file written before the
+    /// choice existed reads as 0, the fit it was.
+    #[serde(default = "fixed_weight")]
+    pub weight_folds: usize,
+}
+
+/// `weight_folds` of a model file that has none: the fixed weight every blend had then.
+fn fixed_weight() -> usize {
+    0
 }
 
 impl Default for BlendParams {
@@ -51,6 +62,7 @@ impl Default for BlendParams {
             leaves: t.leaves,
             eta: t.eta,
             weight: 0.5,
+            weight_folds: 0,
         }
     }
 }
@@ -89,13 +101,25 @@ impl Params for BlendParams {
         ParamSpec::real(
             "weight",
             Range::UnitClosed,
-            "the kernel member's share w of the blend, the trees' 1 - w, of scores each divided by its standard deviation on the training rows",
+            "the kernel member's share w of the blend, the trees' 1 - w, of scores each divided by its standard deviation on the training rows; with weight_folds, the prior of the choice",
+        ),
+        ParamSpec::integer(
+            "weight_folds",
+            0,
+            "0: the blend takes weight as given; k >= 2: it chooses the weight among 0, 1/4, 1/2, 3/4, 1 by k-fold held-out AUC on at most 20000 training rows, the nearest to weight within one standard error of the best",
         ),
     ];
     const GRID: &'static [&'static str] = &["weight=0,0.25,0.5,0.75,1"];
 
     fn check(&self) -> Result<(), ParamError> {
         auc_core::check::specs(self)?;
+        if self.weight_folds == 1 {
+            return Err(ParamError::OutOfRange {
+                name: "weight_folds",
+                value: 1.0,
+                allowed: "0 (a fixed weight) or at least 2 folds",
+            });
+        }
         if self.landmarks > MAX_MAP_SIZE {
             return Err(ParamError::OutOfRange {
                 name: "landmarks",
@@ -109,7 +133,7 @@ impl Params for BlendParams {
 
 impl BlendParams {
     /// The tree member's parameters.
-    fn tree_params(&self) -> BoostedTreesParams {
+    pub(crate) fn tree_params(&self) -> BoostedTreesParams {
         BoostedTreesParams {
             trees: self.trees,
             leaves: self.leaves,
@@ -118,8 +142,19 @@ impl BlendParams {
         }
     }
 
-    /// The blend fitted on `train`; `seed` draws the map's sample and its landmarks.
+    /// The blend fitted on `train`; `seed` draws the map's sample and its landmarks (and, with
+    /// `weight_folds`, the weight's sample and folds).
     pub fn fit(&self, train: &Dataset, seed: u64) -> Result<BlendModel, FitError> {
+        self.fit_told(train, seed).map(|(m, _)| m)
+    }
+
+    /// [`BlendParams::fit`] and, with `weight_folds`, what the weight's choice saw
+    /// ([`WeightChoice::describe`], or why the prior was kept).
+    pub fn fit_told(
+        &self,
+        train: &Dataset,
+        seed: u64,
+    ) -> Result<(BlendModel, Option<String>), FitError> {
         self.check()?;
         let (np, nn) = train.class_counts();
         if np + nn == 0 {
@@ -128,25 +163,27 @@ impl BlendParams {
         if np == 0 || nn == 0 {
             return Err(FitError::SingleClass);
         }
-        let dim = train.dim();
-        let spec = FeatureMapSpec {
-            shape: MapShape {
-                kind: MapKind::Nystroem,
-                size: self.landmarks,
-            },
-            sigma: SigmaRule::Scale,
-            seed,
-        };
         // The two members are fitted at the same time: the trees' serial steps (partitions,
-        // gradients) then overlap the kernel member's products. Each is the same whatever the
-        // threads do, so the blend is too.
+        // gradients) then overlap the kernel member's map and products. Each is the same
+        // whatever the threads do, so the blend is too.
         let (kernel, trees) = rayon::join(
-            || self.fit_kernel_member(train, &spec, seed),
+            || {
+                let map = self.fit_map(train, seed)?;
+                let (kernel, moments) = self.kernel_on_map(&map, train)?;
+                Ok::<_, FitError>((map, kernel, moments))
+            },
             || self.tree_params().fit_with_scores(train),
         );
         let ((map, kernel, kernel_moments), (trees, t)) = (kernel?, trees?);
+        let (weight, told) = match self.weight_folds {
+            0 => (self.weight, None),
+            k => match crate::weight::choose(self, &map, train, k, seed)? {
+                Ok(c) => (c.weight, Some(c.describe())),
+                Err(why) => (self.weight, Some(why)),
+            },
+        };
         let blend = BlendModel {
-            dim,
+            dim: train.dim(),
             map,
             kernel,
             trees,
@@ -159,38 +196,48 @@ impl BlendParams {
         // the kernel values (its score is linear in them), the trees' from the scores the
         // boosting kept; neither scores a row again.
         let (sk, st) = (linear_spread(&blend.collapsed, &kernel_moments), spread(&t));
-        Ok(BlendModel {
-            kernel_weight: self.weight / sk,
-            tree_weight: (1.0 - self.weight) / st,
+        let blend = BlendModel {
+            kernel_weight: weight / sk,
+            tree_weight: (1.0 - weight) / st,
             ..blend
-        })
+        };
+        Ok((blend, told))
     }
 
-    /// The kernel member: the Nystroem map of `spec` fitted on a seeded sample of `train`, and
-    /// OPAUC-batch on the mapped rows from the projected moments of their kernel values (also
-    /// returned).
-    fn fit_kernel_member(
-        &self,
-        train: &Dataset,
-        spec: &FeatureMapSpec,
-        seed: u64,
-    ) -> Result<(FeatureMap, MomentModel, Moments), FitError> {
+    /// The kernel member's Nystroem map fitted on a seeded sample of `train`.
+    fn fit_map(&self, train: &Dataset, seed: u64) -> Result<FeatureMap, FitError> {
         let dim = train.dim();
+        let spec = FeatureMapSpec {
+            shape: MapShape {
+                kind: MapKind::Nystroem,
+                size: self.landmarks,
+            },
+            sigma: SigmaRule::Scale,
+            seed,
+        };
         let sample = RowSample::of_dataset(train, MAP_SAMPLE_ROWS, seed).into_dataset();
-        let map = spec
-            .fit(&sample.with_dim(dim), dim)
+        spec.fit(&sample.with_dim(dim), dim)
             .map_err(|_| FitError::NotFinite {
                 what: "the kernel member's Nystroem map",
-            })?;
+            })
+    }
+
+    /// The kernel member on `map`: OPAUC-batch on the mapped rows of `train` from the projected
+    /// moments of their kernel values (also returned).
+    pub(crate) fn kernel_on_map(
+        &self,
+        map: &FeatureMap,
+        train: &Dataset,
+    ) -> Result<(MomentModel, Moments), FitError> {
         // The mapped rows' moments from those of the kernel values (projected.rs), summed a
         // block at a time about a fixed shift into the sums of a few fixed parts of the rows
         // (kernel_moments.rs; parts in parallel, added in order, so memory is the parts' sums).
         let first =
             train.select(&(0..train.n().min(crate::blocks::BLOCK_ROWS)).collect::<Vec<_>>());
-        let shift = kernel_moments::shift_of(&map, &first);
+        let shift = kernel_moments::shift_of(map, &first);
         let kernel_moments = crate::blocks::parts(train.n())
             .into_par_iter()
-            .map(|rows| KernelSums::of_rows(&map, &shift, train, rows))
+            .map(|rows| KernelSums::of_rows(map, &shift, train, rows))
             .collect::<Vec<_>>()
             .into_iter()
             .fold(KernelSums::new(shift.clone()), KernelSums::add)
@@ -198,9 +245,9 @@ impl BlendParams {
             .ok_or(FitError::NotFinite {
                 what: "the kernel member's moments",
             })?;
-        let moments = crate::projected::project(&map, &kernel_moments)?;
+        let moments = crate::projected::project(map, &kernel_moments)?;
         let (kernel, _) = MomentModel::fit(self.lambda, &moments, solve_square)?;
-        Ok((map, kernel, kernel_moments))
+        Ok((kernel, kernel_moments))
     }
 
     /// Peak bytes of a fit on data of `shape`: the trees' fit (with their training scores), the
@@ -232,7 +279,7 @@ impl BlendParams {
 /// \Sigma_\pm c$, the pooled variance is $\bigl(n_+ q_+ + n_- q_- + \frac{n_+ n_-}{n}(m_+ -
 /// m_-)^2\bigr) / n$ (within the classes plus between them), exactly that of the scores up to
 /// rounding; 1 when it is 0 or not finite, as [`spread`].
-fn linear_spread(c: &[f64], k: &Moments) -> f64 {
+pub(crate) fn linear_spread(c: &[f64], k: &Moments) -> f64 {
     let (np, nn) = (k.pos.count() as f64, k.neg.count() as f64);
     let n = np + nn;
     if c.len() != k.pos.dim() || n == 0.0 {
@@ -247,7 +294,7 @@ fn linear_spread(c: &[f64], k: &Moments) -> f64 {
 
 /// The standard deviation of `v`, or 1 when it is 0 or not finite (a member that scores every
 /// row alike adds a constant, which changes no ranking).
-fn spread(v: &[f64]) -> f64 {
+pub(crate) fn spread(v: &[f64]) -> f64 {
     let n = v.len() as f64;
     let mean = v.iter().sum::<f64>() / n;
     let var = v.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / n;
@@ -278,8 +325,11 @@ impl BatchParams for BlendParams {
     type Model = BlendModel;
 
     fn fit_model(&self, train: &Dataset, seed: u64) -> Result<(BlendModel, String), FitError> {
-        let m = self.fit(train, seed)?;
-        let summary = m.summary();
+        let (m, told) = self.fit_told(train, seed)?;
+        let summary = match told {
+            Some(t) => format!("{}; {t}", m.summary()),
+            None => m.summary(),
+        };
         Ok((m, summary))
     }
 
