@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::kernel_moments::{self, KernelSums};
 use crate::model::BlendModel;
+use crate::weight::WeightChoice;
 
 /// Parameters of the blend.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -148,13 +149,13 @@ impl BlendParams {
         self.fit_told(train, seed).map(|(m, _)| m)
     }
 
-    /// [`BlendParams::fit`] and, with `weight_folds`, what the weight's choice saw
-    /// ([`WeightChoice::describe`], or why the prior was kept).
+    /// [`BlendParams::fit`] and, with `weight_folds`, what the weight's choice saw (or why the
+    /// prior `weight` was kept: a class with fewer rows than folds).
     pub fn fit_told(
         &self,
         train: &Dataset,
         seed: u64,
-    ) -> Result<(BlendModel, Option<String>), FitError> {
+    ) -> Result<(BlendModel, Option<Result<WeightChoice, String>>), FitError> {
         self.check()?;
         let (np, nn) = train.class_counts();
         if np + nn == 0 {
@@ -175,12 +176,13 @@ impl BlendParams {
             || self.tree_params().fit_with_scores(train),
         );
         let ((map, kernel, kernel_moments), (trees, t)) = (kernel?, trees?);
-        let (weight, told) = match self.weight_folds {
-            0 => (self.weight, None),
-            k => match crate::weight::choose(self, &map, train, k, seed)? {
-                Ok(c) => (c.weight, Some(c.describe())),
-                Err(why) => (self.weight, Some(why)),
-            },
+        let told = match self.weight_folds {
+            0 => None,
+            k => Some(crate::weight::choose(self, &map, train, k, seed)?),
+        };
+        let weight = match &told {
+            Some(Ok(c)) => c.weight,
+            _ => self.weight,
         };
         let blend = BlendModel {
             dim: train.dim(),
@@ -327,7 +329,8 @@ impl BatchParams for BlendParams {
     fn fit_model(&self, train: &Dataset, seed: u64) -> Result<(BlendModel, String), FitError> {
         let (m, told) = self.fit_told(train, seed)?;
         let summary = match told {
-            Some(t) => format!("{}; {t}", m.summary()),
+            Some(Ok(c)) => format!("{}; {}", m.summary(), c.describe()),
+            Some(Err(why)) => format!("{}; {why}", m.summary()),
             None => m.summary(),
         };
         Ok((m, summary))

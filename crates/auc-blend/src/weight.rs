@@ -5,7 +5,7 @@
 //! `weight` among those within one standard error of the best.
 //!
 //! The standard error is Hanley and McNeil's for an AUC from independent classes of the
-//! sample's sizes [HanleyMcNeil82, eq. 2]. The weights' AUCs come from the same rows and are
+//! sample's sizes [HanleyMcNeil82]. The weights' AUCs come from the same rows and are
 //! strongly correlated, so it overstates the error of their differences: on small samples and
 //! few positives the prior stands unless the evidence is large, on large ones the best weight
 //! wins. The sample's map is the blend's own (fitted without labels on the training rows), so
@@ -197,7 +197,7 @@ fn sample(labels: &[Label], cap: usize, seed: u64) -> Vec<usize> {
 }
 
 /// Hanley and McNeil's standard error of an AUC `a` from `np` positive and `nn` negative
-/// independent rows [HanleyMcNeil82, eq. 2]: with $Q_1 = a / (2 - a)$ and $Q_2 = 2a^2 / (1 + a)$,
+/// independent rows [HanleyMcNeil82]: with $Q_1 = a / (2 - a)$ and $Q_2 = 2a^2 / (1 + a)$,
 /// $$ \mathrm{SE}^2 = \frac{a(1 - a) + (n_+ - 1)(Q_1 - a^2) + (n_- - 1)(Q_2 - a^2)}{n_+ n_-}. $$
 fn hanley_mcneil_se(a: f64, np: usize, nn: usize) -> f64 {
     let (p, n) = (np as f64, nn as f64);

@@ -216,3 +216,166 @@ fn the_fit_is_the_same_whatever_the_number_of_threads() {
     assert_eq!(one, fit(2));
     assert_eq!(one, fit(3));
 }
+
+/// A smooth signal in many features (the kernel member's kind) or a step in one (the trees').
+fn signal(n: usize, seed: u64, smooth: bool) -> Dataset {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let (mut values, mut labels) = (Vec::new(), Vec::new());
+    for _ in 0..n {
+        let x: Vec<f64> = (0..8).map(|_| rng.random_range(0.0..1.0)).collect();
+        let f = if smooth {
+            x.iter().sum::<f64>() - 4.0 + rng.random_range(-0.05..0.05)
+        } else {
+            let step = (x[0] > 0.5) != (x[1] > 0.5);
+            if step { 1.0 } else { -1.0 }
+        };
+        values.extend(x);
+        labels.push(if f > 0.0 { Label::Pos } else { Label::Neg });
+    }
+    Dataset::dense(8, values, labels).unwrap()
+}
+
+#[test]
+fn each_weights_held_out_auc_is_that_of_the_members_fitted_on_the_folds() {
+    let train = rings(700, 8);
+    let params = BlendParams {
+        landmarks: 30,
+        trees: 20,
+        weight_folds: 3,
+        ..BlendParams::default()
+    };
+    let (m, told) = params.fit_told(&train, 5).unwrap();
+    let c = told.unwrap().unwrap();
+    // Fewer rows than the sample's cap: every row, in the folds the choice documents.
+    assert_eq!((c.rows, c.folds), (700, 3));
+    let folds = auc_eval::folds::stratified_kfold(
+        train.labels(),
+        3,
+        auc_eval::folds::derive_seed(5, &[7, 2]),
+    )
+    .unwrap();
+    let (mut trees, mut kernel) = (0.0, 0.0);
+    for test in &folds {
+        let rest: Vec<usize> = (0..train.n()).filter(|i| !test.contains(i)).collect();
+        let (fit, held) = (train.select(&rest), train.select(test));
+        // Weight 0 ranks as gbt-auc fitted on the other folds.
+        let t = BoostedTreesParams {
+            trees: 20,
+            ..BoostedTreesParams::default()
+        }
+        .fit(&fit)
+        .unwrap();
+        trees += auc(&t.score_all(&held), &held);
+        // Weight 1 as OPAUC-batch on the other folds' rows through the blend's own map.
+        let (k, _) = OpaucBatchParams {
+            lambda: params.lambda,
+            ..OpaucBatchParams::default()
+        }
+        .fit_model(&m.map().apply_dataset(&fit), 0)
+        .unwrap();
+        kernel += auc(&k.score_all(&m.map().apply_dataset(&held)), &held);
+    }
+    assert_eq!(c.aucs[0], trees / 3.0);
+    assert!(
+        (c.aucs[4] - kernel / 3.0).abs() < 1e-12,
+        "{} against {}",
+        c.aucs[4],
+        kernel / 3.0
+    );
+    // The weight kept is within the margin of the best, and the nearest to 1/2 that is.
+    let best = c.aucs.iter().copied().fold(f64::MIN, f64::max);
+    let within: Vec<f64> = auc_blend::WEIGHTS
+        .iter()
+        .zip(&c.aucs)
+        .filter(|&(_, &a)| a >= best - c.margin)
+        .map(|(&w, _)| w)
+        .collect();
+    assert!(within.contains(&c.weight));
+    assert!(
+        within
+            .iter()
+            .all(|w| (w - 0.5).abs() >= (c.weight - 0.5).abs())
+    );
+    // The model carries the weight kept.
+    let (a, b) = m.weights();
+    assert_eq!(a == 0.0, c.weight == 0.0);
+    assert_eq!(b == 0.0, c.weight == 1.0);
+}
+
+#[test]
+fn the_weight_goes_to_the_member_that_ranks_held_out_rows_better() {
+    let params = BlendParams {
+        landmarks: 60,
+        weight_folds: 3,
+        ..BlendParams::default()
+    };
+    // A sum of eight features: the kernel member's; a step of two: the trees'.
+    let smooth = params.fit_told(&signal(3000, 1, true), 2).unwrap().1;
+    let smooth = smooth.unwrap().unwrap();
+    assert!(smooth.aucs[4] > smooth.aucs[0], "{}", smooth.describe());
+    assert!(smooth.weight >= 0.75, "{}", smooth.describe());
+    let step = params.fit_told(&signal(3000, 1, false), 2).unwrap().1;
+    let step = step.unwrap().unwrap();
+    // Here the blend at 1/2 ranks as well as the trees alone (the trees' scaled scores are
+    // far apart across the step): 1/2 is within the margin and stays.
+    assert!(step.aucs[0] > step.aucs[4], "{}", step.describe());
+    assert!(step.weight <= 0.5, "{}", step.describe());
+}
+
+#[test]
+fn a_class_smaller_than_the_folds_keeps_the_prior_and_says_why() {
+    let mut train = rings(200, 9);
+    let keep: Vec<usize> = {
+        let mut positives = 0;
+        (0..train.n())
+            .filter(|&i| {
+                let pos = train.label(i).is_pos();
+                positives += usize::from(pos);
+                !pos || positives <= 2
+            })
+            .collect()
+    };
+    train = train.select(&keep);
+    let params = BlendParams {
+        landmarks: 20,
+        weight: 0.75,
+        weight_folds: 3,
+        ..BlendParams::default()
+    };
+    let (m, told) = params.fit_told(&train, 0).unwrap();
+    let why = told.unwrap().unwrap_err();
+    assert!(why.starts_with("weight 0.75 kept"), "{why}");
+    let fixed = BlendParams {
+        weight_folds: 0,
+        ..params
+    };
+    assert_eq!(m, fixed.fit(&train, 0).unwrap());
+    // One fold is not a choice.
+    let one = BlendParams {
+        weight_folds: 1,
+        ..BlendParams::default()
+    };
+    assert!(one.fit(&rings(50, 1), 0).is_err());
+}
+
+#[test]
+fn the_choice_is_the_same_whatever_the_number_of_threads() {
+    let train = rings(1200, 6);
+    let params = BlendParams {
+        landmarks: 30,
+        trees: 10,
+        weight_folds: 3,
+        ..BlendParams::default()
+    };
+    let fit = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| params.fit_told(&train, 4).unwrap())
+    };
+    let (one, c1) = fit(1);
+    let (two, c2) = fit(2);
+    assert_eq!(one, two);
+    assert_eq!(c1, c2);
+}

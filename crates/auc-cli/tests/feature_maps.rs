@@ -392,6 +392,49 @@ fn mapped_moments_merge_to_the_in_memory_fit() {
     assert!(!p("y.mom").exists());
 }
 
+/// `--param weight_folds=3`: the blend chooses its weight from held-out folds, says which and
+/// what it saw, and the model records the parameter.
+#[test]
+fn a_blend_chooses_its_weight_and_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = rings(dir.path());
+    let d = data.to_str().unwrap();
+    let m = dir.path().join("m.auc");
+    let o = auc(&[
+        "train",
+        "--algo",
+        "blend",
+        "--param",
+        "weight_folds=3",
+        "--param",
+        "landmarks=50",
+        d,
+        "-o",
+        m.to_str().unwrap(),
+    ]);
+    ok(&o, "weight_folds=3");
+    assert!(
+        stderr(&o).contains("chosen by 3-fold held-out AUC on"),
+        "{}",
+        stderr(&o)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&auc(&["model", "--json", m.to_str().unwrap()]))).unwrap();
+    assert_eq!(v["params"]["weight_folds"], 3.0, "{v}");
+    let o = auc(&[
+        "train",
+        "--algo",
+        "blend",
+        "--param",
+        "weight_folds=1",
+        d,
+        "-o",
+        m.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("weight_folds"), "{}", stderr(&o));
+}
+
 /// Without `--algo`, `auc train` and `auc cv` fit the measured default (the blend) and say so;
 /// with `--features` and no `--algo`, opauc-batch on that map at lambda 2^-10, a given lambda
 /// kept.

@@ -118,6 +118,13 @@ fn every_algorithm_has_a_golden_model_that_loads_and_scores_the_same() {
         .collect();
     assert!(v5.is_empty(), "no version 5 golden model for {v5:?}");
     let v6 = check_golden(&dir.join("v6"), true);
+    // The blend's file was written before it could choose its weight: it reads as the fixed
+    // weight it was fitted with, whatever the blend's default is now.
+    let blend = Model::from_bytes(&std::fs::read(dir.join("v6/blend.auc")).unwrap()).unwrap();
+    assert_eq!(
+        blend.params().get("weight_folds"),
+        Some(&auc_core::ParamValue::Num(0.0))
+    );
     assert!(
         v6.is_empty(),
         "no golden model for {v6:?}: run `AUC_UPDATE_GOLDEN=1 cargo test -p auc-learners --test golden` and commit the files"
