@@ -24,8 +24,10 @@ use auc_prep::FeatureMap;
 use auc_stats::{ClassMoments, Moments};
 use faer::linalg::matmul::triangular::{BlockStructure, matmul};
 use faer::{Accum, Mat, MatRef, Par};
+use rayon::prelude::*;
 
 /// One class's shifted sums over some rows.
+#[derive(Clone)]
 pub(crate) struct ShiftedSums {
     count: u64,
     sum: Vec<f64>,
@@ -82,6 +84,7 @@ impl ShiftedSums {
 }
 
 /// Both classes' shifted sums (index [`Label::index`]).
+#[derive(Clone)]
 pub(crate) struct KernelSums {
     shift: Vec<f64>,
     classes: [ShiftedSums; 2],
@@ -181,6 +184,24 @@ impl KernelSums {
             neg: self.classes[Label::Neg.index()].moments(&self.shift)?,
         })
     }
+}
+
+/// The sums of the kernel values of every row of `data` about `shift`: a few fixed parts of the
+/// rows ([`crate::blocks::parts`]) in parallel, added in order, so that the sums do not depend
+/// on the number of threads and memory is the parts' sums.
+pub(crate) fn sums_of(map: &FeatureMap, shift: &[f64], data: &Dataset) -> KernelSums {
+    crate::blocks::parts(data.n())
+        .into_par_iter()
+        .map(|rows| KernelSums::of_rows(map, shift, data, rows))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .fold(KernelSums::new(shift.to_vec()), KernelSums::add)
+}
+
+/// The shift of `data`'s sums: [`shift_of`] its first block of rows.
+pub(crate) fn first_block_shift(map: &FeatureMap, data: &Dataset) -> Vec<f64> {
+    let first = data.select(&(0..data.n().min(crate::blocks::BLOCK_ROWS)).collect::<Vec<_>>());
+    shift_of(map, &first)
 }
 
 /// The shift: the mean kernel value of each landmark over `rows` (the first block of the

@@ -17,6 +17,7 @@
 
 mod blocks;
 mod kernel_moments;
+mod members;
 mod model;
 mod params;
 mod projected;

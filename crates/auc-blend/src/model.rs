@@ -149,18 +149,40 @@ impl BlendModel {
 }
 
 impl Scorer for BlendModel {
+    /// A member of weight 0 is not scored (its term is 0 whatever its score, which is always
+    /// finite): a blend that kept one member scores at that member's cost.
     fn score(&self, x: Row<'_>) -> f64 {
-        self.combine(self.kernel_score(x), self.trees.score(x))
+        let k = if self.kernel_weight == 0.0 {
+            0.0
+        } else {
+            self.kernel_score(x)
+        };
+        self.combine(k, self.tree_score(x))
     }
 
     /// Every row's score, the kernel member's through the map a block at a time: the values
     /// [`BlendModel::score`] gives row by row.
     fn score_all(&self, data: &Dataset) -> Vec<f64> {
-        let k = self.kernel_scores(data);
+        let k = if self.kernel_weight == 0.0 {
+            vec![0.0; data.n()]
+        } else {
+            self.kernel_scores(data)
+        };
         data.iter()
             .zip(k)
-            .map(|((x, _), k)| self.combine(k, self.trees.score(x)))
+            .map(|((x, _), k)| self.combine(k, self.tree_score(x)))
             .collect()
+    }
+}
+
+impl BlendModel {
+    /// The tree member's score of `x`, or 0 when its weight is 0 ([`Scorer::score`]).
+    fn tree_score(&self, x: Row<'_>) -> f64 {
+        if self.tree_weight == 0.0 {
+            0.0
+        } else {
+            self.trees.score(x)
+        }
     }
 }
 

@@ -4,22 +4,21 @@
 //!
 //! The kernel member is the previous default learner, OPAUC-batch on `nystroem:1000` with
 //! $\lambda = 2^{-10}$ (`docs/results/default-map.md`); the tree member is `gbt-auc` at its
-//! defaults (`docs/results/boosted-trees.md`); the weight $w = 1/2$ gives both members' scaled
-//! scores the same say. The measurement that made the blend the default learner, with the rule
-//! fixed before it, is `docs/results/default-learner.md`.
+//! defaults (`docs/results/boosted-trees.md`); the weight is chosen from the training rows
+//! (`weight_folds = 3`) about the prior $w = 1/2$, which gives both members' scaled scores the
+//! same say. The measurement that made the blend the default learner, with the rule fixed before
+//! it, is `docs/results/default-learner.md`; the one that made the weight chosen rather than
+//! fixed at 1/2, `docs/results/blend-weight.md`.
 
 use auc_core::{
     BatchParams, DataShape, Dataset, DynFit, Family, FitError, ParamError, ParamSpec, Params, Range,
 };
-use auc_online::{MomentModel, solve_square};
 use auc_prep::features::{MAP_SAMPLE_ROWS, MAX_MAP_SIZE};
 use auc_prep::{FeatureMap, FeatureMapSpec, MapKind, MapShape, RowSample, SigmaRule};
-use auc_stats::Moments;
 use auc_trees::BoostedTreesParams;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::kernel_moments::{self, KernelSums};
+use crate::members::{self, linear_spread, spread};
 use crate::model::BlendModel;
 use crate::weight::WeightChoice;
 
@@ -42,18 +41,12 @@ pub struct BlendParams {
     pub weight: f64,
     /// 0: the blend takes `weight`; $k \ge 2$: it chooses its weight by $k$-fold held-out AUC
     /// on a sample of the training rows (`crate::weight`). A model file written before the
-    /// choice existed reads as 0, the fit it was.
-    #[serde(default = "fixed_weight")]
+    /// choice existed reads as 0, the fit it was (`VALUES_OF_OLDER_FILES`).
     pub weight_folds: usize,
 }
 
-/// `weight_folds` of a model file that has none: the fixed weight every blend had then.
-fn fixed_weight() -> usize {
-    0
-}
-
 impl Default for BlendParams {
-    /// The members' own defaults and an even blend (module docs).
+    /// The members' own defaults and a weight chosen about an even blend (module docs).
     fn default() -> Self {
         let t = BoostedTreesParams::default();
         Self {
@@ -63,7 +56,7 @@ impl Default for BlendParams {
             leaves: t.leaves,
             eta: t.eta,
             weight: 0.5,
-            weight_folds: 0,
+            weight_folds: 3,
         }
     }
 }
@@ -111,6 +104,8 @@ impl Params for BlendParams {
         ),
     ];
     const GRID: &'static [&'static str] = &["weight=0,0.25,0.5,0.75,1"];
+    /// Blends saved before the weight could be chosen had the fixed `weight`.
+    const VALUES_OF_OLDER_FILES: &'static [(&'static str, f64)] = &[("weight_folds", 0.0)];
 
     fn check(&self) -> Result<(), ParamError> {
         auc_core::check::specs(self)?;
@@ -164,26 +159,51 @@ impl BlendParams {
         if np == 0 || nn == 0 {
             return Err(FitError::SingleClass);
         }
-        // The two members are fitted at the same time: the trees' serial steps (partitions,
-        // gradients) then overlap the kernel member's map and products. Each is the same
-        // whatever the threads do, so the blend is too.
+        // The trees are fitted on every row while the kernel member's side fits the map, with
+        // `weight_folds` chooses the weight (on a sample, with that map), then fits the kernel
+        // member: on every row, or on the weight's sample alone when its weight is 0 (it then
+        // adds nothing to a score), which keeps the fit of a large set whose best blend is the
+        // trees near the trees' own time. The trees' serial steps (partitions, gradients)
+        // overlap the other side's products. Each side is the same whatever the threads do, so
+        // the blend is too.
         let (kernel, trees) = rayon::join(
             || {
                 let map = self.fit_map(train, seed)?;
-                let (kernel, moments) = self.kernel_on_map(&map, train)?;
-                Ok::<_, FitError>((map, kernel, moments))
+                let (told, sample_sums) = match self.weight_folds {
+                    0 => (None, None),
+                    k => {
+                        let c = crate::weight::choose(
+                            &map,
+                            train,
+                            k,
+                            seed,
+                            &crate::weight::Members {
+                                lambda: self.lambda,
+                                trees: self.tree_params(),
+                                prior: self.weight,
+                            },
+                        )?;
+                        (Some(c.told), c.sample_sums)
+                    }
+                };
+                let weight = match &told {
+                    Some(Ok(c)) => c.weight,
+                    _ => self.weight,
+                };
+                let (kernel, moments) = match (weight == 0.0, sample_sums) {
+                    (true, Some(sums)) => members::kernel_of_sums(&map, &sums, self.lambda)?,
+                    (true, None) => members::kernel_on_map(
+                        &map,
+                        &crate::weight::sample_of(train, seed),
+                        self.lambda,
+                    )?,
+                    (false, _) => members::kernel_on_map(&map, train, self.lambda)?,
+                };
+                Ok::<_, FitError>((map, told, weight, kernel, moments))
             },
             || self.tree_params().fit_with_scores(train),
         );
-        let ((map, kernel, kernel_moments), (trees, t)) = (kernel?, trees?);
-        let told = match self.weight_folds {
-            0 => None,
-            k => Some(crate::weight::choose(self, &map, train, k, seed)?),
-        };
-        let weight = match &told {
-            Some(Ok(c)) => c.weight,
-            _ => self.weight,
-        };
+        let ((map, told, weight, kernel, kernel_moments), (trees, t)) = (kernel?, trees?);
         let blend = BlendModel {
             dim: train.dim(),
             map,
@@ -224,34 +244,6 @@ impl BlendParams {
             })
     }
 
-    /// The kernel member on `map`: OPAUC-batch on the mapped rows of `train` from the projected
-    /// moments of their kernel values (also returned).
-    pub(crate) fn kernel_on_map(
-        &self,
-        map: &FeatureMap,
-        train: &Dataset,
-    ) -> Result<(MomentModel, Moments), FitError> {
-        // The mapped rows' moments from those of the kernel values (projected.rs), summed a
-        // block at a time about a fixed shift into the sums of a few fixed parts of the rows
-        // (kernel_moments.rs; parts in parallel, added in order, so memory is the parts' sums).
-        let first =
-            train.select(&(0..train.n().min(crate::blocks::BLOCK_ROWS)).collect::<Vec<_>>());
-        let shift = kernel_moments::shift_of(map, &first);
-        let kernel_moments = crate::blocks::parts(train.n())
-            .into_par_iter()
-            .map(|rows| KernelSums::of_rows(map, &shift, train, rows))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .fold(KernelSums::new(shift.clone()), KernelSums::add)
-            .moments()
-            .ok_or(FitError::NotFinite {
-                what: "the kernel member's moments",
-            })?;
-        let moments = crate::projected::project(map, &kernel_moments)?;
-        let (kernel, _) = MomentModel::fit(self.lambda, &moments, solve_square)?;
-        Ok((kernel, kernel_moments))
-    }
-
     /// Peak bytes of a fit on data of `shape`: the trees' fit (with their training scores), the
     /// map and its fit, a block of mapped rows and the moments of the map's features.
     pub fn bytes(&self, shape: &DataShape) -> u64 {
@@ -274,34 +266,6 @@ impl BlendParams {
             .saturating_add(block)
             .saturating_add(moments)
     }
-}
-
-/// The standard deviation over all rows of the score $c^\top k$ from the two classes' moments
-/// of $k$: with class means $m_\pm = c^\top \bar k_\pm$ and variances $q_\pm = c^\top
-/// \Sigma_\pm c$, the pooled variance is $\bigl(n_+ q_+ + n_- q_- + \frac{n_+ n_-}{n}(m_+ -
-/// m_-)^2\bigr) / n$ (within the classes plus between them), exactly that of the scores up to
-/// rounding; 1 when it is 0 or not finite, as [`spread`].
-pub(crate) fn linear_spread(c: &[f64], k: &Moments) -> f64 {
-    let (np, nn) = (k.pos.count() as f64, k.neg.count() as f64);
-    let n = np + nn;
-    if c.len() != k.pos.dim() || n == 0.0 {
-        return 1.0;
-    }
-    let (qp, qn) = (k.pos.quad_form(c), k.neg.quad_form(c));
-    let gap = k.pos.mean_dot(c) - k.neg.mean_dot(c);
-    let var = (np * qp + nn * qn + np * nn / n * gap * gap) / n;
-    let s = var.sqrt();
-    if s.is_finite() && s > 0.0 { s } else { 1.0 }
-}
-
-/// The standard deviation of `v`, or 1 when it is 0 or not finite (a member that scores every
-/// row alike adds a constant, which changes no ranking).
-pub(crate) fn spread(v: &[f64]) -> f64 {
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    let var = v.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / n;
-    let s = var.sqrt();
-    if s.is_finite() && s > 0.0 { s } else { 1.0 }
 }
 
 /// The evaluation protocol's fit.

@@ -14,13 +14,18 @@
 use auc_core::{Dataset, FitError, Label, Scorer};
 use auc_eval::folds::{derive_seed, stratified_kfold};
 use auc_eval::metrics::auc;
+use auc_online::MomentModel;
 use auc_prep::FeatureMap;
+use auc_stats::Moments;
+use auc_trees::BoostedTreesParams;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
+use rayon::prelude::*;
 
+use crate::kernel_moments::{self, KernelSums};
+use crate::members::{self, linear_spread, spread};
 use crate::model::BlendModel;
-use crate::params::{BlendParams, linear_spread, spread};
 
 /// The weights compared, the kernel member's share.
 pub const WEIGHTS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
@@ -66,30 +71,72 @@ impl WeightChoice {
     }
 }
 
-/// The weight for the blend of `params` on `train` with the blend's `map`, or `None` (with the
-/// reason) when the sample has fewer than `folds` rows of a class.
+/// What the choice fits on each fold: the kernel member's `lambda`, the trees' parameters,
+/// and the prior weight.
+pub(crate) struct Members {
+    pub(crate) lambda: f64,
+    pub(crate) trees: BoostedTreesParams,
+    pub(crate) prior: f64,
+}
+
+/// What [`choose`] gives the fit: the choice (or why the prior was kept) and, when the folds
+/// were fitted, the sums of the whole sample's kernel values, from which a kernel member of
+/// weight 0 is fitted without another pass.
+pub(crate) struct Choice {
+    pub(crate) told: Result<WeightChoice, String>,
+    pub(crate) sample_sums: Option<KernelSums>,
+}
+
+/// The weight for the blend of `params` on `train` with the blend's `map`, or the reason the
+/// prior was kept (the sample has fewer than `folds` rows of a class).
+///
+/// Each fold's kernel values are summed once; a fold's fit takes the sums of the others (sums
+/// merge exactly), and all of them are the sample's.
 pub(crate) fn choose(
-    params: &BlendParams,
     map: &FeatureMap,
     train: &Dataset,
     folds: usize,
     seed: u64,
-) -> Result<Result<WeightChoice, String>, FitError> {
-    let rows = sample(train.labels(), WEIGHT_ROWS, derive_seed(seed, &[7, 1]));
-    let sample = train.select(&rows);
+    members: &Members,
+) -> Result<Choice, FitError> {
+    let sample = sample_of(train, seed);
     let parts = match stratified_kfold(sample.labels(), folds, derive_seed(seed, &[7, 2])) {
         Ok(p) => p,
-        Err(e) => return Ok(Err(format!("weight {} kept: {e}", params.weight))),
+        Err(e) => {
+            return Ok(Choice {
+                told: Err(format!("weight {} kept: {e}", members.prior)),
+                sample_sums: None,
+            });
+        }
+    };
+    let shift = kernel_moments::first_block_shift(map, &sample);
+    let fold_sums: Vec<KernelSums> = parts
+        .par_iter()
+        .map(|test| kernel_moments::sums_of(map, &shift, &sample.select(test)))
+        .collect();
+    let others = |f: usize| {
+        fold_sums
+            .iter()
+            .enumerate()
+            .filter(|&(g, _)| g != f)
+            .fold(KernelSums::new(shift.clone()), |a, (_, s)| a.add(s.clone()))
     };
     let mut sums = [0.0; 5];
-    for test in &parts {
+    for (f, test) in parts.iter().enumerate() {
         let held: Vec<bool> = {
             let mut h = vec![false; sample.n()];
             test.iter().for_each(|&i| h[i] = true);
             h
         };
         let fit_rows: Vec<usize> = (0..sample.n()).filter(|&i| !held[i]).collect();
-        let (k, t) = held_out_scores(params, map, &sample.select(&fit_rows), &sample.select(test))?;
+        let kernel = members::kernel_of_sums(map, &others(f), members.lambda)?;
+        let (k, t) = held_out_scores(
+            &members.trees,
+            map,
+            kernel,
+            &sample.select(&fit_rows),
+            &sample.select(test),
+        )?;
         let labels: Vec<Label> = test.iter().map(|&i| sample.labels()[i]).collect();
         for (s, &w) in sums.iter_mut().zip(&WEIGHTS) {
             let blend: Vec<f64> = k
@@ -106,14 +153,30 @@ pub(crate) fn choose(
     let (np, nn) = sample.class_counts();
     let best = aucs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let margin = hanley_mcneil_se(best, np, nn);
-    Ok(Ok(WeightChoice {
-        weight: nearest_within(&aucs, best - margin, params.weight),
-        aucs,
-        margin,
-        rows: sample.n(),
-        positives: np,
-        folds,
-    }))
+    let whole = fold_sums
+        .into_iter()
+        .fold(KernelSums::new(shift), KernelSums::add);
+    Ok(Choice {
+        told: Ok(WeightChoice {
+            weight: nearest_within(&aucs, best - margin, members.prior),
+            aucs,
+            margin,
+            rows: sample.n(),
+            positives: np,
+            folds,
+        }),
+        sample_sums: Some(whole),
+    })
+}
+
+/// The rows the weight is chosen on (a seeded sample of at most [`WEIGHT_ROWS`] of `train`, the
+/// same for the same seed); a kernel member whose weight is 0 is fitted on them alone.
+pub(crate) fn sample_of(train: &Dataset, seed: u64) -> Dataset {
+    train.select(&sample(
+        train.labels(),
+        WEIGHT_ROWS,
+        derive_seed(seed, &[7, 1]),
+    ))
 }
 
 /// Among the weights whose AUC is at least `floor`, the one nearest `prior` (of two as near,
@@ -138,19 +201,17 @@ fn nearest_within(aucs: &[f64; 5], floor: f64, prior: f64) -> f64 {
     kept.map_or(prior, |(w, _)| w)
 }
 
-/// Each member fitted on `fit` (the kernel member on the blend's `map`) scoring `test`, each
-/// divided by its spread on `fit`'s rows as the blend divides it.
+/// The trees fitted on `fit` and the kernel member fitted on its rows (on the blend's `map`,
+/// with the moments of their kernel values) scoring `test`, each divided by its spread on
+/// `fit`'s rows as the blend divides it.
 fn held_out_scores(
-    params: &BlendParams,
+    trees: &BoostedTreesParams,
     map: &FeatureMap,
+    (kernel, kernel_moments): (MomentModel, Moments),
     fit: &Dataset,
     test: &Dataset,
 ) -> Result<(Vec<f64>, Vec<f64>), FitError> {
-    let (kernel, trees) = rayon::join(
-        || params.kernel_on_map(map, fit),
-        || params.tree_params().fit_with_scores(fit),
-    );
-    let ((kernel, kernel_moments), (trees, t)) = (kernel?, trees?);
+    let (trees, t) = trees.fit_with_scores(fit)?;
     let model = BlendModel {
         dim: fit.dim(),
         map: map.clone(),

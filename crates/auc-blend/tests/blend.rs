@@ -57,6 +57,7 @@ fn the_blend_is_the_weighted_sum_of_its_members_fitted_alone() {
     let test = rings(500, 2);
     let params = BlendParams {
         landmarks: 60,
+        weight_folds: 0,
         ..BlendParams::default()
     };
     let m = params.fit(&train, 7).unwrap();
@@ -109,6 +110,7 @@ fn extreme_weights_rank_as_one_member() {
         BlendParams {
             landmarks: 40,
             weight: w,
+            weight_folds: 0,
             ..BlendParams::default()
         }
         .fit(&train, 1)
@@ -378,4 +380,51 @@ fn the_choice_is_the_same_whatever_the_number_of_threads() {
     let (two, c2) = fit(2);
     assert_eq!(one, two);
     assert_eq!(c1, c2);
+}
+
+#[test]
+fn a_member_of_weight_zero_is_fitted_on_the_weights_sample_and_not_scored() {
+    // More rows than the weight's sample holds.
+    let train = rings(auc_blend::WEIGHT_ROWS + 3000, 12);
+    let test = rings(300, 13);
+    let params = BlendParams {
+        landmarks: 20,
+        trees: 5,
+        weight: 0.0,
+        weight_folds: 0,
+        ..BlendParams::default()
+    };
+    let m = params.fit(&train, 3).unwrap();
+    let (np, nn) = m.kernel().counts();
+    assert_eq!((np + nn) as usize, auc_blend::WEIGHT_ROWS);
+    // The trees saw every row, and the blend scores as they do, times their weight.
+    let t = BoostedTreesParams {
+        trees: 5,
+        ..BoostedTreesParams::default()
+    }
+    .fit(&train)
+    .unwrap();
+    assert_eq!(m.trees(), &t);
+    let (a, b) = m.weights();
+    assert_eq!(a, 0.0);
+    let want: Vec<f64> = t.score_all(&test).iter().map(|s| b * s).collect();
+    assert_eq!(m.score_all(&test), want);
+    let one: Vec<f64> = test.iter().map(|(x, _)| m.score(x)).collect();
+    assert_eq!(one, want);
+    // Weight 1: every row for both members (the trees are fitted beside the choice).
+    let m = BlendParams {
+        weight: 1.0,
+        ..params
+    }
+    .fit(&train, 3)
+    .unwrap();
+    let (np, nn) = m.kernel().counts();
+    assert_eq!((np + nn) as usize, train.n());
+    assert_eq!(m.weights().1, 0.0);
+    let k: Vec<f64> = m
+        .kernel_scores(&test)
+        .iter()
+        .map(|s| m.weights().0 * s)
+        .collect();
+    assert_eq!(m.score_all(&test), k);
 }

@@ -451,6 +451,12 @@ fn no_algo_trains_the_measured_default_and_says_so() {
         "{}",
         stderr(&o)
     );
+    // The default blend chooses its weight and says which.
+    assert!(
+        stderr(&o).contains("chosen by 3-fold held-out AUC"),
+        "{}",
+        stderr(&o)
+    );
     let info = stdout(&auc(&["model", "--json", m.to_str().unwrap()]));
     let v: serde_json::Value = serde_json::from_str(&info).unwrap();
     assert_eq!(v["algo"], "blend", "{v}");

@@ -358,6 +358,11 @@ pub trait Params:
     const GRID: &'static [&'static str];
     /// The papers' full grid (conventions section 8), as `--grid` axes; defaults to [`Params::GRID`].
     const PAPER_GRID: &'static [&'static str] = Self::GRID;
+    /// Parameters added after model files of this learner were first written whose default is
+    /// not the fit those files had, each with the value that reproduces it (the blend's
+    /// `weight_folds`, 0). Reading a model file that has no such parameter fills this value in
+    /// before the defaults; empty for every learner whose defaults reproduce its old files.
+    const VALUES_OF_OLDER_FILES: &'static [(&'static str, f64)] = &[];
 
     /// The one validation: every field in its spec's range, plus any rule across fields. Runs
     /// when a learner is built; unchecked parameters never reach an algorithm. (The registry's

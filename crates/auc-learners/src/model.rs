@@ -409,7 +409,13 @@ impl Model {
                 supported: algorithm.state_version,
             });
         }
-        let params = params_from_json(&wire.params)?;
+        let mut params = params_from_json(&wire.params)?;
+        // A parameter the file predates reads with the value of the fit it had.
+        for &(name, value) in algorithm.values_of_older_files {
+            if params.get(name).is_none() {
+                params.set(name, value);
+            }
+        }
         let config = algorithm.configure(&params).map_err(Error::Params)?;
         wire.preparation.validate().map_err(Error::Preparation)?;
         if wire.averaged && algorithm.family != auc_core::Family::Linear {

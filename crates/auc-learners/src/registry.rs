@@ -73,6 +73,9 @@ pub struct Algorithm {
     /// Whether a one-pass learner's model depends on the dimension it starts from
     /// ([`auc_core::OnlineParams::STARTING_DIMENSION_MATTERS`]); `false` for batch learners.
     pub starting_dimension_matters: bool,
+    /// Parameters a model file written before them reads with these values
+    /// ([`auc_core::Params::VALUES_OF_OLDER_FILES`]).
+    pub values_of_older_files: &'static [(&'static str, f64)],
 }
 
 impl fmt::Debug for Algorithm {
@@ -184,6 +187,7 @@ impl Algorithm {
             over_rows: never,
             linear_model: true,
             starting_dimension_matters: P::STARTING_DIMENSION_MATTERS,
+            values_of_older_files: P::VALUES_OF_OLDER_FILES,
         }
     }
 
@@ -212,6 +216,7 @@ impl Algorithm {
             over_rows: never,
             linear_model: false,
             starting_dimension_matters: P::STARTING_DIMENSION_MATTERS,
+            values_of_older_files: P::VALUES_OF_OLDER_FILES,
         }
     }
 
@@ -240,6 +245,7 @@ impl Algorithm {
             over_rows: never,
             linear_model: false,
             starting_dimension_matters: false,
+            values_of_older_files: P::VALUES_OF_OLDER_FILES,
         }
     }
 
