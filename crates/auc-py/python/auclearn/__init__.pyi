@@ -2316,7 +2316,9 @@ class Blend(AUCEstimator):
     eta : real, default=0.1
         the tree member's learning rate; gbt-auc's 0.1 (finite and > 0).
     weight : real, default=0.5
-        the kernel member's share w of the blend, the trees' 1 - w, of scores each divided by its standard deviation on the training rows (in [0, 1]).
+        the kernel member's share w of the blend, the trees' 1 - w, of scores each divided by its standard deviation on the training rows; with weight_folds, the prior of the choice (in [0, 1]).
+    weight_folds : integer, default=3
+        0: the blend takes weight as given; k >= 2: it chooses the weight among 0, 1/4, 1/2, 3/4, 1 by k-fold held-out AUC on at most 20000 training rows, the nearest to weight within one standard error of the best (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
@@ -2351,6 +2353,7 @@ class Blend(AUCEstimator):
     leaves: int
     eta: float
     weight: float
+    weight_folds: int
     seed: int
     scale: Literal['none', 'minmax', 'maxabs', 'auto']
     pos_label: Any
@@ -2366,6 +2369,7 @@ class Blend(AUCEstimator):
         leaves: int = 31,
         eta: float = 0.1,
         weight: float = 0.5,
+        weight_folds: int = 3,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = 'none',
         pos_label: Any = None,
