@@ -27,7 +27,6 @@ whole set is the training data (`auc train`).
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import subprocess
@@ -36,8 +35,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from default_learner import mean_ranks, run_ours  # noqa: E402
-from nonlinear import OTHER_SETS, SETS, cell, peer_summary  # noqa: E402
+from default_learner import arguments, fit_time_table, mean_ranks, run_candidates  # noqa: E402
+from nonlinear import SETS, cell  # noqa: E402
 
 CANDIDATES = [
     ("fixed", ["--algo", "blend", "--param", "weight_folds=0"]),
@@ -59,38 +58,12 @@ def whole_set_weight(auc, files, positive, limit, threads):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--auc", default="target/release/auc")
-    p.add_argument("--datasets", default="../shared/datasets")
-    p.add_argument("--repeats", type=int, default=4)
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--sets", default=None, help="comma-separated subset of the sets")
-    p.add_argument("--work", default="target/blend-weight")
-    p.add_argument("--out", default="docs/results/blend-weight.md")
-    a = p.parse_args(argv)
-    work = Path(a.work)
-    work.mkdir(parents=True, exist_ok=True)
-    wanted = None if a.sets is None else set(a.sets.split(","))
-    sets = [s for s in SETS + OTHER_SETS if wanted is None or s[0] in wanted]
-    ours, splits, names, weights = {}, [], [], {}
-    for name, stems, positive, limit in sets:
-        files = [str(Path(a.datasets) / f"{s}.libsvm") for s in stems]
-        split_file = work / f"{name}.splits.json"
-        for i, (cand, args) in enumerate(CANDIDATES):
-            r = run_ours(a.auc, files, positive, limit, args, a.repeats, a.threads,
-                         split_file if i == 0 else None)
-            ours[(name, cand)] = r
-            print(f"{name} {cand}: AUC {cell(r)}", file=sys.stderr)
-        weights[name] = whole_set_weight(a.auc, files, positive, limit, a.threads)
-        splits.append(split_file)
-        names.append((str(split_file), name))
-    rows = peer_summary(sys.executable, splits, names, a.threads, work, PEERS)
-    peers = {
-        key: {"auc": float(r["mean_auc"]), "auc_std": float(r["std_auc"]),
-              "ap": float(r["mean_ap"]), "ap_std": float(r["std_ap"]),
-              "fit": float(r["mean_fit_seconds"])}
-        for key, r in rows.items()
-    }
+    a = arguments(__doc__.splitlines()[0], 4, "target/blend-weight",
+                  "docs/results/blend-weight.md", argv)
+    sets, ours, peers, weights = run_candidates(
+        a, CANDIDATES, PEERS,
+        per_set=lambda files, positive, limit: whole_set_weight(a.auc, files, positive, limit,
+                                                                a.threads))
     write_page(a, sets, ours, peers, weights)
 
 
@@ -154,12 +127,7 @@ def write_page(a, sets, ours, peers, weights):
         row = [cell(ours[(name, c)], "ap") for c in names]
         row += [cell(peers.get((name, q)), "ap") for q in PEERS]
         lines.append(f"| {name} | " + " | ".join(row) + " |")
-    lines += ["", "## Mean fit time of one fit (seconds)", "", "| data set | " + " | ".join(cols) + " |",
-              "|---|" + "---:|" * len(cols)]
-    for name, *_ in sets:
-        row = [f"{ours[(name, c)]['fit']:.3f}" if "error" not in ours[(name, c)] else "-" for c in names]
-        row += [f"{peers[(name, q)]['fit']:.3f}" if (name, q) in peers else "-" for q in PEERS]
-        lines.append(f"| {name} | " + " | ".join(row) + " |")
+    lines += fit_time_table(sets, ours, peers, names, PEERS, cols)
     Path(a.out).write_text("\n".join(lines) + "\n")
     print(f"wrote {a.out}; the default: {verdict}", file=sys.stderr)
 

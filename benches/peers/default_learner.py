@@ -59,38 +59,54 @@ def run_ours(auc, files, positive, limit, args, repeats, threads, splits):
     return cv_result(done.stdout, wall)[0]
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(description, repeats, work, out, argv=None):
+    """The command line of a candidates-against-peers page (this script's and blend_weight.py's)."""
+    p = argparse.ArgumentParser(description=description)
     p.add_argument("--auc", default="target/release/auc")
     p.add_argument("--datasets", default="../shared/datasets")
-    p.add_argument("--repeats", type=int, default=1)
+    p.add_argument("--repeats", type=int, default=repeats)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--sets", default=None, help="comma-separated subset of the sets")
-    p.add_argument("--work", default="target/default-learner")
-    p.add_argument("--out", default="docs/results/default-learner.md")
-    a = p.parse_args(argv)
+    p.add_argument("--work", default=work)
+    p.add_argument("--out", default=out)
+    return p.parse_args(argv)
+
+
+def run_candidates(a, candidates, peers, per_set=None):
+    """Every candidate `(name, auc cv args)` on every chosen set (the first saves the splits),
+    `per_set(files, positive, limit)` once a set when given, then the peers on the saved splits.
+    Returns the sets, {(set, candidate): cv result}, {(set, peer): summary} and {set: per_set}."""
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
     wanted = None if a.sets is None else set(a.sets.split(","))
     sets = [s for s in SETS + OTHER_SETS if wanted is None or s[0] in wanted]
-    ours, splits, names = {}, [], []
+    ours, splits, names, extra = {}, [], [], {}
     for name, stems, positive, limit in sets:
         files = [str(Path(a.datasets) / f"{s}.libsvm") for s in stems]
         split_file = work / f"{name}.splits.json"
-        for i, (cand, args) in enumerate(CANDIDATES):
+        for i, (cand, args) in enumerate(candidates):
             r = run_ours(a.auc, files, positive, limit, args, a.repeats, a.threads,
                          split_file if i == 0 else None)
             ours[(name, cand)] = r
             print(f"{name} {cand}: AUC {cell(r)}", file=sys.stderr)
+        if per_set is not None:
+            extra[name] = per_set(files, positive, limit)
         splits.append(split_file)
         names.append((str(split_file), name))
-    rows = peer_summary(sys.executable, splits, names, a.threads, work, PEERS)
-    peers = {
+    rows = peer_summary(sys.executable, splits, names, a.threads, work, peers)
+    summary = {
         key: {"auc": float(r["mean_auc"]), "auc_std": float(r["std_auc"]),
               "ap": float(r["mean_ap"]), "ap_std": float(r["std_ap"]),
               "fit": float(r["mean_fit_seconds"])}
         for key, r in rows.items()
     }
+    return sets, ours, summary, extra
+
+
+def main(argv=None):
+    a = arguments(__doc__.splitlines()[0], 1, "target/default-learner",
+                  "docs/results/default-learner.md", argv)
+    sets, ours, peers, _ = run_candidates(a, CANDIDATES, PEERS)
     write_page(a, sets, ours, peers)
 
 
@@ -109,6 +125,17 @@ def mean_ranks(sets, columns, value):
             mean[c] += v
     return ({c: rank[c] / max(used, 1) for c in columns},
             {c: mean[c] / max(used, 1) for c in columns}, used)
+
+
+def fit_time_table(sets, ours, peers, names, peer_keys, cols):
+    """The lines of a page's table of mean fit times: our `names`, then the peers."""
+    lines = ["", "## Mean fit time of one fit (seconds)", "", "| data set | " + " | ".join(cols) + " |",
+             "|---|" + "---:|" * len(cols)]
+    for name, *_ in sets:
+        row = [f"{ours[(name, c)]['fit']:.3f}" if "error" not in ours[(name, c)] else "-" for c in names]
+        row += [f"{peers[(name, q)]['fit']:.3f}" if (name, q) in peers else "-" for q in peer_keys]
+        lines.append(f"| {name} | " + " | ".join(row) + " |")
+    return lines
 
 
 def write_page(a, sets, ours, peers):
@@ -153,12 +180,7 @@ def write_page(a, sets, ours, peers):
     for name, *_ in sets:
         row = [cell(ours[(name, c)]) for c in names] + [cell(peers.get((name, q))) for q in PEERS]
         lines.append(f"| {name} | " + " | ".join(row) + " |")
-    lines += ["", "## Mean fit time of one fit (seconds)", "", "| data set | " + " | ".join(cols) + " |",
-              "|---|" + "---:|" * len(cols)]
-    for name, *_ in sets:
-        row = [f"{ours[(name, c)]['fit']:.3f}" if "error" not in ours[(name, c)] else "-" for c in names]
-        row += [f"{peers[(name, q)]['fit']:.3f}" if (name, q) in peers else "-" for q in PEERS]
-        lines.append(f"| {name} | " + " | ".join(row) + " |")
+    lines += fit_time_table(sets, ours, peers, names, PEERS, cols)
     Path(a.out).write_text("\n".join(lines) + "\n")
     print(f"wrote {a.out}; chosen {chosen}", file=sys.stderr)
 

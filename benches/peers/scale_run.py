@@ -36,6 +36,14 @@ def timed(cmd):
     return wall, rss / 1024, p.stdout, p.stderr
 
 
+def load_reading(before):
+    """What the load average before the run says about the times: under 1, nothing else was
+    running when it started (the load after it is mostly the run's own threads)."""
+    if before < 1.0:
+        return "nothing else running at the start; the load after it is mostly the run's own"
+    return "another job shared the machine at the start and the times are inflated"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--auc", default="target/release/auc")
@@ -59,7 +67,7 @@ def main():
     load_before = os.getloadavg()[0]
     rows = []
     for label, named, extra in [
-        ("auc train (no --algo: the blend)", [], []),
+        ("auc train (no --algo: the blend, its weight chosen)", [], []),
         ("auc train --algo gbt-auc", ["--algo", "gbt-auc"], []),
         ("auc train --algo opauc-batch --features nystroem:1000 --lambda 2^-10 (the map learner)",
          ["--algo", "opauc-batch"], ["--features", "nystroem:1000", "--param", "lambda=0.0009765625"]),
@@ -122,8 +130,7 @@ def main():
               "of its wall time is Python start-up, reading LIBSVM with scikit-learn and scoring. "
               "Ours' wall time beyond the fit is reading and scaling the file and writing the model.",
               "", f"Machine: {os.cpu_count()} CPUs; one-minute load average {load_before:.2f} "
-              f"before the run and {load_after:.2f} after it (above the threads used, another "
-              "job shared the machine and the times are inflated)."]
+              f"before the run and {load_after:.2f} after it ({load_reading(load_before)})."]
     Path(a.out).write_text("\n".join(lines) + "\n")
     print(f"wrote {a.out}", file=sys.stderr)
 

@@ -191,7 +191,11 @@ fn nearest_within(aucs: &[f64; 5], floor: f64, prior: f64) -> f64 {
             None => true,
             Some((kw, ka)) => {
                 let (d, kd) = ((w - prior).abs(), (kw - prior).abs());
-                d < kd || (d == kd && a > ka)
+                match d.total_cmp(&kd) {
+                    std::cmp::Ordering::Less => true,
+                    std::cmp::Ordering::Equal => a > ka,
+                    std::cmp::Ordering::Greater => false,
+                }
             }
         };
         if better {
@@ -269,6 +273,7 @@ fn hanley_mcneil_se(a: f64, np: usize, nn: usize) -> f64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp, reason = "the weights are exact grid values")]
 mod tests {
     use super::*;
 

@@ -32,6 +32,15 @@ fn rings(n: usize, seed: u64) -> Dataset {
     Dataset::dense(4, values, labels).unwrap()
 }
 
+/// `work` on a pool of `threads` threads.
+fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(work)
+}
+
 fn auc(s: &[f64], d: &Dataset) -> f64 {
     let (mut a, mut k) = (0.0, 0.0);
     for i in 0..d.n() {
@@ -207,13 +216,7 @@ fn the_fit_is_the_same_whatever_the_number_of_threads() {
         trees: 5,
         ..BlendParams::default()
     };
-    let fit = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| params.fit(&train, 11).unwrap())
-    };
+    let fit = |threads: usize| on_threads(threads, || params.fit(&train, 11).unwrap());
     let one = fit(1);
     assert_eq!(one, fit(2));
     assert_eq!(one, fit(3));
@@ -369,13 +372,7 @@ fn the_choice_is_the_same_whatever_the_number_of_threads() {
         weight_folds: 3,
         ..BlendParams::default()
     };
-    let fit = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| params.fit_told(&train, 4).unwrap())
-    };
+    let fit = |threads: usize| on_threads(threads, || params.fit_told(&train, 4).unwrap());
     let (one, c1) = fit(1);
     let (two, c2) = fit(2);
     assert_eq!(one, two);
