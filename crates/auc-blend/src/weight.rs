@@ -1,5 +1,5 @@
 //! The blend's weight chosen from the training rows (`weight_folds = k`, `docs/math/blend.md`
-//! section 3): the members are fitted again on `k - 1` folds of a seeded sample of at most
+//! section 2a): the members are fitted again on `k - 1` folds of a seeded sample of at most
 //! [`WEIGHT_ROWS`] training rows and score the held-out fold; each weight of [`WEIGHTS`] gets the
 //! mean over the folds of its blend's held-out AUC; the weight kept is the one nearest the prior
 //! `weight` among those within one standard error of the best.
