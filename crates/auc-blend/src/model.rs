@@ -101,7 +101,7 @@ impl BlendModel {
     /// The kernel member's score of `x`: $w^\top z(x)$, computed as $v^\top k(L, x)$ with
     /// $v = P w$ (equal up to rounding; [`FeatureMap::collapse`]).
     pub fn kernel_score(&self, x: Row<'_>) -> f64 {
-        MAPPED.with_borrow_mut(|a| self.map.collapsed_score(x, &self.collapsed, a))
+        collapsed_score(&self.map, &self.collapsed, x)
     }
 
     /// The blend with its derived weights set (after fitting or decoding).
@@ -116,15 +116,7 @@ impl BlendModel {
     /// The kernel member's scores of every row of `data`, in order, blocks of rows in
     /// parallel: each row's [`BlendModel::kernel_score`].
     pub fn kernel_scores(&self, data: &Dataset) -> Vec<f64> {
-        crate::blocks::map_blocks(data, |block| {
-            block
-                .iter()
-                .map(|(x, _)| self.kernel_score(x))
-                .collect::<Vec<f64>>()
-        })
-        .into_iter()
-        .flatten()
-        .collect()
+        collapsed_scores(&self.map, &self.collapsed, data)
     }
 
     /// One line about the fit.
@@ -138,6 +130,26 @@ impl BlendModel {
             self.tree_weight
         )
     }
+}
+
+/// The score $v^\top k(L, x)$ of `x` under `map` with collapsed weights `v`
+/// ([`FeatureMap::collapse`]), the map's scratch reused on the thread.
+fn collapsed_score(map: &FeatureMap, v: &[f64], x: Row<'_>) -> f64 {
+    MAPPED.with_borrow_mut(|a| map.collapsed_score(x, v, a))
+}
+
+/// [`collapsed_score`] of every row of `data`, in order, blocks of rows in parallel: the
+/// kernel member's scores, for a fitted blend or for a kernel member fitted on a fold.
+pub(crate) fn collapsed_scores(map: &FeatureMap, v: &[f64], data: &Dataset) -> Vec<f64> {
+    crate::blocks::map_blocks(data, |block| {
+        block
+            .iter()
+            .map(|(x, _)| collapsed_score(map, v, x))
+            .collect::<Vec<f64>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 impl BlendModel {

@@ -12,9 +12,9 @@
 //! no fold refits it.
 
 use auc_core::{Dataset, FitError, Label, Scorer};
-use auc_eval::folds::{derive_seed, stratified_kfold};
+use auc_eval::folds::{derive_seed, splits_of_folds, stratified_kfold};
 use auc_eval::metrics::auc;
-use auc_online::MomentModel;
+use auc_online::{Linear, MomentModel};
 use auc_prep::FeatureMap;
 use auc_stats::Moments;
 use auc_trees::BoostedTreesParams;
@@ -25,7 +25,7 @@ use rayon::prelude::*;
 
 use crate::kernel_moments::{self, KernelSums};
 use crate::members::{self, linear_spread, spread};
-use crate::model::BlendModel;
+use crate::model::collapsed_scores;
 
 /// The weights compared, the kernel member's share.
 pub const WEIGHTS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
@@ -122,34 +122,29 @@ pub(crate) fn choose(
             .fold(KernelSums::new(shift.clone()), |a, (_, s)| a.add(s.clone()))
     };
     let mut sums = [0.0; 5];
-    for (f, test) in parts.iter().enumerate() {
-        let held: Vec<bool> = {
-            let mut h = vec![false; sample.n()];
-            test.iter().for_each(|&i| h[i] = true);
-            h
-        };
-        let fit_rows: Vec<usize> = (0..sample.n()).filter(|&i| !held[i]).collect();
-        let kernel = members::kernel_of_sums(map, &others(f), members.lambda)?;
+    for split in splits_of_folds(0, parts, sample.n()) {
+        let kernel = members::kernel_of_sums(map, &others(split.fold), members.lambda)?;
+        let test = sample.select(&split.test);
         let (k, t) = held_out_scores(
             &members.trees,
             map,
             kernel,
-            &sample.select(&fit_rows),
-            &sample.select(test),
+            &sample.select(&split.train),
+            &test,
         )?;
-        let labels: Vec<Label> = test.iter().map(|&i| sample.labels()[i]).collect();
+        let labels = test.labels();
         for (s, &w) in sums.iter_mut().zip(&WEIGHTS) {
             let blend: Vec<f64> = k
                 .iter()
                 .zip(&t)
                 .map(|(a, b)| w * a + (1.0 - w) * b)
                 .collect();
-            *s += auc(&blend, &labels).map_err(|_| FitError::NotFinite {
+            *s += auc(&blend, labels).map_err(|_| FitError::NotFinite {
                 what: "the blend's held-out scores",
             })?;
         }
     }
-    let aucs = sums.map(|s| s / parts.len() as f64);
+    let aucs = sums.map(|s| s / folds as f64);
     let (np, nn) = sample.class_counts();
     let best = aucs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let margin = hanley_mcneil_se(best, np, nn);
@@ -182,27 +177,17 @@ pub(crate) fn sample_of(train: &Dataset, seed: u64) -> Dataset {
 /// Among the weights whose AUC is at least `floor`, the one nearest `prior` (of two as near,
 /// the one with the higher AUC, then the smaller weight).
 fn nearest_within(aucs: &[f64; 5], floor: f64, prior: f64) -> f64 {
-    let mut kept: Option<(f64, f64)> = None;
-    for (&w, &a) in WEIGHTS.iter().zip(aucs) {
-        if a < floor {
-            continue;
-        }
-        let better = match kept {
-            None => true,
-            Some((kw, ka)) => {
-                let (d, kd) = ((w - prior).abs(), (kw - prior).abs());
-                match d.total_cmp(&kd) {
-                    std::cmp::Ordering::Less => true,
-                    std::cmp::Ordering::Equal => a > ka,
-                    std::cmp::Ordering::Greater => false,
-                }
-            }
-        };
-        if better {
-            kept = Some((w, a));
-        }
-    }
-    kept.map_or(prior, |(w, _)| w)
+    WEIGHTS
+        .iter()
+        .zip(aucs)
+        .filter(|&(_, &a)| a >= floor)
+        .min_by(|&(&w, &a), &(&v, &b)| {
+            (w - prior)
+                .abs()
+                .total_cmp(&(v - prior).abs())
+                .then(b.total_cmp(&a))
+        })
+        .map_or(prior, |(&w, _)| w)
 }
 
 /// The trees fitted on `fit` and the kernel member fitted on its rows (on the blend's `map`,
@@ -216,27 +201,14 @@ fn held_out_scores(
     test: &Dataset,
 ) -> Result<(Vec<f64>, Vec<f64>), FitError> {
     let (trees, t) = trees.fit_with_scores(fit)?;
-    let model = BlendModel {
-        dim: fit.dim(),
-        map: map.clone(),
-        kernel,
-        trees,
-        kernel_weight: 1.0,
-        tree_weight: 1.0,
-        collapsed: Vec::new(),
-    }
-    .with_collapsed();
-    let (sk, st) = (linear_spread(&model.collapsed, &kernel_moments), spread(&t));
-    let k = model
-        .kernel_scores(test)
-        .into_iter()
-        .map(|s| s / sk)
-        .collect();
-    let t = test
-        .iter()
-        .map(|(x, _)| model.trees.score(x) / st)
-        .collect();
-    Ok((k, t))
+    let collapsed = map.collapse(Linear::weights(&kernel)).unwrap_or_default();
+    let (sk, st) = (linear_spread(&collapsed, &kernel_moments), spread(&t));
+    let k = collapsed_scores(map, &collapsed, test);
+    let t = trees.score_all(test);
+    Ok((
+        k.into_iter().map(|s| s / sk).collect(),
+        t.into_iter().map(|s| s / st).collect(),
+    ))
 }
 
 /// A seeded sample of at most `cap` row indices, in increasing order: every row when there are

@@ -159,23 +159,31 @@ pub fn repeated_stratified_kfold(
             k,
             derive_seed(seed, &[TAG_OUTER_FOLDS, repeat as u64]),
         )?;
-        let mut owner = vec![0usize; labels.len()];
-        for (f, fold) in folds.iter().enumerate() {
-            for &i in fold {
-                owner[i] = f;
-            }
-        }
-        for (fold, test) in folds.into_iter().enumerate() {
-            let train = (0..labels.len()).filter(|&i| owner[i] != fold).collect();
-            out.push(Split {
-                repeat,
-                fold,
-                train,
-                test,
-            });
-        }
+        out.extend(splits_of_folds(repeat, folds, labels.len()));
     }
     Ok(out)
+}
+
+/// The train/test splits of `folds` (disjoint test parts covering rows `0..n`, as
+/// [`stratified_kfold`] gives them) for repetition `repeat`: each fold in turn is the test part,
+/// the rows of every other fold the training part, in increasing order.
+pub fn splits_of_folds(repeat: usize, folds: Vec<Vec<usize>>, n: usize) -> Vec<Split> {
+    let mut owner = vec![0usize; n];
+    for (f, fold) in folds.iter().enumerate() {
+        for &i in fold {
+            owner[i] = f;
+        }
+    }
+    folds
+        .into_iter()
+        .enumerate()
+        .map(|(fold, test)| Split {
+            repeat,
+            fold,
+            train: (0..n).filter(|&i| owner[i] != fold).collect(),
+            test,
+        })
+        .collect()
 }
 
 #[cfg(test)]
