@@ -159,51 +159,26 @@ impl BlendParams {
         if np == 0 || nn == 0 {
             return Err(FitError::SingleClass);
         }
-        // The trees are fitted on every row while the kernel member's side fits the map, with
-        // `weight_folds` chooses the weight (on a sample, with that map), then fits the kernel
-        // member: on every row, or on the weight's sample alone when its weight is 0 (it then
-        // adds nothing to a score), which keeps the fit of a large set whose best blend is the
-        // trees near the trees' own time. The trees' serial steps (partitions, gradients)
-        // overlap the other side's products. Each side is the same whatever the threads do, so
-        // the blend is too.
+        // The trees are fitted on every row beside the kernel member's side (the map, the
+        // weight's choice, the kernel member: `fit_kernel_side`); a kernel member of weight 0
+        // is fitted on the weight's sample alone, which keeps the fit of a large set whose best
+        // blend is the trees near the trees' own time. The trees' serial steps (partitions,
+        // gradients) overlap the other side's products. Each side is the same whatever the
+        // threads do, so the blend is too.
         let (kernel, trees) = rayon::join(
-            || {
-                let map = self.fit_map(train, seed)?;
-                let (told, sample_sums) = match self.weight_folds {
-                    0 => (None, None),
-                    k => {
-                        let c = crate::weight::choose(
-                            &map,
-                            train,
-                            k,
-                            seed,
-                            &crate::weight::Members {
-                                lambda: self.lambda,
-                                trees: self.tree_params(),
-                                prior: self.weight,
-                            },
-                        )?;
-                        (Some(c.told), c.sample_sums)
-                    }
-                };
-                let weight = match &told {
-                    Some(Ok(c)) => c.weight,
-                    _ => self.weight,
-                };
-                let (kernel, moments) = match (weight == 0.0, sample_sums) {
-                    (true, Some(sums)) => members::kernel_of_sums(&map, &sums, self.lambda)?,
-                    (true, None) => members::kernel_on_map(
-                        &map,
-                        &crate::weight::sample_of(train, seed),
-                        self.lambda,
-                    )?,
-                    (false, _) => members::kernel_on_map(&map, train, self.lambda)?,
-                };
-                Ok::<_, FitError>((map, told, weight, kernel, moments))
-            },
+            || self.fit_kernel_side(train, seed),
             || self.tree_params().fit_with_scores(train),
         );
-        let ((map, told, weight, kernel, kernel_moments), (trees, t)) = (kernel?, trees?);
+        let (
+            KernelSide {
+                map,
+                told,
+                weight,
+                kernel,
+                kernel_moments,
+            },
+            (trees, t),
+        ) = (kernel?, trees?);
         let blend = BlendModel {
             dim: train.dim(),
             map,
@@ -224,6 +199,43 @@ impl BlendParams {
             ..blend
         };
         Ok((blend, told))
+    }
+
+    /// The kernel member's side of the fit: the map, with `weight_folds` the weight's choice,
+    /// then the kernel member on every row, or from the weight's sample alone when its weight is
+    /// 0.
+    fn fit_kernel_side(&self, train: &Dataset, seed: u64) -> Result<KernelSide, FitError> {
+        let map = self.fit_map(train, seed)?;
+        let members = crate::weight::Members {
+            lambda: self.lambda,
+            trees: self.tree_params(),
+            prior: self.weight,
+        };
+        let (told, sample_sums) = match self.weight_folds {
+            0 => (None, None),
+            k => {
+                let c = crate::weight::choose(&map, train, k, seed, &members)?;
+                (Some(c.told), c.sample_sums)
+            }
+        };
+        let weight = match &told {
+            Some(Ok(c)) => c.weight,
+            _ => self.weight,
+        };
+        let (kernel, kernel_moments) = match (weight == 0.0, sample_sums) {
+            (true, Some(sums)) => members::kernel_of_sums(&map, &sums, self.lambda)?,
+            (true, None) => {
+                members::kernel_on_map(&map, &crate::weight::sample_of(train, seed), self.lambda)?
+            }
+            (false, _) => members::kernel_on_map(&map, train, self.lambda)?,
+        };
+        Ok(KernelSide {
+            map,
+            told,
+            weight,
+            kernel,
+            kernel_moments,
+        })
     }
 
     /// The kernel member's Nystroem map fitted on a seeded sample of `train`.
@@ -266,6 +278,16 @@ impl BlendParams {
             .saturating_add(block)
             .saturating_add(moments)
     }
+}
+
+/// What the kernel member's side of a fit gives: the map, the weight's choice (with
+/// `weight_folds`), the weight kept, the kernel member and the moments of its kernel values.
+struct KernelSide {
+    map: FeatureMap,
+    told: Option<Result<WeightChoice, String>>,
+    weight: f64,
+    kernel: auc_online::MomentModel,
+    kernel_moments: auc_stats::Moments,
 }
 
 /// The evaluation protocol's fit.
