@@ -134,6 +134,17 @@ impl BoostedTreesParams {
         if positives == 0 || positives == n {
             return Err(FitError::SingleClass);
         }
+        // The whole fit on a worker of the thread pool: each of its many parallel steps (a
+        // partition, a leaf's histograms, the gradients) then starts from inside the pool, not
+        // as a job sent to it from outside and waited for, which for the small leaves of small
+        // data cost more than the step.
+        rayon::scope(|_| self.boost(train, &pos))
+    }
+
+    /// The boosting rounds of [`BoostedTreesParams::fit_with_scores`] on `train` (both classes
+    /// present; `pos` its rows' classes).
+    fn boost(&self, train: &Dataset, pos: &[bool]) -> Result<(BoostedModel, Vec<f64>), FitError> {
+        let (n, positives) = (train.n(), pos.iter().filter(|&&b| b).count());
         let bins = Bins::fit(train, self.bins);
         let binned = Binned::new(train, &bins);
         let growth = Growth {
@@ -148,10 +159,10 @@ impl BoostedTreesParams {
         let mut loss_scratch = LossScratch::default();
         let mut grow_scratch = GrowScratch::default();
         let mut trees = Vec::with_capacity(self.trees);
-        let first_loss = gradients(self.loss, &f, &pos, &mut gh, &mut loss_scratch);
+        let first_loss = gradients(self.loss, &f, pos, &mut gh, &mut loss_scratch);
         for round in 0..self.trees {
             if round > 0 {
-                gradients(self.loss, &f, &pos, &mut gh, &mut loss_scratch);
+                gradients(self.loss, &f, pos, &mut gh, &mut loss_scratch);
             }
             trees.push(grow(
                 &binned,
@@ -162,7 +173,7 @@ impl BoostedTreesParams {
                 &mut grow_scratch,
             ));
         }
-        let last_loss = gradients(self.loss, &f, &pos, &mut gh, &mut loss_scratch);
+        let last_loss = gradients(self.loss, &f, pos, &mut gh, &mut loss_scratch);
         if !f.iter().all(|v| v.is_finite()) {
             return Err(FitError::NotFinite {
                 what: "boosted scores",
