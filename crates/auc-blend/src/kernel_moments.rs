@@ -170,7 +170,7 @@ impl KernelSums {
     }
 
     /// Adds `other`'s sums (about the same shift).
-    pub(crate) fn add(mut self, other: KernelSums) -> KernelSums {
+    pub(crate) fn add(mut self, other: &KernelSums) -> KernelSums {
         for (a, b) in self.classes.iter_mut().zip(&other.classes) {
             a.add(b);
         }
@@ -194,7 +194,7 @@ pub(crate) fn sums_of(map: &FeatureMap, shift: &[f64], data: &Dataset) -> Kernel
         .into_par_iter()
         .map(|rows| KernelSums::of_rows(map, shift, data, rows))
         .collect::<Vec<_>>()
-        .into_iter()
+        .iter()
         .fold(KernelSums::new(shift.to_vec()), KernelSums::add)
 }
 
@@ -262,7 +262,7 @@ mod tests {
         let got = cuts
             .windows(2)
             .map(|w| KernelSums::of_rows(&map, &shift, &d, w[0]..w[1]))
-            .fold(KernelSums::new(shift.clone()), KernelSums::add)
+            .fold(KernelSums::new(shift.clone()), |a, s| a.add(&s))
             .moments()
             .unwrap();
         for (g, w) in [(&got.pos, &want.pos), (&got.neg, &want.neg)] {

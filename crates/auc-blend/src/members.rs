@@ -10,13 +10,13 @@ use auc_stats::Moments;
 use crate::kernel_moments::{self, KernelSums};
 
 /// The kernel member on `map`: OPAUC-batch with `lambda` on the mapped rows of `train` from the
-/// projected moments of their kernel values (also returned).
+/// projected moments of their kernel values (those are also returned).
 pub(crate) fn kernel_on_map(
     map: &FeatureMap,
     train: &Dataset,
     lambda: f64,
 ) -> Result<(MomentModel, Moments), FitError> {
-    // The mapped rows' moments from those of the kernel values (projected.rs), summed a block
+    // The mapped rows' problem from the moments of the kernel values (projected.rs), summed a block
     // at a time about a fixed shift (kernel_moments.rs).
     let shift = kernel_moments::first_block_shift(map, train);
     kernel_of_sums(map, &kernel_moments::sums_of(map, &shift, train), lambda)
@@ -31,8 +31,8 @@ pub(crate) fn kernel_of_sums(
     let kernel_moments = sums.moments().ok_or(FitError::NotFinite {
         what: "the kernel member's moments",
     })?;
-    let moments = crate::projected::project(map, &kernel_moments)?;
-    let (kernel, _) = MomentModel::fit(lambda, &moments, solve_square)?;
+    let problem = crate::projected::project(map, &kernel_moments)?;
+    let kernel = MomentModel::new(lambda, solve_square(lambda, &problem)?, &problem);
     Ok((kernel, kernel_moments))
 }
 

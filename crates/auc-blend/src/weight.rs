@@ -119,7 +119,7 @@ pub(crate) fn choose(
             .iter()
             .enumerate()
             .filter(|&(g, _)| g != f)
-            .fold(KernelSums::new(shift.clone()), |a, (_, s)| a.add(s.clone()))
+            .fold(KernelSums::new(shift.clone()), |a, (_, s)| a.add(s))
     };
     let mut sums = [0.0; 5];
     for split in splits_of_folds(0, parts, sample.n()) {
@@ -149,7 +149,7 @@ pub(crate) fn choose(
     let best = aucs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let margin = hanley_mcneil_se(best, np, nn);
     let whole = fold_sums
-        .into_iter()
+        .iter()
         .fold(KernelSums::new(shift), KernelSums::add);
     Ok(Choice {
         told: Ok(WeightChoice {

@@ -34,7 +34,7 @@ use auc_core::{
 use auc_stats::{ClassMoments, Moments};
 use auc_surrogate::psi_m;
 use faer::linalg::matmul::triangular::{self, BlockStructure};
-use faer::linalg::solvers::Solve;
+use faer::linalg::solvers::{Llt, Solve};
 use faer::{Accum, Mat, MatRef, Par, Side};
 use serde::{Deserialize, Serialize};
 
@@ -169,8 +169,19 @@ pub(crate) fn not_definite(lambda: f64) -> FitError {
 /// Solves `a x = rhs` for the symmetric positive definite `a` (row-major $p \times p$; only
 /// its lower triangle is read) by Cholesky.
 fn cholesky_solve(a: &[f64], p: usize, rhs: &[f64], lambda: f64) -> Result<Vec<f64>, FitError> {
-    let m = MatRef::from_row_major_slice(a, p, p);
-    let llt = m.llt(Side::Lower).map_err(|_| not_definite(lambda))?;
+    solve_with(&cholesky(a, p, lambda)?, rhs, lambda)
+}
+
+/// The Cholesky factor of the symmetric positive definite `a` (as [`cholesky_solve`]).
+fn cholesky(a: &[f64], p: usize, lambda: f64) -> Result<Llt<f64>, FitError> {
+    MatRef::from_row_major_slice(a, p, p)
+        .llt(Side::Lower)
+        .map_err(|_| not_definite(lambda))
+}
+
+/// Solves with a Cholesky factor; an error if the solution is not finite.
+fn solve_with(llt: &Llt<f64>, rhs: &[f64], lambda: f64) -> Result<Vec<f64>, FitError> {
+    let p = rhs.len();
     let mut x = Mat::<f64>::zeros(p, 1);
     for (i, &v) in rhs.iter().enumerate() {
         x[(i, 0)] = v;
@@ -221,12 +232,13 @@ pub fn solve_square(lambda: f64, pb: &PairProblem) -> Result<Solution, FitError>
         }
         row[i] += lambda;
     }
-    let mut w = cholesky_solve(&a, p, &pb.delta, lambda)?;
-    // One refinement step: w += A^{-1} (Delta - A w).
+    let llt = cholesky(&a, p, lambda)?;
+    let mut w = solve_with(&llt, &pb.delta, lambda)?;
+    // One refinement step with the same factor: w += A^{-1} (Delta - A w).
     let residual: Vec<f64> = (0..p)
         .map(|i| pb.delta[i] - dot(&a[i * p..(i + 1) * p], &w))
         .collect();
-    let fix = cholesky_solve(&a, p, &residual, lambda)?;
+    let fix = solve_with(&llt, &residual, lambda)?;
     for (wi, f) in w.iter_mut().zip(fix) {
         *wi += f;
     }
