@@ -25,4 +25,4 @@ mod weight;
 
 pub use model::BlendModel;
 pub use params::BlendParams;
-pub use weight::{WEIGHT_ROWS, WEIGHTS, WeightChoice};
+pub use weight::{MIN_FOLD_CLASS_ROWS, WEIGHT_ROWS, WEIGHTS, WeightChoice};

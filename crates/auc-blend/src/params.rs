@@ -145,7 +145,7 @@ impl BlendParams {
     }
 
     /// [`BlendParams::fit`] and, with `weight_folds`, what the weight's choice saw (or why the
-    /// prior `weight` was kept: a class with fewer rows than folds).
+    /// prior `weight` was kept: a class with fewer than `MIN_FOLD_CLASS_ROWS` rows a fold).
     pub fn fit_told(
         &self,
         train: &Dataset,

@@ -34,6 +34,13 @@ pub const WEIGHTS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 /// allow (module docs). The folds' fits then cost a bounded time whatever the training size.
 pub const WEIGHT_ROWS: usize = 20_000;
 
+/// Rows of each class every fold of the weight's sample must hold for the choice to be made:
+/// with fewer, a fold's held-out AUC rests on a handful of pairs (one positive and one negative
+/// give an AUC of 0 or 1), so the prior is kept and the fit says why. No training part of the
+/// 24 shared binary sets at 4 x 5 folds has fewer than 23 rows of a class, 7 a fold: the guard
+/// acts on tiny data only.
+pub const MIN_FOLD_CLASS_ROWS: usize = 5;
+
 /// What the choice saw and kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightChoice {
@@ -88,7 +95,7 @@ pub(crate) struct Choice {
 }
 
 /// The weight for the blend of `params` on `train` with the blend's `map`, or the reason the
-/// prior was kept (the sample has fewer than `folds` rows of a class).
+/// prior was kept (the sample has fewer than [`MIN_FOLD_CLASS_ROWS`] rows of a class a fold).
 ///
 /// Each fold's kernel values are summed once; a fold's fit takes the sums of the others (sums
 /// merge exactly), and all of them are the sample's.
@@ -100,6 +107,23 @@ pub(crate) fn choose(
     members: &Members,
 ) -> Result<Choice, FitError> {
     let sample = sample_of(train, seed);
+    let (np, nn) = sample.class_counts();
+    if np.min(nn) < MIN_FOLD_CLASS_ROWS * folds {
+        let (class, rows) = if np <= nn {
+            ("positive", np)
+        } else {
+            ("negative", nn)
+        };
+        return Ok(Choice {
+            told: Err(format!(
+                "weight {} kept: a {folds}-fold choice needs at least {} rows of each class ({} a fold), and the {class} class has {rows}",
+                members.prior,
+                MIN_FOLD_CLASS_ROWS * folds,
+                MIN_FOLD_CLASS_ROWS
+            )),
+            sample_sums: None,
+        });
+    }
     let parts = match stratified_kfold(sample.labels(), folds, derive_seed(seed, &[7, 2])) {
         Ok(p) => p,
         Err(e) => {
@@ -145,7 +169,6 @@ pub(crate) fn choose(
         }
     }
     let aucs = sums.map(|s| s / folds as f64);
-    let (np, nn) = sample.class_counts();
     let best = aucs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let margin = hanley_mcneil_se(best, np, nn);
     let whole = fold_sums

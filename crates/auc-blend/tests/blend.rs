@@ -328,33 +328,46 @@ fn the_weight_goes_to_the_member_that_ranks_held_out_rows_better() {
 }
 
 #[test]
-fn a_class_smaller_than_the_folds_keeps_the_prior_and_says_why() {
-    let mut train = rings(200, 9);
-    let keep: Vec<usize> = {
-        let mut positives = 0;
-        (0..train.n())
+fn a_class_with_few_rows_a_fold_keeps_the_prior_and_says_why() {
+    // `positives` positive rows of the rings and every negative one.
+    let with_positives = |positives: usize| {
+        let train = rings(200, 9);
+        let mut seen = 0;
+        let keep: Vec<usize> = (0..train.n())
             .filter(|&i| {
                 let pos = train.label(i).is_pos();
-                positives += usize::from(pos);
-                !pos || positives <= 2
+                seen += usize::from(pos);
+                !pos || seen <= positives
             })
-            .collect()
+            .collect();
+        train.select(&keep)
     };
-    train = train.select(&keep);
     let params = BlendParams {
         landmarks: 20,
         weight: 0.75,
         weight_folds: 3,
         ..BlendParams::default()
     };
-    let (m, told) = params.fit_told(&train, 0).unwrap();
-    let why = told.unwrap().unwrap_err();
-    assert!(why.starts_with("weight 0.75 kept"), "{why}");
     let fixed = BlendParams {
         weight_folds: 0,
-        ..params
+        ..params.clone()
     };
-    assert_eq!(m, fixed.fit(&train, 0).unwrap());
+    let fewest = 3 * auc_blend::MIN_FOLD_CLASS_ROWS;
+    // Fewer than the folds, and fewer than the guard's rows a fold.
+    for positives in [2, fewest - 1] {
+        let train = with_positives(positives);
+        let (m, told) = params.fit_told(&train, 0).unwrap();
+        let why = told.unwrap().unwrap_err();
+        assert!(why.starts_with("weight 0.75 kept"), "{why}");
+        assert!(
+            why.contains(&format!("positive class has {positives}")),
+            "{why}"
+        );
+        assert_eq!(m, fixed.fit(&train, 0).unwrap());
+    }
+    // Enough of each class in every fold: a choice.
+    let (_, told) = params.fit_told(&with_positives(fewest), 0).unwrap();
+    assert!(told.unwrap().is_ok());
     // One fold is not a choice.
     let one = BlendParams {
         weight_folds: 1,
