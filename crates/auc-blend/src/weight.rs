@@ -108,7 +108,9 @@ pub(crate) fn choose(
 ) -> Result<Choice, FitError> {
     let sample = sample_of(train, seed);
     let (np, nn) = sample.class_counts();
-    if np.min(nn) < MIN_FOLD_CLASS_ROWS * folds {
+    // Saturating: `weight_folds` may be any integer.
+    let fewest = MIN_FOLD_CLASS_ROWS.saturating_mul(folds);
+    if np.min(nn) < fewest {
         let (class, rows) = if np <= nn {
             ("positive", np)
         } else {
@@ -116,10 +118,8 @@ pub(crate) fn choose(
         };
         return Ok(Choice {
             told: Err(format!(
-                "weight {} kept: a {folds}-fold choice needs at least {} rows of each class ({} a fold), and the {class} class has {rows}",
-                members.prior,
-                MIN_FOLD_CLASS_ROWS * folds,
-                MIN_FOLD_CLASS_ROWS
+                "weight {} kept: a {folds}-fold choice needs at least {fewest} rows of each class ({} a fold), and the {class} class has {rows}",
+                members.prior, MIN_FOLD_CLASS_ROWS
             )),
             sample_sums: None,
         });

@@ -368,12 +368,27 @@ fn a_class_with_few_rows_a_fold_keeps_the_prior_and_says_why() {
     // Enough of each class in every fold: a choice.
     let (_, told) = params.fit_told(&with_positives(fewest), 0).unwrap();
     assert!(told.unwrap().is_ok());
-    // One fold is not a choice.
+    // One fold is not a choice; any larger number of folds is refused with a reason, not an
+    // overflow.
     let one = BlendParams {
         weight_folds: 1,
         ..BlendParams::default()
     };
     assert!(one.fit(&rings(50, 1), 0).is_err());
+    let huge = BlendParams {
+        weight_folds: usize::MAX,
+        ..params
+    };
+    let why = huge
+        .fit_told(&with_positives(40), 0)
+        .unwrap()
+        .1
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        why.contains(&format!("needs at least {} rows", usize::MAX)),
+        "{why}"
+    );
 }
 
 #[test]
