@@ -173,12 +173,12 @@ impl BlendParams {
             KernelSide {
                 map,
                 told,
-                weight,
                 kernel,
                 kernel_moments,
             },
             (trees, t),
         ) = (kernel?, trees?);
+        let weight = self.weight_kept(told.as_ref());
         let blend = BlendModel {
             dim: train.dim(),
             map,
@@ -218,11 +218,7 @@ impl BlendParams {
                 (Some(c.told), c.sample_sums)
             }
         };
-        let weight = match &told {
-            Some(Ok(c)) => c.weight,
-            _ => self.weight,
-        };
-        let (kernel, kernel_moments) = match (weight == 0.0, sample_sums) {
+        let (kernel, kernel_moments) = match (self.weight_kept(told.as_ref()) == 0.0, sample_sums) {
             (true, Some(sums)) => members::kernel_of_sums(&map, &sums, self.lambda)?,
             (true, None) => {
                 members::kernel_on_map(&map, &crate::weight::sample_of(train, seed), self.lambda)?
@@ -232,10 +228,18 @@ impl BlendParams {
         Ok(KernelSide {
             map,
             told,
-            weight,
             kernel,
             kernel_moments,
         })
+    }
+
+    /// The kernel member's share: the weight chosen, or `weight` when none was (no choice, or
+    /// the prior kept).
+    fn weight_kept(&self, told: Option<&Result<WeightChoice, String>>) -> f64 {
+        match told {
+            Some(Ok(c)) => c.weight,
+            _ => self.weight,
+        }
     }
 
     /// The kernel member's Nystroem map fitted on a seeded sample of `train`.
@@ -281,11 +285,11 @@ impl BlendParams {
 }
 
 /// What the kernel member's side of a fit gives: the map, the weight's choice (with
-/// `weight_folds`), the weight kept, the kernel member and the moments of its kernel values.
+/// `weight_folds`; [`BlendParams::weight_kept`] reads the weight from it), the kernel member
+/// and the moments of its kernel values.
 struct KernelSide {
     map: FeatureMap,
     told: Option<Result<WeightChoice, String>>,
-    weight: f64,
     kernel: auc_online::MomentModel,
     kernel_moments: auc_stats::Moments,
 }

@@ -107,6 +107,12 @@ pub(crate) fn choose(
     members: &Members,
 ) -> Result<Choice, FitError> {
     let sample = sample_of(train, seed);
+    let kept = |why: String| {
+        Ok(Choice {
+            told: Err(format!("weight {} kept: {why}", members.prior)),
+            sample_sums: None,
+        })
+    };
     let (np, nn) = sample.class_counts();
     // Saturating: `weight_folds` may be any integer.
     let fewest = MIN_FOLD_CLASS_ROWS.saturating_mul(folds);
@@ -116,22 +122,13 @@ pub(crate) fn choose(
         } else {
             ("negative", nn)
         };
-        return Ok(Choice {
-            told: Err(format!(
-                "weight {} kept: a {folds}-fold choice needs at least {fewest} rows of each class ({} a fold), and the {class} class has {rows}",
-                members.prior, MIN_FOLD_CLASS_ROWS
-            )),
-            sample_sums: None,
-        });
+        return kept(format!(
+            "a {folds}-fold choice needs at least {fewest} rows of each class ({MIN_FOLD_CLASS_ROWS} a fold), and the {class} class has {rows}"
+        ));
     }
     let parts = match stratified_kfold(sample.labels(), folds, derive_seed(seed, &[7, 2])) {
         Ok(p) => p,
-        Err(e) => {
-            return Ok(Choice {
-                told: Err(format!("weight {} kept: {e}", members.prior)),
-                sample_sums: None,
-            });
-        }
+        Err(e) => return kept(e.to_string()),
     };
     let shift = kernel_moments::first_block_shift(map, &sample);
     let fold_sums: Vec<KernelSums> = parts
