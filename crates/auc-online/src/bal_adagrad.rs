@@ -76,6 +76,7 @@ use auc_core::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::adagrad_row::RowState;
 use crate::{Linear, WeightsCache, linear_divergence};
 
 /// AdaGrad's $\delta$ in $H = \delta + \sqrt G$ \[ADAGRAD11\]: keeps the first step on a feature
@@ -138,26 +139,34 @@ impl OnlineParams for BalAdagradParams {
         Ok(BalAdagrad {
             params: self.clone(),
             counts: ClassCounts::default(),
-            coords: vec![Coord::default(); dim],
-            last: if self.lambda > 0.0 {
-                vec![0; dim]
-            } else {
-                Vec::new()
-            },
+            slots: vec![Slot::default(); dim],
             rejected: 0,
             cache: WeightsCache::default(),
-            gathered: Gathered::default(),
+            row: RowScratch::default(),
         })
     }
 
     fn state_bytes(&self, dim: usize) -> u64 {
-        // w and G, the step counters when lambda > 0, the materialized weights.
-        let per = if self.lambda > 0.0 { 32 } else { 24 };
-        per * dim as u64
+        // w, G and the step counter of every feature, the materialized weights.
+        32 * dim as u64
     }
 }
 
-/// One feature's state: its weight as of its last touch, and AdaGrad's accumulator.
+/// One feature's state in memory: its weight as of its last touch, AdaGrad's accumulator and
+/// the step of the last touch, side by side so that a step misses the cache once per touched
+/// feature (24 bytes; a quarter of the slots straddle two cache lines).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Slot {
+    /// $\tilde w_j$.
+    w: f64,
+    /// $G_j$.
+    g2: f64,
+    /// $\tau_j$ (0 throughout when $\lambda = 0$).
+    last: u64,
+}
+
+/// One feature's weight and accumulator as saved (the state's layout keeps the step counters in
+/// a sequence of their own, written only when $\lambda > 0$).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Coord {
     /// $\tilde w_j$: $w_j$ after step $\tau_j$ (the current weight when $\lambda = 0$).
@@ -174,32 +183,110 @@ struct Coord {
 /// in $O(\mathrm{nnz}(x_t))$: the features off the row only shrink, by a factor that stays the
 /// same until they are touched again, so the shrinkage is applied in one power when they are.
 /// Scores with the current weights, $f(x) = w^\top x$.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Saved as [`SavedBalAdagrad`] (version 1: the weights and accumulators, then the step counters
+/// when $\lambda > 0$), held as one [`Slot`] per feature.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(try_from = "SavedBalAdagrad")]
 pub struct BalAdagrad {
     params: BalAdagradParams,
     /// Examples and positives seen.
     counts: ClassCounts,
-    /// $(\tilde w_j, G_j)$ per feature, interleaved so that a step misses the cache once per
-    /// touched feature.
-    coords: Vec<Coord>,
-    /// $\tau_j$ per feature when $\lambda > 0$; empty when $\lambda = 0$.
-    last: Vec<u64>,
+    /// $(\tilde w_j, G_j, \tau_j)$ per feature.
+    slots: Vec<Slot>,
     /// Steps refused because the margin was NaN, and coordinates whose gradient overflowed.
     rejected: u64,
     /// The materialized current weights, filled on the first [`Linear::weights`] call after an
     /// update.
-    #[serde(skip)]
     cache: WeightsCache,
-    /// Scratch of a step: the row's $(t - 1 - \tau_j, \tilde w_j)$, empty between steps.
-    #[serde(skip)]
-    gathered: Gathered,
+    /// Scratch of a step: the row's features gathered for the row kernels, its capacity kept
+    /// across steps.
+    row: RowScratch,
 }
 
-/// A step's scratch buffer (its capacity kept across steps); not serialized, ignored by `==`.
-#[derive(Clone, Debug, Default)]
-struct Gathered(Vec<(u64, f64)>);
+/// [`BalAdagrad`]'s saved layout, the fields in the order of state version 1.
+#[derive(Deserialize)]
+#[serde(rename = "BalAdagrad")]
+struct SavedBalAdagrad {
+    params: BalAdagradParams,
+    counts: ClassCounts,
+    coords: Vec<Coord>,
+    /// $\tau_j$ per feature when $\lambda > 0$; empty when $\lambda = 0$.
+    last: Vec<u64>,
+    rejected: u64,
+}
 
-impl PartialEq for Gathered {
+impl TryFrom<SavedBalAdagrad> for BalAdagrad {
+    type Error = String;
+
+    /// Interleaves the saved sequences; a `last` of the wrong length is refused here, since the
+    /// slots cannot hold it (the other checks are [`SavedState::validate`]'s).
+    fn try_from(s: SavedBalAdagrad) -> Result<Self, String> {
+        let lazy = s.params.lambda > 0.0;
+        let want = if lazy { s.coords.len() } else { 0 };
+        if s.last.len() != want {
+            return Err(format!(
+                "last has {} values where {want} are expected",
+                s.last.len()
+            ));
+        }
+        let slots = s
+            .coords
+            .iter()
+            .enumerate()
+            .map(|(j, c)| Slot {
+                w: c.w,
+                g2: c.g2,
+                last: if lazy { s.last[j] } else { 0 },
+            })
+            .collect();
+        Ok(Self {
+            params: s.params,
+            counts: s.counts,
+            slots,
+            rejected: s.rejected,
+            cache: WeightsCache::default(),
+            row: RowScratch::default(),
+        })
+    }
+}
+
+impl Serialize for BalAdagrad {
+    /// The layout of [`SavedBalAdagrad`], written from the slots without a copy.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let lazy = self.lazy();
+        let coords = self.slots.iter().map(|s| Coord { w: s.w, g2: s.g2 });
+        let counted = if lazy { &self.slots[..] } else { &[] };
+        let last = counted.iter().map(|s| s.last);
+        let mut st = serializer.serialize_struct("BalAdagrad", 5)?;
+        st.serialize_field("params", &self.params)?;
+        st.serialize_field("counts", &self.counts)?;
+        st.serialize_field("coords", &Seq(std::cell::Cell::new(Some(coords))))?;
+        st.serialize_field("last", &Seq(std::cell::Cell::new(Some(last))))?;
+        st.serialize_field("rejected", &self.rejected)?;
+        st.end()
+    }
+}
+
+/// A sequence serialized from an iterator of exact length (taken once; postcard writes the
+/// length first).
+struct Seq<I>(std::cell::Cell<Option<I>>);
+
+impl<I: Iterator<Item = T>, T: Serialize> Serialize for Seq<I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0.take() {
+            Some(items) => serializer.collect_seq(items),
+            None => Err(serde::ser::Error::custom("a sequence serialized twice")),
+        }
+    }
+}
+
+/// A step's scratch arrays (their capacity kept across steps); not serialized, ignored by `==`.
+#[derive(Clone, Debug, Default)]
+struct RowScratch(RowState);
+
+impl PartialEq for RowScratch {
     fn eq(&self, _: &Self) -> bool {
         true
     }
@@ -269,13 +356,13 @@ impl ClassCounts {
 
 /// $\rho = 1 / (1 + \eta\lambda / H)$: 1 when $\lambda = 0$ or $H = \infty$.
 #[inline]
-fn shrink(eta_lambda: f64, h: f64) -> f64 {
+pub(crate) fn shrink(eta_lambda: f64, h: f64) -> f64 {
     1.0 / (1.0 + eta_lambda / h)
 }
 
 /// $\rho^k$ for a step count $k$.
 #[inline]
-fn power(rho: f64, k: u64) -> f64 {
+pub(crate) fn power(rho: f64, k: u64) -> f64 {
     match i32::try_from(k) {
         Ok(k) => rho.powi(k),
         Err(_) => rho.powf(k as f64),
@@ -295,7 +382,12 @@ impl BalAdagrad {
 
     /// AdaGrad's accumulators $G_j$, one per feature.
     pub fn accumulators(&self) -> Vec<f64> {
-        self.coords.iter().map(|c| c.g2).collect()
+        self.slots.iter().map(|c| c.g2).collect()
+    }
+
+    /// Whether weights shrink off the row ($\lambda > 0$), so that steps are counted per feature.
+    fn lazy(&self) -> bool {
+        self.params.lambda > 0.0
     }
 
     /// $\eta\lambda$, the numerator of the shrinkage.
@@ -303,15 +395,63 @@ impl BalAdagrad {
         self.params.eta * self.params.lambda
     }
 
+    /// One step on the row whose features are `js` (increasing) with values `xs`: gather the
+    /// row's slots in a loop whose loads do not depend on one another (so that their cache misses
+    /// overlap), bring the weights to step $t$ (they shrank at steps $\tau_j + 1, \dots, t - 1$)
+    /// and take AdaGrad's step for the whole row at once (`adagrad_row`), scatter back.
+    fn step_on(&mut self, js: impl Iterator<Item = usize> + Clone, xs: &[f64], y: Label) {
+        self.cache = WeightsCache::default();
+        let c = self.counts.weigh(y);
+        let t = self.counts.steps();
+        let yv = y.sign();
+        let (eta, eta_lambda, lazy) = (self.params.eta, self.eta_lambda(), self.lazy());
+        let (slots, row) = (&mut self.slots, &mut self.row.0);
+        let n = row.reset(xs.len());
+        for (i, (j, &xj)) in js.clone().zip(xs).enumerate() {
+            let s = slots[j];
+            let gap = if lazy { (t - 1) - s.last } else { 0 };
+            row.set(i, gap, xj, s.w, s.g2);
+        }
+        if lazy {
+            row.catch_up(eta_lambda);
+        }
+        // The margin m_t = y w_t' x_t, summed in the row's order.
+        let score = (row.x[..n].iter().zip(&row.w[..n])).fold(0.0, |s, (xj, wj)| s + xj * wj);
+        let m = yv * score;
+        // g_t = a x_t with a = c_t y_t l'(m_t), l'(m) = -sigma(-m); no step on a NaN margin.
+        let a = c * yv * logistic(m).1;
+        let stepped = !m.is_nan();
+        if stepped {
+            row.step(a, eta, eta_lambda);
+        }
+        // Scatter: the stepped features' step counter is t, the others' (a NaN margin, a gradient
+        // that overflowed) t - 1, the step their weight was brought to.
+        let mut refused = u64::from(!stepped);
+        for (i, j) in js.enumerate() {
+            let ok = stepped && (a * row.x[i]).is_finite();
+            refused += u64::from(stepped && !ok);
+            slots[j] = Slot {
+                w: row.w[i],
+                g2: row.g2[i],
+                last: match (lazy, ok) {
+                    (false, _) => 0,
+                    (true, true) => t,
+                    (true, false) => t - 1,
+                },
+            };
+        }
+        self.rejected += refused;
+    }
+
     /// The weight of feature `j` after `steps` steps (its stored weight shrunk for the steps since
     /// its last touch).
     #[inline]
     fn weight_at(&self, j: usize, steps: u64) -> f64 {
-        let c = self.coords[j];
-        if self.last.is_empty() {
+        let c = self.slots[j];
+        if !self.lazy() {
             return c.w;
         }
-        let k = steps - self.last[j];
+        let k = steps - c.last;
         if k == 0 || c.w == 0.0 {
             c.w
         } else {
@@ -322,14 +462,28 @@ impl BalAdagrad {
 
 impl Linear for BalAdagrad {
     fn dim(&self) -> usize {
-        self.coords.len()
+        self.slots.len()
     }
 
     fn weights(&self) -> &[f64] {
         self.cache.0.get_or_init(|| {
-            (0..self.coords.len())
-                .map(|j| self.weight_at(j, self.counts.steps()))
-                .collect()
+            if !self.lazy() {
+                return self.slots.iter().map(|s| s.w).collect();
+            }
+            // Every weight brought to the current step by the row kernel, a block at a time: the
+            // bits of `weight_at`, without a `powi` call per feature.
+            let steps = self.counts.steps();
+            let mut out = Vec::with_capacity(self.slots.len());
+            let mut block = RowState::default();
+            for slots in self.slots.chunks(1024) {
+                let n = block.reset(slots.len());
+                for (i, s) in slots.iter().enumerate() {
+                    block.set(i, steps - s.last, 0.0, s.w, s.g2);
+                }
+                block.catch_up(self.eta_lambda());
+                out.extend_from_slice(&block.w[..n]);
+            }
+            out
         })
     }
 }
@@ -337,7 +491,7 @@ impl Linear for BalAdagrad {
 impl Scorer for BalAdagrad {
     /// $w^\top x$ over the row's stored features, $O(\mathrm{nnz}(x))$.
     fn score(&self, x: Row<'_>) -> f64 {
-        crate::check_dense_len(x, self.coords.len());
+        crate::check_dense_len(x, self.slots.len());
         let mut s = 0.0;
         x.for_each(|j, xj| s += xj * self.weight_at(j, self.counts.steps()));
         s
@@ -350,75 +504,17 @@ impl Scorer for BalAdagrad {
 
 impl OnlineLearner for BalAdagrad {
     fn update(&mut self, x: Row<'_>, y: Label) {
-        self.cache = WeightsCache::default();
-        let c = self.counts.weigh(y);
-        let t = self.counts.steps();
-        let yv = y.sign();
-        let eta = self.params.eta;
-        let eta_lambda = self.eta_lambda();
-        // Bring the row's weights to step t (they shrank at steps last[j] + 1 ..= t - 1), and
-        // take the margin m_t = y w_t' x_t.
-        let mut score = 0.0;
-        if self.last.is_empty() {
-            let coords = &self.coords;
-            x.for_each(|j, xj| score += xj * coords[j].w);
-        } else {
-            // Read the row's step gaps and weights first, in a loop whose loads do not depend on
-            // one another, so that their cache misses overlap; the catch-up then branches on
-            // values in cache. (Branching on each missed load in turn kept one miss in flight at
-            // a time: 4.4 times the time of the step without lambda on the 10^6-row stream.)
-            let (coords, last, gathered) = (&mut self.coords, &mut self.last, &mut self.gathered);
-            gathered.0.clear();
-            x.for_each(|j, _| gathered.0.push(((t - 1) - last[j], coords[j].w)));
-            let mut i = 0;
-            x.for_each(|j, xj| {
-                let (k, w) = gathered.0[i];
-                i += 1;
-                let cj = &mut coords[j];
-                if k > 0 && w != 0.0 {
-                    cj.w = w * power(shrink(eta_lambda, DELTA + cj.g2.sqrt()), k);
-                }
-                last[j] = t - 1;
-                score += xj * cj.w;
-            });
-            gathered.0.clear();
+        match x {
+            Row::Sparse(r) => self.step_on(r.indices().iter().map(|&j| j as usize), r.values(), y),
+            Row::Dense(v) => self.step_on(0..v.len(), v, y),
         }
-        let m = yv * score;
-        if m.is_nan() {
-            self.rejected += 1;
-            return;
-        }
-        // g_t = a x_t with a = c_t y_t l'(m_t), l'(m) = -sigma(-m).
-        let a = c * yv * logistic(m).1;
-        let (coords, last) = (&mut self.coords, &mut self.last);
-        let mut overflowed = 0u64;
-        x.for_each(|j, xj| {
-            let g = a * xj;
-            if !g.is_finite() {
-                overflowed += 1;
-                return;
-            }
-            let cj = &mut coords[j];
-            cj.g2 += g * g; // [ADAGRAD11]: G_t = G_{t-1} + g_t^2
-            let h = DELTA + cj.g2.sqrt();
-            let step = if h.is_finite() { g / h } else { 0.0 };
-            // [ADAGRAD11]: the composite (proximal) step with the regularizer lambda/2 ||w||^2.
-            cj.w = (cj.w - eta * step) * shrink(eta_lambda, h);
-            if let Some(l) = last.get_mut(j) {
-                *l = t;
-            }
-        });
-        self.rejected += overflowed;
     }
 
     /// Pads the state with zeros: a feature that has been zero throughout has $w_j = 0$ and
     /// $G_j = 0$ (and its step counter, 0, needs no catching up: $0 \cdot \rho^k = 0$).
     fn grow(&mut self, dim: usize) -> Result<(), StateError> {
-        if dim > self.coords.len() {
-            self.coords.resize(dim, Coord::default());
-            if self.params.lambda > 0.0 {
-                self.last.resize(dim, 0);
-            }
+        if dim > self.slots.len() {
+            self.slots.resize(dim, Slot::default());
             self.cache = WeightsCache::default();
         }
         Ok(())
@@ -431,21 +527,16 @@ impl SavedState for BalAdagrad {
     fn validate(&self) -> Result<(), StateError> {
         self.params.check()?;
         self.counts.validate()?;
-        check::state(self.coords.iter().all(|c| c.w.is_finite()), || {
+        check::state(self.slots.iter().all(|c| c.w.is_finite()), || {
             "a weight is not finite".to_owned()
         })?;
         // An accumulator may have overflowed to +infinity (module docs), never below 0 or NaN.
-        check::state(self.coords.iter().all(|c| c.g2 >= 0.0), || {
+        check::state(self.slots.iter().all(|c| c.g2 >= 0.0), || {
             "an accumulator is negative or NaN".to_owned()
         })?;
-        let want = if self.params.lambda > 0.0 {
-            self.coords.len()
-        } else {
-            0
-        };
-        check::len("last", self.last.len(), want)?;
+        // (A saved `last` of the wrong length is refused when the slots are built.)
         let t = self.counts.steps();
-        check::state(self.last.iter().all(|&s| s <= t), || {
+        check::state(self.slots.iter().all(|s| s.last <= t), || {
             format!("a step counter is past the {t} steps taken")
         })
     }
@@ -534,6 +625,10 @@ mod tests {
                             "feature {j}: lazy {a}, eager {b}"
                         );
                     }
+                }
+                // The materialized weights are those scoring reads, bit for bit.
+                for (j, wj) in got.iter().enumerate() {
+                    prop_assert_eq!(wj.to_bits(), l.weight_at(j, l.steps()).to_bits());
                 }
                 // Scores read the lazy state in O(nnz) and agree with the materialized weights.
                 let s = l.score(Row::Sparse(x.view()));
@@ -797,20 +892,64 @@ mod tests {
         .unwrap();
         assert!(good.validate().is_ok());
         let mut bad = good.clone();
-        bad.last.pop();
+        bad.slots[1].g2 = f64::NAN;
         assert!(bad.validate().is_err());
         let mut bad = good.clone();
-        bad.coords[1].g2 = f64::NAN;
+        bad.slots[1].w = f64::INFINITY;
         assert!(bad.validate().is_err());
         let mut bad = good.clone();
-        bad.coords[1].w = f64::INFINITY;
-        assert!(bad.validate().is_err());
-        let mut bad = good.clone();
-        bad.last[0] = 5;
+        bad.slots[0].last = 5;
         assert!(bad.validate().is_err());
         let mut bad = good;
         bad.counts.n_pos = 1;
         assert!(bad.validate().is_err());
+    }
+
+    /// The slots are saved as the two sequences of state version 1, and a saved `last` whose
+    /// length disagrees with the weights is refused when loaded.
+    #[test]
+    fn slots_are_saved_as_weights_then_step_counters() {
+        for lambda in [0.0, 0.1] {
+            let mut l = BalAdagradParams { eta: 0.5, lambda }.build(3, 0).unwrap();
+            l.update(Row::Dense(&[1.0, 0.0, 2.0]), Pos);
+            l.update(Row::Dense(&[0.0, 1.0, 0.0]), Neg);
+            let saved = SavedLayout {
+                params: l.params.clone(),
+                counts: l.counts,
+                coords: l.slots.iter().map(|s| Coord { w: s.w, g2: s.g2 }).collect(),
+                last: if lambda > 0.0 {
+                    l.slots.iter().map(|s| s.last).collect()
+                } else {
+                    Vec::new()
+                },
+                rejected: l.rejected,
+            };
+            let bytes = postcard::to_allocvec(&saved).unwrap();
+            assert_eq!(postcard::to_allocvec(&l).unwrap(), bytes);
+            let back: BalAdagrad = postcard::from_bytes(&bytes).unwrap();
+            assert_eq!(back, l);
+            // One counter too few (lambda > 0) or one where none belongs (lambda = 0).
+            let mut bad = saved;
+            if lambda > 0.0 {
+                bad.last.pop();
+            } else {
+                bad.last.push(0);
+            }
+            let e = postcard::from_bytes::<BalAdagrad>(&postcard::to_allocvec(&bad).unwrap())
+                .unwrap_err();
+            assert!(matches!(e, postcard::Error::SerdeDeCustom), "{e:?}");
+        }
+    }
+
+    /// The saved layout written out as plain derived fields, the reference for the hand-written
+    /// `Serialize`.
+    #[derive(Serialize)]
+    struct SavedLayout {
+        params: BalAdagradParams,
+        counts: ClassCounts,
+        coords: Vec<Coord>,
+        last: Vec<u64>,
+        rejected: u64,
     }
 
     #[test]

@@ -50,6 +50,7 @@
 //! | $G_t$ | `sum_sq` | AdaOAM's running sums of squared gradients |
 //! | $G_{t,j}$, $c_t$ | `g2`, `c` | Balanced AdaGrad's accumulators and class weight $t / (2 n^{y_t}_t)$ |
 
+mod adagrad_row;
 mod adaptive;
 mod average;
 mod bal_adagrad;
