@@ -17,7 +17,24 @@
 //! `f64::powi` calls for an exponent not known at compile time; a gap of more than `i32::MAX`
 //! steps goes through `powf`, as the feature-by-feature step did.
 
-use crate::bal_adagrad::{DELTA, shrink};
+/// AdaGrad's $\delta$ in $H = \delta + \sqrt G$ \[ADAGRAD11\]: keeps the first step on a feature
+/// finite when its gradient is tiny; far below the gradients of scaled features.
+pub(crate) const DELTA: f64 = 1e-8;
+
+/// $\rho = 1 / (1 + \eta\lambda / H)$: 1 when $\lambda = 0$ or $H = \infty$.
+#[inline]
+pub(crate) fn shrink(eta_lambda: f64, h: f64) -> f64 {
+    1.0 / (1.0 + eta_lambda / h)
+}
+
+/// $\rho^k$ for a step count $k$.
+#[inline]
+pub(crate) fn power(rho: f64, k: u64) -> f64 {
+    match i32::try_from(k) {
+        Ok(k) => rho.powi(k),
+        Err(_) => rho.powf(k as f64),
+    }
+}
 
 /// Features per round of the kernels: the width of an AVX2 register of `f64` (measured against 8,
 /// an AVX-512 register: 0.97 times the whole `auc train` on the 10^6-row stream, since a row of 20
@@ -92,7 +109,7 @@ fn catch_up(eta_lambda: f64, gap: &[u64], g2: &[f64], w: &mut [f64]) {
             // A gap beyond i32: the scalar powf of the feature-by-feature step.
             for l in 0..LANES {
                 let rho = shrink(eta_lambda, DELTA + g2[l].sqrt());
-                w[l] *= crate::bal_adagrad::power(rho, gap[l]);
+                w[l] *= power(rho, gap[l]);
             }
             continue;
         }
@@ -154,7 +171,6 @@ fn step(a: f64, eta: f64, eta_lambda: f64, x: &[f64], w: &mut [f64], g2: &mut [f
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bal_adagrad::power;
     use proptest::prelude::*;
 
     /// Gaps of every size: none, small, up to `i32::MAX`, and beyond (the `powf` path).
