@@ -208,36 +208,66 @@ pub struct BalAdagrad {
 struct SavedBalAdagrad {
     params: BalAdagradParams,
     counts: ClassCounts,
-    coords: Vec<Coord>,
+    coords: SlotsOfCoords,
     /// $\tau_j$ per feature when $\lambda > 0$; empty when $\lambda = 0$.
     last: Vec<u64>,
     rejected: u64,
 }
 
+/// The saved weights and accumulators read straight into slots (step counters 0 until the
+/// saved ones are put in), so that loading holds the slots and the counters, not a third copy.
+struct SlotsOfCoords(Vec<Slot>);
+
+impl<'de> Deserialize<'de> for SlotsOfCoords {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = SlotsOfCoords;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence of weights and accumulators")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                // The announced length sizes the slots only up to 2^20 (a file may lie); longer
+                // sequences grow as they are read.
+                let mut slots = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 20));
+                while let Some(c) = seq.next_element::<Coord>()? {
+                    slots.push(Slot {
+                        w: c.w,
+                        g2: c.g2,
+                        last: 0,
+                    });
+                }
+                Ok(SlotsOfCoords(slots))
+            }
+        }
+        d.deserialize_seq(Visit)
+    }
+}
+
 impl TryFrom<SavedBalAdagrad> for BalAdagrad {
     type Error = String;
 
-    /// Interleaves the saved sequences; a `last` of the wrong length is refused here, since the
-    /// slots cannot hold it (the other checks are [`SavedState::validate`]'s).
+    /// Puts the saved step counters into the slots; a `last` of the wrong length is refused
+    /// here, since the slots cannot hold it (the other checks are [`SavedState::validate`]'s).
     fn try_from(s: SavedBalAdagrad) -> Result<Self, String> {
-        let lazy = s.params.lambda > 0.0;
-        let want = if lazy { s.coords.len() } else { 0 };
+        let mut slots = s.coords.0;
+        let want = if s.params.lambda > 0.0 {
+            slots.len()
+        } else {
+            0
+        };
         if s.last.len() != want {
             return Err(format!(
                 "last has {} values where {want} are expected",
                 s.last.len()
             ));
         }
-        let slots = s
-            .coords
-            .iter()
-            .enumerate()
-            .map(|(j, c)| Slot {
-                w: c.w,
-                g2: c.g2,
-                last: if lazy { s.last[j] } else { 0 },
-            })
-            .collect();
+        for (slot, &last) in slots.iter_mut().zip(&s.last) {
+            slot.last = last;
+        }
         Ok(Self {
             params: s.params,
             counts: s.counts,
