@@ -182,8 +182,8 @@ struct Coord {
 /// same until they are touched again, so the shrinkage is applied in one power when they are.
 /// Scores with the current weights, $f(x) = w^\top x$.
 ///
-/// Saved as [`SavedBalAdagrad`] (version 1: the weights and accumulators, then the step counters
-/// when $\lambda > 0$), held as one [`Slot`] per feature.
+/// Saved as `SavedBalAdagrad` (version 1: the weights and accumulators, then the step counters
+/// when $\lambda > 0$), held as one `Slot` per feature.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(try_from = "SavedBalAdagrad")]
 pub struct BalAdagrad {
@@ -280,7 +280,7 @@ impl TryFrom<SavedBalAdagrad> for BalAdagrad {
 }
 
 impl Serialize for BalAdagrad {
-    /// The layout of [`SavedBalAdagrad`], written from the slots without a copy.
+    /// The layout of `SavedBalAdagrad`, written from the slots without a copy.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let lazy = self.lazy();
