@@ -166,23 +166,17 @@ impl FirstSight {
     }
 
     /// A sparse row's values scaled at first sight, copied onto `out` only from the first value
-    /// that scaling changes: whether any did (then `out` holds them all). The common case of wide
-    /// files, a row of features whose first magnitude was 1 and values within it, is a tight
-    /// loop that copies nothing, so the row's cold values are read with their misses overlapped
-    /// (a call and a push a value kept them one at a time: 1.26 times the wall of `--scale none`
-    /// for bal-ftrl on the 10^6-row stream).
+    /// that scaling changes: whether any did (then `out` holds them all). A row of features whose
+    /// first magnitude was 1 and values within it is a tight loop that copies nothing, so the
+    /// row's cold values are read with their misses overlapped (a call and a push a value kept
+    /// them one at a time: 1.26 times the wall of `--scale none` for bal-ftrl on the 10^6-row
+    /// stream).
     fn scale_sparse(&mut self, x: SparseRow<'_>, out: &mut Vec<f64>) -> Result<bool, Unsighted> {
         self.grow(x.indices().last().map_or(0, |&j| j as usize + 1));
         let values = x.values();
         let mut copied = false;
         for (i, (&j, &v)) in x.indices().iter().zip(values).enumerate() {
-            let j = j as usize;
-            let scaled = if self.kind(j) == UNIT && v.abs() <= 1.0 {
-                self.nonzeros += u64::from(v != 0.0);
-                v
-            } else {
-                self.sighted(j, v)?
-            };
+            let scaled = self.sighted(j as usize, v)?;
             if copied {
                 out.push(scaled);
             } else if scaled.to_bits() != v.to_bits() {
@@ -216,26 +210,32 @@ impl FirstSight {
     }
 
     /// Feature `j`'s value `v` scaled at first sight: its magnitude is the feature's scale when
-    /// it is the first non-zero, and must not exceed it otherwise.
-    #[inline]
+    /// it is the first non-zero, and must not exceed it otherwise. The common case of wide files,
+    /// a feature of first magnitude 1 and a value within it, is inline and without the division
+    /// (`max_abs_value(1, v)` is `v` itself: `v / 1` is exact and `|v| <= 1` is inside the
+    /// saturation); the rest is a call, so that a row's loop stays tight.
+    #[inline(always)]
     fn sighted(&mut self, j: usize, v: f64) -> Result<f64, Unsighted> {
-        let kind = self.kind(j);
-        if kind == UNIT {
-            // The common case of wide files, without the division: `max_abs_value(1, v)` is
-            // `v` itself (`v / 1` is exact and `|v| <= 1` is inside the saturation).
-            if v.abs() > 1.0 {
-                return Err(Unsighted::Larger {
-                    feature: j,
-                    first: 1.0,
-                    value: v,
-                });
-            }
+        if self.kind(j) == UNIT && v.abs() <= 1.0 {
             self.nonzeros += u64::from(v != 0.0);
             return Ok(v);
         }
+        self.sighted_otherwise(j, v)
+    }
+
+    /// [`FirstSight::sighted`] for every case but a unit feature's value within its magnitude.
+    #[inline(never)]
+    fn sighted_otherwise(&mut self, j: usize, v: f64) -> Result<f64, Unsighted> {
+        let kind = self.kind(j);
+        if kind == UNIT {
+            return Err(Unsighted::Larger {
+                feature: j,
+                first: 1.0,
+                value: v,
+            });
+        }
         let m = match kind {
             UNSEEN => 0.0,
-            UNIT => 1.0,
             _ => self.first[j],
         };
         if v == 0.0 {
