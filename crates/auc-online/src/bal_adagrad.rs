@@ -283,30 +283,33 @@ impl Serialize for BalAdagrad {
     /// The layout of `SavedBalAdagrad`, written from the slots without a copy.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let lazy = self.lazy();
-        let coords = self.slots.iter().map(|s| Coord { w: s.w, g2: s.g2 });
-        let counted = if lazy { &self.slots[..] } else { &[] };
-        let last = counted.iter().map(|s| s.last);
+        let counted = if self.lazy() { &self.slots[..] } else { &[] };
         let mut st = serializer.serialize_struct("BalAdagrad", 5)?;
         st.serialize_field("params", &self.params)?;
         st.serialize_field("counts", &self.counts)?;
-        st.serialize_field("coords", &Seq(std::cell::Cell::new(Some(coords))))?;
-        st.serialize_field("last", &Seq(std::cell::Cell::new(Some(last))))?;
+        st.serialize_field("coords", &CoordsOf(&self.slots))?;
+        st.serialize_field("last", &StepsOf(counted))?;
         st.serialize_field("rejected", &self.rejected)?;
         st.end()
     }
 }
 
-/// A sequence serialized from an iterator of exact length (taken once; postcard writes the
-/// length first).
-struct Seq<I>(std::cell::Cell<Option<I>>);
+/// The slots' weights and accumulators, serialized as the sequence of [`Coord`]s they were saved
+/// as.
+struct CoordsOf<'a>(&'a [Slot]);
 
-impl<I: Iterator<Item = T>, T: Serialize> Serialize for Seq<I> {
+impl Serialize for CoordsOf<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.0.take() {
-            Some(items) => serializer.collect_seq(items),
-            None => Err(serde::ser::Error::custom("a sequence serialized twice")),
-        }
+        serializer.collect_seq(self.0.iter().map(|s| Coord { w: s.w, g2: s.g2 }))
+    }
+}
+
+/// The slots' step counters, serialized as a sequence of integers.
+struct StepsOf<'a>(&'a [Slot]);
+
+impl Serialize for StepsOf<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|s| s.last))
     }
 }
 
