@@ -261,7 +261,8 @@ impl BlendParams {
     }
 
     /// Peak bytes of a fit on data of `shape`: the trees' fit (with their training scores), the
-    /// map and its fit, a block of mapped rows and the moments of the map's features.
+    /// map and its fit, a block of mapped rows, the moments of the map's features and the
+    /// weight's choice.
     pub fn bytes(&self, shape: &DataShape) -> u64 {
         let d = self.landmarks as u64;
         let spec = FeatureMapSpec::new(MapShape {
@@ -281,6 +282,36 @@ impl BlendParams {
             .saturating_add(map)
             .saturating_add(block)
             .saturating_add(moments)
+            .saturating_add(self.choice_bytes(shape))
+    }
+
+    /// Peak bytes of the weight's choice (0 without `weight_folds`): each fold's sums of kernel
+    /// values, and the folds' fits side by side, each with the sums of the other folds, its
+    /// kernel member's solve, its trees and its copies of the sample's rows.
+    fn choice_bytes(&self, shape: &DataShape) -> u64 {
+        let folds = self.weight_folds as u64;
+        if folds == 0 {
+            return 0;
+        }
+        // The map has at most as many landmarks as distinct training rows.
+        let d = self.landmarks.min(shape.n) as u64;
+        let rows = shape.n.min(crate::weight::WEIGHT_ROWS);
+        let sample = DataShape {
+            n: rows,
+            positives: shape.positives.min(rows),
+            negatives: shape.negatives.min(rows),
+            ..*shape
+        };
+        // Two classes' M x M cross products.
+        let sums = d.saturating_mul(d).saturating_mul(16);
+        let rows_copy = (rows as u64)
+            .saturating_mul(shape.dim as u64)
+            .saturating_mul(16);
+        let fold = sums
+            .saturating_add(auc_online::moment_fit_bytes(d as usize))
+            .saturating_add(self.tree_params().bytes(&sample))
+            .saturating_add(rows_copy);
+        folds.saturating_mul(sums.saturating_add(fold))
     }
 }
 

@@ -9,7 +9,8 @@
 //! strongly correlated, so it overstates the error of their differences: on small samples and
 //! few positives the prior stands unless the evidence is large, on large ones the best weight
 //! wins. The sample's map is the blend's own (fitted without labels on the training rows), so
-//! no fold refits it.
+//! no fold refits it. The folds' fits run side by side (each alone leaves a thread idle much of
+//! the time); their AUCs are added in fold order, so the choice does not depend on the threads.
 
 use auc_core::{Dataset, FitError, Label, Scorer};
 use auc_eval::folds::{derive_seed, splits_of_folds, stratified_kfold};
@@ -142,27 +143,39 @@ pub(crate) fn choose(
             .filter(|&(g, _)| g != f)
             .fold(KernelSums::new(shift.clone()), |a, (_, s)| a.add(s))
     };
+    // The folds side by side (each fit's own steps are serial enough to leave a thread idle);
+    // their AUCs are added in fold order, as one after the other would.
+    let fold_aucs: Vec<[f64; 5]> = splits_of_folds(0, parts, sample.n())
+        .into_par_iter()
+        .map(|split| {
+            let kernel = members::kernel_of_sums(map, &others(split.fold), members.lambda)?;
+            let test = sample.select(&split.test);
+            let (k, t) = held_out_scores(
+                &members.trees,
+                map,
+                kernel,
+                &sample.select(&split.train),
+                &test,
+            )?;
+            let labels = test.labels();
+            let mut aucs = [0.0; 5];
+            for (a, &w) in aucs.iter_mut().zip(&WEIGHTS) {
+                let blend: Vec<f64> = k
+                    .iter()
+                    .zip(&t)
+                    .map(|(a, b)| w * a + (1.0 - w) * b)
+                    .collect();
+                *a = auc(&blend, labels).map_err(|_| FitError::NotFinite {
+                    what: "the blend's held-out scores",
+                })?;
+            }
+            Ok(aucs)
+        })
+        .collect::<Result<_, FitError>>()?;
     let mut sums = [0.0; 5];
-    for split in splits_of_folds(0, parts, sample.n()) {
-        let kernel = members::kernel_of_sums(map, &others(split.fold), members.lambda)?;
-        let test = sample.select(&split.test);
-        let (k, t) = held_out_scores(
-            &members.trees,
-            map,
-            kernel,
-            &sample.select(&split.train),
-            &test,
-        )?;
-        let labels = test.labels();
-        for (s, &w) in sums.iter_mut().zip(&WEIGHTS) {
-            let blend: Vec<f64> = k
-                .iter()
-                .zip(&t)
-                .map(|(a, b)| w * a + (1.0 - w) * b)
-                .collect();
-            *s += auc(&blend, labels).map_err(|_| FitError::NotFinite {
-                what: "the blend's held-out scores",
-            })?;
+    for aucs in &fold_aucs {
+        for (s, a) in sums.iter_mut().zip(aucs) {
+            *s += a;
         }
     }
     let aucs = sums.map(|s| s / folds as f64);
