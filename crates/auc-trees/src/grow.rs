@@ -175,7 +175,7 @@ struct Leaf {
     parent: Option<(usize, bool)>,
 }
 
-/// Scratch reused across trees: the row order, the partition buffer and the gathered
+/// Scratch reused across trees: the row order, the partition buffers (two halves) and the gathered
 /// gradients and Hessians of a leaf, side by side.
 #[derive(Default)]
 pub struct GrowScratch {
@@ -572,50 +572,69 @@ fn split_gains(side: &Side, cells: &[[f64; 4]], left: &[[f64; 4]], gains: &mut [
 const CHUNK: usize = 1 << 14;
 
 /// Moves the rows of `rows` whose bin is at most `bin` to the front, each side in its order;
-/// returns how many there are. Chunks of rows are split in parallel, then their sides are
-/// put together in order: a stable partition is unique, so the result does not depend on
-/// the chunks or the threads.
+/// returns how many there are. Chunks of rows are split in parallel into the two halves of
+/// `spare`, then every chunk's two sides are copied back to their places in parallel (the
+/// places are disjoint, the copies independent): a stable partition is unique, so the result
+/// does not depend on the chunks or the threads.
 fn partition(col: &[u8], bin: usize, rows: &mut [u32], spare: &mut Vec<u32>) -> usize {
     let n = rows.len();
-    spare.clear();
-    spare.resize(n, 0);
-    let lefts: Vec<usize> = rows
-        .par_chunks_mut(CHUNK)
-        .zip(spare.par_chunks_mut(CHUNK))
-        .map(|(rows, spare)| split_chunk(col, bin, rows, spare))
-        .collect();
-    // Each chunk's left side moves down to follow the previous ones (never over a chunk not
-    // yet moved: a chunk's destination starts at or before its own start), then the right
-    // sides follow from the spare buffer.
-    let mut left = 0;
-    for (c, &l) in lefts.iter().enumerate() {
-        rows.copy_within(c * CHUNK..c * CHUNK + l, left);
-        left += l;
+    // Grown once to the root's size; what it holds is overwritten before it is read.
+    if spare.len() < 2 * n {
+        spare.resize(2 * n, 0);
     }
-    let mut at = left;
+    let (lspare, rspare) = spare[..2 * n].split_at_mut(n);
+    let lefts: Vec<usize> = rows
+        .par_chunks(CHUNK)
+        .zip(lspare.par_chunks_mut(CHUNK))
+        .zip(rspare.par_chunks_mut(CHUNK))
+        .map(|((rows, l), r)| split_chunk(col, bin, rows, l, r))
+        .collect();
+    let left: usize = lefts.iter().sum();
+    // Each chunk's left rows follow the previous chunks' left rows, its right rows the previous
+    // chunks' right rows after all the left ones.
+    let (mut to_left, mut to_right) = rows.split_at_mut(left);
+    let mut copies: Vec<(&mut [u32], &[u32])> = Vec::with_capacity(2 * lefts.len());
     for (c, &l) in lefts.iter().enumerate() {
-        let r = (n - c * CHUNK).min(CHUNK) - l;
-        rows[at..at + r].copy_from_slice(&spare[c * CHUNK..c * CHUNK + r]);
-        at += r;
+        let from = c * CHUNK;
+        let r = (n - from).min(CHUNK) - l;
+        let (a, rest) = std::mem::take(&mut to_left).split_at_mut(l);
+        to_left = rest;
+        let (b, rest) = std::mem::take(&mut to_right).split_at_mut(r);
+        to_right = rest;
+        copies.push((a, &lspare[from..from + l]));
+        copies.push((b, &rspare[from..from + r]));
+    }
+    if n < PARALLEL_COPY_ROWS {
+        for (to, from) in copies {
+            to.copy_from_slice(from);
+        }
+    } else {
+        copies
+            .into_par_iter()
+            .for_each(|(to, from)| to.copy_from_slice(from));
     }
     left
 }
 
-/// One chunk's stable partition: its left rows to the front of `rows`, its right rows to the
-/// front of `spare`; returns the left count.
-fn split_chunk(col: &[u8], bin: usize, rows: &mut [u32], spare: &mut [u32]) -> usize {
+/// Leaves of fewer rows have their partition's copies made on one thread: waking the other
+/// would cost more than the copies (a leaf of 19,020 rows fitted 1.08 times slower with them
+/// parallel).
+const PARALLEL_COPY_ROWS: usize = 4 * CHUNK;
+
+/// One chunk's stable partition: its left rows to the front of `left`, its right rows to the
+/// front of `right`; returns the left count.
+fn split_chunk(col: &[u8], bin: usize, rows: &[u32], left: &mut [u32], right: &mut [u32]) -> usize {
     // Without a branch on the row's side (a coin flip the processor cannot predict): each row
     // is written to both places, and only its own side's count moves on.
-    let (mut left, mut right) = (0, 0);
-    for k in 0..rows.len() {
-        let i = rows[k];
+    let (mut l, mut r) = (0, 0);
+    for &i in rows {
         let goes_left = usize::from(col[i as usize] as usize <= bin);
-        rows[left] = i;
-        spare[right] = i;
-        left += goes_left;
-        right += 1 - goes_left;
+        left[l] = i;
+        right[r] = i;
+        l += goes_left;
+        r += 1 - goes_left;
     }
-    left
+    l
 }
 
 #[cfg(test)]
@@ -809,24 +828,29 @@ mod tests {
 
     #[test]
     fn partitions_are_stable_and_leaf_values_land_once() {
-        let n = 2 * CHUNK + 777;
+        // Copies made on one thread and in parallel; the spare buffer reused from a larger
+        // partition (what it holds must not matter).
+        let big = PARALLEL_COPY_ROWS + 777;
         let mut s = 5;
-        let col: Vec<u8> = (0..n).map(|_| (lcg(&mut s) % 256) as u8).collect();
-        let rows: Vec<u32> = (0..n as u32).filter(|i| i % 5 != 2).collect();
-        for bin in [0, 17, 128, 255] {
-            let mut got = rows.clone();
-            let mut spare = Vec::new();
-            let left = partition(&col, bin, &mut got, &mut spare);
-            let goes = |i: &&u32| col[**i as usize] as usize <= bin;
-            let want: Vec<u32> = rows
-                .iter()
-                .filter(goes)
-                .chain(rows.iter().filter(|i| !goes(i)))
-                .copied()
-                .collect();
-            assert_eq!(left, rows.iter().filter(goes).count());
-            assert_eq!(got, want, "bin {bin}");
+        let col: Vec<u8> = (0..big).map(|_| (lcg(&mut s) % 256) as u8).collect();
+        let mut spare = Vec::new();
+        for n in [big, 2 * CHUNK + 777, 100] {
+            let rows: Vec<u32> = (0..n as u32).filter(|i| i % 5 != 2).collect();
+            for bin in [0, 17, 128, 255] {
+                let mut got = rows.clone();
+                let left = partition(&col, bin, &mut got, &mut spare);
+                let goes = |i: &&u32| col[**i as usize] as usize <= bin;
+                let want: Vec<u32> = rows
+                    .iter()
+                    .filter(goes)
+                    .chain(rows.iter().filter(|i| !goes(i)))
+                    .copied()
+                    .collect();
+                assert_eq!(left, rows.iter().filter(goes).count());
+                assert_eq!(got, want, "{n} rows, bin {bin}");
+            }
         }
+        let n = 2 * CHUNK + 777;
         // Two leaves over the rows split at bin 100, each ascending: every score gets its
         // leaf's value once.
         let mut order: Vec<u32> = (0..n as u32).collect();

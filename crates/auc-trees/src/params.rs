@@ -196,7 +196,7 @@ impl BoostedTreesParams {
     pub fn bytes(&self, shape: &DataShape) -> u64 {
         let (n, p) = (shape.n as u64, shape.dim as u64);
         let binned = Bins::binned_bytes(shape.n, shape.dim);
-        let rows = n.saturating_mul(8 * 5 + 4 * 2);
+        let rows = n.saturating_mul(8 * 5 + 4 * 3);
         let bins = p.saturating_mul(self.bins as u64).saturating_mul(8);
         // A leaf's histogram: per feature, MAX_BINS cells of four lanes (two sums, a count and
         // a zero); and the root's counts, per feature and bin.
