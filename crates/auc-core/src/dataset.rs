@@ -273,6 +273,48 @@ impl Dataset {
         self
     }
 
+    /// The dataset with `f(feature, value)` in place of every stored value (every cell of a
+    /// dense dataset, every stored entry of a sparse one), written where the values are, without
+    /// a copy of the rows. A result that is not finite is refused with its row and feature (the
+    /// dataset, taken by value, is then dropped).
+    pub fn map_stored_values(
+        mut self,
+        f: impl Fn(usize, f64) -> f64,
+    ) -> Result<Dataset, DatasetError> {
+        match &mut self.storage {
+            Storage::Dense { values } => {
+                if self.dim == 0 {
+                    return Ok(self);
+                }
+                for (row, x) in values.chunks_exact_mut(self.dim).enumerate() {
+                    for (feature, v) in x.iter_mut().enumerate() {
+                        *v = f(feature, *v);
+                        if !v.is_finite() {
+                            return Err(DatasetError::NonFinite { row, feature });
+                        }
+                    }
+                }
+            }
+            Storage::Sparse {
+                indptr,
+                indices,
+                values,
+            } => {
+                for (k, (&j, v)) in indices.iter().zip(values.iter_mut()).enumerate() {
+                    *v = f(j as usize, *v);
+                    if !v.is_finite() {
+                        let row = indptr.partition_point(|&start| start <= k) - 1;
+                        return Err(DatasetError::NonFinite {
+                            row,
+                            feature: j as usize,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(self)
+    }
+
     /// A dense copy (a no-op clone when already dense).
     pub fn to_dense(&self) -> Dataset {
         if !self.is_sparse() {
@@ -295,6 +337,54 @@ impl Dataset {
 mod tests {
     use super::*;
     use Label::{Neg, Pos};
+
+    #[test]
+    fn stored_values_are_mapped_in_place_and_non_finite_results_refused() {
+        let sparse = small_sparse();
+        let dense = sparse.to_dense();
+        let f = |j: usize, v: f64| 10.0 * j as f64 + v;
+        // Sparse: only the stored entries move; dense: every cell.
+        let want_sparse: Vec<f64> = sparse
+            .iter()
+            .flat_map(|(x, _)| match x {
+                Row::Sparse(s) => s
+                    .indices()
+                    .iter()
+                    .zip(s.values())
+                    .map(|(&j, &v)| f(j as usize, v))
+                    .collect::<Vec<_>>(),
+                Row::Dense(_) => unreachable!(),
+            })
+            .collect();
+        let mapped = sparse.clone().map_stored_values(f).unwrap();
+        let Storage::Sparse { values, .. } = mapped.storage() else {
+            panic!("stays sparse")
+        };
+        assert_eq!(values, &want_sparse);
+        assert_eq!(mapped.labels(), sparse.labels());
+        let mapped = dense.clone().map_stored_values(f).unwrap();
+        for (i, (x, _)) in mapped.iter().enumerate() {
+            let Row::Dense(x) = x else {
+                panic!("stays dense")
+            };
+            let Row::Dense(old) = dense.row(i) else {
+                panic!("dense")
+            };
+            for (j, (&v, &o)) in x.iter().zip(old).enumerate() {
+                assert_eq!(v, f(j, o));
+            }
+        }
+        // Row (0, -3, 0) holds the third stored entry: feature 1 of row 2.
+        let bad = |j: usize, v: f64| if v < 0.0 { f64::NAN } else { v + j as f64 };
+        assert_eq!(
+            sparse.map_stored_values(bad),
+            Err(DatasetError::NonFinite { row: 2, feature: 1 })
+        );
+        assert_eq!(
+            dense.map_stored_values(bad),
+            Err(DatasetError::NonFinite { row: 2, feature: 1 })
+        );
+    }
 
     fn small_sparse() -> Dataset {
         // Rows: (1, 0, 2), (0, 0, 0), (0, -3, 0).

@@ -635,23 +635,32 @@ impl RawData {
         Ok(data)
     }
 
-    /// [`RawData::binarize_as`] taking the rows by value: CSR rows that stay CSR move into the
-    /// dataset instead of being copied. The same dataset.
+    /// [`RawData::binarize_as`] taking the rows by value: rows that keep their storage move into
+    /// the dataset, and CSR rows made dense are written from the moved arrays, instead of being
+    /// copied first. The same dataset.
     pub fn into_binarized(self, positive: &Positive, layout: Layout) -> Result<Dataset, DataError> {
-        if !self.keeps_sparse(layout) {
-            return self.binarize_as(positive, layout);
-        }
         let pos = self.positive_labels(positive)?;
         let labels = self.labels_for(&pos);
+        let want_sparse = self.keeps_sparse(layout);
         match self.features {
             Features::Sparse {
                 indptr,
                 indices,
                 values,
-            } => Ok(Dataset::sparse(self.dim, indptr, indices, values, labels)?),
-            features @ Features::Dense { .. } => {
-                Self { features, ..self }.binarize_as(positive, layout)
+            } => {
+                let sparse = Dataset::sparse(self.dim, indptr, indices, values, labels)?;
+                Ok(if want_sparse {
+                    sparse
+                } else {
+                    sparse.to_dense()
+                })
             }
+            Features::Dense { values } if !want_sparse => {
+                Ok(Dataset::dense(self.dim, values, labels)?)
+            }
+            features @ Features::Dense { .. } => Self { features, ..self }
+                .into_csr()
+                .into_binarized(&Positive::Known(pos), layout),
         }
     }
 

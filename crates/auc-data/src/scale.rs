@@ -15,7 +15,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use auc_core::{Dataset, Row, RowBuf, Storage};
+use auc_core::{Dataset, DatasetError, Row, RowBuf, Storage};
 use serde::{Deserialize, Serialize};
 
 use crate::{DataError, ScalerProblem};
@@ -445,6 +445,25 @@ impl Scaler {
         };
         // Scaled values are finite (saturated) and the layout is the input's, which was valid.
         result.unwrap_or_else(|_| data.clone())
+    }
+
+    /// [`Scaler::transform`] of a dataset taken by value: scaled where its values are, without a
+    /// copy of the rows, wherever the storage is kept (every case but min-max scaling of sparse
+    /// rows, which become dense and are written anew). The same values, bit for bit; a
+    /// non-finite result, which the saturating scalers never give, is refused with its place.
+    pub fn transform_owned(&self, data: Dataset) -> Result<Dataset, DatasetError> {
+        match (self, data.storage()) {
+            (Scaler::None, _) => Ok(data),
+            (Scaler::MinMax { .. }, Storage::Sparse { .. }) => Ok(self.transform(&data)),
+            (Scaler::MaxAbs { max_abs }, Storage::Sparse { .. }) => {
+                // As `transform`'s sparse case, without `scale_value`'s match a value.
+                data.map_stored_values(|j, v| match max_abs.get(j) {
+                    Some(&m) => max_abs_value(m, v),
+                    None => v,
+                })
+            }
+            _ => data.map_stored_values(|j, v| self.scale_value(j, v)),
+        }
     }
 
     /// Scales one row into `out`, reusing its storage: allocation-free once `out` has the form

@@ -495,6 +495,23 @@ fn chunks_binarized_with_the_whole_inputs_layout_have_its_rows() {
     );
     let dense = raw.binarize_as(&known, Layout::Dense).unwrap();
     assert_eq!(dense, whole);
+    // Taking the rows by value gives the same dataset for every input kind and layout.
+    for input in [&raw, &csv] {
+        for layout in [
+            Layout::AsRead,
+            Layout::ByDensity,
+            Layout::Dense,
+            Layout::Sparse,
+        ] {
+            for rule in [&known, &Positive::Auto] {
+                assert_eq!(
+                    input.clone().into_binarized(rule, layout).unwrap(),
+                    input.binarize_as(rule, layout).unwrap(),
+                    "{layout:?}"
+                );
+            }
+        }
+    }
     assert_eq!(Layout::for_input(false, 0.01), Layout::Dense);
     assert_eq!(Layout::for_input(true, 0.01), Layout::Sparse);
 }

@@ -1,6 +1,6 @@
 //! [`FittedStage`]: what every fitted preparation stage does, whatever its kind.
 
-use auc_core::{Dataset, Row, RowBuf};
+use auc_core::{Dataset, DatasetError, Row, RowBuf};
 
 /// What every fitted stage does: the same map on whole datasets and on single rows, checked
 /// when decoded.
@@ -9,6 +9,12 @@ pub trait FittedStage {
     fn name(&self) -> &'static str;
     /// `data` through the stage. Must equal [`FittedStage::apply_row`] row by row, bit for bit.
     fn apply_dataset(&self, data: &Dataset) -> Dataset;
+    /// [`FittedStage::apply_dataset`] of a dataset taken by value, the same dataset: a stage that
+    /// can write its values where they are does so instead of copying the rows (the default
+    /// copies). A non-finite result is refused with its place.
+    fn apply_owned(&self, data: Dataset) -> Result<Dataset, DatasetError> {
+        Ok(self.apply_dataset(&data))
+    }
     /// One row through the stage into `out`, reusing its storage (allocation-free once `out`
     /// has the capacity of the result).
     fn apply_row(&self, x: Row<'_>, out: &mut RowBuf);

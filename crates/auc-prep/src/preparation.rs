@@ -7,7 +7,7 @@
 //! (before feature crosses); both convert to the same preparation, so those files load and score
 //! as they did.
 
-use auc_core::{Dataset, Row};
+use auc_core::{Dataset, DatasetError, Row};
 use auc_data::{PositiveChoice, ReadOptions, Reading, Scaler};
 use serde::{Deserialize, Serialize};
 
@@ -185,6 +185,12 @@ impl Preparation {
     /// `data` prepared as the training data was.
     pub fn apply(&self, data: &Dataset) -> Dataset {
         self.transform.apply_dataset(data)
+    }
+
+    /// [`Preparation::apply`] of a dataset taken by value: the same dataset, scaled where its
+    /// values are instead of copied (`Transform::apply_owned`).
+    pub fn apply_owned(&self, data: Dataset) -> Result<Dataset, DatasetError> {
+        self.transform.apply_owned(data)
     }
 
     /// One row prepared as the training data was; the result lives in `bufs` (allocation-free

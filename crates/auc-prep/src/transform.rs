@@ -9,7 +9,7 @@
 //! [`crate::TransformSpec`] that fits it. Variants are only ever appended, so model files that
 //! hold the older variants keep decoding (postcard tags a variant by its position).
 
-use auc_core::{Dataset, Row, RowBuf};
+use auc_core::{Dataset, DatasetError, Row, RowBuf};
 use auc_data::Scaler;
 use serde::{Deserialize, Serialize};
 
@@ -242,6 +242,15 @@ impl Transform {
             out = s.fitted().apply_dataset(&out);
         }
         out
+    }
+
+    /// [`Transform::apply_dataset`] of a dataset taken by value: each stage writes in place where
+    /// it can, and no stage leaves the dataset as it is (no copy of the rows when there is no
+    /// stage). A non-finite result is refused with its place.
+    pub fn apply_owned(&self, data: Dataset) -> Result<Dataset, DatasetError> {
+        self.stages
+            .iter()
+            .try_fold(data, |d, s| s.fitted().apply_owned(d))
     }
 
     /// One row through every stage in order; the result lives in `bufs`.

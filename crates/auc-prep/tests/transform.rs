@@ -1,5 +1,6 @@
 //! The preparation pipeline against independent computations: rows prepared one at a time equal
-//! the same rows prepared as a dataset (bit for bit), the stages equal the scaler and unit norm of
+//! the same rows prepared as a dataset (bit for bit, whether the dataset is borrowed or taken by
+//! value), the stages equal the scaler and unit norm of
 //! `auc-data` applied by hand in the order version 3 model files applied them, fitting from rows
 //! equals fitting from their ranges, and stages keep their fixed order.
 
@@ -70,13 +71,18 @@ proptest! {
     #[test]
     fn prop_rows_equal_dataset(
         p in 1usize..6,
-        values in prop::collection::vec(prop_oneof![Just(0.0), -1e3f64..1e3], 6..60),
+        values in prop::collection::vec(prop_oneof![Just(0.0), Just(-0.0), -1e3f64..1e3], 6..60),
         sparse in any::<bool>(),
     ) {
         let data = dataset(p, &values, sparse);
         for spec in all_specs() {
             let t = spec.fit(ScaleEvidence::Data(&data)).unwrap();
             let whole = t.apply_dataset(&data);
+            // The dataset taken by value and scaled where it is: the same storage and bits.
+            let owned = t.apply_owned(data.clone()).unwrap();
+            prop_assert_eq!(owned.is_sparse(), whole.is_sparse(), "{:?}", spec);
+            prop_assert_eq!(bits(&owned), bits(&whole), "{:?}", spec);
+            prop_assert_eq!(owned.labels(), whole.labels());
             let mut bufs = RowBuffers::new();
             for (i, (x, _)) in data.iter().enumerate() {
                 let got = row_bits(t.apply_row(x, &mut bufs), p);

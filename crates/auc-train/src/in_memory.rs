@@ -86,14 +86,15 @@ pub fn load_training(
         "use --limit or --hash-bits",
     )?;
     let choice = raw.choose_positive(&spec.positive)?;
-    let mut data = raw.binarize_as(&choice.known(), layout)?;
+    let many_labels = choice.many_labels_warning(&raw.label_counts());
+    let reading = raw.reading().clone();
+    // The rows move into the dataset (a copy of them would double the peak).
+    let mut data = raw.into_binarized(&choice.known(), layout)?;
     let (pos, neg) = data.class_counts();
     report.positive_class(&choice, pos as u64, neg as u64);
-    if let Some(w) = choice.many_labels_warning(&raw.label_counts()) {
+    if let Some(w) = many_labels {
         report.warning(&w);
     }
-    let reading = raw.reading().clone();
-    drop(raw);
     auc_stream::need_both(pos as u64, neg as u64, what)?;
     if let Some(s) = &spec.scale_from
         && s.dim > data.dim()
@@ -119,8 +120,8 @@ pub fn load_training(
         )?;
     }
     let preparation = spec.preparation(reading, &choice, data.dim(), transform);
-    let prepared = preparation.apply(&data);
-    drop(data);
+    // Scaled where the rows are (a copy would double the peak).
+    let prepared = preparation.apply_owned(data)?;
     Ok(TrainingData {
         data: shuffled(prepared, order),
         preparation,

@@ -2,7 +2,7 @@
 //! applied per feature. The arithmetic lives in `auc-data`, beside the ranges it is fitted from;
 //! this file makes it a stage.
 
-use auc_core::{Dataset, Row, RowBuf};
+use auc_core::{Dataset, DatasetError, Row, RowBuf};
 use auc_data::Scaler;
 
 use crate::fitted::FittedStage;
@@ -14,6 +14,10 @@ impl FittedStage for Scaler {
 
     fn apply_dataset(&self, data: &Dataset) -> Dataset {
         self.transform(data)
+    }
+
+    fn apply_owned(&self, data: Dataset) -> Result<Dataset, DatasetError> {
+        self.transform_owned(data)
     }
 
     fn apply_row(&self, x: Row<'_>, out: &mut RowBuf) {
