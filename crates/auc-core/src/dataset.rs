@@ -315,6 +315,52 @@ impl Dataset {
         Ok(self)
     }
 
+    /// The dataset dense, written into the storage of its own values: a sparse dataset's value
+    /// array is grown to $n p$ and each row's stored values moved, from the last row's last
+    /// value backwards, to their dense places (a value never moves down: the $r$-th stored value
+    /// of row $i$ sits at $\mathrm{indptr}_i + r \le i p + j$ for its feature $j$, so nothing is
+    /// overwritten before it is read), the places between them set to 0. The same dataset as
+    /// [`Dataset::to_dense`], without holding the sparse rows and a dense copy at once.
+    pub fn into_dense(self) -> Dataset {
+        let Dataset {
+            dim,
+            storage,
+            labels,
+        } = self;
+        let values = match storage {
+            Storage::Dense { values } => values,
+            Storage::Sparse {
+                indptr,
+                indices,
+                mut values,
+            } => {
+                let n = labels.len();
+                values.resize(n * dim, 0.0);
+                for i in (0..n).rev() {
+                    let (start, end) = (indptr[i], indptr[i + 1]);
+                    // The row's next stored value to place, from its end.
+                    let mut k = end;
+                    for j in (0..dim).rev() {
+                        let dest = i * dim + j;
+                        if k > start && indices[k - 1] as usize == j {
+                            k -= 1;
+                            // As `to_dense`'s `0 + v`: a stored -0 becomes 0.
+                            values[dest] = 0.0 + values[k];
+                        } else {
+                            values[dest] = 0.0;
+                        }
+                    }
+                }
+                values
+            }
+        };
+        Dataset {
+            dim,
+            storage: Storage::Dense { values },
+            labels,
+        }
+    }
+
     /// A dense copy (a no-op clone when already dense).
     pub fn to_dense(&self) -> Dataset {
         if !self.is_sparse() {
@@ -384,6 +430,52 @@ mod tests {
             dense.map_stored_values(bad),
             Err(DatasetError::NonFinite { row: 2, feature: 1 })
         );
+    }
+
+    /// Sparse rows of every shape: empty, full, a value at the first or last feature only.
+    fn sparse_rows(dim: usize, rows: &[Vec<(u32, f64)>]) -> Dataset {
+        let (mut indptr, mut indices, mut values) = (vec![0], Vec::new(), Vec::new());
+        for r in rows {
+            for &(j, v) in r {
+                indices.push(j);
+                values.push(v);
+            }
+            indptr.push(indices.len());
+        }
+        let labels = (0..rows.len())
+            .map(|i| if i % 2 == 0 { Pos } else { Neg })
+            .collect();
+        Dataset::sparse(dim, indptr, indices, values, labels).unwrap()
+    }
+
+    #[test]
+    fn densified_in_place_equals_the_dense_copy() {
+        let full: Vec<(u32, f64)> = (0..4).map(|j| (j, f64::from(j) + 0.5)).collect();
+        let cases = [
+            sparse_rows(4, &[vec![], full.clone(), vec![(0, -1.0)], vec![(3, 2.0)]]),
+            sparse_rows(4, &[full.clone(), full.clone()]),
+            sparse_rows(4, &[vec![(3, 7.0)], vec![], vec![]]),
+            sparse_rows(4, &[vec![(1, -0.0), (2, 3.0)], vec![(0, 1.0), (3, 1.0)]]),
+            sparse_rows(1, &[vec![], vec![(0, 9.0)]]),
+            sparse_rows(0, &[vec![], vec![]]),
+            sparse_rows(3, &[]),
+            small_sparse(),
+        ];
+        for d in cases {
+            let want = d.to_dense();
+            let got = d.clone().into_dense();
+            let Storage::Dense { values: w } = want.storage() else {
+                panic!("dense")
+            };
+            let Storage::Dense { values: g } = got.storage() else {
+                panic!("dense")
+            };
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(g), bits(w), "{d:?}");
+            assert_eq!(got, want);
+            // Already dense: the same values, moved.
+            assert_eq!(want.clone().into_dense(), want);
+        }
     }
 
     fn small_sparse() -> Dataset {

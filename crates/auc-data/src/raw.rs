@@ -425,7 +425,11 @@ impl RawData {
     ///
     /// The result is dense when every part is dense, otherwise CSR (dense parts lose their zeros).
     /// No parts give empty sparse data of dimension 0.
-    pub fn concat(parts: Vec<RawData>) -> RawData {
+    pub fn concat(mut parts: Vec<RawData>) -> RawData {
+        // One part is its own concatenation (sparse parts hold no zeros): moved, not copied.
+        if parts.len() == 1 {
+            return parts.pop().expect("one part");
+        }
         let reading = parts.first().map_or(Reading::Libsvm, |p| p.reading.clone());
         let dim = parts.iter().map(|p| p.dim).max().unwrap_or(0);
         let n: usize = parts.iter().map(|p| p.n()).sum();
@@ -636,8 +640,8 @@ impl RawData {
     }
 
     /// [`RawData::binarize_as`] taking the rows by value: rows that keep their storage move into
-    /// the dataset, and CSR rows made dense are written from the moved arrays, instead of being
-    /// copied first. The same dataset.
+    /// the dataset, and CSR rows made dense are spread out in their own value array
+    /// ([`Dataset::into_dense`]) instead of being copied. The same dataset.
     pub fn into_binarized(self, positive: &Positive, layout: Layout) -> Result<Dataset, DataError> {
         let pos = self.positive_labels(positive)?;
         let labels = self.labels_for(&pos);
@@ -652,7 +656,7 @@ impl RawData {
                 Ok(if want_sparse {
                     sparse
                 } else {
-                    sparse.to_dense()
+                    sparse.into_dense()
                 })
             }
             Features::Dense { values } if !want_sparse => {

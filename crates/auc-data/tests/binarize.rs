@@ -153,6 +153,28 @@ fn concat_keeps_row_order_and_takes_the_largest_dimension() {
     assert_eq!(c.row(2), b.row(0));
     let empty = RawData::concat(vec![]);
     assert_eq!((empty.n(), empty.dim()), (0, 0));
+    // One part, taken as it is, equals that part concatenated with no rows (the general path,
+    // which drops explicit zeros: the reader already has).
+    let zeros = libsvm(
+        "1 1:1 3:0
+-1 2:0
+",
+    );
+    let none = libsvm("");
+    assert_eq!(
+        RawData::concat(vec![zeros.clone()]),
+        RawData::concat(vec![zeros.clone(), none.clone()])
+    );
+    let opts = ReadOptions::default();
+    let dense = read_csv(
+        &b"1,0,2
+0,0,0
+"[..],
+        "d",
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(RawData::concat(vec![dense.clone()]), dense);
 }
 
 #[test]
