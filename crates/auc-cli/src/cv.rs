@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use auc_core::{Dataset, ParamMap};
-use auc_data::PositiveChoice;
+use auc_data::{Layout, PositiveChoice};
 use auc_eval::cv::{self, Algo as CvAlgo, CvConfig, RunRecord};
 use auc_learners::{Algorithm, Configured, lookup};
 use serde_json::json;
@@ -118,7 +118,8 @@ impl RunArgs {
         }
         input::warn_many_labels(&choice, &train);
         let Some(test_path) = &self.test else {
-            let data = train.binarize(&choice.known())?;
+            // The rows move into the dataset (`into_binarized`), not copied.
+            let data = train.into_binarized(&choice.known(), Layout::ByDensity)?;
             input::report_positive(&choice, &data);
             return Ok((data, None, choice));
         };
@@ -126,9 +127,9 @@ impl RunArgs {
         let dim = train.dim().max(test.dim());
         train = train.with_dim(dim)?;
         test = test.with_dim(dim)?;
-        let data = train.binarize(&choice.known())?;
+        let data = train.into_binarized(&choice.known(), Layout::ByDensity)?;
         input::report_positive(&choice, &data);
-        let test = test.binarize(&choice.known())?;
+        let test = test.into_binarized(&choice.known(), Layout::ByDensity)?;
         Ok((data, Some(test), choice))
     }
 
