@@ -427,8 +427,10 @@ impl RawData {
     /// No parts give empty sparse data of dimension 0.
     pub fn concat(mut parts: Vec<RawData>) -> RawData {
         // One part is its own concatenation (sparse parts hold no zeros): moved, not copied.
-        if parts.len() == 1 {
-            return parts.pop().expect("one part");
+        if parts.len() == 1
+            && let Some(part) = parts.pop()
+        {
+            return part;
         }
         let reading = parts.first().map_or(Reading::Libsvm, |p| p.reading.clone());
         let dim = parts.iter().map(|p| p.dim).max().unwrap_or(0);
@@ -605,38 +607,8 @@ impl RawData {
     /// input allocates $8 n p$ bytes ([`RawData::dense_bytes`]); [`Layout::Sparse`] on dense input
     /// drops the zeros.
     pub fn binarize_as(&self, positive: &Positive, layout: Layout) -> Result<Dataset, DataError> {
-        let pos = self.positive_labels(positive)?;
-        let labels = self.labels_for(&pos);
-        let sparse_input = matches!(self.features, Features::Sparse { .. });
-        let want_sparse = self.keeps_sparse(layout);
-        if !sparse_input && want_sparse {
-            return self
-                .clone()
-                .into_csr()
-                .binarize_as(&Positive::Known(pos), layout);
-        }
-        let data = match &self.features {
-            Features::Dense { values } => Dataset::dense(self.dim, values.clone(), labels)?,
-            Features::Sparse {
-                indptr,
-                indices,
-                values,
-            } => {
-                let sparse = Dataset::sparse(
-                    self.dim,
-                    indptr.clone(),
-                    indices.clone(),
-                    values.clone(),
-                    labels,
-                )?;
-                if want_sparse {
-                    sparse
-                } else {
-                    sparse.to_dense()
-                }
-            }
-        };
-        Ok(data)
+        // A copy of the rows, as the dataset needs one: the same dataset as by value.
+        self.clone().into_binarized(positive, layout)
     }
 
     /// [`RawData::binarize_as`] taking the rows by value: rows that keep their storage move into

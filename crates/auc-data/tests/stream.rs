@@ -495,21 +495,44 @@ fn chunks_binarized_with_the_whole_inputs_layout_have_its_rows() {
     );
     let dense = raw.binarize_as(&known, Layout::Dense).unwrap();
     assert_eq!(dense, whole);
-    // Taking the rows by value gives the same dataset for every input kind and layout.
+    // Taking the rows by value, for every input kind and layout: the storage the layout asks
+    // for, each row's values as read (a stored zero reads as 0) and its label by the rule.
     for input in [&raw, &csv] {
+        let read_sparse = matches!(input.row(0), Row::Sparse(_));
         for layout in [
             Layout::AsRead,
             Layout::ByDensity,
             Layout::Dense,
             Layout::Sparse,
         ] {
-            for rule in [&known, &Positive::Auto] {
-                assert_eq!(
-                    input.clone().into_binarized(rule, layout).unwrap(),
-                    input.binarize_as(rule, layout).unwrap(),
-                    "{layout:?}"
-                );
+            let d = input.clone().into_binarized(&known, layout).unwrap();
+            let sparse = match layout {
+                Layout::AsRead => read_sparse,
+                Layout::ByDensity => input.is_sparse(),
+                Layout::Dense => false,
+                Layout::Sparse => true,
+            };
+            assert_eq!(d.is_sparse(), sparse, "{layout:?}");
+            assert_eq!((d.n(), d.dim()), (input.n(), input.dim()));
+            for i in 0..input.n() {
+                for j in 0..input.dim() {
+                    assert_eq!(
+                        d.row(i).get(j).to_bits(),
+                        (0.0 + input.row(i).get(j)).to_bits(),
+                        "{layout:?} row {i} feature {j}"
+                    );
+                }
+                let positive = input.raw_labels()[i] == 1.0;
+                assert_eq!(d.label(i).is_pos(), positive);
             }
+            let auto = input.choose_positive(&Positive::Auto).unwrap().known();
+            assert_eq!(
+                input
+                    .clone()
+                    .into_binarized(&Positive::Auto, layout)
+                    .unwrap(),
+                input.clone().into_binarized(&auto, layout).unwrap()
+            );
         }
     }
     assert_eq!(Layout::for_input(false, 0.01), Layout::Dense);
