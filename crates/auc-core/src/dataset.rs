@@ -432,24 +432,21 @@ mod tests {
         );
     }
 
-    /// Sparse rows of every shape: empty, full, a value at the first or last feature only.
+    /// Sparse rows from `(feature, value)` lists, labels alternating from positive.
     fn sparse_rows(dim: usize, rows: &[Vec<(u32, f64)>]) -> Dataset {
-        let (mut indptr, mut indices, mut values) = (vec![0], Vec::new(), Vec::new());
-        for r in rows {
-            for &(j, v) in r {
-                indices.push(j);
-                values.push(v);
-            }
-            indptr.push(indices.len());
-        }
-        let labels = (0..rows.len())
-            .map(|i| if i % 2 == 0 { Pos } else { Neg })
-            .collect();
+        let ends = rows.iter().scan(0, |end, r| {
+            *end += r.len();
+            Some(*end)
+        });
+        let indptr = std::iter::once(0).chain(ends).collect();
+        let (indices, values) = rows.iter().flatten().copied().unzip();
+        let labels = (0..rows.len()).map(|i| [Pos, Neg][i % 2]).collect();
         Dataset::sparse(dim, indptr, indices, values, labels).unwrap()
     }
 
     #[test]
     fn densified_in_place_equals_the_dense_copy() {
+        // Rows of every shape: empty, full, a value at the first or last feature only.
         let full: Vec<(u32, f64)> = (0..4).map(|j| (j, f64::from(j) + 0.5)).collect();
         let cases = [
             sparse_rows(4, &[vec![], full.clone(), vec![(0, -1.0)], vec![(3, 2.0)]]),

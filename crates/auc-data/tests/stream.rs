@@ -522,7 +522,7 @@ fn chunks_binarized_with_the_whole_inputs_layout_have_its_rows() {
                         "{layout:?} row {i} feature {j}"
                     );
                 }
-                let positive = input.raw_labels()[i] == 1.0;
+                let positive = input.raw_labels()[i].to_bits() == 1.0f64.to_bits();
                 assert_eq!(d.label(i).is_pos(), positive);
             }
             let auto = input.choose_positive(&Positive::Auto).unwrap().known();
