@@ -400,63 +400,26 @@ impl Scaler {
     /// stored entries); [`Scaler::MinMax`] gives dense rows, since zeros move ($8 n p$ bytes:
     /// check [`crate::dense_bytes`] first for large sparse data).
     pub fn transform(&self, data: &Dataset) -> Dataset {
-        let labels = data.labels().to_vec();
-        let p = data.dim();
-        let result = match (self, data.storage()) {
-            (Scaler::None, _) => return data.clone(),
-            (Scaler::MinMax { .. }, _) => {
-                let mut out = Vec::with_capacity(data.n() * p);
-                let zeros: Vec<f64> = (0..p).map(|j| self.scale_value(j, 0.0)).collect();
-                for (x, _) in data.iter() {
-                    let start = out.len();
-                    out.extend_from_slice(&zeros);
-                    x.for_each(|j, v| out[start + j] = self.scale_value(j, v));
-                }
-                Dataset::dense(p, out, labels)
-            }
-            (Scaler::MaxAbs { .. }, Storage::Dense { values }) => {
-                let out = values
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &v)| self.scale_value(k % p.max(1), v))
-                    .collect();
-                Dataset::dense(p, out, labels)
-            }
-            (
-                Scaler::MaxAbs { max_abs },
-                Storage::Sparse {
-                    indptr,
-                    indices,
-                    values,
-                },
-            ) => {
-                // `scale_value` without its call and its match on the scaler for each value
-                // (they were a sixth of a wide file's default-scaled pass).
-                let out = indices
-                    .iter()
-                    .zip(values)
-                    .map(|(&j, &v)| match max_abs.get(j as usize) {
-                        Some(&m) => max_abs_value(m, v),
-                        None => v,
-                    })
-                    .collect();
-                Dataset::sparse(p, indptr.clone(), indices.clone(), out, labels)
-            }
+        let scaled = match (self, data.storage()) {
+            (Scaler::MinMax { .. }, Storage::Sparse { .. }) => self.min_max_dense(data),
+            // A copy of the rows, as the result needs one, scaled where it is.
+            _ => self.transform_owned(data.clone()),
         };
         // Scaled values are finite (saturated) and the layout is the input's, which was valid.
-        result.unwrap_or_else(|_| data.clone())
+        scaled.unwrap_or_else(|_| data.clone())
     }
 
     /// [`Scaler::transform`] of a dataset taken by value: scaled where its values are, without a
     /// copy of the rows, wherever the storage is kept (every case but min-max scaling of sparse
-    /// rows, which become dense and are written anew). The same values, bit for bit; a
-    /// non-finite result, which the saturating scalers never give, is refused with its place.
+    /// rows, which become dense and are written anew). A non-finite result, which the saturating
+    /// scalers never give, is refused with its place.
     pub fn transform_owned(&self, data: Dataset) -> Result<Dataset, DatasetError> {
         match (self, data.storage()) {
             (Scaler::None, _) => Ok(data),
-            (Scaler::MinMax { .. }, Storage::Sparse { .. }) => Ok(self.transform(&data)),
+            (Scaler::MinMax { .. }, Storage::Sparse { .. }) => self.min_max_dense(&data),
             (Scaler::MaxAbs { max_abs }, Storage::Sparse { .. }) => {
-                // As `transform`'s sparse case, without `scale_value`'s match a value.
+                // `scale_value` without its call and its match on the scaler for each value
+                // (they were a sixth of a wide file's default-scaled pass).
                 data.map_stored_values(|j, v| match max_abs.get(j) {
                     Some(&m) => max_abs_value(m, v),
                     None => v,
@@ -464,6 +427,19 @@ impl Scaler {
             }
             _ => data.map_stored_values(|j, v| self.scale_value(j, v)),
         }
+    }
+
+    /// Min-max scaling of sparse rows, written dense: a row's zeros move to their scaled value.
+    fn min_max_dense(&self, data: &Dataset) -> Result<Dataset, DatasetError> {
+        let p = data.dim();
+        let mut out = Vec::with_capacity(data.n() * p);
+        let zeros: Vec<f64> = (0..p).map(|j| self.scale_value(j, 0.0)).collect();
+        for (x, _) in data.iter() {
+            let start = out.len();
+            out.extend_from_slice(&zeros);
+            x.for_each(|j, v| out[start + j] = self.scale_value(j, v));
+        }
+        Dataset::dense(p, out, data.labels().to_vec())
     }
 
     /// Scales one row into `out`, reusing its storage: allocation-free once `out` has the form
