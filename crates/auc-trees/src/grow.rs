@@ -592,8 +592,9 @@ fn partition(col: &[u8], bin: usize, rows: &mut [u32], spare: &mut Vec<u32>) -> 
     let left: usize = lefts.iter().sum();
     // Each chunk's left rows follow the previous chunks' left rows, its right rows the previous
     // chunks' right rows after all the left ones.
+    let parallel = n >= PARALLEL_COPY_ROWS;
     let (mut to_left, mut to_right) = rows.split_at_mut(left);
-    let mut copies: Vec<(&mut [u32], &[u32])> = Vec::with_capacity(2 * lefts.len());
+    let mut copies: Vec<(&mut [u32], &[u32])> = Vec::new();
     for (c, &l) in lefts.iter().enumerate() {
         let from = c * CHUNK;
         let r = (n - from).min(CHUNK) - l;
@@ -601,14 +602,16 @@ fn partition(col: &[u8], bin: usize, rows: &mut [u32], spare: &mut Vec<u32>) -> 
         to_left = rest;
         let (b, rest) = std::mem::take(&mut to_right).split_at_mut(r);
         to_right = rest;
-        copies.push((a, &lspare[from..from + l]));
-        copies.push((b, &rspare[from..from + r]));
-    }
-    if n < PARALLEL_COPY_ROWS {
-        for (to, from) in copies {
-            to.copy_from_slice(from);
+        let sides = [(a, &lspare[from..from + l]), (b, &rspare[from..from + r])];
+        if parallel {
+            copies.extend(sides);
+        } else {
+            for (to, from) in sides {
+                to.copy_from_slice(from);
+            }
         }
-    } else {
+    }
+    if parallel {
         copies
             .into_par_iter()
             .for_each(|(to, from)| to.copy_from_slice(from));
