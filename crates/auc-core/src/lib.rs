@@ -33,7 +33,7 @@ pub use error::{DatasetError, FitError, ParamError, StateError};
 pub use label::Label;
 pub use learner::{
     BatchParams, BoxedModel, DataShape, Divergence, DynFit, Fit, OnlineLearner, OnlineParams,
-    SavedState, Scorer, Streaming, Transductive,
+    SavedState, Scorer, Streaming, Transductive, update_in_order,
 };
 pub use params::{Family, ParamKind, ParamMap, ParamSpec, ParamValue, Params, Range};
 pub use row::{Row, RowBuf, SparseRow, SparseVec};

@@ -136,9 +136,7 @@ where
 {
     fn fit_dyn(&self, train: &Dataset, seed: u64) -> Result<BoxedModel, FitError> {
         let mut l = Averaged::new(self.0.build(train.dim(), seed)?);
-        for (x, y) in train.iter() {
-            l.update(x, y);
-        }
+        auc_core::update_in_order(&mut l, train, |_| {});
         Ok(Box::new(l))
     }
 

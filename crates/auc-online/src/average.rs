@@ -154,6 +154,16 @@ impl<L: Linear + Scorer> Scorer for Averaged<L> {
 }
 
 impl<L: Linear + OnlineLearner> OnlineLearner for Averaged<L> {
+    /// The wrapped learner's, and with sparse steps the row's entries of the mean and its step
+    /// counters.
+    fn prefetch(&self, x: Row<'_>) {
+        self.inner.prefetch(x);
+        if L::SPARSE_STEPS {
+            crate::prefetch_rows_features(x, &self.mean);
+            crate::prefetch_rows_features(x, &self.last);
+        }
+    }
+
     fn update(&mut self, x: Row<'_>, y: Label) {
         self.t += 1;
         let t = self.t;

@@ -519,6 +519,10 @@ impl Scorer for BalAdagrad {
 }
 
 impl OnlineLearner for BalAdagrad {
+    fn prefetch(&self, x: Row<'_>) {
+        crate::prefetch_rows_features(x, &self.slots);
+    }
+
     fn update(&mut self, x: Row<'_>, y: Label) {
         match x {
             Row::Sparse(r) => self.step_on(r.indices().iter().map(|&j| j as usize), r.values(), y),

@@ -268,6 +268,10 @@ impl Scorer for BalFtrl {
 }
 
 impl OnlineLearner for BalFtrl {
+    fn prefetch(&self, x: Row<'_>) {
+        crate::prefetch_rows_features(x, &self.coords);
+    }
+
     fn update(&mut self, x: Row<'_>, y: Label) {
         let c = self.counts.weigh(y);
         let yv = y.sign();

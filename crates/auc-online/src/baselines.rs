@@ -66,6 +66,10 @@ impl Scorer for Perceptron {
 }
 
 impl OnlineLearner for Perceptron {
+    fn prefetch(&self, x: Row<'_>) {
+        crate::prefetch_rows_features(x, &self.w);
+    }
+
     fn update(&mut self, x: Row<'_>, y: Label) {
         let yv = y.sign();
         if yv * x.dot(&self.w) <= 0.0 {
@@ -171,6 +175,10 @@ impl Scorer for PaI {
 }
 
 impl OnlineLearner for PaI {
+    fn prefetch(&self, x: Row<'_>) {
+        crate::prefetch_rows_features(x, &self.w);
+    }
+
     fn update(&mut self, x: Row<'_>, y: Label) {
         let yv = y.sign();
         let (score, norm_sq) = x.dot_and_norm_sq(&self.w);

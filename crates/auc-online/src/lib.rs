@@ -217,6 +217,25 @@ pub(crate) fn grow_zeros(v: &mut Vec<f64>, dim: usize) {
     }
 }
 
+/// Starts loading the entries of a per-feature vector at a sparse row's features
+/// ([`OnlineLearner::prefetch`]); a dense row is read in order, which the hardware prefetches
+/// by itself. An entry whose size does not divide the 64-byte cache line may straddle two
+/// lines: then the next entry's first byte is prefetched too, which lies in the second line
+/// whenever entry `j` straddles.
+///
+/// [`OnlineLearner::prefetch`]: auc_core::OnlineLearner::prefetch
+pub(crate) fn prefetch_rows_features<T>(x: Row<'_>, v: &[T]) {
+    let straddles = 64 % size_of::<T>().max(1) != 0;
+    if let Row::Sparse(r) = x {
+        for &j in r.indices() {
+            prefetch_index::prefetch_index(v, j as usize);
+            if straddles {
+                prefetch_index::prefetch_index(v, j as usize + 1);
+            }
+        }
+    }
+}
+
 /// Checks a decoded buffered row: within `dim` features, finite values, sorted indices.
 pub(crate) fn check_row(row: &auc_core::RowBuf, dim: usize) -> Result<(), auc_core::StateError> {
     row.check(dim)

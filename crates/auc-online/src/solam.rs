@@ -400,6 +400,12 @@ fn dot_and_norm_sq_touching(x: Row<'_>, v: &[f64], u: &[f64]) -> (f64, f64) {
 }
 
 impl OnlineLearner for Solam {
+    /// Starts loading the row's entries of $v$ and $u$.
+    fn prefetch(&self, x: Row<'_>) {
+        crate::prefetch_rows_features(x, &self.v);
+        crate::prefetch_rows_features(x, &self.u);
+    }
+
     fn update(&mut self, x: Row<'_>, y: Label) {
         self.cache = WeightsCache::default();
         self.t += 1;

@@ -130,6 +130,13 @@ impl<'a> Learning<'a> {
         Ok(())
     }
 
+    /// Tells the learner that `x` is the next row it will step on
+    /// ([`OnlineLearner::prefetch`]): the loads of its state at the row's features start while
+    /// it steps on the row before.
+    pub fn prefetch(&self, x: Row<'_>) {
+        self.learner.prefetch(x);
+    }
+
     /// Positive rows fed.
     pub fn positives(&self) -> u64 {
         self.positives
@@ -222,7 +229,12 @@ pub fn learn_pass(
                 learning.grow(*dim)?;
             }
             match &mut shuffle {
-                None => learning.step(x, y)?,
+                None => {
+                    if i + 1 < data.n() {
+                        learning.prefetch(data.row(i + 1));
+                    }
+                    learning.step(x, y)?;
+                }
                 Some(s) => s.push(x, y, &mut |x, y| learning.step(x, y))?,
             }
         }

@@ -172,11 +172,10 @@ pub fn stream_into(
     what: &str,
 ) {
     progress.start(what, Some(data.n() as u64));
-    for (i, (x, y)) in data.iter().enumerate() {
-        learner.update(x, y);
+    auc_core::update_in_order(learner, data, |i| {
         if i % 4096 == 4095 {
             progress.update(0, i as u64 + 1);
         }
-    }
+    });
     progress.finish();
 }
