@@ -257,7 +257,7 @@ struct Wire<P = Preparation> {
     averaged: bool,
     preparation: P,
     training: TrainingRecord,
-    state: Vec<u8>,
+    state: StateBytes,
     calibration: Option<Calibration>,
 }
 
@@ -276,6 +276,37 @@ impl From<Wire<PreparationV5>> for Wire {
     }
 }
 
+/// A learner's postcard state inside the payload. Postcard writes a byte sequence and a byte
+/// string alike (the length as a varint, then the bytes), so this is the layout of the
+/// `Vec<u8>` every format version has stored; it is written and read as one byte string (a
+/// copy of tens of MB) instead of one sequence element at a time.
+struct StateBytes(Vec<u8>);
+
+impl Serialize for StateBytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for StateBytes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = StateBytes;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a learner's state as bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<StateBytes, E> {
+                Ok(StateBytes(v.to_vec()))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<StateBytes, E> {
+                Ok(StateBytes(v))
+            }
+        }
+        d.deserialize_byte_buf(Visit)
+    }
+}
+
 /// The payload of versions 3 and 4; `P` is the preparation's layout ([`PreparationV5`] in
 /// version 4, [`PreparationV3`] in version 3). Neither had a calibration.
 #[derive(Serialize, Deserialize)]
@@ -286,7 +317,7 @@ struct WireV4<P> {
     averaged: bool,
     preparation: P,
     training: TrainingRecord,
-    state: Vec<u8>,
+    state: StateBytes,
 }
 
 impl<P: Into<Preparation>> From<WireV4<P>> for Wire {
@@ -327,6 +358,12 @@ impl Model {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.encode(self.state.state_bytes()).0
+    }
+
+    /// The file's bytes around `state` (the state's postcard bytes), and `state` back. The
+    /// payload is written once, into its place after the header (its length filled in after).
+    fn encode(&self, state: Vec<u8>) -> (Vec<u8>, Vec<u8>) {
         let wire = Wire {
             algorithm: self.algorithm.name.to_owned(),
             state_version: self.algorithm.state_version,
@@ -334,26 +371,29 @@ impl Model {
             averaged: self.state.averaged(),
             preparation: self.preparation.clone(),
             training: self.training.clone(),
-            state: self.state.state_bytes(),
+            state: StateBytes(state),
             calibration: self.calibration.clone(),
         };
-        let payload = postcard::to_allocvec(&wire).expect("model payloads serialize to postcard");
-        let mut out = Vec::with_capacity(payload.len() + HEADER + 4);
+        // The state and room for the rest, so that the payload is not moved while it grows.
+        let mut out = Vec::with_capacity(HEADER + wire.state.0.len() + 64 * 1024);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        out.extend_from_slice(&payload);
+        out.extend_from_slice(&[0; 8]);
+        let mut out =
+            postcard::to_extend(&wire, out).expect("model payloads serialize to postcard");
+        let payload = (out.len() - HEADER) as u64;
+        out[HEADER - 8..HEADER].copy_from_slice(&payload.to_le_bytes());
         let crc = crc32fast::hash(&out);
         out.extend_from_slice(&crc.to_le_bytes());
-        out
+        (out, wire.state.0)
     }
 
     /// The file's bytes after reading them back: they decode, validate and hold the same
     /// state and parameters. What `auc train` writes, so a saved model always loads.
     pub fn to_checked_bytes(&self) -> Result<Vec<u8>, Error> {
-        let bytes = self.to_bytes();
+        let (bytes, state) = self.encode(self.state.state_bytes());
         let back = Model::from_bytes(&bytes)?;
-        if back.state.state_bytes() != self.state.state_bytes()
+        if back.state.state_bytes() != state
             || back.config.params_json() != self.config.params_json()
             || back.calibration != self.calibration
         {
@@ -425,7 +465,7 @@ impl Model {
             ))));
         }
         let state = algorithm
-            .decode(&wire.state, wire.averaged, wire.state_version)
+            .decode(&wire.state.0, wire.averaged, wire.state_version)
             .map_err(Error::State)?;
         // The learner sees the stages' output: the map's features when there is a map.
         let learner_dim = wire.preparation.transform.output_dim(wire.preparation.dim);
@@ -522,5 +562,24 @@ impl TrainingRecord {
             negatives: add("negative examples", self.negatives, negatives)?,
             ..self.clone()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StateBytes;
+
+    /// The state written as one byte string has the layout of the `Vec<u8>` sequence earlier
+    /// builds wrote, and such a sequence reads back as the same bytes (lengths around the
+    /// varint's one- and two-byte boundaries and beyond).
+    #[test]
+    fn state_bytes_are_laid_out_as_a_byte_sequence() {
+        for n in [0usize, 1, 127, 128, 300, 16_383, 16_384, 70_000] {
+            let v: Vec<u8> = (0..n).map(|i| (i * 7 % 251) as u8).collect();
+            let seq = postcard::to_allocvec(&v).unwrap();
+            assert_eq!(postcard::to_allocvec(&StateBytes(v.clone())).unwrap(), seq);
+            let back: StateBytes = postcard::from_bytes(&seq).unwrap();
+            assert_eq!(back.0, v);
+        }
     }
 }
