@@ -99,7 +99,9 @@ pub(crate) fn param_map(json: &str) -> PyResult<ParamMap> {
 
 /// Feeds `rows` to `learner` in order, each prepared as `prep` says (lent as they are when
 /// there is nothing to prepare). With `prequential`, each row's score by the learner before its
-/// step on the row is pushed there (what `partial_fit` calibrates on).
+/// step on the row is pushed there (what `partial_fit` calibrates on). Sparse rows whose
+/// features the stages keep are shown to the learner one row ahead (its prefetch of their
+/// state, as in `auc train`).
 fn stream(
     learner: &mut dyn OnlineLearner,
     rows: &Rows<'_>,
@@ -110,7 +112,12 @@ fn stream(
     let mut scratch = Scratch::default();
     let mut bufs = RowBuffers::new();
     let plain = prep.transform.is_identity();
+    let ahead = rows.is_sparse() && !prep.transform.reshapes();
+    let mut next = Scratch::default();
     rows.for_each(&mut scratch, |i, x| {
+        if ahead && i + 1 < rows.n() {
+            learner.prefetch(rows.row(i + 1, &mut next));
+        }
         let x = if plain {
             x
         } else {
