@@ -484,6 +484,13 @@ where
         }
     }
 
+    fn score_all(&self, data: &Dataset) -> Vec<f64> {
+        match self {
+            LinearState::Last(l) => l.score_all(data),
+            LinearState::Averaged(l) => l.score_all(data),
+        }
+    }
+
     fn divergence(&self) -> Option<Divergence> {
         match self {
             LinearState::Last(l) => l.divergence(),

@@ -73,10 +73,12 @@
 //! ($g / H = 0$, $\rho = 1$).
 
 use auc_core::{
-    Divergence, Family, Label, OnlineLearner, OnlineParams, ParamError, ParamSpec, Params, Range,
-    Row, SavedState, Scorer, StateError, check,
+    Dataset, Divergence, Family, Label, OnlineLearner, OnlineParams, ParamError, ParamSpec, Params,
+    Range, Row, SavedState, Scorer, StateError, check,
 };
 use serde::{Deserialize, Serialize};
+
+mod saved;
 
 use crate::adagrad_row::{DELTA, RowState, power, shrink};
 use crate::{Linear, WeightsCache, linear_divergence};
@@ -163,16 +165,6 @@ struct Slot {
     last: u64,
 }
 
-/// One feature's weight and accumulator as saved (the state's layout keeps the step counters in
-/// a sequence of their own, written only when $\lambda > 0$).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-struct Coord {
-    /// $\tilde w_j$: $w_j$ after step $\tau_j$ (the current weight when $\lambda = 0$).
-    w: f64,
-    /// $G_j$.
-    g2: f64,
-}
-
 /// One pass of diagonal AdaGrad on the class-balanced logistic loss, with lazy L2 (module docs):
 /// on $(x_t, y_t)$, $c_t = t / (2 n^{y_t}_t)$, $g_t = -c_t y_t \sigma(-y_t w_t^\top x_t)\, x_t$,
 /// $$G_{t,j} = G_{t-1,j} + g_{t,j}^2, \qquad
@@ -185,7 +177,7 @@ struct Coord {
 /// Saved as `SavedBalAdagrad` (version 1: the weights and accumulators, then the step counters
 /// when $\lambda > 0$), held as one `Slot` per feature.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(try_from = "SavedBalAdagrad")]
+#[serde(try_from = "saved::SavedBalAdagrad")]
 pub struct BalAdagrad {
     params: BalAdagradParams,
     /// Examples and positives seen.
@@ -200,117 +192,6 @@ pub struct BalAdagrad {
     /// Scratch of a step: the row's features gathered for the row kernels, its capacity kept
     /// across steps.
     row: RowScratch,
-}
-
-/// [`BalAdagrad`]'s saved layout, the fields in the order of state version 1.
-#[derive(Deserialize)]
-#[serde(rename = "BalAdagrad")]
-struct SavedBalAdagrad {
-    params: BalAdagradParams,
-    counts: ClassCounts,
-    coords: SlotsOfCoords,
-    /// $\tau_j$ per feature when $\lambda > 0$; empty when $\lambda = 0$.
-    last: Vec<u64>,
-    rejected: u64,
-}
-
-/// The saved weights and accumulators read straight into slots (step counters 0 until the
-/// saved ones are put in), so that loading holds the slots and the counters, not a third copy.
-struct SlotsOfCoords(Vec<Slot>);
-
-impl<'de> Deserialize<'de> for SlotsOfCoords {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = SlotsOfCoords;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a sequence of weights and accumulators")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Self::Value, A::Error> {
-                // The announced length sizes the slots only up to 2^20 (a file may lie); longer
-                // sequences grow as they are read.
-                let mut slots = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 20));
-                while let Some(c) = seq.next_element::<Coord>()? {
-                    slots.push(Slot {
-                        w: c.w,
-                        g2: c.g2,
-                        last: 0,
-                    });
-                }
-                Ok(SlotsOfCoords(slots))
-            }
-        }
-        d.deserialize_seq(Visit)
-    }
-}
-
-impl TryFrom<SavedBalAdagrad> for BalAdagrad {
-    type Error = String;
-
-    /// Puts the saved step counters into the slots; a `last` of the wrong length is refused
-    /// here, since the slots cannot hold it (the other checks are [`SavedState::validate`]'s).
-    fn try_from(s: SavedBalAdagrad) -> Result<Self, String> {
-        let mut slots = s.coords.0;
-        let want = if s.params.lambda > 0.0 {
-            slots.len()
-        } else {
-            0
-        };
-        if s.last.len() != want {
-            return Err(format!(
-                "last has {} values where {want} are expected",
-                s.last.len()
-            ));
-        }
-        for (slot, &last) in slots.iter_mut().zip(&s.last) {
-            slot.last = last;
-        }
-        Ok(Self {
-            params: s.params,
-            counts: s.counts,
-            slots,
-            rejected: s.rejected,
-            cache: WeightsCache::default(),
-            row: RowScratch::default(),
-        })
-    }
-}
-
-impl Serialize for BalAdagrad {
-    /// The layout of `SavedBalAdagrad`, written from the slots without a copy.
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let counted = if self.lazy() { &self.slots[..] } else { &[] };
-        let mut st = serializer.serialize_struct("BalAdagrad", 5)?;
-        st.serialize_field("params", &self.params)?;
-        st.serialize_field("counts", &self.counts)?;
-        st.serialize_field("coords", &CoordsOf(&self.slots))?;
-        st.serialize_field("last", &StepsOf(counted))?;
-        st.serialize_field("rejected", &self.rejected)?;
-        st.end()
-    }
-}
-
-/// The slots' weights and accumulators, serialized as the sequence of [`Coord`]s they were saved
-/// as.
-struct CoordsOf<'a>(&'a [Slot]);
-
-impl Serialize for CoordsOf<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(|s| Coord { w: s.w, g2: s.g2 }))
-    }
-}
-
-/// The slots' step counters, serialized as a sequence of integers.
-struct StepsOf<'a>(&'a [Slot]);
-
-impl Serialize for StepsOf<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(|s| s.last))
-    }
 }
 
 /// A step's scratch arrays (their capacity kept across steps); not serialized, ignored by `==`.
@@ -505,12 +386,27 @@ impl Linear for BalAdagrad {
 }
 
 impl Scorer for BalAdagrad {
-    /// $w^\top x$ over the row's stored features, $O(\mathrm{nnz}(x))$.
+    /// $w^\top x$ over the row's stored features, $O(\mathrm{nnz}(x))$: from the materialized
+    /// weights when a [`Linear::weights`] call since the last update left them, else each
+    /// feature's weight brought to the current step (a power per feature; the same bits).
     fn score(&self, x: Row<'_>) -> f64 {
         crate::check_dense_len(x, self.slots.len());
         let mut s = 0.0;
-        x.for_each(|j, xj| s += xj * self.weight_at(j, self.counts.steps()));
+        match self.cache.0.get() {
+            Some(w) => x.for_each(|j, xj| s += xj * w[j]),
+            None => x.for_each(|j, xj| s += xj * self.weight_at(j, self.counts.steps())),
+        }
         s
+    }
+
+    /// Materializes the weights first (kept until the next update) when the rows store at
+    /// least one value for every eight features: the $O(p)$ catch-up in vector rounds then
+    /// costs less than a scalar power per stored value. The same scores, bit for bit.
+    fn score_all(&self, data: &Dataset) -> Vec<f64> {
+        if data.nnz().saturating_mul(8) >= self.slots.len() {
+            self.weights();
+        }
+        data.iter().map(|(x, _)| self.score(x)).collect()
     }
 
     fn divergence(&self) -> Option<Divergence> {
@@ -565,6 +461,7 @@ impl SavedState for BalAdagrad {
 #[cfg(test)]
 #[allow(clippy::float_cmp)] // Bit-for-bit comparisons are the point of the lazy-step tests.
 mod tests {
+    use super::saved::Coord;
     use super::*;
     use auc_core::Label::{Neg, Pos};
     use auc_core::SparseVec;
@@ -619,6 +516,34 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// A dataset's scores with the weights materialized first (`score_all`) are the scores
+        /// row by row with a power per feature, bit for bit, and the materialized weights stay
+        /// for the next scores.
+        #[test]
+        fn score_all_equals_the_scores_row_by_row(
+            rows in stream(30, 6),
+            lambda in prop_oneof![Just(0.0), 1e-4f64..0.5],
+        ) {
+            let mut l = BalAdagradParams { eta: 0.5, lambda }.build(30, 0).unwrap();
+            for (x, y) in &rows {
+                l.update(Row::Sparse(x.view()), *y);
+            }
+            let one_by_one: Vec<u64> =
+                rows.iter().map(|(x, _)| l.score(Row::Sparse(x.view())).to_bits()).collect();
+            let mut indptr = vec![0];
+            let (mut indices, mut values) = (Vec::new(), Vec::new());
+            for (x, _) in &rows {
+                indices.extend_from_slice(x.view().indices());
+                values.extend_from_slice(x.view().values());
+                indptr.push(indices.len());
+            }
+            let labels = rows.iter().map(|(_, y)| *y).collect();
+            let data = Dataset::sparse(30, indptr, indices, values, labels).unwrap();
+            let all: Vec<u64> = l.score_all(&data).iter().map(|s| s.to_bits()).collect();
+            prop_assert_eq!(&all, &one_by_one);
+            prop_assert_eq!(l.cache.0.get().is_some(), data.nnz() * 8 >= 30);
+        }
 
         /// With $\lambda = 0$ the lazy learner is the eager step bit for bit; with $\lambda > 0$
         /// it agrees to $10^{-12}$ of the largest weight (a power instead of repeated
