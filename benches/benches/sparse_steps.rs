@@ -7,12 +7,13 @@
 //! step); `averaged-pa-i` is PA-I with `Averaged` (lazy averaging). Balanced AdaGrad runs at its
 //! defaults, where $\lambda > 0$ makes every touched feature catch up its shrinkage in one power
 //! (its lazy L2 step). Balanced FTRL runs at its defaults: nothing to catch up, a step reads and
-//! writes one 32-byte slot per non-zero.
+//! writes one 32-byte slot per non-zero. The rows go through `update_in_order`, as in training:
+//! each learner is told the next row before its step on the current one (its prefetch).
 
 use std::hint::black_box;
 
 use auc_benches::streams;
-use auc_core::{Dataset, OnlineLearner, OnlineParams, Params};
+use auc_core::{Dataset, OnlineLearner, OnlineParams, Params, update_in_order};
 use auc_online::{
     Averaged, BalAdagradParams, BalFtrlParams, PaIParams, PerceptronParams, SolamParams,
 };
@@ -29,11 +30,7 @@ fn bench_learner<L: OnlineLearner>(c: &mut Criterion, name: &str, id: &str, mut 
     let mut g = c.benchmark_group("auc-online/sparse-step");
     g.throughput(Throughput::Elements(d.n() as u64));
     g.bench_function(BenchmarkId::new(name, id), |b| {
-        b.iter(|| {
-            for (x, y) in d.iter() {
-                l.update(black_box(x), y);
-            }
-        })
+        b.iter(|| update_in_order(&mut l, black_box(d), |_| {}))
     });
     g.finish();
     black_box(l.score(d.iter().next().expect("rows").0));
