@@ -33,6 +33,19 @@ pub fn sparse_row(dim: u32, max_nnz: usize) -> impl Strategy<Value = SparseVec> 
         .prop_map(|m| SparseVec::from_pairs(m).expect("btree keys increase"))
 }
 
+/// The CSR dataset of `rows` over `dim` features, in order.
+pub fn sparse_dataset(rows: &[(SparseVec, Label)], dim: usize) -> Dataset {
+    let mut indptr = vec![0];
+    let (mut indices, mut values) = (Vec::new(), Vec::new());
+    for (x, _) in rows {
+        indices.extend_from_slice(x.view().indices());
+        values.extend_from_slice(x.view().values());
+        indptr.push(indices.len());
+    }
+    let labels = rows.iter().map(|(_, y)| *y).collect();
+    Dataset::sparse(dim, indptr, indices, values, labels).expect("rows within dim")
+}
+
 /// A dense dataset with `p` in `dims` and `n` in `ns` rows, values in `[-1, 1]`, holding both
 /// classes (the first row is positive and the second negative; `n >= 2` is enforced).
 pub fn dense_problem(

@@ -466,7 +466,7 @@ mod tests {
     use super::*;
     use auc_core::Label::{Neg, Pos};
     use auc_core::SparseVec;
-    use auc_core::testing::{sparse_row, tol};
+    use auc_core::testing::{sparse_dataset, sparse_row, tol};
     use proptest::prelude::*;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
@@ -532,15 +532,7 @@ mod tests {
             }
             let one_by_one: Vec<u64> =
                 rows.iter().map(|(x, _)| l.score(Row::Sparse(x.view())).to_bits()).collect();
-            let mut indptr = vec![0];
-            let (mut indices, mut values) = (Vec::new(), Vec::new());
-            for (x, _) in &rows {
-                indices.extend_from_slice(x.view().indices());
-                values.extend_from_slice(x.view().values());
-                indptr.push(indices.len());
-            }
-            let labels = rows.iter().map(|(_, y)| *y).collect();
-            let data = Dataset::sparse(30, indptr, indices, values, labels).unwrap();
+            let data = sparse_dataset(&rows, 30);
             let all: Vec<u64> = l.score_all(&data).iter().map(|s| s.to_bits()).collect();
             prop_assert_eq!(&all, &one_by_one);
             prop_assert_eq!(l.cache.0.get().is_some(), data.nnz() * 16 >= 30);

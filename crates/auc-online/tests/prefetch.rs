@@ -5,7 +5,8 @@
 //! `auc_core::update_in_order` must give the plain loop's state as well.
 
 use auc_core::Label::{self, Neg, Pos};
-use auc_core::{Dataset, OnlineLearner, OnlineParams, Row, SparseVec, update_in_order};
+use auc_core::testing::sparse_dataset;
+use auc_core::{OnlineLearner, OnlineParams, Row, SparseVec, update_in_order};
 use auc_online::{
     Averaged, BalAdagradParams, BalFtrlParams, PaIParams, PerceptronParams, SolamParams,
 };
@@ -63,15 +64,7 @@ fn same_state<L: OnlineLearner + Serialize>(build: impl Fn() -> L) {
         hinted.prefetch(Row::Dense(&[1.0, 2.0]));
         hinted.update(Row::Sparse(x.view()), *y);
     }
-    let mut indptr = vec![0];
-    let (mut indices, mut values) = (Vec::new(), Vec::new());
-    for (x, _) in &rows {
-        indices.extend_from_slice(x.view().indices());
-        values.extend_from_slice(x.view().values());
-        indptr.push(indices.len());
-    }
-    let labels = rows.iter().map(|(_, y)| *y).collect();
-    let data = Dataset::sparse(P, indptr, indices, values, labels).unwrap();
+    let data = sparse_dataset(&rows, P);
     let mut after = Vec::new();
     update_in_order(&mut ordered, &data, |i| after.push(i));
     assert_eq!(after, (0..rows.len()).collect::<Vec<_>>());
