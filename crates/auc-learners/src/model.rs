@@ -374,7 +374,9 @@ impl Model {
             state: StateBytes(state),
             calibration: self.calibration.clone(),
         };
-        // The state and room for the rest, so that the payload is not moved while it grows.
+        // Room for the state and 64 KiB of the rest, so that the payload of a learner's
+        // state is written in place (a feature map's landmarks may take more: then the buffer
+        // grows as any vector does).
         let mut out = Vec::with_capacity(HEADER + wire.state.0.len() + 64 * 1024);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
