@@ -7,42 +7,56 @@
 //!
 //! A step reads the opposite class's mean $\bar x$, $\Sigma w$ and $w^\top \Sigma w$ (module
 //! docs of `moment.rs`). Sketched, the mean and the diagonal of $\Sigma$ stay exact and
-//! $\Sigma w$ becomes $(\hat\Sigma + \delta I) w$ (The shift, below), within
-//! $2\delta\lVert w\rVert$ of it, $\delta = \Delta/N$ and $\Delta$ the sketch's shrinkage
-//! ([`SketchedMoments::error_bound`]). So each step's gradient is within
+//! $\Sigma w$ becomes $\hat\Sigma^+ w$ (The negative part, below), with
+//! $-2\delta I \preceq \Sigma - \hat\Sigma^+ \preceq \delta I$, $\delta = \Delta/N$ and $\Delta$
+//! the sketch's shrinkage ([`SketchedMoments::error_bound`]). So each step's gradient is within
 //! $2\lvert b\rvert \delta \lVert w\rVert$ of the exact learner's at the same iterate, and
 //! with $\operatorname{rank} \le \ell$ data ($\Delta = 0$) the two learners agree to rounding
 //! (the test `sketched_learners_match_dense_on_low_rank_rows` pins this).
 //!
-//! # The shift
+//! # The negative part
 //!
 //! $\hat\Sigma$ itself can be indefinite: the sketch drops mass $E \succeq 0$ off the raw
 //! second moment, the rank-one mean term is subtracted exactly, and the diagonal is put back, so
-//! $\hat\Sigma = \Sigma - (E - \operatorname{diag} E)/N$. A step that meets negative curvature
-//! moves $w$ along it without bound (OPAUC on a9a at $\ell = 32$ diverged to
-//! $\lVert w\rVert \approx 4 \cdot 10^{12}$). The learners therefore step on
-//! $\hat\Sigma + \delta I$, $\delta = \Delta/N$. Since $0 \preceq E \preceq \Delta I$ and
-//! $0 \le E_{jj} \le \Delta$,
-//! $$\Sigma \preceq \hat\Sigma + \delta I \preceq \Sigma + 2\delta I:$$
-//! positive semi-definite, and the exact covariance plus a ridge of at most $2\delta$, that is,
-//! the exact learner's objective with $\lambda$ raised by at most $2 \lvert b\rvert\delta$.
-//! With $\Delta = 0$ (rows of rank $\le \ell$) there is no shift.
+//! $N\hat\Sigma = L + \operatorname{diag} E$ with $L = C - E$ ($C$ the exact co-moment). A step
+//! that meets negative curvature moves $w$ along it without bound (OPAUC on a9a at $\ell = 32$
+//! with $\hat\Sigma$ as it is diverged to $\lVert w\rVert \approx 4 \cdot 10^{12}$).
+//! $L$ is a positive semi-definite matrix minus a rank-one one, so it has at most one negative
+//! eigenvalue $\theta$, with unit eigenvector $v$ ([`SketchedMoments::negative_part`]); the
+//! learners step on
+//! $$\hat\Sigma^+ = \hat\Sigma + \mu\, v v^\top, \qquad \mu = -\theta / N,$$
+//! which is positive semi-definite ($L + \lvert\theta\rvert v v^\top \succeq 0$ and
+//! $\operatorname{diag} E \succeq 0$). Since $L = C - E \succeq -\Delta I$, $\mu \le \delta$,
+//! and with $-\delta I \preceq (E - \operatorname{diag} E)/N \preceq \delta I$ this gives the
+//! interval above. Until 2026-12-06 the learners stepped on $\hat\Sigma + \delta I$ (a ridge
+//! on every direction, not only the negative one); `benches/sketch_one_pass.py` compared the
+//! two by the defaults rule (`docs/math/sketched-moments.md` section 5).
+//!
+//! The pair $(\mu, v)$ depends on the class's state only, so it is computed when a step first
+//! needs it after the class changed and kept until the class changes again (a class is the
+//! opposite one of a step while it does not change): the same numbers as computing it at every
+//! step, and not saved (a loaded state computes it again).
 //!
 //! # Cost of a sketched step
 //!
 //! | part | flops | memory |
 //! |---|---|---|
 //! | own class: sums and the sketch's insert | $O(\ell \cdot \mathrm{nnz})$, plus a shrink of $O(\ell^2 t + \ell^3)$ every $\ell$ rows of the class | |
-//! | opposite class: $\hat\Sigma w$, $w^\top\hat\Sigma w$ ([`SketchedMoments::cov_apply_into`]) | $\approx 4 \ell t + 6 p$ | reads $8 \ell t$ bytes of the sketch |
+//! | opposite class: $\hat\Sigma w$, $w^\top\hat\Sigma w$ ([`SketchedMoments::cov_apply_into`]) and $\mu (v^\top w) v$ | $\approx 4 \ell t + 10 p$ | reads $8 \ell t$ bytes of the sketch |
+//! | the opposite class's $(\mu, v)$, when it changed since the last step that read it | $\approx \ell^2 t + 4 \ell t + 2p + O(\ell^3)$ | allocates $16 p$ bytes |
 //! | $d$, $w^\top d$, gradient, step | $\approx 10 p$ | $O(p)$ |
 //!
 //! where $t \le p$ is the number of features the opposite class has touched. State: per class
-//! $O(\ell t + p)$ ([`SketchedMoments::bytes_for`]) instead of $4 p^2$ bytes; the step allocates
-//! nothing except the shrink's $2\ell \times 2\ell$ eigendecomposition and, amortized, storage
-//! for features seen for the first time.
+//! $O(\ell t + p)$ ([`SketchedMoments::bytes_for`]) and the kept $v$ ($8p$) instead of $4 p^2$
+//! bytes; the step allocates nothing except the shrink's $2\ell \times 2\ell$
+//! eigendecomposition, the negative part's when it is computed again, and, amortized, storage
+//! for features seen for the first time. With rare positives the positive class is the opposite
+//! one of most steps and changes seldom, so its part is computed about twice per positive row.
 
 use auc_core::{Label, Row};
 use auc_stats::{ApplyScratch, Moments, SketchedMoments};
+
+use crate::moment::dot;
 use serde::{Deserialize, Serialize};
 
 /// Both classes' moments, exact or sketched (module docs).
@@ -54,13 +68,67 @@ pub enum MomentStore {
     Sketched(Box<SketchedClasses>),
 }
 
-/// The two classes' [`SketchedMoments`], of one rank $\ell$ and one dimension.
+/// The two classes' [`SketchedMoments`], of one rank $\ell$ and one dimension, and each
+/// class's negative part while it is current (module docs, The negative part).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SketchedClasses {
     /// The positive class.
-    pub pos: SketchedMoments,
+    pub(crate) pos: SketchedMoments,
     /// The negative class.
-    pub neg: SketchedMoments,
+    pub(crate) neg: SketchedMoments,
+    /// The positive class's negative part, `None` until computed for its current state.
+    #[serde(skip)]
+    pos_part: Option<NegativePart>,
+    /// The negative class's.
+    #[serde(skip)]
+    neg_part: Option<NegativePart>,
+}
+
+/// A class's $(\mu, v)$ of the module docs, or nothing to put back.
+#[derive(Clone, Debug)]
+enum NegativePart {
+    /// $\hat\Sigma$ has no negative direction.
+    Nothing,
+    /// $\hat\Sigma + \mu v v^\top \succeq 0$, $\mu > 0$, $\lVert v\rVert = 1$.
+    Direction { mu: f64, v: Vec<f64> },
+}
+
+impl NegativePart {
+    /// The part of `class` as it is now (no part when it cannot be computed, which moments
+    /// built by `update` never give).
+    fn of(class: &SketchedMoments) -> Self {
+        match class.negative_part() {
+            Ok(Some((mu, v))) if mu > 0.0 && mu.is_finite() => Self::Direction { mu, v },
+            _ => Self::Nothing,
+        }
+    }
+
+    /// Adds $\mu (v^\top w) v$ to `sw` and returns `s2` $+ \mu (v^\top w)^2$.
+    fn put_back(&self, w: &[f64], sw: &mut [f64], s2: f64) -> f64 {
+        match self {
+            Self::Nothing => s2,
+            Self::Direction { mu, v } => {
+                let vw = dot(v, w);
+                let c = mu * vw;
+                for (o, &a) in sw.iter_mut().zip(v) {
+                    *o += c * a;
+                }
+                s2 + c * vw
+            }
+        }
+    }
+}
+
+impl SketchedClasses {
+    /// The positive class's moments.
+    pub fn pos(&self) -> &SketchedMoments {
+        &self.pos
+    }
+
+    /// The negative class's moments.
+    pub fn neg(&self) -> &SketchedMoments {
+        &self.neg
+    }
 }
 
 impl PartialEq for SketchedClasses {
@@ -84,6 +152,8 @@ impl MomentStore {
         Self::Sketched(Box::new(SketchedClasses {
             pos: class(),
             neg: class(),
+            pos_part: None,
+            neg_part: None,
         }))
     }
 
@@ -160,6 +230,9 @@ impl MomentStore {
             Self::Sketched(s) => {
                 s.pos.grow(dim);
                 s.neg.grow(dim);
+                // v has the old length: computed again for the new one.
+                s.pos_part = None;
+                s.neg_part = None;
             }
         }
     }
@@ -182,14 +255,17 @@ impl MomentStore {
         match self {
             Self::Dense(m) => Some(m.update_and_mul_opposite(x, y, w, sw)),
             Self::Sketched(s) => {
-                let (own, opp) = match y {
-                    Label::Pos => (&mut s.pos, &s.neg),
-                    Label::Neg => (&mut s.neg, &s.pos),
+                let s = &mut **s;
+                let (own, own_part, opp, opp_part) = match y {
+                    Label::Pos => (&mut s.pos, &mut s.pos_part, &s.neg, &mut s.neg_part),
+                    Label::Neg => (&mut s.neg, &mut s.neg_part, &s.pos, &mut s.pos_part),
                 };
                 own.update(x).ok()?;
+                *own_part = None;
+                let part = opp_part.get_or_insert_with(|| NegativePart::of(opp));
                 opp.cov_apply_into(w, sw, scratch)
                     .ok()
-                    .map(|s2| shift(opp, w, sw, s2))
+                    .map(|s2| part.put_back(w, sw, s2))
             }
         }
     }
@@ -224,26 +300,18 @@ impl MomentStore {
                 let s2 = opp
                     .cov_apply_into(w, sw, &mut ApplyScratch::default())
                     .unwrap_or_else(|e| unreachable!("w and sw have the model's length: {e}"));
-                shift(opp, w, sw, s2)
+                // The kept part when it is current, else the same part computed afresh.
+                let kept = match y {
+                    Label::Pos => s.neg_part.as_ref(),
+                    Label::Neg => s.pos_part.as_ref(),
+                };
+                match kept {
+                    Some(part) => part.put_back(w, sw, s2),
+                    None => NegativePart::of(opp).put_back(w, sw, s2),
+                }
             }
         }
     }
-}
-
-/// $(\hat\Sigma + \delta I) w$ and $w^\top (\hat\Sigma + \delta I) w$ from $\hat\Sigma w$
-/// (in `sw`) and $w^\top\hat\Sigma w$ = `s2`, with $\delta = \Delta / N$ the class's
-/// [`SketchedMoments::error_bound`] (module docs, The shift).
-fn shift(class: &SketchedMoments, w: &[f64], sw: &mut [f64], s2: f64) -> f64 {
-    let delta = class.error_bound();
-    if delta == 0.0 {
-        return s2;
-    }
-    let mut ww = 0.0;
-    for (o, &v) in sw.iter_mut().zip(w) {
-        *o += delta * v;
-        ww += v * v;
-    }
-    s2 + delta * ww
 }
 
 /// `out` $= x - m$, identical for a dense row and a sparse row with the same values.
@@ -261,5 +329,171 @@ fn write_diff(x: Row<'_>, m: &[f64], out: &mut [f64]) {
                 *o -= mv;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faer::{Mat, Side};
+
+    /// Rows of `fields` one-hot fields of `width` values each, a class every `period` rows:
+    /// wide enough for a sketch of rank 3 to lose mass, so that a negative part arises.
+    fn one_hot_rows(
+        n: usize,
+        fields: usize,
+        width: usize,
+        period: usize,
+    ) -> Vec<(Vec<f64>, Label)> {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize
+        };
+        (0..n)
+            .map(|i| {
+                let mut x = vec![0.0; fields * width];
+                for f in 0..fields {
+                    // Skewed values, as hashed fields are.
+                    let v = (next() % width).min(next() % width);
+                    x[f * width + v] = 1.0;
+                }
+                let y = if i % period == 0 {
+                    Label::Pos
+                } else {
+                    Label::Neg
+                };
+                (x, y)
+            })
+            .collect()
+    }
+
+    /// The class's exact covariance, two-pass, as a dense matrix.
+    fn exact_cov(rows: &[(Vec<f64>, Label)], y: Label, p: usize) -> Mat<f64> {
+        let class: Vec<&Vec<f64>> = rows.iter().filter(|r| r.1 == y).map(|r| &r.0).collect();
+        let n = class.len() as f64;
+        let mean: Vec<f64> = (0..p)
+            .map(|j| class.iter().map(|x| x[j]).sum::<f64>() / n)
+            .collect();
+        Mat::from_fn(p, p, |i, j| {
+            class
+                .iter()
+                .map(|x| (x[i] - mean[i]) * (x[j] - mean[j]))
+                .sum::<f64>()
+                / n
+        })
+    }
+
+    /// The operator a step applies for the class opposite to `y`, column by column.
+    fn operator(store: &MomentStore, y: Label, p: usize) -> Mat<f64> {
+        let mut m = Mat::<f64>::zeros(p, p);
+        for j in 0..p {
+            let mut e = vec![0.0; p];
+            e[j] = 1.0;
+            let mut sw = vec![0.0; p];
+            store.opposite_mul(y, &e, &mut sw);
+            for i in 0..p {
+                m[(i, j)] = sw[i];
+            }
+        }
+        m
+    }
+
+    fn eigenvalues(m: &Mat<f64>) -> Vec<f64> {
+        let sym = Mat::from_fn(m.nrows(), m.ncols(), |i, j| 0.5 * (m[(i, j)] + m[(j, i)]));
+        let evd = sym.self_adjoint_eigen(Side::Lower).unwrap();
+        let s = evd.S().column_vector();
+        (0..m.nrows()).map(|i| s[i]).collect()
+    }
+
+    #[test]
+    fn the_kept_negative_part_is_the_one_computed_at_every_step() {
+        let (fields, width) = (4, 5);
+        let p = fields * width;
+        let rows = one_hot_rows(400, fields, width, 7);
+        let mut kept = MomentStore::new(3, p);
+        let mut fresh = MomentStore::new(3, p);
+        let w: Vec<f64> = (0..p).map(|j| ((j * 7 % 11) as f64 - 5.0) / 8.0).collect();
+        let (mut a, mut b) = (vec![0.0; p], vec![0.0; p]);
+        let mut scratch = ApplyScratch::default();
+        let mut directions = 0;
+        for (x, y) in &rows {
+            if let MomentStore::Sketched(s) = &mut fresh {
+                s.pos_part = None;
+                s.neg_part = None;
+            }
+            let sa = kept.update_and_mul_opposite(Row::Dense(x), *y, &w, &mut a, &mut scratch);
+            let sb = fresh.update_and_mul_opposite(Row::Dense(x), *y, &w, &mut b, &mut scratch);
+            assert_eq!(sa.map(f64::to_bits), sb.map(f64::to_bits));
+            assert!(a.iter().zip(&b).all(|(u, v)| u.to_bits() == v.to_bits()));
+            if let MomentStore::Sketched(s) = &kept {
+                let part = if *y == Label::Pos {
+                    &s.neg_part
+                } else {
+                    &s.pos_part
+                };
+                directions += usize::from(matches!(part, Some(NegativePart::Direction { .. })));
+            }
+        }
+        // The case the part is for arose (else the test would prove nothing).
+        assert!(directions > 100, "{directions}");
+    }
+
+    #[test]
+    fn the_operator_is_positive_semi_definite_and_within_its_bound() {
+        let (fields, width) = (4, 5);
+        let p = fields * width;
+        let rows = one_hot_rows(600, fields, width, 3);
+        let mut store = MomentStore::new(3, p);
+        let mut sw = vec![0.0; p];
+        let mut scratch = ApplyScratch::default();
+        for (x, y) in &rows {
+            store.update_and_mul_opposite(Row::Dense(x), *y, &vec![0.0; p], &mut sw, &mut scratch);
+        }
+        let MomentStore::Sketched(s) = &store else {
+            unreachable!()
+        };
+        let mut negative_before = false;
+        for (y, class) in [(Label::Neg, &s.pos), (Label::Pos, &s.neg)] {
+            let opposite = if y == Label::Pos {
+                Label::Neg
+            } else {
+                Label::Pos
+            };
+            let exact = exact_cov(&rows, opposite, p);
+            let op = operator(&store, y, p);
+            let delta = class.error_bound();
+            assert!(delta > 0.0, "the sketch lost no mass: nothing to test");
+            // The operator is positive semi-definite (to rounding) ...
+            let low = eigenvalues(&op).into_iter().fold(f64::INFINITY, f64::min);
+            assert!(low > -1e-12, "{y:?}: smallest eigenvalue {low}");
+            // ... and -2 delta I <= Sigma - operator <= delta I.
+            let diff = Mat::from_fn(p, p, |i, j| exact[(i, j)] - op[(i, j)]);
+            for e in eigenvalues(&diff) {
+                assert!(
+                    e >= -2.0 * delta - 1e-12 && e <= delta + 1e-12,
+                    "{y:?}: {e} against delta {delta}"
+                );
+            }
+            // Without the part the estimate had a negative direction: the case is exercised.
+            let mut bare = Mat::<f64>::zeros(p, p);
+            for j in 0..p {
+                let mut e = vec![0.0; p];
+                e[j] = 1.0;
+                let mut col = vec![0.0; p];
+                class.cov_apply(&e, &mut col).unwrap();
+                for i in 0..p {
+                    bare[(i, j)] = col[i];
+                }
+            }
+            let bare_low = eigenvalues(&bare).into_iter().fold(f64::INFINITY, f64::min);
+            negative_before |= bare_low < -1e-6;
+        }
+        assert!(
+            negative_before,
+            "no class had a negative direction to put back"
+        );
     }
 }
