@@ -7,9 +7,12 @@
 //! of $Z$, so with the Gram matrix $K = Z Z^\top = Q \Lambda Q^\top$ (kept where
 //! $\lambda > 10^{-12}\lambda_{\max}$) and the eigenpairs $(\theta, a)$ of the small symmetric
 //! $A = \Lambda^{1/2} Q^\top J Q \Lambda^{1/2}$, $v = Z^\top Q \Lambda^{-1/2} a$ satisfies
-//! $L v = \theta v$ and $\lVert v\rVert = \lVert a\rVert = 1$: $O(\ell^2 t)$ flops for
-//! $B B^\top$, $O(\ell^3)$ for the two small eigendecompositions and $O(\ell t)$ for $v$; the
-//! $p \times p$ matrix is never formed.
+//! $L v = \theta v$ and $\lVert v\rVert = \lVert a\rVert = 1$. Since the kept columns of $Q$
+//! are orthonormal, $A = \Lambda - (1 + c)\, s s^\top$ with $s = \Lambda^{1/2} Q^\top e_r$: a
+//! diagonal less a rank-one term, whose negative eigenpair is the root of a secular equation.
+//! Cost: $O(\ell^2 t)$ flops for $B B^\top$, $O(\ell^3)$ for the one small eigendecomposition
+//! (of $K$), $O(\ell)$ a bisection step and $O(\ell t)$ for $v$; the $p \times p$ matrix is
+//! never formed.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par, Side};
@@ -32,6 +35,43 @@ fn eigen(m: &Mat<f64>) -> Option<(Vec<f64>, Mat<f64>)> {
     let values = order.iter().map(|&j| s[j]).collect();
     let vectors = Mat::from_fn(n, n, |i, k| evd.U()[(i, order[k])]);
     Some((values, vectors))
+}
+
+/// The eigenvector of the negative eigenvalue of $D - \rho\, s s^\top$ ($D$ = diag(`d`),
+/// every $d_x > 0$, $\rho > 0$), or `None` when it has none; not normalized.
+///
+/// An eigenvalue $\theta$ below every $d_x$ is a root of the secular equation
+/// $f(\theta) = 1 - \rho \sum_x s_x^2 / (d_x - \theta)$, decreasing on $(-\infty, \min d)$
+/// from 1, so there is a negative one exactly when $f(0) < 0$; it is then found by bisection on
+/// $[-\rho \lVert s\rVert^2, 0]$ (where $f > 0$ at the left end) to the last bit, and the
+/// eigenvector is $(D - \theta I)^{-1} s$, whose divisors are all positive (no cancellation).
+fn diagonal_less_rank_one(d: &[f64], s: &[f64], rho: f64) -> Option<Vec<f64>> {
+    let f = |theta: f64| {
+        1.0 - rho
+            * d.iter()
+                .zip(s)
+                .map(|(&dx, &sx)| sx * sx / (dx - theta))
+                .sum::<f64>()
+    };
+    // Not negative (or not a number: no part rather than a wrong one).
+    if f(0.0).partial_cmp(&0.0) != Some(std::cmp::Ordering::Less) {
+        return None;
+    }
+    let (mut lo, mut hi) = (-rho * s.iter().map(|x| x * x).sum::<f64>(), 0.0f64);
+    loop {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 { lo = mid } else { hi = mid }
+    }
+    let theta = 0.5 * (lo + hi);
+    Some(
+        d.iter()
+            .zip(s)
+            .map(|(&dx, &sx)| sx / (dx - theta))
+            .collect(),
+    )
 }
 
 impl FrequentDirections {
@@ -104,25 +144,25 @@ impl FrequentDirections {
         if kept.is_empty() {
             return Ok(None);
         }
-        // A = Lambda^(1/2) Q^T J Q Lambda^(1/2) on the kept columns; J is -c on Z's last row.
+        // A = Lambda^(1/2) Q^T J Q Lambda^(1/2) on the kept columns. J is the identity but for
+        // -c on Z's last row, and the kept columns of Q are orthonormal, so
+        // Q^T J Q = I - (1 + c) z z^T with z the last row of Q: A = Lambda - (1 + c) s s^T,
+        // s = Lambda^(1/2) z, a diagonal less a rank-one term, whose negative eigenpair is the
+        // root of its secular equation (`diagonal_less_rank_one`): no second eigendecomposition.
         let m = kept.len();
-        let sign = |i: usize| if i + 1 == r { -c } else { 1.0 };
-        let a = Mat::from_fn(m, m, |x, y| {
-            let (cx, cy) = (kept[x], kept[y]);
-            let s: f64 = (0..r).map(|i| sign(i) * qm[(i, cx)] * qm[(i, cy)]).sum();
-            (lambda[cx] * lambda[cy]).sqrt() * s
-        });
-        let Some((theta, av)) = eigen(&a) else {
+        let d: Vec<f64> = kept.iter().map(|&cx| lambda[cx]).collect();
+        let s: Vec<f64> = kept
+            .iter()
+            .map(|&cx| lambda[cx].sqrt() * qm[(r - 1, cx)])
+            .collect();
+        let Some(av) = diagonal_less_rank_one(&d, &s, 1.0 + c) else {
             return Ok(None);
         };
-        if theta[0] >= 0.0 {
-            return Ok(None);
-        }
         // gamma = Q Lambda^(-1/2) a, then v = Z^T gamma.
         let gamma: Vec<f64> = (0..r)
             .map(|i| {
                 (0..m)
-                    .map(|x| qm[(i, kept[x])] * av[(x, 0)] / lambda[kept[x]].sqrt())
+                    .map(|x| qm[(i, kept[x])] * av[x] / lambda[kept[x]].sqrt())
                     .sum()
             })
             .collect();
@@ -173,6 +213,38 @@ mod tests {
     /// Random sparse rows with a large mean (so the mean term outweighs what the sketch drops),
     /// sketched at a rank far below $p$: the eigenpair matches the dense matrix's smallest, and
     /// adding $-\theta v v^\top$ leaves no negative eigenvalue.
+    #[test]
+    fn the_secular_root_is_the_dense_eigenpair() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut negative = 0;
+        for case in 0..200 {
+            let m = 1 + case % 12;
+            let d: Vec<f64> = (0..m).map(|_| rng.random_range(1e-3..4.0)).collect();
+            let s: Vec<f64> = (0..m).map(|_| rng.random_range(-1.5..1.5)).collect();
+            let rho = rng.random_range(0.1..3.0);
+            let a = Mat::from_fn(m, m, |x, y| {
+                (if x == y { d[x] } else { 0.0 }) - rho * s[x] * s[y]
+            });
+            let (values, vectors) = eigen(&a).unwrap();
+            match diagonal_less_rank_one(&d, &s, rho) {
+                None => assert!(values[0] > -1e-12, "case {case}: missed {}", values[0]),
+                Some(v) => {
+                    negative += 1;
+                    assert!(
+                        values[0] < 1e-12,
+                        "case {case}: found none of {}",
+                        values[0]
+                    );
+                    let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+                    // The same direction as the dense eigenvector, up to sign.
+                    let cos: f64 = (0..m).map(|x| v[x] / norm * vectors[(x, 0)]).sum();
+                    assert!((cos.abs() - 1.0).abs() < 1e-10, "case {case}: cos {cos}");
+                }
+            }
+        }
+        assert!(negative > 20 && negative < 200, "{negative}");
+    }
+
     #[test]
     fn the_negative_eigenpair_matches_the_dense_matrix() {
         let mut rng = StdRng::seed_from_u64(11);
