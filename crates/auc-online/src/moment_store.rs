@@ -386,19 +386,26 @@ mod tests {
         })
     }
 
-    /// The operator a step applies for the class opposite to `y`, column by column.
-    fn operator(store: &MomentStore, y: Label, p: usize) -> Mat<f64> {
+    /// The $p \times p$ matrix of a linear map, column by column.
+    fn matrix_of(p: usize, apply: impl Fn(&[f64], &mut [f64])) -> Mat<f64> {
         let mut m = Mat::<f64>::zeros(p, p);
         for j in 0..p {
             let mut e = vec![0.0; p];
             e[j] = 1.0;
-            let mut sw = vec![0.0; p];
-            store.opposite_mul(y, &e, &mut sw);
+            let mut col = vec![0.0; p];
+            apply(&e, &mut col);
             for i in 0..p {
-                m[(i, j)] = sw[i];
+                m[(i, j)] = col[i];
             }
         }
         m
+    }
+
+    /// The operator a step applies for the class opposite to `y`.
+    fn operator(store: &MomentStore, y: Label, p: usize) -> Mat<f64> {
+        matrix_of(p, |e, col| {
+            store.opposite_mul(y, e, col);
+        })
     }
 
     fn eigenvalues(m: &Mat<f64>) -> Vec<f64> {
@@ -478,16 +485,7 @@ mod tests {
                 );
             }
             // Without the part the estimate had a negative direction: the case is exercised.
-            let mut bare = Mat::<f64>::zeros(p, p);
-            for j in 0..p {
-                let mut e = vec![0.0; p];
-                e[j] = 1.0;
-                let mut col = vec![0.0; p];
-                class.cov_apply(&e, &mut col).unwrap();
-                for i in 0..p {
-                    bare[(i, j)] = col[i];
-                }
-            }
+            let bare = matrix_of(p, |e, col| class.cov_apply(e, col).unwrap());
             let bare_low = eigenvalues(&bare).into_iter().fold(f64::INFINITY, f64::min);
             negative_before |= bare_low < -1e-6;
         }
