@@ -4,10 +4,13 @@ train/test files.
 
 On a fresh machine, from anywhere:
 
+    python3 benches/peers/wide.py --skip-ours adaoam,admoam --timeout 900
+        # the committed page (about 30 minutes): of the one-pass moment learners, which on the
+        # wide sets take sketch=32 by themselves and minutes each (an O(K t + p) step), runs
+        # opauc and oauc-m (about 6 minutes each on the click log and on crossed a9a), and
+        # stops any training run at 15 minutes
     python3 benches/peers/wide.py --skip-ours opauc,oauc-m,adaoam,admoam --timeout 300
-        # the committed page (about 15 minutes): leaves out the one-pass moment learners, which
-        # on the wide sets take sketch=32 by themselves and minutes each (an O(K t + p) step),
-        # and stops any training run at 5 minutes
+        # without them (about 15 minutes)
     python3 benches/peers/wide.py                 # everything (over an hour)
     python3 benches/peers/wide.py --quick         # tiny sizes, a scratch page
 
