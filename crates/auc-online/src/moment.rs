@@ -76,6 +76,7 @@ use std::borrow::Cow;
 use crate::moment_layout::{SKETCH_STATE_VERSION, upgrade_v1};
 use crate::moment_solver::check_sketch;
 use crate::moment_store::MomentStore;
+pub(crate) use crate::moment_store::dot;
 use crate::{Linear, NormBound, linear_divergence};
 
 /// The largest norm an iterate may reach, $2^{200} \approx 1.6 \cdot 10^{60}$: see the module's
@@ -340,23 +341,6 @@ pub(crate) fn gradient(lambda: f64, w: f64, a: f64, d: f64, b: f64, sw: f64) -> 
     } else {
         lambda * w + a * d + b * sw
     }
-}
-
-/// $a^\top b$ with four accumulators.
-#[inline]
-pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let n = a.len() - a.len() % 4;
-    let mut acc = [0.0f64; 4];
-    for (x, y) in a[..n].chunks_exact(4).zip(b[..n].chunks_exact(4)) {
-        for k in 0..4 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    let mut tail = 0.0;
-    for (x, y) in a[n..].iter().zip(&b[n..]) {
-        tail += x * y;
-    }
-    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
 
 /// $\lVert v \rVert$ given $s = \lVert v \rVert^2$ as summed (`sq`), without overflow while every
