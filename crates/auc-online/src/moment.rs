@@ -73,10 +73,10 @@ use serde::{Deserialize, Serialize};
 
 use std::borrow::Cow;
 
+pub(crate) use crate::batch_moments::dot;
 use crate::moment_layout::{SKETCH_STATE_VERSION, upgrade_v1};
 use crate::moment_solver::check_sketch;
 use crate::moment_store::MomentStore;
-pub(crate) use crate::moment_store::dot;
 use crate::{Linear, NormBound, linear_divergence};
 
 /// The largest norm an iterate may reach, $2^{200} \approx 1.6 \cdot 10^{60}$: see the module's

@@ -58,6 +58,8 @@ use auc_stats::{ApplyScratch, Moments, SketchedMoments};
 
 use serde::{Deserialize, Serialize};
 
+use crate::batch_moments::dot;
+
 /// Both classes' moments, exact or sketched (module docs).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum MomentStore {
@@ -311,23 +313,6 @@ impl MomentStore {
             }
         }
     }
-}
-
-/// $a^\top b$ with four accumulators.
-#[inline]
-pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let n = a.len() - a.len() % 4;
-    let mut acc = [0.0f64; 4];
-    for (x, y) in a[..n].chunks_exact(4).zip(b[..n].chunks_exact(4)) {
-        for k in 0..4 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    let mut tail = 0.0;
-    for (x, y) in a[n..].iter().zip(&b[n..]) {
-        tail += x * y;
-    }
-    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
 
 /// `out` $= x - m$, identical for a dense row and a sparse row with the same values.
