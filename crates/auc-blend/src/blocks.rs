@@ -25,13 +25,18 @@ pub(crate) fn map_blocks<T: Send>(data: &Dataset, work: impl Fn(&Dataset) -> T +
 /// at once are as many as a window's results.
 pub(crate) const PARTS: usize = WINDOW;
 
+/// Blocks a part holds at least, where there are that many: a part's sums (two $M \times M$
+/// matrices, 16 MB at $M = 1000$) are zeroed, filled and added to the others, about a quarter of
+/// one block's product, so parts of one block each spent a fifth of their time on their sums.
+pub(crate) const PART_BLOCKS: usize = 4;
+
 /// `0..n` cut into at most [`PARTS`] consecutive ranges of whole blocks of [`BLOCK_ROWS`]
-/// (the last block may be short), as even as whole blocks allow. A function of `n` alone, so
-/// that work summed part by part and then over the parts in order does not depend on the
-/// number of threads.
+/// (the last block may be short), of at least [`PART_BLOCKS`] blocks where there are that many,
+/// as even as whole blocks allow. A function of `n` alone, so that work summed part by part
+/// and then over the parts in order does not depend on the number of threads.
 pub(crate) fn parts(n: usize) -> Vec<std::ops::Range<usize>> {
     let blocks = n.div_ceil(BLOCK_ROWS);
-    let count = blocks.clamp(1, PARTS);
+    let count = (blocks / PART_BLOCKS).clamp(1, PARTS);
     (0..count)
         .map(|k| {
             let (a, b) = (k * blocks / count, (k + 1) * blocks / count);
@@ -78,8 +83,10 @@ mod tests {
             1024,
             1025,
             5000,
+            7 * 1024,
             8 * 1024,
             8 * 1024 + 1,
+            20_000,
             1_000_000,
         ] {
             let p = parts(n);
@@ -92,6 +99,13 @@ mod tests {
             }
             if n > 0 {
                 assert!(p.iter().all(|r| !r.is_empty()), "{n}: {p:?}");
+            }
+            if p.len() > 1 {
+                assert!(
+                    p.iter()
+                        .all(|r| r.len() >= PART_BLOCKS * BLOCK_ROWS - BLOCK_ROWS + 1),
+                    "{n}: {p:?}"
+                );
             }
         }
     }

@@ -17,7 +17,9 @@
 //! of $n$ alone); each part's blocks are added into that part's sums one after the other, the
 //! parts in parallel, and the parts' sums added in order, so the result is the same whatever
 //! the number of threads. (Sums of their own for every block of 1,024 rows, zeroed and then
-//! added, cost as long as the products at $M = 1000$: $16$ MB a block.)
+//! added, cost as long as the products at $M = 1000$: $16$ MB a block; so a part holds at
+//! least four blocks where there are that many, and the first part's sums are the start of
+//! the total.)
 
 use auc_core::{Dataset, Label};
 use auc_prep::FeatureMap;
@@ -100,23 +102,30 @@ impl KernelSums {
         }
     }
 
-    /// The sums of the kernel values under `map` (a Nystroem map) of `data`'s rows `rows`,
-    /// about `shift`: a block of [`crate::blocks::BLOCK_ROWS`] rows at a time, each block's
-    /// product added into the same sums (one allocation of the $M \times M$ sums, not one a
-    /// block).
+    /// The sums of the kernel values under `map` (a Nystroem map) of `data`'s rows `rows`
+    /// but those in `skip` (increasing), about `shift`: a block of
+    /// [`crate::blocks::BLOCK_ROWS`] rows at a time, each block's product added into the same
+    /// sums (one allocation of the $M \times M$ sums, not one a block).
     pub(crate) fn of_rows(
         map: &FeatureMap,
         shift: &[f64],
         data: &Dataset,
         rows: std::ops::Range<usize>,
+        skip: &[usize],
     ) -> KernelSums {
         let mut out = KernelSums::new(shift.to_vec());
         let mut y = Vec::new();
         let mut start = rows.start;
         while start < rows.end {
             let end = (start + crate::blocks::BLOCK_ROWS).min(rows.end);
-            let block = data.select(&(start..end).collect::<Vec<_>>());
-            out.add_block(map, &block, &mut y);
+            let skipped =
+                &skip[skip.partition_point(|&i| i < start)..skip.partition_point(|&i| i < end)];
+            let kept: Vec<usize> = (start..end)
+                .filter(|i| skipped.binary_search(i).is_err())
+                .collect();
+            if !kept.is_empty() {
+                out.add_block(map, &data.select(&kept), &mut y);
+            }
             start = end;
         }
         out
@@ -169,6 +178,11 @@ impl KernelSums {
         }
     }
 
+    /// The shift the sums are about.
+    pub(crate) fn shift(&self) -> &[f64] {
+        &self.shift
+    }
+
     /// Adds `other`'s sums (about the same shift).
     pub(crate) fn add(mut self, other: &KernelSums) -> KernelSums {
         for (a, b) in self.classes.iter_mut().zip(&other.classes) {
@@ -190,12 +204,27 @@ impl KernelSums {
 /// rows ([`crate::blocks::parts`]) in parallel, added in order, so that the sums do not depend
 /// on the number of threads and memory is the parts' sums.
 pub(crate) fn sums_of(map: &FeatureMap, shift: &[f64], data: &Dataset) -> KernelSums {
-    crate::blocks::parts(data.n())
+    sums_except(map, shift, data, &[])
+}
+
+/// [`sums_of`] the rows of `data` that are not in `skip` (increasing row indices): the rest of
+/// the training rows, whose sums added to those of the rows in `skip` are every row's.
+pub(crate) fn sums_except(
+    map: &FeatureMap,
+    shift: &[f64],
+    data: &Dataset,
+    skip: &[usize],
+) -> KernelSums {
+    let mut parts = crate::blocks::parts(data.n())
         .into_par_iter()
-        .map(|rows| KernelSums::of_rows(map, shift, data, rows))
+        .map(|rows| KernelSums::of_rows(map, shift, data, rows, skip))
         .collect::<Vec<_>>()
-        .iter()
-        .fold(KernelSums::new(shift.to_vec()), KernelSums::add)
+        .into_iter();
+    // The first part's sums are the start (0 + x is x: the same sums as adding to zeros).
+    let first = parts
+        .next()
+        .unwrap_or_else(|| KernelSums::new(shift.to_vec()));
+    parts.fold(first, |a, s| a.add(&s))
 }
 
 /// The shift of `data`'s sums: [`shift_of`] its first block of rows.
@@ -261,7 +290,7 @@ mod tests {
         let cuts = [0, 1, 2, 300, 301, 2600];
         let got = cuts
             .windows(2)
-            .map(|w| KernelSums::of_rows(&map, &shift, &d, w[0]..w[1]))
+            .map(|w| KernelSums::of_rows(&map, &shift, &d, w[0]..w[1], &[]))
             .fold(KernelSums::new(shift.clone()), |a, s| a.add(&s))
             .moments()
             .unwrap();

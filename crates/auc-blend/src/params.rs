@@ -18,6 +18,7 @@ use auc_prep::{FeatureMap, FeatureMapSpec, MapKind, MapShape, RowSample, SigmaRu
 use auc_trees::BoostedTreesParams;
 use serde::{Deserialize, Serialize};
 
+use crate::kernel_moments;
 use crate::members::{self, linear_spread, spread};
 use crate::model::BlendModel;
 use crate::weight::WeightChoice;
@@ -211,19 +212,28 @@ impl BlendParams {
             trees: self.tree_params(),
             prior: self.weight,
         };
-        let (told, sample_sums) = match self.weight_folds {
+        let (told, sample) = match self.weight_folds {
             0 => (None, None),
             k => {
                 let c = crate::weight::choose(&map, train, k, seed, &members)?;
-                (Some(c.told), c.sample_sums)
+                (Some(c.told), c.sample)
             }
         };
-        let (kernel, kernel_moments) = match (self.weight_kept(told.as_ref()) == 0.0, sample_sums) {
-            (true, Some(sums)) => members::kernel_of_sums(&map, &sums, self.lambda)?,
+        // The sample's sums are reused: alone for a member of weight 0, otherwise with those of
+        // the rows outside the sample (none when the sample is every row), since sums merge.
+        let (kernel, kernel_moments) = match (self.weight_kept(told.as_ref()) == 0.0, sample) {
+            (true, Some(s)) => members::kernel_of_sums(&map, &s.sums, self.lambda)?,
+            (false, Some(s)) if s.rows.len() == train.n() => {
+                members::kernel_of_sums(&map, &s.sums, self.lambda)?
+            }
+            (false, Some(s)) => {
+                let rest = kernel_moments::sums_except(&map, s.sums.shift(), train, &s.rows);
+                members::kernel_of_sums(&map, &s.sums.add(&rest), self.lambda)?
+            }
             (true, None) => {
                 members::kernel_on_map(&map, &crate::weight::sample_of(train, seed), self.lambda)?
             }
-            (false, _) => members::kernel_on_map(&map, train, self.lambda)?,
+            (false, None) => members::kernel_on_map(&map, train, self.lambda)?,
         };
         Ok(KernelSide {
             map,

@@ -88,11 +88,19 @@ pub(crate) struct Members {
 }
 
 /// What [`choose`] gives the fit: the choice (or why the prior was kept) and, when the folds
-/// were fitted, the sums of the whole sample's kernel values, from which a kernel member of
-/// weight 0 is fitted without another pass.
+/// were fitted, the sums of the whole sample's kernel values, from which the kernel member is
+/// fitted without another pass over the sample's rows.
 pub(crate) struct Choice {
     pub(crate) told: Result<WeightChoice, String>,
-    pub(crate) sample_sums: Option<KernelSums>,
+    pub(crate) sample: Option<SampleSums>,
+}
+
+/// The sums of the kernel values of the weight's sample and which training rows it holds.
+pub(crate) struct SampleSums {
+    pub(crate) sums: KernelSums,
+    /// The sample's rows of the training data, increasing (every row when there are at most
+    /// [`WEIGHT_ROWS`]).
+    pub(crate) rows: Vec<usize>,
 }
 
 /// The weight for the blend of `params` on `train` with the blend's `map`, or the reason the
@@ -107,11 +115,12 @@ pub(crate) fn choose(
     seed: u64,
     members: &Members,
 ) -> Result<Choice, FitError> {
-    let sample = sample_of(train, seed);
+    let rows = sample_rows(train, seed);
+    let sample = train.select(&rows);
     let kept = |why: String| {
         Ok(Choice {
             told: Err(format!("weight {} kept: {why}", members.prior)),
-            sample_sums: None,
+            sample: None,
         })
     };
     let (np, nn) = sample.class_counts();
@@ -193,18 +202,19 @@ pub(crate) fn choose(
             positives: np,
             folds,
         }),
-        sample_sums: Some(whole),
+        sample: Some(SampleSums { sums: whole, rows }),
     })
 }
 
 /// The rows the weight is chosen on (a seeded sample of at most [`WEIGHT_ROWS`] of `train`, the
 /// same for the same seed); a kernel member whose weight is 0 is fitted on them alone.
 pub(crate) fn sample_of(train: &Dataset, seed: u64) -> Dataset {
-    train.select(&sample(
-        train.labels(),
-        WEIGHT_ROWS,
-        derive_seed(seed, &[7, 1]),
-    ))
+    train.select(&sample_rows(train, seed))
+}
+
+/// The indices in `train` of [`sample_of`]'s rows, increasing.
+fn sample_rows(train: &Dataset, seed: u64) -> Vec<usize> {
+    sample(train.labels(), WEIGHT_ROWS, derive_seed(seed, &[7, 1]))
 }
 
 /// Among the weights whose AUC is at least `floor`, the one nearest `prior` (of two as near,

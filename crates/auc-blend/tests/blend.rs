@@ -456,3 +456,37 @@ fn a_member_of_weight_zero_is_fitted_on_the_weights_sample_and_not_scored() {
         .collect();
     assert_eq!(m.score_all(&test), k);
 }
+
+#[test]
+fn a_chosen_kernel_member_is_fitted_on_every_row_from_the_choices_sums() {
+    // The choice's sums of the sample's kernel values are reused: alone when the sample is
+    // every row, with those of the other rows when it is not. Either way the member is
+    // OPAUC-batch on every row through the blend's map, to rounding.
+    for n in [1500, auc_blend::WEIGHT_ROWS + 2500] {
+        let train = rings(n, 21);
+        let params = BlendParams {
+            landmarks: 20,
+            trees: 5,
+            weight: 1.0,
+            weight_folds: 3,
+            ..BlendParams::default()
+        };
+        let (m, told) = params.fit_told(&train, 5).unwrap();
+        let chosen = told.unwrap().unwrap().weight;
+        assert!(chosen > 0.0, "{n} rows: weight {chosen}");
+        let (np, nn) = m.kernel().counts();
+        assert_eq!((np + nn) as usize, n);
+        let (k, _) = OpaucBatchParams {
+            lambda: params.lambda,
+            ..OpaucBatchParams::default()
+        }
+        .fit_model(&m.map().apply_dataset(&train), 0)
+        .unwrap();
+        for (u, v) in Linear::weights(m.kernel()).iter().zip(Linear::weights(&k)) {
+            assert!(
+                (u - v).abs() <= 1e-9 * (1.0 + v.abs()),
+                "{n} rows: {u} against {v}"
+            );
+        }
+    }
+}
