@@ -102,8 +102,7 @@ mod tests {
             }
             if p.len() > 1 {
                 assert!(
-                    p.iter()
-                        .all(|r| r.len() >= PART_BLOCKS * BLOCK_ROWS - BLOCK_ROWS + 1),
+                    p.iter().all(|r| r.len() > (PART_BLOCKS - 1) * BLOCK_ROWS),
                     "{n}: {p:?}"
                 );
             }
