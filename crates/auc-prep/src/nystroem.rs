@@ -15,6 +15,7 @@ use std::cmp::Ordering;
 
 use auc_core::Dataset;
 use faer::{MatRef, Side};
+use rayon::prelude::*;
 
 use crate::draws::{Normals, for_each_entry};
 use crate::error::PrepError;
@@ -156,11 +157,15 @@ fn seed_centers(x: &[f64], n: usize, p: usize, m: usize, g: &mut Normals) -> Vec
             return chosen;
         }
         let c = row(next);
-        let mut total = 0.0;
-        for (i, di) in d2.iter_mut().enumerate() {
-            *di = di.min(sq_dist(row(i), c));
-            total += *di;
-        }
+        d2.par_chunks_mut(ASSIGN_CHUNK)
+            .zip(x.par_chunks(ASSIGN_CHUNK * p.max(1)))
+            .for_each(|(ds, xs)| {
+                for (di, xi) in ds.iter_mut().zip(xs.chunks_exact(p.max(1))) {
+                    *di = di.min(sq_dist(xi, c));
+                }
+            });
+        // In row order, as the draw below walks them.
+        let total = d2.iter().fold(0.0, |t, &di| t + di);
         let target = g.uniform() * total;
         let drawn = if total.is_finite() && total > 0.0 {
             let mut cum = 0.0;
@@ -186,12 +191,17 @@ fn farthest(d2: &[f64]) -> usize {
     best
 }
 
+/// Rows a task of the seeding's distance update or of Lloyd's assignment step takes.
+const ASSIGN_CHUNK: usize = 256;
+
 /// Lloyd rounds on `centers` ($M$ rows of $p$, row-major): each row goes to its nearest center
 /// (lowest index on ties), each center with rows becomes their mean, an empty one stays.
 ///
 /// The nearest center minimizes $\lVert c \rVert^2 - 2\, c \cdot x$ (the distance less the
 /// row's own norm), with $C^T x$ formed as the map forms $W^T x$: one contiguous `axpy` over
-/// the $M$ centers per non-zero feature, from the centers stored by feature.
+/// the $M$ centers per non-zero feature, from the centers stored by feature. The assignment
+/// ($2 n M p$ flops a round) runs on chunks of rows in parallel, each row's as alone; the means
+/// are summed in row order, so the centers do not depend on the number of threads.
 fn lloyd(x: &[f64], n: usize, p: usize, centers: &mut [f64]) {
     let m = centers.len() / p.max(1);
     if p == 0 || m == 0 {
@@ -199,7 +209,6 @@ fn lloyd(x: &[f64], n: usize, p: usize, centers: &mut [f64]) {
     }
     let mut by_feature = vec![0.0; p * m];
     let mut norms = vec![0.0; m];
-    let mut dots = vec![0.0; m];
     let mut sums = vec![0.0; m * p];
     let mut counts = vec![0usize; m];
     let mut assign = vec![usize::MAX; n];
@@ -210,28 +219,23 @@ fn lloyd(x: &[f64], n: usize, p: usize, centers: &mut [f64]) {
             }
             norms[i] = c.iter().map(|a| a * a).sum();
         }
-        let mut changed = false;
-        for (xi, ai) in x.chunks_exact(p).zip(assign.iter_mut()) {
-            dots.fill(0.0);
-            for (&v, col) in xi.iter().zip(by_feature.chunks_exact(m)) {
-                if v != 0.0 {
-                    for (d, w) in dots.iter_mut().zip(col) {
-                        *d += v * w;
+        let (by_feature, norms) = (&by_feature, &norms);
+        let changed = x
+            .par_chunks(ASSIGN_CHUNK * p)
+            .zip(assign.par_chunks_mut(ASSIGN_CHUNK))
+            .map(|(xs, ais)| {
+                let mut dots = vec![0.0; m];
+                let mut changed = false;
+                for (xi, ai) in xs.chunks_exact(p).zip(ais.iter_mut()) {
+                    let best = nearest(xi, by_feature, norms, &mut dots);
+                    if *ai != best {
+                        changed = true;
+                        *ai = best;
                     }
                 }
-            }
-            let mut best = (0, f64::INFINITY);
-            for (c, (cc, d)) in norms.iter().zip(&dots).enumerate() {
-                let e = cc - 2.0 * d;
-                if e < best.1 {
-                    best = (c, e);
-                }
-            }
-            if *ai != best.0 {
-                changed = true;
-                *ai = best.0;
-            }
-        }
+                changed
+            })
+            .reduce(|| false, |a, b| a || b);
         if !changed {
             return;
         }
@@ -255,6 +259,29 @@ fn lloyd(x: &[f64], n: usize, p: usize, centers: &mut [f64]) {
             }
         }
     }
+}
+
+/// The index of the center nearest row `xi` (the lowest on ties): the least
+/// $\lVert c \rVert^2 - 2\, c \cdot x$ over the centers stored by feature in `by_feature`
+/// with squared norms `norms`; `dots` is scratch of one value a center.
+fn nearest(xi: &[f64], by_feature: &[f64], norms: &[f64], dots: &mut [f64]) -> usize {
+    let m = norms.len();
+    dots.fill(0.0);
+    for (&v, col) in xi.iter().zip(by_feature.chunks_exact(m)) {
+        if v != 0.0 {
+            for (d, w) in dots.iter_mut().zip(col) {
+                *d += v * w;
+            }
+        }
+    }
+    let mut best = (0, f64::INFINITY);
+    for (c, (cc, d)) in norms.iter().zip(dots.iter()).enumerate() {
+        let e = cc - 2.0 * d;
+        if e < best.1 {
+            best = (c, e);
+        }
+    }
+    best.0
 }
 
 /// The map on `landmarks` ($M$ rows of $p$, row-major).

@@ -172,6 +172,14 @@ fn nystroem_fit_is_deterministic_and_keeps_at_most_m_landmarks() {
     let a = fit_map(&data, map);
     let b = fit_map(&data, map);
     assert_eq!(a, b);
+    // The seeding's distances and Lloyd's assignments run on chunks of rows in parallel: the
+    // same map on one thread.
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| fit_map(&data, map));
+    assert_eq!(a, one);
     let (za, zb) = (a.apply_dataset(&data), b.apply_dataset(&data));
     for (ra, rb) in rows(&za).iter().zip(&rows(&zb)) {
         assert_eq!(bits(ra), bits(rb));
