@@ -215,12 +215,18 @@ pub(crate) fn sums_except(
     data: &Dataset,
     skip: &[usize],
 ) -> KernelSums {
-    let mut parts = crate::blocks::parts(data.n())
+    let parts = crate::blocks::parts(data.n())
         .into_par_iter()
         .map(|rows| KernelSums::of_rows(map, shift, data, rows, skip))
-        .collect::<Vec<_>>()
-        .into_iter();
-    // The first part's sums are the start (0 + x is x: the same sums as adding to zeros).
+        .collect::<Vec<_>>();
+    total(shift, parts)
+}
+
+/// The sums of `parts` added in order, about `shift` (empty sums when there is no part). The
+/// first part's sums are the start: 0 + x is x, so these are the sums of adding every part to
+/// zeros, without zeroing and adding one $M \times M$ matrix more.
+pub(crate) fn total(shift: &[f64], parts: Vec<KernelSums>) -> KernelSums {
+    let mut parts = parts.into_iter();
     let first = parts
         .next()
         .unwrap_or_else(|| KernelSums::new(shift.to_vec()));

@@ -145,12 +145,19 @@ pub(crate) fn choose(
         .par_iter()
         .map(|test| kernel_moments::sums_of(map, &shift, &sample.select(test)))
         .collect();
+    // The first of the other folds' sums is the start (0 + x is x: the same sums as adding
+    // each to zeros, without zeroing and adding an M x M matrix more).
     let others = |f: usize| {
-        fold_sums
+        let mut rest = fold_sums
             .iter()
             .enumerate()
             .filter(|&(g, _)| g != f)
-            .fold(KernelSums::new(shift.clone()), |a, (_, s)| a.add(s))
+            .map(|(_, s)| s);
+        let first = rest
+            .next()
+            .cloned()
+            .unwrap_or_else(|| KernelSums::new(shift.clone()));
+        rest.fold(first, KernelSums::add)
     };
     // The folds side by side (each fit's own steps are serial enough to leave a thread idle);
     // their AUCs are added in fold order, as one after the other would.
@@ -190,9 +197,7 @@ pub(crate) fn choose(
     let aucs = sums.map(|s| s / folds as f64);
     let best = aucs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let margin = hanley_mcneil_se(best, np, nn);
-    let whole = fold_sums
-        .iter()
-        .fold(KernelSums::new(shift), KernelSums::add);
+    let whole = kernel_moments::total(&shift, fold_sums);
     Ok(Choice {
         told: Ok(WeightChoice {
             weight: nearest_within(&aucs, best - margin, members.prior),
