@@ -276,9 +276,8 @@ mod tests {
         Dataset::dense(3, values, labels).unwrap()
     }
 
-    #[test]
-    fn shifted_sums_of_blocks_are_the_two_pass_moments() {
-        let d = data(2600);
+    /// A 25-landmark Nystroem map of `d`.
+    fn map_of(d: &Dataset) -> FeatureMap {
         let spec = FeatureMapSpec {
             shape: MapShape {
                 kind: MapKind::Nystroem,
@@ -287,7 +286,56 @@ mod tests {
             sigma: SigmaRule::Scale,
             seed: 3,
         };
-        let map = spec.fit(&d, 3).unwrap();
+        spec.fit(d, 3).unwrap()
+    }
+
+    /// `got` equals the two-pass moments `want` to rounding.
+    fn assert_moments_match(got: &Moments, want: &Moments) {
+        for (g, w) in [(&got.pos, &want.pos), (&got.neg, &want.neg)] {
+            assert_eq!(g.count(), w.count());
+            for (a, b) in g.mean().iter().zip(w.mean()) {
+                assert!((a - b).abs() <= 1e-13, "mean {a} against {b}");
+            }
+            let scale = w.comoment().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            for (a, b) in g.comoment().iter().zip(w.comoment()) {
+                assert!((a - b).abs() <= 1e-12 * scale, "co-moment {a} against {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_sums_outside_some_rows_plus_theirs_are_every_rows() {
+        // Nine blocks of rows (the last short): two parts.
+        let d = data(8 * crate::blocks::BLOCK_ROWS + 17);
+        assert_eq!(crate::blocks::parts(d.n()).len(), 2);
+        let map = map_of(&d);
+        let want = auc_online::moments_of(&map.kernel_values_dataset(&d).unwrap());
+        let shift = first_block_shift(&map, &d);
+        // Skipped rows in both parts, a whole block among them, and the last row.
+        let mut skip: Vec<usize> = (0..d.n()).filter(|i| i % 7 == 3).collect();
+        skip.extend(2048..3072);
+        skip.push(d.n() - 1);
+        skip.sort_unstable();
+        skip.dedup();
+        let rest = sums_except(&map, &shift, &d, &skip);
+        let skipped = sums_of(&map, &shift, &d.select(&skip));
+        let (rp, rn) = (rest.classes[0].count, rest.classes[1].count);
+        assert_eq!((rp + rn) as usize, d.n() - skip.len());
+        assert_moments_match(&skipped.add(&rest).moments().unwrap(), &want);
+        // Nothing skipped: every row's sums; everything skipped: none.
+        assert_moments_match(
+            &sums_except(&map, &shift, &d, &[]).moments().unwrap(),
+            &want,
+        );
+        let all: Vec<usize> = (0..d.n()).collect();
+        let none = sums_except(&map, &shift, &d, &all);
+        assert_eq!(none.classes[0].count + none.classes[1].count, 0);
+    }
+
+    #[test]
+    fn shifted_sums_of_blocks_are_the_two_pass_moments() {
+        let d = data(2600);
+        let map = map_of(&d);
         // Two-pass moments of the kernel values of every row at once.
         let want = auc_online::moments_of(&map.kernel_values_dataset(&d).unwrap());
         // Sums of uneven parts (one with no positive row), about the first rows' mean.
@@ -300,15 +348,6 @@ mod tests {
             .fold(KernelSums::new(shift.clone()), |a, s| a.add(&s))
             .moments()
             .unwrap();
-        for (g, w) in [(&got.pos, &want.pos), (&got.neg, &want.neg)] {
-            assert_eq!(g.count(), w.count());
-            for (a, b) in g.mean().iter().zip(w.mean()) {
-                assert!((a - b).abs() <= 1e-13, "mean {a} against {b}");
-            }
-            let scale = w.comoment().iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            for (a, b) in g.comoment().iter().zip(w.comoment()) {
-                assert!((a - b).abs() <= 1e-12 * scale, "co-moment {a} against {b}");
-            }
-        }
+        assert_moments_match(&got, &want);
     }
 }
