@@ -219,21 +219,23 @@ impl BlendParams {
                 (Some(c.told), c.sample)
             }
         };
-        // The sample's sums are reused: alone for a member of weight 0, otherwise with those of
-        // the rows outside the sample (none when the sample is every row), since sums merge.
-        let (kernel, kernel_moments) = match (self.weight_kept(told.as_ref()) == 0.0, sample) {
-            (true, Some(s)) => members::kernel_of_sums(&map, &s.sums, self.lambda)?,
-            (false, Some(s)) if s.rows.len() == train.n() => {
-                members::kernel_of_sums(&map, &s.sums, self.lambda)?
+        let zero = self.weight_kept(told.as_ref()) == 0.0;
+        let (kernel, kernel_moments) = match sample {
+            // The choice's sums of its sample: alone for a member of weight 0 or a sample of
+            // every row, otherwise with those of the rows outside it (sums merge).
+            Some(s) => {
+                let sums = if zero || s.rows.len() == train.n() {
+                    s.sums
+                } else {
+                    let rest = kernel_moments::sums_except(&map, s.sums.shift(), train, &s.rows);
+                    s.sums.add(&rest)
+                };
+                members::kernel_of_sums(&map, &sums, self.lambda)?
             }
-            (false, Some(s)) => {
-                let rest = kernel_moments::sums_except(&map, s.sums.shift(), train, &s.rows);
-                members::kernel_of_sums(&map, &s.sums.add(&rest), self.lambda)?
-            }
-            (true, None) => {
+            None if zero => {
                 members::kernel_on_map(&map, &crate::weight::sample_of(train, seed), self.lambda)?
             }
-            (false, None) => members::kernel_on_map(&map, train, self.lambda)?,
+            None => members::kernel_on_map(&map, train, self.lambda)?,
         };
         Ok(KernelSide {
             map,

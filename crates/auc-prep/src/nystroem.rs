@@ -146,7 +146,11 @@ fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
 /// probability proportional to $D(x)^2$, its squared distance to the nearest center so far
 /// (so a row equal to a center is never drawn). When the weights cannot be drawn from (all
 /// zero or overflowing), the row of largest $D(x)^2$ is taken. Returns `m` row indices.
+///
+/// Needs $p \ge 1$: without features every row is the same, and [`fit`] takes that one row as
+/// the landmark instead of seeding.
 fn seed_centers(x: &[f64], n: usize, p: usize, m: usize, g: &mut Normals) -> Vec<usize> {
+    debug_assert!(p >= 1, "seeding needs features");
     let row = |i: usize| &x[i * p..(i + 1) * p];
     let mut d2 = vec![f64::INFINITY; n];
     let mut chosen = Vec::with_capacity(m);
@@ -158,9 +162,9 @@ fn seed_centers(x: &[f64], n: usize, p: usize, m: usize, g: &mut Normals) -> Vec
         }
         let c = row(next);
         d2.par_chunks_mut(ASSIGN_CHUNK)
-            .zip(x.par_chunks(ASSIGN_CHUNK * p.max(1)))
+            .zip(x.par_chunks(ASSIGN_CHUNK * p))
             .for_each(|(ds, xs)| {
-                for (di, xi) in ds.iter_mut().zip(xs.chunks_exact(p.max(1))) {
+                for (di, xi) in ds.iter_mut().zip(xs.chunks_exact(p)) {
                     *di = di.min(sq_dist(xi, c));
                 }
             });
