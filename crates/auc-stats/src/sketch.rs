@@ -494,15 +494,25 @@ impl FrequentDirections {
         out: &mut [f64],
         scratch: &mut ApplyScratch,
     ) -> Result<(), StatsError> {
-        for (what, found) in [("w", w.len()), ("out", out.len())] {
-            if found != self.dim {
-                return Err(StatsError::Length {
-                    what,
-                    expected: self.dim,
-                    found,
-                });
-            }
-        }
+        self.check_lengths(w.len(), out.len())?;
+        out.fill(0.0);
+        self.apply_touched(w, out, scratch)
+    }
+
+    /// [`apply_into`](Self::apply_into) on the touched features only: assigns `out` at every
+    /// touched feature and leaves its other entries as they are (the product is zero there), so
+    /// a caller that keeps them zero gets $(B^\top B + R^\top R)\, w$ in
+    /// $O(\ell t + \mathrm{nnz}(R))$ flops, with no $O(p)$ term.
+    ///
+    /// # Errors
+    /// [`StatsError::Length`] if `w` or `out` is not of length $p$.
+    pub fn apply_touched(
+        &self,
+        w: &[f64],
+        out: &mut [f64],
+        scratch: &mut ApplyScratch,
+    ) -> Result<(), StatsError> {
+        self.check_lengths(w.len(), out.len())?;
         let ApplyScratch { y, diag } = scratch;
         y.clear();
         y.resize(self.ell, 0.0);
@@ -512,7 +522,6 @@ impl FrequentDirections {
                 axpy(wf, col, y);
             }
         }
-        out.fill(0.0);
         diag.clear();
         for (col, &f) in self.sketch.chunks_exact(self.ell).zip(&self.features) {
             out[f as usize] = dot(col, y);
@@ -524,6 +533,20 @@ impl FrequentDirections {
                 let s = self.buf_slot[t] as usize;
                 out[self.features[s] as usize] += z * self.buf_val[t];
                 diag[s] += self.buf_val[t] * self.buf_val[t];
+            }
+        }
+        Ok(())
+    }
+
+    /// `w` and `out` of length $p$, or the error naming the one that is not.
+    fn check_lengths(&self, w: usize, out: usize) -> Result<(), StatsError> {
+        for (what, found) in [("w", w), ("out", out)] {
+            if found != self.dim {
+                return Err(StatsError::Length {
+                    what,
+                    expected: self.dim,
+                    found,
+                });
             }
         }
         Ok(())
@@ -541,11 +564,7 @@ impl FrequentDirections {
     /// As [`apply`](Self::apply).
     pub fn quad(&self, w: &[f64]) -> Result<f64, StatsError> {
         self.check(w, self.dim)?;
-        let y = self.project(w);
-        let rows: f64 = (0..self.buf_ptr.len() - 1)
-            .map(|q| self.row_dot(q, w).powi(2))
-            .sum();
-        Ok(dot(&y, &y) + rows)
+        Ok(self.quad_slots(&self.gather(w)))
     }
 
     /// Calls `f(j, d)` for every touched feature $j$ with $d = (B^\top B + R^\top R)_{jj}$ (the
@@ -566,14 +585,7 @@ impl FrequentDirections {
 
     /// $B w$ ($\ell$ values).
     fn project(&self, w: &[f64]) -> Vec<f64> {
-        let mut y = vec![0.0; self.ell];
-        for (col, &f) in self.sketch.chunks_exact(self.ell).zip(&self.features) {
-            let wf = w[f as usize];
-            if wf != 0.0 {
-                axpy(wf, col, &mut y);
-            }
-        }
-        y
+        self.project_slots(&self.gather(w))
     }
 
     /// $r_q \cdot w$.
@@ -581,6 +593,38 @@ impl FrequentDirections {
         (self.buf_ptr[q]..self.buf_ptr[q + 1])
             .map(|t| self.buf_val[t] * w[self.features[self.buf_slot[t] as usize] as usize])
             .sum()
+    }
+
+    /// $w$ at the touched features, in slot order.
+    fn gather(&self, w: &[f64]) -> Vec<f64> {
+        self.features.iter().map(|&f| w[f as usize]).collect()
+    }
+
+    /// $B w$ for $w$ given in slot order (zero at the untouched features).
+    fn project_slots(&self, w: &[f64]) -> Vec<f64> {
+        let mut y = vec![0.0; self.ell];
+        for (col, &wf) in self.sketch.chunks_exact(self.ell).zip(w) {
+            if wf != 0.0 {
+                axpy(wf, col, &mut y);
+            }
+        }
+        y
+    }
+
+    /// $r_q \cdot w$ for $w$ in slot order.
+    fn row_dot_slots(&self, q: usize, w: &[f64]) -> f64 {
+        (self.buf_ptr[q]..self.buf_ptr[q + 1])
+            .map(|t| self.buf_val[t] * w[self.buf_slot[t] as usize])
+            .sum()
+    }
+
+    /// $\lVert B w\rVert^2 + \lVert R w\rVert^2$ for $w$ in slot order.
+    fn quad_slots(&self, w: &[f64]) -> f64 {
+        let y = self.project_slots(w);
+        let rows: f64 = (0..self.buf_ptr.len() - 1)
+            .map(|q| self.row_dot_slots(q, w).powi(2))
+            .sum();
+        dot(&y, &y) + rows
     }
 
     fn check(&self, w: &[f64], out: usize) -> Result<(), StatsError> {

@@ -105,16 +105,38 @@ impl SketchedMoments {
     /// As [`FrequentDirections::negative_direction`] (never for moments built by
     /// [`update`](Self::update) and [`merge`](Self::merge)).
     pub fn negative_part(&self) -> Result<Option<(f64, Vec<f64>)>, StatsError> {
+        Ok(self.negative_part_touched()?.map(|(mu, slots)| {
+            let mut v = vec![0.0; self.dim()];
+            for (&f, &x) in self.sketch.touched_features().iter().zip(&slots) {
+                v[f as usize] = x;
+            }
+            (mu, v)
+        }))
+    }
+
+    /// [`negative_part`](Self::negative_part) with $v$ in slot order
+    /// ([`FrequentDirections::touched_features`]; $v$ is zero at the other features, where the
+    /// mean is): $O(\ell^2 t + \ell^3)$ flops, none of them $O(p)$.
+    ///
+    /// # Errors
+    /// As [`FrequentDirections::negative_direction_touched`] (never for moments built by
+    /// [`update`](Self::update) and [`merge`](Self::merge)).
+    pub fn negative_part_touched(&self) -> Result<Option<(f64, Vec<f64>)>, StatsError> {
         if self.n == 0 {
             return Ok(None);
         }
         let n = self.n as f64;
-        let mut mean = vec![0.0; self.dim()];
-        self.mean_into(&mut mean)?;
-        // The sums and the sketch grow together (`grow`, `update`, `merge`): one dimension.
+        // The sums are zero off the touched features (`update` and `merge` add a row's
+        // non-zero values where the sketch takes them), so the mean is too.
+        let mean: Vec<f64> = self
+            .sketch
+            .touched_features()
+            .iter()
+            .map(|&f| self.sum[f as usize] / n)
+            .collect();
         Ok(self
             .sketch
-            .negative_direction(&mean, n)?
+            .negative_direction_touched(&mean, n)?
             .map(|(theta, v)| (-theta / n, v)))
     }
 
@@ -208,32 +230,69 @@ impl SketchedMoments {
         out: &mut [f64],
         scratch: &mut ApplyScratch,
     ) -> Result<f64, StatsError> {
-        self.sketch.apply_into(w, out, scratch)?;
+        self.check_len("w", w.len())?;
+        self.check_len("out", out.len())?;
+        out.fill(0.0);
+        self.cov_apply_touched(w, out, scratch)
+    }
+
+    /// [`cov_apply_into`](Self::cov_apply_into) on the touched features only: assigns
+    /// $\hat\Sigma w$ to `out` at every feature the class has touched, leaves its other entries
+    /// as they are ($\hat\Sigma w$ is zero there) and returns $w^\top \hat\Sigma w$.
+    /// $O(\ell t + \mathrm{nnz}(R))$ flops and no $O(p)$ term: a one-pass learner's step, which
+    /// keeps `out` zero elsewhere.
+    ///
+    /// # Errors
+    /// [`StatsError::Length`] if `w` or `out` is not of length $p$.
+    pub fn cov_apply_touched(
+        &self,
+        w: &[f64],
+        out: &mut [f64],
+        scratch: &mut ApplyScratch,
+    ) -> Result<f64, StatsError> {
+        self.sketch.apply_touched(w, out, scratch)?;
+        let touched = self.sketch.touched_features();
         if self.n == 0 {
-            out.fill(0.0);
+            for &j in touched {
+                out[j as usize] = 0.0;
+            }
             return Ok(0.0);
         }
         let n = self.n as f64;
-        let sw = crate::kernels::dot(&self.sum, w) / n;
-        crate::kernels::axpy(-sw, &self.sum, out);
-        for (&j, &d) in self.sketch.touched_features().iter().zip(scratch.diag()) {
+        // The sums are zero off the touched features (see `negative_part_touched`).
+        let sw = touched
+            .iter()
+            .map(|&j| self.sum[j as usize] * w[j as usize])
+            .sum::<f64>()
+            / n;
+        let mut quad = 0.0;
+        for (&j, &d) in touched.iter().zip(scratch.diag()) {
             let j = j as usize;
-            out[j] += (self.sumsq[j] - d).max(0.0) * w[j];
+            let o = (out[j] - sw * self.sum[j] + (self.sumsq[j] - d).max(0.0) * w[j]) / n;
+            out[j] = o;
+            quad += w[j] * o;
         }
-        out.iter_mut().for_each(|o| *o /= n);
-        Ok(crate::kernels::dot(w, out))
+        Ok(quad)
     }
 
-    /// $\bar x_j$ (zero when $N = 0$).
+    /// $\bar x_j$ (zero when $N = 0$), as [`mean_into`](Self::mean_into) computes it.
     ///
     /// # Panics
     /// If $j \ge p$.
     pub fn mean_at(&self, j: usize) -> f64 {
-        if self.n == 0 {
+        let (sums, inv) = self.mean_parts();
+        sums[j] * inv
+    }
+
+    /// The per-feature sums $\sum_k x_{kj}$ and $1/N$ (0 when $N = 0$), whose products are the
+    /// mean as [`mean_at`](Self::mean_at) gives it; the sums are zero off the touched features.
+    pub fn mean_parts(&self) -> (&[f64], f64) {
+        let inv = if self.n == 0 {
             0.0
         } else {
-            self.sum[j] / self.n as f64
-        }
+            1.0 / self.n as f64
+        };
+        (&self.sum, inv)
     }
 
     /// $w^\top \hat{\Sigma} w = (\lVert B w\rVert^2 - (\textstyle\sum_k x_k^\top w)^2 / N +
@@ -320,6 +379,25 @@ impl SketchedMoments {
                 index: k,
                 value: w.sumsq[k].to_string(),
             });
+        }
+        // A feature with a non-zero value has a slot (`update`, `merge`), and the products
+        // read the sums on the slots only.
+        let mut touched = vec![false; sketch.dim()];
+        for &f in sketch.touched_features() {
+            touched[f as usize] = true;
+        }
+        for (what, v) in [("sum", &w.sum), ("sumsq", &w.sumsq)] {
+            if let Some(k) = (0..v.len()).find(|&k| v[k] != 0.0 && !touched[k]) {
+                return Err(StatsError::InvalidValue {
+                    what: if what == "sum" {
+                        "sum at a feature the sketch never took"
+                    } else {
+                        "sumsq at a feature the sketch never took"
+                    },
+                    index: k,
+                    value: v[k].to_string(),
+                });
+            }
         }
         if sketch.rows() != w.n {
             return Err(StatsError::InvalidValue {

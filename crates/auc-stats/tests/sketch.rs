@@ -406,6 +406,30 @@ fn serde_round_trips_and_refuses_damage() {
     }
 }
 
+/// A file whose sums are non-zero at a feature the sketch never took is refused: the products
+/// read the sums on the sketch's touched features only.
+#[test]
+fn sums_off_the_touched_features_are_refused() {
+    let rows: Vec<Vec<f64>> = (0..40)
+        .map(|i| vec![1.0 + (i % 3) as f64, 0.5, (i % 2) as f64, 2.0, -1.0, 0.0])
+        .collect();
+    let mut m = SketchedMoments::new(2, 6).unwrap();
+    rows.iter().for_each(|x| m.update(Row::Dense(x)).unwrap());
+    assert!(!m.sketch().touched_features().contains(&5));
+    let bytes = m.to_bytes();
+    // The format version, N = 40 and p = 6 are one-byte varints, then the six sums.
+    let at = 3 + 8 * 5;
+    assert_eq!(bytes[at..at + 8], 0.0f64.to_le_bytes());
+    // The first sum, 40 ones plus i mod 3 over 40 rows: 79.
+    assert_eq!(bytes[3..11], 79.0f64.to_le_bytes());
+    let mut bad = bytes.clone();
+    bad[at..at + 8].copy_from_slice(&1.0f64.to_le_bytes());
+    assert!(matches!(
+        SketchedMoments::from_bytes(&bad),
+        Err(StatsError::InvalidValue { index: 5, .. })
+    ));
+}
+
 #[test]
 fn bad_arguments_are_errors() {
     assert!(matches!(

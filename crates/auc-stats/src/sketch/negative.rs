@@ -12,7 +12,8 @@
 //! diagonal less a rank-one term, whose negative eigenpair is the root of a secular equation.
 //! Cost: $O(\ell^2 t)$ flops for $B B^\top$, $O(\ell^3)$ for the one small eigendecomposition
 //! (of $K$), $O(\ell)$ a bisection step and $O(\ell t)$ for $v$; the $p \times p$ matrix is
-//! never formed.
+//! never formed, and in slot coordinates ([`FrequentDirections::negative_direction_touched`])
+//! nothing costs $O(p)$.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par, Side};
@@ -74,6 +75,15 @@ fn diagonal_less_rank_one(d: &[f64], s: &[f64], rho: f64) -> Option<Vec<f64>> {
     )
 }
 
+/// The negative eigenpair of $L$ found in the touched features' coordinates: $v$ in slot order
+/// (unit together with the part outside), and the coefficient of $u$'s part outside the touched
+/// features, which $v$ holds there.
+struct SlotDirection {
+    theta: f64,
+    v: Vec<f64>,
+    outside: f64,
+}
+
 impl FrequentDirections {
     /// The most negative eigenpair $(\theta, v)$, $\lVert v\rVert = 1$, of
     /// $B^\top B + R^\top R - c\, u u^\top$ (the sketch's estimate of $A^\top A$ minus
@@ -89,16 +99,64 @@ impl FrequentDirections {
         c: f64,
     ) -> Result<Option<(f64, Vec<f64>)>, StatsError> {
         self.check(u, self.dim)?;
-        if !c.is_finite() {
-            return Err(StatsError::NonFinite {
-                what: "c",
-                index: 0,
-                value: c.to_string(),
-            });
-        }
+        check_c(c)?;
         if c <= 0.0 {
             return Ok(None);
         }
+        // u splits into its touched part (slot order) and the rest, which only Z's last row and
+        // v's last term meet.
+        let slots = self.gather(u);
+        let mut rest = u.to_vec();
+        for &f in &self.features {
+            rest[f as usize] = 0.0;
+        }
+        let Some(d) = self.negative_in_slots(&slots, dot(&rest, &rest), c) else {
+            return Ok(None);
+        };
+        rest.iter_mut().for_each(|x| *x *= d.outside);
+        for (&f, &vs) in self.features.iter().zip(&d.v) {
+            rest[f as usize] = vs;
+        }
+        Ok(Some((d.theta, rest)))
+    }
+
+    /// [`negative_direction`](Self::negative_direction) for a `u` that is zero at every untouched
+    /// feature, given in slot order ([`touched_features`](Self::touched_features)); $v$ is
+    /// returned in slot order too (it is zero elsewhere). No $O(p)$ term: $O(\ell^2 t + \ell^3)$
+    /// flops, the cost a one-pass learner's step pays when the class it reads has changed.
+    ///
+    /// # Errors
+    /// [`StatsError::Length`] if `u` does not have one value per touched feature;
+    /// [`StatsError::NonFinite`] for a non-finite entry of `u` or a non-finite `c`.
+    pub fn negative_direction_touched(
+        &self,
+        u: &[f64],
+        c: f64,
+    ) -> Result<Option<(f64, Vec<f64>)>, StatsError> {
+        if u.len() != self.features.len() {
+            return Err(StatsError::Length {
+                what: "u",
+                expected: self.features.len(),
+                found: u.len(),
+            });
+        }
+        if let Some(index) = u.iter().position(|v| !v.is_finite()) {
+            return Err(StatsError::NonFinite {
+                what: "u",
+                index,
+                value: u[index].to_string(),
+            });
+        }
+        check_c(c)?;
+        if c <= 0.0 {
+            return Ok(None);
+        }
+        Ok(self.negative_in_slots(u, 0.0, c).map(|d| (d.theta, d.v)))
+    }
+
+    /// The module's computation for $u$ = `u` (slot order) on the touched features plus a part
+    /// of squared norm `outside` on the others ($c > 0$).
+    fn negative_in_slots(&self, u: &[f64], outside: f64, c: f64) -> Option<SlotDirection> {
         let (ell, stride) = (self.ell, 2 * self.ell);
         let q = self.buf_ptr.len() - 1;
         let r = ell + q + 1;
@@ -115,8 +173,8 @@ impl FrequentDirections {
             1.0,
             Par::Seq,
         );
-        let bu = self.project(u);
-        let ru: Vec<f64> = (0..q).map(|k| self.row_dot(k, u)).collect();
+        let bu = self.project_slots(u);
+        let ru: Vec<f64> = (0..q).map(|k| self.row_dot_slots(k, u)).collect();
         let mut k = Mat::<f64>::zeros(r, r);
         for i in 0..r {
             for j in 0..=i {
@@ -130,19 +188,17 @@ impl FrequentDirections {
                 } else if j < ell + q {
                     ru[j - ell]
                 } else {
-                    dot(u, u)
+                    dot(u, u) + outside
                 };
                 k[(i, j)] = v;
                 k[(j, i)] = v;
             }
         }
-        let Some((lambda, qm)) = eigen(&k) else {
-            return Ok(None);
-        };
+        let (lambda, qm) = eigen(&k)?;
         let top = lambda.last().copied().unwrap_or(0.0);
         let kept: Vec<usize> = (0..r).filter(|&i| lambda[i] > GRAM_FLOOR * top).collect();
         if kept.is_empty() {
-            return Ok(None);
+            return None;
         }
         // A = Lambda^(1/2) Q^T J Q Lambda^(1/2) on the kept columns. J is the identity but for
         // -c on Z's last row, and the kept columns of Q are orthonormal, so
@@ -155,10 +211,9 @@ impl FrequentDirections {
             .iter()
             .map(|&cx| lambda[cx].sqrt() * qm[(r - 1, cx)])
             .collect();
-        let Some(av) = diagonal_less_rank_one(&d, &s, 1.0 + c) else {
-            return Ok(None);
-        };
-        // gamma = Q Lambda^(-1/2) a, then v = Z^T gamma.
+        let av = diagonal_less_rank_one(&d, &s, 1.0 + c)?;
+        // gamma = Q Lambda^(-1/2) a, then v = Z^T gamma: its touched part in slot order, and
+        // gamma's last entry times u's part outside them.
         let gamma: Vec<f64> = (0..r)
             .map(|i| {
                 (0..m)
@@ -166,23 +221,44 @@ impl FrequentDirections {
                     .sum()
             })
             .collect();
-        let mut v = vec![0.0; self.dim];
-        for (col, &f) in self.sketch.chunks_exact(ell).zip(&self.features) {
-            v[f as usize] = dot(col, &gamma[..ell]);
-        }
+        let mut v: Vec<f64> = self
+            .sketch
+            .chunks_exact(ell)
+            .map(|col| dot(col, &gamma[..ell]))
+            .collect();
         for (kq, &g) in gamma[ell..ell + q].iter().enumerate() {
             for s in self.buf_ptr[kq]..self.buf_ptr[kq + 1] {
-                v[self.features[self.buf_slot[s] as usize] as usize] += g * self.buf_val[s];
+                v[self.buf_slot[s] as usize] += g * self.buf_val[s];
             }
         }
-        axpy(gamma[r - 1], u, &mut v);
-        let norm = dot(&v, &v).sqrt();
+        let last = gamma[r - 1];
+        axpy(last, u, &mut v);
+        let norm = (dot(&v, &v) + last * last * outside).sqrt();
         if !(norm > 0.0 && norm.is_finite()) {
-            return Ok(None);
+            return None;
         }
         v.iter_mut().for_each(|x| *x /= norm);
-        let rayleigh = self.quad(&v)? - c * dot(u, &v).powi(2);
-        Ok((rayleigh < 0.0).then_some((rayleigh, v)))
+        let outside_coef = last / norm;
+        let uv = dot(u, &v) + outside_coef * outside;
+        let rayleigh = self.quad_slots(&v) - c * uv * uv;
+        (rayleigh < 0.0).then_some(SlotDirection {
+            theta: rayleigh,
+            v,
+            outside: outside_coef,
+        })
+    }
+}
+
+/// `c` finite, or the error naming it.
+fn check_c(c: f64) -> Result<(), StatsError> {
+    if c.is_finite() {
+        Ok(())
+    } else {
+        Err(StatsError::NonFinite {
+            what: "c",
+            index: 0,
+            value: c.to_string(),
+        })
     }
 }
 
@@ -294,6 +370,80 @@ mod tests {
             negative >= 2,
             "{negative} of 3 sketches had a negative part"
         );
+    }
+
+    /// A $u$ with mass off the touched features (the general call splits it) against the dense
+    /// $L$; and for a $u$ on the touched features only, the slot call gives the same pair as
+    /// the general one, in slot order.
+    #[test]
+    fn the_touched_and_the_general_directions_agree() {
+        let mut rng = StdRng::seed_from_u64(23);
+        let (p, ell) = (14, 3);
+        let mut fd = FrequentDirections::new(ell, p).unwrap();
+        // Rows on features 9, 2, 5, 0, 7, 11 only, in that order of first sight.
+        let on = [9u32, 2, 5, 0, 7, 11];
+        for _ in 0..60 {
+            let mut pairs: Vec<(u32, f64)> = Vec::new();
+            for &j in &on {
+                if rng.random::<f64>() < 0.6 {
+                    pairs.push((j, 1.0 + rng.random::<f64>()));
+                }
+            }
+            pairs.sort_by_key(|&(j, _)| j);
+            let x = SparseVec::from_pairs(pairs).unwrap();
+            fd.insert(auc_core::Row::Sparse(x.view())).unwrap();
+        }
+        let mut found = 0;
+        for case in 0..20 {
+            let outside = if case % 2 == 0 { 0.0 } else { 0.7 };
+            let u: Vec<f64> = (0..p)
+                .map(|j| {
+                    if on.contains(&(j as u32)) {
+                        0.5 + rng.random::<f64>()
+                    } else {
+                        outside * rng.random::<f64>()
+                    }
+                })
+                .collect();
+            let c = rng.random_range(5.0..60.0);
+            let l = dense_l(&fd, &u, c);
+            let (values, _) = eigen(&l).unwrap();
+            let scale = values.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            let general = fd.negative_direction(&u, c).unwrap();
+            match &general {
+                Some((theta, v)) => {
+                    found += 1;
+                    assert!((theta - values[0]).abs() <= 1e-9 * scale, "case {case}");
+                    let lv: Vec<f64> = (0..p)
+                        .map(|i| (0..p).map(|j| l[(i, j)] * v[j]).sum::<f64>())
+                        .collect();
+                    for i in 0..p {
+                        assert!((lv[i] - theta * v[i]).abs() <= 1e-8 * scale, "case {case}");
+                    }
+                }
+                None => assert!(values[0] >= -1e-9 * scale, "case {case}: {}", values[0]),
+            }
+            if outside == 0.0 {
+                let slots: Vec<f64> = fd
+                    .touched_features()
+                    .iter()
+                    .map(|&f| u[f as usize])
+                    .collect();
+                let touched = fd.negative_direction_touched(&slots, c).unwrap();
+                match (general, touched) {
+                    (Some((ta, va)), Some((tb, vb))) => {
+                        assert!((ta - tb).abs() <= 1e-12 * scale, "case {case}");
+                        for (s, &f) in fd.touched_features().iter().enumerate() {
+                            assert!((va[f as usize] - vb[s]).abs() <= 1e-12, "case {case}");
+                        }
+                    }
+                    (None, None) => {}
+                    other => panic!("case {case}: {other:?}"),
+                }
+            }
+        }
+        assert!(found >= 5, "{found} of 20 had a negative part");
+        assert!(fd.negative_direction_touched(&[1.0; 3], 2.0).is_err());
     }
 
     /// With $c = 0$ or an exact sketch of the rows (rank at least their number) minus their mean,
