@@ -235,18 +235,21 @@ impl OnlineLearner for AdaOam {
         if !self.core.write_gradient(self.params.lambda, c) {
             return; // Deviation: a non-finite gradient is rejected (module docs).
         }
-        let s = &mut self.core.scratch;
-        for (((next, &w), &g), acc) in s
-            .next
-            .iter_mut()
-            .zip(&self.core.w)
-            .zip(&s.g)
-            .zip(&mut self.sum_sq)
-        {
-            *acc += g * g;
-            *next = w - self.params.eta * g / (acc.sqrt() + self.params.epsilon);
-        }
-        commit(&mut self.core.w, &mut s.next, self.radius); // [ADM sec. 3, projection]
+        let Scratch {
+            next, g, support, ..
+        } = &mut self.core.scratch;
+        let span = Span::of(&self.core.moments, support);
+        let (w, acc, eta, epsilon) = (
+            &self.core.w,
+            &mut self.sum_sq,
+            self.params.eta,
+            self.params.epsilon,
+        );
+        span.for_each(|j| {
+            acc[j] += g[j] * g[j];
+            next[j] = w[j] - eta * g[j] / (acc[j].sqrt() + epsilon);
+        });
+        commit(&mut self.core.w, next, self.radius, span.dot(next, next)); // [ADM sec. 3, projection]
     }
 
     /// Pads the moments (exactly: see `Moments::grow`), $w$ and the squared-gradient sums with zeros: at a
@@ -459,22 +462,21 @@ impl OnlineLearner for AdmOam {
         let (b1, b2) = (self.params.beta1, self.params.beta2);
         let corr1 = 1.0 / (1.0 - self.beta1_t); // [ADM alg. 1]: bias correction
         let corr2 = 1.0 / (1.0 - self.beta2_t);
-        let s = &mut self.core.scratch;
-        for ((((next, &w), &g), m), v) in s
-            .next
-            .iter_mut()
-            .zip(&self.core.w)
-            .zip(&s.g)
-            .zip(&mut self.first)
-            .zip(&mut self.second)
-        {
-            *m = b1 * *m + (1.0 - b1) * g;
-            *v = b2 * *v + (1.0 - b2) * (g * g);
-            let m_hat = *m * corr1;
-            let v_hat = *v * corr2;
-            *next = w - self.params.eta * m_hat / (v_hat.sqrt() + self.params.epsilon);
-        }
-        commit(&mut self.core.w, &mut s.next, self.radius); // [ADM alg. 1, projection]
+        let Scratch {
+            next, g, support, ..
+        } = &mut self.core.scratch;
+        let span = Span::of(&self.core.moments, support);
+        let (w, m, v) = (&self.core.w, &mut self.first, &mut self.second);
+        let (eta, epsilon) = (self.params.eta, self.params.epsilon);
+        span.for_each(|j| {
+            let gj = g[j];
+            m[j] = b1 * m[j] + (1.0 - b1) * gj;
+            v[j] = b2 * v[j] + (1.0 - b2) * (gj * gj);
+            let m_hat = m[j] * corr1;
+            let v_hat = v[j] * corr2;
+            next[j] = w[j] - eta * m_hat / (v_hat.sqrt() + epsilon);
+        });
+        commit(&mut self.core.w, next, self.radius, span.dot(next, next)); // [ADM alg. 1, projection]
     }
 
     /// Pads the moments (exactly: see `Moments::grow`), $w$ and both gradient averages with zeros: at a

@@ -72,6 +72,7 @@ mod rows_problem;
 mod sketched_problem;
 mod solam;
 mod sparse_block;
+mod support;
 
 pub use adaptive::{AdaOam, AdaOamParams, AdmOam, AdmOamParams};
 pub use average::{Averaged, Linear, Materialized};

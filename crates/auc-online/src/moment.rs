@@ -77,6 +77,7 @@ pub(crate) use crate::batch_moments::dot;
 use crate::moment_layout::{SKETCH_STATE_VERSION, upgrade_v1};
 use crate::moment_solver::check_sketch;
 use crate::moment_store::MomentStore;
+use crate::support::Support;
 use crate::{Linear, NormBound, linear_divergence};
 
 /// The largest norm an iterate may reach, $2^{200} \approx 1.6 \cdot 10^{60}$: see the module's
@@ -126,11 +127,26 @@ pub(crate) struct Scratch {
     pub(crate) g: Vec<f64>,
     /// The sketched product's space (sketched moments only).
     pub(crate) sketch: ApplyScratch,
+    /// The features a sketched step visits (sketched moments only; rebuilt after loading).
+    pub(crate) support: Support,
+    /// Sketched: the step's row scattered to length $p$ (zero elsewhere), and where it is.
+    pub(crate) xs: Vec<f64>,
+    pub(crate) xs_at: Vec<usize>,
+    /// Sketched: the class whose $\hat\Sigma w$ the step holds in `sw` (on that class's touched
+    /// features, zero elsewhere) and whose mean $d$ subtracts: the opposite one of the last
+    /// prepared step.
+    pub(crate) opposite: Option<Label>,
 }
 
 impl Scratch {
     pub(crate) fn ensure(&mut self, p: usize) {
-        for v in [&mut self.d, &mut self.sw, &mut self.next, &mut self.g] {
+        for v in [
+            &mut self.d,
+            &mut self.sw,
+            &mut self.next,
+            &mut self.g,
+            &mut self.xs,
+        ] {
             if v.len() != p {
                 v.resize(p, 0.0);
             }
@@ -167,6 +183,83 @@ pub(crate) struct Core {
 pub(crate) struct Coef {
     pub(crate) a: f64,
     pub(crate) b: f64,
+}
+
+/// The features a step visits: all $p$ of them for exact moments, the touched ones for
+/// sketched moments (`crate::support`: every vector of the step is zero elsewhere).
+#[derive(Clone, Copy)]
+pub(crate) enum Span<'a> {
+    /// $0, \dots, p - 1$.
+    All(usize),
+    /// The members of a built [`Support`].
+    Touched(&'a Support),
+}
+
+impl<'a> Span<'a> {
+    /// The span of a step on `moments`, whose sketched support is `support`.
+    pub(crate) fn of(moments: &MomentStore, support: &'a Support) -> Self {
+        match moments {
+            MomentStore::Dense(m) => Span::All(m.dim()),
+            MomentStore::Sketched(_) => Span::Touched(support),
+        }
+    }
+
+    /// Calls `f` on every feature of the span.
+    #[inline]
+    pub(crate) fn for_each(self, mut f: impl FnMut(usize)) {
+        match self {
+            Span::All(p) => (0..p).for_each(f),
+            Span::Touched(s) => s.for_each(&mut f),
+        }
+    }
+
+    /// $a^\top b$ over the span (the exact moments' vector kernel for all of it).
+    #[inline]
+    pub(crate) fn dot(self, a: &[f64], b: &[f64]) -> f64 {
+        match self {
+            Span::All(_) => dot(a, b),
+            Span::Touched(s) => s.dot(a, b),
+        }
+    }
+}
+
+/// $d_j = x_j - \bar x_j$ of a step, $\bar x$ the mean of the class opposite to the step's:
+/// the vector `MomentStore::write_opposite_diff` wrote (exact moments) or, sketched, the
+/// scattered row less the opposite class's sums times $1/N$, read where a loop needs it, so that
+/// no vector of length $p$ is written.
+pub(crate) enum Diff<'a> {
+    /// The written $d$.
+    Dense(&'a [f64]),
+    /// $x_j - s_j / N$ as `xs[j] - sums[j] * inv` ([`SketchedMoments::mean_at`]).
+    Sketched {
+        xs: &'a [f64],
+        sums: &'a [f64],
+        inv: f64,
+    },
+}
+
+impl<'a> Diff<'a> {
+    /// The step's $d$ on `moments`: `d` for exact moments, else from the scattered row `xs`
+    /// and the class `opposite` (none before a step has read one: $d = x$, never read then).
+    fn of(moments: &'a MomentStore, d: &'a [f64], xs: &'a [f64], opposite: Option<Label>) -> Self {
+        match (moments, opposite) {
+            (MomentStore::Sketched(s), Some(y)) => {
+                let (sums, inv) = s.class(y).mean_parts();
+                Diff::Sketched { xs, sums, inv }
+            }
+            (MomentStore::Sketched(_), None) => Diff::Dense(xs),
+            (MomentStore::Dense(_), _) => Diff::Dense(d),
+        }
+    }
+
+    /// $d_j$.
+    #[inline(always)]
+    fn at(&self, j: usize) -> f64 {
+        match self {
+            Diff::Dense(d) => d[j],
+            Diff::Sketched { xs, sums, inv } => xs[j] - sums[j] * inv,
+        }
+    }
 }
 
 impl Core {
@@ -243,16 +336,47 @@ impl Core {
         let p = self.w.len();
         self.scratch.ensure(p);
         let s = &mut self.scratch;
+        let sketched = self.moments.sketched().is_some();
+        if sketched {
+            if !s.support.is_built() {
+                let w_support = (0..p).filter(|&j| self.w[j] != 0.0);
+                s.support
+                    .build(self.moments.touched().into_iter().chain(w_support));
+            }
+            s.support.note(x);
+            // The last step's product and row go, this one's row is scattered: O(t + nnz).
+            if let Some(class) = s.opposite.take() {
+                self.moments.clear_product(class, &mut s.sw);
+            }
+            for j in s.xs_at.drain(..) {
+                s.xs[j] = 0.0;
+            }
+            x.for_each(|j, v| {
+                if v != 0.0 {
+                    s.xs[j] = v;
+                    s.xs_at.push(j);
+                }
+            });
+        }
         let s2 = self
             .moments
             .update_and_mul_opposite(x, y, &self.w, &mut s.sw, &mut s.sketch)?;
+        if sketched {
+            s.opposite = Some(y.opposite());
+        }
         self.t = self.t.saturating_add(1);
         if self.moments.opposite_count(y) == 0 {
             // The mean over an empty set is 0: only the regularizer acts (conventions section 5).
             return Some(Coef { a: 0.0, b: 0.0 });
         }
-        self.moments.write_opposite_diff(x, y, &mut self.scratch.d);
-        let wd = dot(&self.w, &self.scratch.d);
+        let wd = if sketched {
+            // d = x - mean is not formed: w'd = x'w - mean'w over the opposite class's touched
+            // features, and the step reads each d_j from the row and the sums (`Diff`).
+            x.dot(&self.w) - self.moments.opposite_mean_dot(y, &self.w)
+        } else {
+            self.moments.write_opposite_diff(x, y, &mut s.d, &s.support);
+            dot(&self.w, &s.d)
+        };
         let (_, a, b) = loss.eval(wd, s2, y);
         Some(Coef { a, b })
     }
@@ -284,7 +408,9 @@ impl Core {
         }
         let (mut d, mut sw) = (vec![0.0; p], vec![0.0; p]);
         let s2 = self.moments.opposite_mul(y, &self.w, &mut sw);
-        self.moments.write_opposite_diff(x, y, &mut d);
+        let mut every = Support::default();
+        every.build(0..p);
+        self.moments.write_opposite_diff(x, y, &mut d, &every);
         let (value, a, b) = loss.eval(dot(&self.w, &d), s2, y);
         for j in 0..p {
             grad[j] = gradient(lambda, self.w[j], a, d[j], b, sw[j]);
@@ -296,18 +422,28 @@ impl Core {
     /// projection of the module docs.
     #[inline]
     pub(crate) fn ogd_step(&mut self, eta: f64, lambda: f64, c: Coef) {
-        let s = &mut self.scratch;
+        let Scratch {
+            d,
+            sw,
+            next,
+            support,
+            xs,
+            opposite,
+            ..
+        } = &mut self.scratch;
+        let diff = Diff::of(&self.moments, d, xs, *opposite);
+        let span = Span::of(&self.moments, support);
+        let w = &self.w;
         if c.a == 0.0 && c.b == 0.0 {
             // Only the regularizer: w <- w - eta lambda w (conventions section 5).
-            for (next, &w) in s.next.iter_mut().zip(&self.w) {
-                *next = w - eta * (lambda * w);
-            }
+            span.for_each(|j| next[j] = w[j] - eta * (lambda * w[j]));
         } else {
-            for (((next, &w), &d), &sw) in s.next.iter_mut().zip(&self.w).zip(&s.d).zip(&s.sw) {
-                *next = w - eta * (lambda * w + c.a * d + c.b * sw);
-            }
+            span.for_each(|j| {
+                next[j] = w[j] - eta * (lambda * w[j] + c.a * diff.at(j) + c.b * sw[j]);
+            });
         }
-        if !commit(&mut self.w, &mut s.next, MAX_NORM) {
+        let sq = span.dot(next, next);
+        if !commit(&mut self.w, next, MAX_NORM, sq) {
             self.rejected += 1;
         }
     }
@@ -316,13 +452,23 @@ impl Core {
     /// (and squares to a finite value), else the step is to be rejected.
     #[inline]
     pub(crate) fn write_gradient(&mut self, lambda: f64, c: Coef) -> bool {
-        let s = &mut self.scratch;
+        let Scratch {
+            d,
+            sw,
+            g,
+            support,
+            xs,
+            opposite,
+            ..
+        } = &mut self.scratch;
+        let diff = Diff::of(&self.moments, d, xs, *opposite);
+        let w = &self.w;
         let mut sq = 0.0;
-        for j in 0..self.w.len() {
-            let g = gradient(lambda, self.w[j], c.a, s.d[j], c.b, s.sw[j]);
-            s.g[j] = g;
-            sq += g * g;
-        }
+        Span::of(&self.moments, support).for_each(|j| {
+            let gj = gradient(lambda, w[j], c.a, diff.at(j), c.b, sw[j]);
+            g[j] = gj;
+            sq += gj * gj;
+        });
         let ok = sq.is_finite();
         if !ok {
             self.rejected += 1;
@@ -359,10 +505,11 @@ pub(crate) fn norm(v: &[f64], sq: f64) -> f64 {
 
 /// Accepts the candidate iterate `next` as $w$ after projecting it onto the ball of radius
 /// `radius` [ADM alg. 1, projection], or rejects it (leaves $w$) if it is not finite. Returns
-/// whether it was accepted. `radius` is at most [`MAX_NORM`], so its square is finite.
+/// whether it was accepted. `radius` is at most [`MAX_NORM`], so its square is finite. `sq` is
+/// $\lVert$`next`$\rVert^2$ as summed by the caller (over a span that holds every feature where
+/// `next` may be non-zero: [`Span::dot`]).
 #[inline]
-pub(crate) fn commit(w: &mut Vec<f64>, next: &mut Vec<f64>, radius: f64) -> bool {
-    let sq = dot(next, next);
+pub(crate) fn commit(w: &mut Vec<f64>, next: &mut Vec<f64>, radius: f64, sq: f64) -> bool {
     if sq <= radius * radius {
         // The common case: inside the ball (a NaN compares false and falls through).
         std::mem::swap(w, next);
@@ -876,10 +1023,10 @@ mod tests {
     fn commit_projects_and_rejects() {
         let mut w = vec![1.0, 1.0];
         let mut next = vec![6.0, 8.0];
-        assert!(commit(&mut w, &mut next, 5.0));
+        assert!(commit(&mut w, &mut next, 5.0, 100.0));
         assert_eq!(w, [3.0, 4.0]);
         let mut bad = vec![f64::INFINITY, 0.0];
-        assert!(!commit(&mut w, &mut bad, 5.0));
+        assert!(!commit(&mut w, &mut bad, 5.0, f64::INFINITY));
         assert_eq!(w, [3.0, 4.0]);
     }
 

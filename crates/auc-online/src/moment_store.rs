@@ -42,23 +42,27 @@
 //! | part | flops | memory |
 //! |---|---|---|
 //! | own class: sums and the sketch's insert | $O(\ell \cdot \mathrm{nnz})$, plus a shrink of $O(\ell^2 t + \ell^3)$ every $\ell$ rows of the class | |
-//! | opposite class: $\hat\Sigma w$, $w^\top\hat\Sigma w$ ([`SketchedMoments::cov_apply_into`]) and $\mu (v^\top w) v$ | $\approx 4 \ell t + 10 p$ | reads $8 \ell t$ bytes of the sketch |
-//! | the opposite class's $(\mu, v)$, when it changed since the last step that read it | $\approx \ell^2 t + 4 \ell t + 2p + O(\ell^3)$ | allocates $16 p$ bytes |
-//! | $d$, $w^\top d$, gradient, step | $\approx 10 p$ | $O(p)$ |
+//! | the last step's product cleared, the row scattered | $t' + 2\,\mathrm{nnz}$ | |
+//! | opposite class: $\hat\Sigma w$, $w^\top\hat\Sigma w$ ([`SketchedMoments::cov_apply_touched`]), $\mu (v^\top w) v$ and $\bar x^\top w$ | $\approx 4 \ell t + 8 t$ | reads $8 \ell t$ bytes of the sketch |
+//! | the opposite class's $(\mu, v)$, when it changed since the last step that read it | $\approx \ell^2 t + 4 \ell t + O(\ell^3)$ | allocates $8 t$ bytes |
+//! | gradient and step on the touched features $T$ (`crate::support`; $d_j = x_j - \bar x_j$ read in place) | $\approx 8 \lvert T\rvert$ (adaptive $\approx 16 \lvert T\rvert$) plus $p / 64$ words of the set | $O(\lvert T\rvert)$ |
 //!
-//! where $t \le p$ is the number of features the opposite class has touched. State: per class
-//! $O(\ell t + p)$ ([`SketchedMoments::bytes_for`]) and the kept $v$ ($8p$) instead of $4 p^2$
-//! bytes; the step allocates nothing except the shrink's $2\ell \times 2\ell$
-//! eigendecomposition, the negative part's when it is computed again, and, amortized, storage
-//! for features seen for the first time. With rare positives the positive class is the opposite
-//! one of most steps and changes seldom, so its part is computed about twice per positive row.
+//! where $t \le \lvert T\rvert \le p$ is the number of features the opposite class has
+//! touched, $t'$ the same for the class the last step read, and $T$ the features any row has
+//! touched: no part is $O(p)$ but the bit set's words (a step on $2^{19}$ hashed crosses of a9a
+//! touches a few thousand). State: per class $O(\ell t + p)$ ([`SketchedMoments::bytes_for`]) and
+//! the kept $v$ ($8t$) instead of $4 p^2$ bytes; the step allocates nothing except the shrink's
+//! $2\ell \times 2\ell$ eigendecomposition, the negative part's when it is computed again, and,
+//! amortized, storage for features seen for the first time. With rare positives the positive
+//! class is the opposite one of most steps and changes seldom, so its part is computed about
+//! twice per positive row.
 
 use auc_core::{Label, Row};
 use auc_stats::{ApplyScratch, Moments, SketchedMoments};
 
 use serde::{Deserialize, Serialize};
 
-use crate::batch_moments::dot;
+use crate::support::Support;
 
 /// Both classes' moments, exact or sketched (module docs).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -90,7 +94,9 @@ pub struct SketchedClasses {
 enum NegativePart {
     /// $\hat\Sigma$ has no negative direction.
     Nothing,
-    /// $\hat\Sigma + \mu v v^\top \succeq 0$, $\mu > 0$, $\lVert v\rVert = 1$.
+    /// $\hat\Sigma + \mu v v^\top \succeq 0$, $\mu > 0$, $\lVert v\rVert = 1$; $v$ in the
+    /// class's slot order ([`auc_stats::FrequentDirections::touched_features`], which does not
+    /// change while the part is current), zero at the other features.
     Direction { mu: f64, v: Vec<f64> },
 }
 
@@ -98,21 +104,28 @@ impl NegativePart {
     /// The part of `class` as it is now (no part when it cannot be computed, which moments
     /// built by `update` never give).
     fn of(class: &SketchedMoments) -> Self {
-        match class.negative_part() {
+        match class.negative_part_touched() {
             Ok(Some((mu, v))) if mu > 0.0 && mu.is_finite() => Self::Direction { mu, v },
             _ => Self::Nothing,
         }
     }
 
-    /// Adds $\mu (v^\top w) v$ to `sw` and returns `s2` $+ \mu (v^\top w)^2$.
-    fn put_back(&self, w: &[f64], sw: &mut [f64], s2: f64) -> f64 {
+    /// Adds $\mu (v^\top w) v$ to `sw` and returns `s2` $+ \mu (v^\top w)^2$; `class` is the
+    /// one the part was computed for, unchanged since.
+    fn put_back(&self, class: &SketchedMoments, w: &[f64], sw: &mut [f64], s2: f64) -> f64 {
         match self {
             Self::Nothing => s2,
             Self::Direction { mu, v } => {
-                let vw = dot(v, w);
+                let touched = class.sketch().touched_features();
+                debug_assert_eq!(touched.len(), v.len(), "the part is of the class as it is");
+                let vw: f64 = touched
+                    .iter()
+                    .zip(v)
+                    .map(|(&j, &a)| a * w[j as usize])
+                    .sum();
                 let c = mu * vw;
-                for (o, &a) in sw.iter_mut().zip(v) {
-                    *o += c * a;
+                for (&j, &a) in touched.iter().zip(v) {
+                    sw[j as usize] += c * a;
                 }
                 s2 + c * vw
             }
@@ -121,6 +134,14 @@ impl NegativePart {
 }
 
 impl SketchedClasses {
+    /// Class `y`'s moments.
+    pub(crate) fn class(&self, y: Label) -> &SketchedMoments {
+        match y {
+            Label::Pos => &self.pos,
+            Label::Neg => &self.neg,
+        }
+    }
+
     /// The positive class's moments.
     pub fn pos(&self) -> &SketchedMoments {
         &self.pos
@@ -242,6 +263,10 @@ impl MomentStore {
     /// $w^\top \Sigma w$ (sketched: $\hat\Sigma$). `None` when the sketch refuses the row (a
     /// non-finite value, which the data layer never passes): nothing changed then.
     ///
+    /// Sketched, `sw` must be zero off the opposite class's touched features (a step clears
+    /// the previous product with [`clear_product`](Self::clear_product)): only those are
+    /// written, in $O(\ell t)$ with no $O(p)$ term.
+    ///
     /// # Panics
     /// Exact moments: as [`Moments::update_and_mul_opposite`], if `w`, `sw` or $x$ is longer
     /// than $p$ (callers grow first).
@@ -264,15 +289,22 @@ impl MomentStore {
                 own.update(x).ok()?;
                 *own_part = None;
                 let part = opp_part.get_or_insert_with(|| NegativePart::of(opp));
-                opp.cov_apply_into(w, sw, scratch)
+                opp.cov_apply_touched(w, sw, scratch)
                     .ok()
-                    .map(|s2| part.put_back(w, sw, s2))
+                    .map(|s2| part.put_back(opp, w, sw, s2))
             }
         }
     }
 
-    /// `d` $= x - \bar x$ for the class opposite to `y`.
-    pub(crate) fn write_opposite_diff(&self, x: Row<'_>, y: Label, d: &mut [f64]) {
+    /// `d` $= x - \bar x$ for the class opposite to `y`. Sketched, written on `support` only
+    /// (which holds $x$'s features and the opposite class's: `d` stays zero elsewhere).
+    pub(crate) fn write_opposite_diff(
+        &self,
+        x: Row<'_>,
+        y: Label,
+        d: &mut [f64],
+        support: &Support,
+    ) {
         match self {
             Self::Dense(m) => write_diff(x, m.opposite(y).mean(), d),
             Self::Sketched(s) => {
@@ -280,12 +312,50 @@ impl MomentStore {
                     Label::Pos => &s.neg,
                     Label::Neg => &s.pos,
                 };
-                // -mean everywhere, then x added on its support: O(p + nnz).
-                for (j, dj) in d.iter_mut().enumerate() {
-                    *dj = -opp.mean_at(j);
-                }
+                // -mean on the support, then x added on its own: O(|T| + nnz).
+                support.for_each(|j| d[j] = -opp.mean_at(j));
                 x.for_each(|j, v| d[j] += v);
             }
+        }
+    }
+
+    /// Zeroes `sw` on the features class `class` has touched: where a sketched step's product
+    /// with that class was written (nothing for exact moments).
+    pub(crate) fn clear_product(&self, class: Label, sw: &mut [f64]) {
+        if let Self::Sketched(s) = self {
+            for &j in s.class(class).sketch().touched_features() {
+                sw[j as usize] = 0.0;
+            }
+        }
+    }
+
+    /// $\bar x^\top w$ for the class opposite to `y`, over its touched features (sketched
+    /// moments; the mean is zero elsewhere).
+    pub(crate) fn opposite_mean_dot(&self, y: Label, w: &[f64]) -> f64 {
+        match self {
+            Self::Dense(m) => crate::batch_moments::dot(m.opposite(y).mean(), w),
+            Self::Sketched(s) => {
+                let class = s.class(y.opposite());
+                let (sums, inv) = class.mean_parts();
+                class
+                    .sketch()
+                    .touched_features()
+                    .iter()
+                    .map(|&j| sums[j as usize] * inv * w[j as usize])
+                    .sum()
+            }
+        }
+    }
+
+    /// Every feature either class has touched, for a [`Support`] being built.
+    pub(crate) fn touched(&self) -> Vec<usize> {
+        match self {
+            Self::Dense(_) => Vec::new(),
+            Self::Sketched(s) => [&s.pos, &s.neg]
+                .into_iter()
+                .flat_map(|c| c.sketch().touched_features())
+                .map(|&j| j as usize)
+                .collect(),
         }
     }
 
@@ -307,8 +377,8 @@ impl MomentStore {
                     Label::Neg => s.pos_part.as_ref(),
                 };
                 match kept {
-                    Some(part) => part.put_back(w, sw, s2),
-                    None => NegativePart::of(opp).put_back(w, sw, s2),
+                    Some(part) => part.put_back(opp, w, sw, s2),
+                    None => NegativePart::of(opp).put_back(opp, w, sw, s2),
                 }
             }
         }
@@ -432,6 +502,8 @@ mod tests {
                 s.pos_part = None;
                 s.neg_part = None;
             }
+            a.fill(0.0);
+            b.fill(0.0);
             let sa = kept.update_and_mul_opposite(Row::Dense(x), *y, &w, &mut a, &mut scratch);
             let sb = fresh.update_and_mul_opposite(Row::Dense(x), *y, &w, &mut b, &mut scratch);
             assert_eq!(sa.map(f64::to_bits), sb.map(f64::to_bits));
@@ -458,6 +530,7 @@ mod tests {
         let mut sw = vec![0.0; p];
         let mut scratch = ApplyScratch::default();
         for (x, y) in &rows {
+            sw.fill(0.0);
             store.update_and_mul_opposite(Row::Dense(x), *y, &vec![0.0; p], &mut sw, &mut scratch);
         }
         let MomentStore::Sketched(s) = &store else {

@@ -483,6 +483,74 @@ fn sketched_learners_match_dense_on_low_rank_rows() {
     for_each_learner!(6, sketched_matches_dense, 2);
 }
 
+/// Sparse rows over `p` features, and the same rows with feature $j$ moved to $97 j + 13$ of a
+/// space a hundred times wider: a sketched learner's weights are the same bits at the moved
+/// features and zero at every other, since its step visits the touched features only
+/// (`auc_online`'s `support` module); and a learner saved and resumed mid-stream in the wide
+/// space (its support rebuilt from the state) steps bit for bit as the uninterrupted one.
+fn untouched_features_change_nothing<P>(name: &str, params: P, p: usize)
+where
+    P: OnlineParams,
+    P::Learner: Linear + Serialize + DeserializeOwned,
+{
+    let wide = 97 * p + 100;
+    let moved = |j: usize| 97 * j + 13;
+    let mut stream = gaussian_stream(8, 300, p, 0.25, 0.5);
+    for (i, (x, _)) in stream.iter_mut().enumerate() {
+        for (j, v) in x.iter_mut().enumerate() {
+            if (i * 7 + j * 3) % 5 > 1 {
+                *v = 0.0;
+            }
+        }
+    }
+    let sparse = |x: &[f64], at: &dyn Fn(usize) -> usize| {
+        SparseVec::from_pairs(
+            x.iter()
+                .enumerate()
+                .filter(|(_, v)| **v != 0.0)
+                .map(|(j, v)| (at(j) as u32, *v)),
+        )
+        .unwrap()
+    };
+    let mut narrow = params.build(p, 0).unwrap();
+    let mut whole = params.build(wide, 0).unwrap();
+    let mut first = params.build(wide, 0).unwrap();
+    let cut = 170;
+    for (x, y) in &stream[..cut] {
+        first.update(Row::Sparse(sparse(x, &moved).view()), *y);
+    }
+    let bytes = postcard::to_allocvec(&first).unwrap();
+    let mut resumed: P::Learner = postcard::from_bytes(&bytes).unwrap();
+    for (i, (x, y)) in stream.iter().enumerate() {
+        narrow.update(Row::Sparse(sparse(x, &|j| j).view()), *y);
+        whole.update(Row::Sparse(sparse(x, &moved).view()), *y);
+        if i >= cut {
+            resumed.update(Row::Sparse(sparse(x, &moved).view()), *y);
+        }
+    }
+    let mut expected = vec![0.0f64; wide];
+    for (j, &v) in narrow.weights().iter().enumerate() {
+        expected[moved(j)] = v;
+    }
+    assert!(narrow.weights().iter().any(|&v| v != 0.0), "{name}");
+    let bits = |w: &[f64]| w.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(
+        bits(whole.weights()),
+        bits(&expected),
+        "{name}: wide against narrow"
+    );
+    assert_eq!(
+        bits(resumed.weights()),
+        bits(whole.weights()),
+        "{name}: resumed at {cut}"
+    );
+}
+
+#[test]
+fn sketched_learners_step_on_the_touched_features_only() {
+    for_each_learner!(40, untouched_features_change_nothing, 3);
+}
+
 fn sparse_equals_dense<P>(name: &str, params: P, p: usize)
 where
     P: OnlineParams,
