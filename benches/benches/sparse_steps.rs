@@ -9,13 +9,22 @@
 //! (its lazy L2 step). Balanced FTRL runs at its defaults: nothing to catch up, a step reads and
 //! writes one 32-byte slot per non-zero. The rows go through `update_in_order`, as in training:
 //! each learner is told the next row before its step on the current one (its prefetch).
+//!
+//! Group `auc-online/sketched-step`: OPAUC and OAUC-M on sketched moments (rank 32), whose step
+//! costs $O(\ell t)$ in the $t$ features the opposite class has touched plus the touched
+//! features' vector work, with no $O(p)$ term but the $p/64$ words of the touched set: the same
+//! 2,000 rows over 4,096 features, spread through $p = 2^{16}$ and $2^{22}$
+//! (`streams::spread_sparse`); IDs `<algo>/p=<p>,touched=4096`. Each iteration is a fresh
+//! learner's pass (the sketch's state grows with the rows, so a kept learner would not repeat
+//! the same work).
 
 use std::hint::black_box;
 
 use auc_benches::streams;
 use auc_core::{Dataset, OnlineLearner, OnlineParams, Params, update_in_order};
 use auc_online::{
-    Averaged, BalAdagradParams, BalFtrlParams, PaIParams, PerceptronParams, SolamParams,
+    Averaged, BalAdagradParams, BalFtrlParams, OaucMParams, OpaucParams, PaIParams,
+    PerceptronParams, SolamParams,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 
@@ -55,6 +64,43 @@ fn benches() {
         bench_learner(&mut c, BalFtrlParams::NAME, &id, l, &data);
         let l = Averaged::new(pa.build(p, 1).expect(ok));
         bench_learner(&mut c, "averaged-pa-i", &id, l, &data);
+    }
+    sketched_benches(&mut c);
+}
+
+/// Features the sketched group's rows touch.
+const TOUCHED: usize = 4096;
+/// Rows of a sketched pass.
+const SKETCHED_N: usize = 2_000;
+
+fn bench_sketched<P: OnlineParams>(c: &mut Criterion, params: &P, p: usize, d: &Dataset) {
+    let mut g = c.benchmark_group("auc-online/sketched-step");
+    g.throughput(Throughput::Elements(d.n() as u64));
+    g.sample_size(10);
+    let id = format!("p={p},touched={TOUCHED}");
+    g.bench_function(BenchmarkId::new(P::NAME, id), |b| {
+        b.iter(|| {
+            let mut l = params.build(p, 1).expect("valid parameters");
+            update_in_order(&mut l, black_box(d), |_| {});
+            black_box(l.score(d.iter().next().expect("rows").0))
+        })
+    });
+    g.finish();
+}
+
+fn sketched_benches(c: &mut Criterion) {
+    for p in DIMS {
+        let data = streams::spread_sparse(SKETCHED_N, TOUCHED, p, NNZ);
+        let opauc = OpaucParams {
+            sketch: 32,
+            ..OpaucParams::default()
+        };
+        bench_sketched(c, &opauc, p, &data);
+        let oauc_m = OaucMParams {
+            sketch: 32,
+            ..OaucMParams::default()
+        };
+        bench_sketched(c, &oauc_m, p, &data);
     }
 }
 

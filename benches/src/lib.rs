@@ -131,6 +131,37 @@ pub mod streams {
             .expect("generated LIBSVM text parses")
     }
 
+    /// [`wide_sparse`]'s rows over `touched` features, each feature $j$ moved to
+    /// $j \cdot p / $ `touched` (`touched` divides `p`): the same rows and the same number of
+    /// touched features at every `p`, for steps whose cost should not depend on $p$.
+    pub fn spread_sparse(n: usize, touched: usize, p: usize, nnz: usize) -> Dataset {
+        let scale = p / touched;
+        let text = LibsvmText {
+            n,
+            dim: touched,
+            nnz,
+            real_values: true,
+            seed: 0x5ba5,
+        }
+        .generate();
+        let moved: String = text
+            .lines()
+            .map(|line| {
+                let mut fields = line.split(' ');
+                let mut out = fields.next().unwrap_or("").to_owned();
+                for f in fields {
+                    let (j, v) = f.split_once(':').expect("index:value");
+                    let j: usize = j.parse().expect("an index");
+                    out.push_str(&format!(" {}:{v}", (j - 1) * scale + 1));
+                }
+                out + "\n"
+            })
+            .collect();
+        read_libsvm(moved.as_bytes(), "spread", &ReadOptions::default())
+            .and_then(|raw| raw.binarize(&Positive::Minority))
+            .expect("generated LIBSVM text parses")
+    }
+
     /// A fresh learner (seed 1) after one pass over `data`.
     pub fn stream<P: OnlineParams>(params: &P, data: &Dataset) -> P::Learner {
         let mut l = params.build(data.dim(), 1).expect("valid parameters");
