@@ -14,14 +14,17 @@
 //! costs $O(\ell t)$ in the $t$ features the opposite class has touched plus the touched
 //! features' vector work, with no $O(p)$ term but the $p/64$ words of the touched set: the same
 //! 2,000 rows over 4,096 features, spread through $p = 2^{16}$ and $2^{22}$
-//! (`streams::spread_sparse`); IDs `<algo>/p=<p>,touched=4096`. Each iteration is a fresh
-//! learner's pass (the sketch's state grows with the rows, so a kept learner would not repeat
-//! the same work).
+//! (`streams::spread_sparse`); IDs `<algo>/p=<p>,touched=4096`. As above one learner per ID
+//! keeps stepping (its touched set, and with it the step's work, stops growing after the first
+//! pass); what is left between the two IDs is the bit set's $p/64$ words and the memory
+//! latency of features $p / 4096$ apart. The ID `<algo>/p=4194304,touched=4096,packed` has the
+//! rows of $p = 2^{16}$'s ID unmoved (features $0..4096$) in a learner of $2^{22}$ features:
+//! the bit set's words without the spread.
 
 use std::hint::black_box;
 
 use auc_benches::streams;
-use auc_core::{Dataset, OnlineLearner, OnlineParams, Params, update_in_order};
+use auc_core::{Dataset, OnlineLearner, OnlineParams, Params, Scorer, update_in_order};
 use auc_online::{
     Averaged, BalAdagradParams, BalFtrlParams, OaucMParams, OpaucParams, PaIParams,
     PerceptronParams, SolamParams,
@@ -73,34 +76,46 @@ const TOUCHED: usize = 4096;
 /// Rows of a sketched pass.
 const SKETCHED_N: usize = 2_000;
 
-fn bench_sketched<P: OnlineParams>(c: &mut Criterion, params: &P, p: usize, d: &Dataset) {
+fn bench_sketched<P: OnlineParams>(
+    c: &mut Criterion,
+    params: &P,
+    p: usize,
+    packed: bool,
+    d: &Dataset,
+) {
+    let mut l = params.build(p, 1).expect("valid parameters");
     let mut g = c.benchmark_group("auc-online/sketched-step");
     g.throughput(Throughput::Elements(d.n() as u64));
     g.sample_size(10);
-    let id = format!("p={p},touched={TOUCHED}");
+    let id = format!(
+        "p={p},touched={TOUCHED}{}",
+        if packed { ",packed" } else { "" }
+    );
     g.bench_function(BenchmarkId::new(P::NAME, id), |b| {
-        b.iter(|| {
-            let mut l = params.build(p, 1).expect("valid parameters");
-            update_in_order(&mut l, black_box(d), |_| {});
-            black_box(l.score(d.iter().next().expect("rows").0))
-        })
+        b.iter(|| update_in_order(&mut l, black_box(d), |_| {}))
     });
     g.finish();
+    black_box(l.score(d.iter().next().expect("rows").0));
 }
 
 fn sketched_benches(c: &mut Criterion) {
-    for p in DIMS {
-        let data = streams::spread_sparse(SKETCHED_N, TOUCHED, p, NNZ);
-        let opauc = OpaucParams {
-            sketch: 32,
-            ..OpaucParams::default()
-        };
-        bench_sketched(c, &opauc, p, &data);
-        let oauc_m = OaucMParams {
-            sketch: 32,
-            ..OaucMParams::default()
-        };
-        bench_sketched(c, &oauc_m, p, &data);
+    let opauc = OpaucParams {
+        sketch: 32,
+        ..OpaucParams::default()
+    };
+    let oauc_m = OaucMParams {
+        sketch: 32,
+        ..OaucMParams::default()
+    };
+    let (small, large) = (DIMS[0], DIMS[1]);
+    for (p, packed, spread_to) in [
+        (small, false, small),
+        (large, false, large),
+        (large, true, small),
+    ] {
+        let data = streams::spread_sparse(SKETCHED_N, TOUCHED, spread_to, NNZ);
+        bench_sketched(c, &opauc, p, packed, &data);
+        bench_sketched(c, &oauc_m, p, packed, &data);
     }
 }
 
