@@ -4,14 +4,13 @@ train/test files.
 
 On a fresh machine, from anywhere:
 
-    python3 benches/peers/wide.py --skip-ours adaoam,admoam --timeout 900
-        # the committed page (about 30 minutes): of the one-pass moment learners, which on the
-        # wide sets take sketch=32 by themselves and minutes each (an O(K t + p) step), runs
-        # opauc and oauc-m (about 6 minutes each on the click log and on crossed a9a), and
-        # stops any training run at 15 minutes
+    python3 benches/peers/wide.py --timeout 900
+        # the committed page (about 35 minutes): the one-pass moment learners take sketch=32
+        # by themselves on the wide sets, an O(K t + |T|) step over the touched features: 3 to
+        # 6 minutes each on the click log, 20 to 40 seconds on crossed a9a; any training run
+        # is stopped at 15 minutes
     python3 benches/peers/wide.py --skip-ours opauc,oauc-m,adaoam,admoam --timeout 300
         # without them (about 15 minutes)
-    python3 benches/peers/wide.py                 # everything (over an hour)
     python3 benches/peers/wide.py --quick         # tiny sizes, a scratch page
 
 The script makes its own environment: run by any python3, it calls benches/peers/setup_venv.sh

@@ -628,15 +628,7 @@ impl FrequentDirections {
     }
 
     fn check(&self, w: &[f64], out: usize) -> Result<(), StatsError> {
-        for (what, found) in [("w", w.len()), ("out", out)] {
-            if found != self.dim {
-                return Err(StatsError::Length {
-                    what,
-                    expected: self.dim,
-                    found,
-                });
-            }
-        }
+        self.check_lengths(w.len(), out)?;
         match w.iter().position(|v| !v.is_finite()) {
             Some(index) => Err(StatsError::NonFinite {
                 what: "w",
