@@ -33,7 +33,9 @@
 //! flops over $183$ KB of triangles that fit in L2 together. A sparse row costs the same: the
 //! moment update needs $x - \bar x$, which is dense. State: two packed triangles, $2 \cdot 8p(p+1)/2$
 //! bytes, plus $O(p)$ vectors. No step allocates, except the first after deserializing, which
-//! sizes the scratch buffers once.
+//! sizes the scratch buffers once. With sketched moments (parameter `sketch`) no part of a step
+//! is $O(p)$: the vector work runs on the features some row has touched ([`Span`],
+//! `crate::support`) and $d$ is read in place ([`Diff`]); `moment_store.rs` has that table.
 //!
 //! # Deviations
 //!
@@ -129,8 +131,9 @@ pub(crate) struct Scratch {
     pub(crate) sketch: ApplyScratch,
     /// The features a sketched step visits (sketched moments only; rebuilt after loading).
     pub(crate) support: Support,
-    /// Sketched: the step's row scattered to length $p$ (zero elsewhere), and where it is.
+    /// Sketched: the step's row scattered to length $p$ (zero elsewhere).
     pub(crate) xs: Vec<f64>,
+    /// Sketched: the features where `xs` holds the row, cleared at the next step.
     pub(crate) xs_at: Vec<usize>,
     /// Sketched: the class whose $\hat\Sigma w$ the step holds in `sw` (on that class's touched
     /// features, zero elsewhere) and whose mean $d$ subtracts: the opposite one of the last
