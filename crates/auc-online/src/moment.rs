@@ -306,8 +306,8 @@ impl Core {
     /// Bytes of the state for `dim` features: two packed covariance triangles and means (or,
     /// sketched at rank `sketch`, two [`SketchedMoments::bytes_for`] with every feature touched
     /// and rows as wide as $p$, plus the product's scratch, the two classes' kept negative
-    /// directions and the mean and direction of one being computed: $4p$ values), $w$ and four
-    /// scratch vectors.
+    /// directions and the mean and direction of one being computed: $4p$ values, the scattered
+    /// row and its positions, $2p$, and the touched set's bits), $w$ and four scratch vectors.
     pub(crate) fn bytes(sketch: usize, dim: usize) -> u64 {
         let p = dim as u64;
         let vectors = 8 * (5 * p + 4 * p);
@@ -315,7 +315,7 @@ impl Core {
             return 8 * (p * (p + 1) + 2 * p) + vectors;
         }
         let class = SketchedMoments::bytes_for(sketch, dim, dim) as u64;
-        let scratch = 8 * (sketch as u64 + p + 4 * p);
+        let scratch = 8 * (sketch as u64 + p + 4 * p + 2 * p) + p.div_ceil(64) * 8;
         class.saturating_mul(2).saturating_add(scratch + vectors)
     }
 
