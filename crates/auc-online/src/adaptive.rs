@@ -245,10 +245,19 @@ impl OnlineLearner for AdaOam {
             self.params.eta,
             self.params.epsilon,
         );
-        span.for_each(|j| {
-            acc[j] += g[j] * g[j];
-            next[j] = w[j] - eta * g[j] / (acc[j].sqrt() + epsilon);
-        });
+        let step = |w: f64, g: f64, acc: &mut f64| {
+            *acc += g * g;
+            w - eta * g / (acc.sqrt() + epsilon)
+        };
+        match span {
+            Span::All => {
+                for (((n, &wj), &gj), a) in next.iter_mut().zip(w).zip(g.iter()).zip(acc.iter_mut())
+                {
+                    *n = step(wj, gj, a);
+                }
+            }
+            Span::Touched(s) => s.for_each(|j| next[j] = step(w[j], g[j], &mut acc[j])),
+        }
         commit(&mut self.core.w, next, self.radius, span.dot(next, next)); // [ADM sec. 3, projection]
     }
 
@@ -468,14 +477,27 @@ impl OnlineLearner for AdmOam {
         let span = Span::of(&self.core.moments, support);
         let (w, m, v) = (&self.core.w, &mut self.first, &mut self.second);
         let (eta, epsilon) = (self.params.eta, self.params.epsilon);
-        span.for_each(|j| {
-            let gj = g[j];
-            m[j] = b1 * m[j] + (1.0 - b1) * gj;
-            v[j] = b2 * v[j] + (1.0 - b2) * (gj * gj);
-            let m_hat = m[j] * corr1;
-            let v_hat = v[j] * corr2;
-            next[j] = w[j] - eta * m_hat / (v_hat.sqrt() + epsilon);
-        });
+        let step = |w: f64, g: f64, m: &mut f64, v: &mut f64| {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * (g * g);
+            let m_hat = *m * corr1;
+            let v_hat = *v * corr2;
+            w - eta * m_hat / (v_hat.sqrt() + epsilon)
+        };
+        match span {
+            Span::All => {
+                for ((((n, &wj), &gj), mj), vj) in next
+                    .iter_mut()
+                    .zip(w)
+                    .zip(g.iter())
+                    .zip(m.iter_mut())
+                    .zip(v.iter_mut())
+                {
+                    *n = step(wj, gj, mj, vj);
+                }
+            }
+            Span::Touched(s) => s.for_each(|j| next[j] = step(w[j], g[j], &mut m[j], &mut v[j])),
+        }
         commit(&mut self.core.w, next, self.radius, span.dot(next, next)); // [ADM alg. 1, projection]
     }
 

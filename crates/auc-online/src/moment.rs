@@ -193,7 +193,7 @@ pub(crate) struct Coef {
 #[derive(Clone, Copy)]
 pub(crate) enum Span<'a> {
     /// $0, \dots, p - 1$.
-    All(usize),
+    All,
     /// The members of a built [`Support`].
     Touched(&'a Support),
 }
@@ -202,17 +202,8 @@ impl<'a> Span<'a> {
     /// The span of a step on `moments`, whose sketched support is `support`.
     pub(crate) fn of(moments: &MomentStore, support: &'a Support) -> Self {
         match moments {
-            MomentStore::Dense(m) => Span::All(m.dim()),
+            MomentStore::Dense(_) => Span::All,
             MomentStore::Sketched(_) => Span::Touched(support),
-        }
-    }
-
-    /// Calls `f` on every feature of the span.
-    #[inline]
-    pub(crate) fn for_each(self, mut f: impl FnMut(usize)) {
-        match self {
-            Span::All(p) => (0..p).for_each(f),
-            Span::Touched(s) => s.for_each(&mut f),
         }
     }
 
@@ -220,7 +211,7 @@ impl<'a> Span<'a> {
     #[inline]
     pub(crate) fn dot(self, a: &[f64], b: &[f64]) -> f64 {
         match self {
-            Span::All(_) => dot(a, b),
+            Span::All => dot(a, b),
             Span::Touched(s) => s.dot(a, b),
         }
     }
@@ -437,13 +428,24 @@ impl Core {
         let diff = Diff::of(&self.moments, d, xs, *opposite);
         let span = Span::of(&self.moments, support);
         let w = &self.w;
-        if c.a == 0.0 && c.b == 0.0 {
-            // Only the regularizer: w <- w - eta lambda w (conventions section 5).
-            span.for_each(|j| next[j] = w[j] - eta * (lambda * w[j]));
-        } else {
-            span.for_each(|j| {
-                next[j] = w[j] - eta * (lambda * w[j] + c.a * diff.at(j) + c.b * sw[j]);
-            });
+        let regularizer_only = c.a == 0.0 && c.b == 0.0;
+        // One component; with the regularizer only, w <- w - eta lambda w (conventions section
+        // 5), d and S w not read.
+        let step = |w: f64, d: f64, sw: f64| {
+            if regularizer_only {
+                w - eta * (lambda * w)
+            } else {
+                w - eta * (lambda * w + c.a * d + c.b * sw)
+            }
+        };
+        match span {
+            // Exact moments: one pass over slices the compiler vectorizes.
+            Span::All => {
+                for (((n, &wj), &dj), &swj) in next.iter_mut().zip(w).zip(d.iter()).zip(sw.iter()) {
+                    *n = step(wj, dj, swj);
+                }
+            }
+            Span::Touched(s) => s.for_each(|j| next[j] = step(w[j], diff.at(j), sw[j])),
         }
         let sq = span.dot(next, next);
         if !commit(&mut self.w, next, MAX_NORM, sq) {
@@ -467,11 +469,18 @@ impl Core {
         let diff = Diff::of(&self.moments, d, xs, *opposite);
         let w = &self.w;
         let mut sq = 0.0;
-        Span::of(&self.moments, support).for_each(|j| {
-            let gj = gradient(lambda, w[j], c.a, diff.at(j), c.b, sw[j]);
-            g[j] = gj;
-            sq += gj * gj;
-        });
+        match Span::of(&self.moments, support) {
+            Span::All => {
+                for (((gj, &wj), &dj), &swj) in g.iter_mut().zip(w).zip(d.iter()).zip(sw.iter()) {
+                    *gj = gradient(lambda, wj, c.a, dj, c.b, swj);
+                    sq += *gj * *gj;
+                }
+            }
+            Span::Touched(s) => s.for_each(|j| {
+                g[j] = gradient(lambda, w[j], c.a, diff.at(j), c.b, sw[j]);
+                sq += g[j] * g[j];
+            }),
+        }
         let ok = sq.is_finite();
         if !ok {
             self.rejected += 1;
