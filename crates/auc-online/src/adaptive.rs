@@ -17,6 +17,7 @@ use crate::moment::*;
 use crate::moment_layout::{Field, SKETCH_STATE_VERSION, upgrade_v1};
 use crate::moment_solver::check_sketch;
 use crate::moment_store::MomentStore;
+use crate::span::Span;
 
 /// The shared read-only API of the moment learners.
 macro_rules! moment_learner_common {

@@ -71,6 +71,7 @@ mod psi_m_cg;
 mod rows_problem;
 mod sketched_problem;
 mod solam;
+mod span;
 mod sparse_block;
 mod support;
 

@@ -79,6 +79,7 @@ pub(crate) use crate::batch_moments::dot;
 use crate::moment_layout::{SKETCH_STATE_VERSION, upgrade_v1};
 use crate::moment_solver::check_sketch;
 use crate::moment_store::MomentStore;
+use crate::span::{Diff, Span};
 use crate::support::Support;
 use crate::{Linear, NormBound, linear_divergence};
 
@@ -186,74 +187,6 @@ pub(crate) struct Core {
 pub(crate) struct Coef {
     pub(crate) a: f64,
     pub(crate) b: f64,
-}
-
-/// The features a step visits: all $p$ of them for exact moments, the touched ones for
-/// sketched moments (`crate::support`: every vector of the step is zero elsewhere).
-#[derive(Clone, Copy)]
-pub(crate) enum Span<'a> {
-    /// $0, \dots, p - 1$.
-    All,
-    /// The members of a built [`Support`].
-    Touched(&'a Support),
-}
-
-impl<'a> Span<'a> {
-    /// The span of a step on `moments`, whose sketched support is `support`.
-    pub(crate) fn of(moments: &MomentStore, support: &'a Support) -> Self {
-        match moments {
-            MomentStore::Dense(_) => Span::All,
-            MomentStore::Sketched(_) => Span::Touched(support),
-        }
-    }
-
-    /// $a^\top b$ over the span (the exact moments' vector kernel for all of it).
-    #[inline]
-    pub(crate) fn dot(self, a: &[f64], b: &[f64]) -> f64 {
-        match self {
-            Span::All => dot(a, b),
-            Span::Touched(s) => s.dot(a, b),
-        }
-    }
-}
-
-/// $d_j = x_j - \bar x_j$ of a step, $\bar x$ the mean of the class opposite to the step's:
-/// the vector `MomentStore::write_opposite_diff` wrote (exact moments) or, sketched, the
-/// scattered row less the opposite class's sums times $1/N$, read where a loop needs it, so that
-/// no vector of length $p$ is written.
-pub(crate) enum Diff<'a> {
-    /// The written $d$.
-    Dense(&'a [f64]),
-    /// $x_j - s_j / N$ as `xs[j] - sums[j] * inv` ([`SketchedMoments::mean_at`]).
-    Sketched {
-        xs: &'a [f64],
-        sums: &'a [f64],
-        inv: f64,
-    },
-}
-
-impl<'a> Diff<'a> {
-    /// The step's $d$ on `moments`: `d` for exact moments, else from the scattered row `xs`
-    /// and the class `opposite` (none before a step has read one: $d = x$, never read then).
-    fn of(moments: &'a MomentStore, d: &'a [f64], xs: &'a [f64], opposite: Option<Label>) -> Self {
-        match (moments, opposite) {
-            (MomentStore::Sketched(s), Some(y)) => {
-                let (sums, inv) = s.class(y).mean_parts();
-                Diff::Sketched { xs, sums, inv }
-            }
-            (MomentStore::Sketched(_), None) => Diff::Dense(xs),
-            (MomentStore::Dense(_), _) => Diff::Dense(d),
-        }
-    }
-
-    /// $d_j$.
-    #[inline(always)]
-    fn at(&self, j: usize) -> f64 {
-        match self {
-            Diff::Dense(d) => d[j],
-            Diff::Sketched { xs, sums, inv } => xs[j] - sums[j] * inv,
-        }
-    }
 }
 
 impl Core {
