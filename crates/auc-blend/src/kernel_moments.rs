@@ -21,6 +21,8 @@
 //! least four blocks where there are that many, and the first part's sums are the start of
 //! the total.)
 
+use std::borrow::Cow;
+
 use auc_core::{Dataset, Label};
 use auc_prep::FeatureMap;
 use auc_stats::{ClassMoments, Moments};
@@ -219,17 +221,21 @@ pub(crate) fn sums_except(
         .into_par_iter()
         .map(|rows| KernelSums::of_rows(map, shift, data, rows, skip))
         .collect::<Vec<_>>();
-    total(shift, parts)
+    total(shift, parts.into_iter().map(Cow::Owned))
 }
 
 /// The sums of `parts` added in order, about `shift` (empty sums when there is no part). The
-/// first part's sums are the start: 0 + x is x, so these are the sums of adding every part to
-/// zeros, without zeroing and adding one $M \times M$ matrix more.
-pub(crate) fn total(shift: &[f64], parts: Vec<KernelSums>) -> KernelSums {
+/// first part's sums are the start (moved when owned, copied when borrowed): 0 + x is x, so
+/// these are the sums of adding every part to zeros, without zeroing and adding one
+/// $M \times M$ matrix more.
+pub(crate) fn total<'a>(
+    shift: &[f64],
+    parts: impl IntoIterator<Item = Cow<'a, KernelSums>>,
+) -> KernelSums {
     let mut parts = parts.into_iter();
     let first = parts
         .next()
-        .unwrap_or_else(|| KernelSums::new(shift.to_vec()));
+        .map_or_else(|| KernelSums::new(shift.to_vec()), Cow::into_owned);
     parts.fold(first, |a, s| a.add(&s))
 }
 

@@ -12,6 +12,8 @@
 //! no fold refits it. The folds' fits run side by side (each alone leaves a thread idle much of
 //! the time); their AUCs are added in fold order, so the choice does not depend on the threads.
 
+use std::borrow::Cow;
+
 use auc_core::{Dataset, FitError, Label, Scorer};
 use auc_eval::folds::{derive_seed, splits_of_folds, stratified_kfold};
 use auc_eval::metrics::auc;
@@ -145,19 +147,13 @@ pub(crate) fn choose(
         .par_iter()
         .map(|test| kernel_moments::sums_of(map, &shift, &sample.select(test)))
         .collect();
-    // The first of the other folds' sums is the start (0 + x is x: the same sums as adding
-    // each to zeros, without zeroing and adding an M x M matrix more).
     let others = |f: usize| {
-        let mut rest = fold_sums
+        let rest = fold_sums
             .iter()
             .enumerate()
             .filter(|&(g, _)| g != f)
-            .map(|(_, s)| s);
-        let first = rest
-            .next()
-            .cloned()
-            .unwrap_or_else(|| KernelSums::new(shift.clone()));
-        rest.fold(first, KernelSums::add)
+            .map(|(_, s)| Cow::Borrowed(s));
+        kernel_moments::total(&shift, rest)
     };
     // The folds side by side (each fit's own steps are serial enough to leave a thread idle);
     // their AUCs are added in fold order, as one after the other would.
@@ -197,7 +193,7 @@ pub(crate) fn choose(
     let aucs = sums.map(|s| s / folds as f64);
     let best = aucs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let margin = hanley_mcneil_se(best, np, nn);
-    let whole = kernel_moments::total(&shift, fold_sums);
+    let whole = kernel_moments::total(&shift, fold_sums.into_iter().map(Cow::Owned));
     Ok(Choice {
         told: Ok(WeightChoice {
             weight: nearest_within(&aucs, best - margin, members.prior),
