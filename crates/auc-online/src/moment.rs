@@ -301,7 +301,7 @@ impl Core {
             // features, and the step reads each d_j from the row and the sums (`Diff`).
             x.dot(&self.w) - self.moments.opposite_mean_dot(y, &self.w)
         } else {
-            self.moments.write_opposite_diff(x, y, &mut s.d, &s.support);
+            self.moments.write_opposite_diff(x, y, &mut s.d);
             dot(&self.w, &s.d)
         };
         let (_, a, b) = loss.eval(wd, s2, y);
@@ -335,9 +335,7 @@ impl Core {
         }
         let (mut d, mut sw) = (vec![0.0; p], vec![0.0; p]);
         let s2 = self.moments.opposite_mul(y, &self.w, &mut sw);
-        let mut every = Support::default();
-        every.build(0..p);
-        self.moments.write_opposite_diff(x, y, &mut d, &every);
+        self.moments.write_opposite_diff(x, y, &mut d);
         let (value, a, b) = loss.eval(dot(&self.w, &d), s2, y);
         for j in 0..p {
             grad[j] = gradient(lambda, self.w[j], a, d[j], b, sw[j]);

@@ -62,8 +62,6 @@ use auc_stats::{ApplyScratch, Moments, SketchedMoments};
 
 use serde::{Deserialize, Serialize};
 
-use crate::support::Support;
-
 /// Both classes' moments, exact or sketched (module docs).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum MomentStore {
@@ -296,24 +294,18 @@ impl MomentStore {
         }
     }
 
-    /// `d` $= x - \bar x$ for the class opposite to `y`. Sketched, written on `support` only
-    /// (which holds $x$'s features and the opposite class's: `d` stays zero elsewhere).
-    pub(crate) fn write_opposite_diff(
-        &self,
-        x: Row<'_>,
-        y: Label,
-        d: &mut [f64],
-        support: &Support,
-    ) {
+    /// `d` $= x - \bar x$ for the class opposite to `y`, over all $p$ features (a sketched step
+    /// never writes $d$: it reads $d_j$ in place, `crate::span::Diff`; this serves the exact
+    /// step and the diagnostic `loss_and_grad`).
+    pub(crate) fn write_opposite_diff(&self, x: Row<'_>, y: Label, d: &mut [f64]) {
         match self {
             Self::Dense(m) => write_diff(x, m.opposite(y).mean(), d),
             Self::Sketched(s) => {
-                let opp = match y {
-                    Label::Pos => &s.neg,
-                    Label::Neg => &s.pos,
-                };
-                // -mean on the support, then x added on its own: O(|T| + nnz).
-                support.for_each(|j| d[j] = -opp.mean_at(j));
+                let opp = s.class(y.opposite());
+                // -mean everywhere, then x added on its support: O(p + nnz).
+                for (j, dj) in d.iter_mut().enumerate() {
+                    *dj = -opp.mean_at(j);
+                }
                 x.for_each(|j, v| d[j] += v);
             }
         }
@@ -347,7 +339,7 @@ impl MomentStore {
         }
     }
 
-    /// Every feature either class has touched, for a [`Support`] being built.
+    /// Every feature either class has touched, for a `crate::support::Support` being built.
     pub(crate) fn touched(&self) -> Vec<usize> {
         match self {
             Self::Dense(_) => Vec::new(),
