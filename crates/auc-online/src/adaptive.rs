@@ -52,6 +52,10 @@ macro_rules! moment_learner_common {
             fn weights(&self) -> &[f64] {
                 &self.core.w
             }
+
+            fn for_each_live(&self, f: impl FnMut(usize)) -> bool {
+                self.core.for_each_live(f)
+            }
         }
 
         impl Scorer for $ty {

@@ -24,7 +24,9 @@
 //! chained updates; the test module compares them against a direct $\frac1t \sum_s w_s$).
 //!
 //! Learners whose weights move off the row's support (SOLAM's averaged output, the moment and
-//! buffer learners) keep the plain loop and no step counters.
+//! buffer learners) keep the plain loop and no step counters; a sketched moment learner runs it
+//! over the features some row has touched ([`Linear::for_each_live`]), where its weights live.
+//! (The dense learners' $p$ is small; the loop over all of it is theirs.)
 
 use auc_core::{Divergence, Label, OnlineLearner, Row, SavedState, Scorer, StateError, check};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -49,6 +51,20 @@ pub trait Linear {
     #[inline]
     fn weight(&self, j: usize) -> f64 {
         self.weights()[j]
+    }
+
+    /// Calls `f` on every feature where $w$ may be non-zero, when the learner keeps that set
+    /// (a sketched moment learner's touched features, `crate::support`), and returns `true`;
+    /// returns `false` without calling `f` otherwise. [`Averaged`] then takes in each iterate on
+    /// those features alone: the mean is zero wherever every iterate was, so skipping the rest
+    /// changes no bit.
+    #[inline]
+    fn for_each_live(&self, f: impl FnMut(usize)) -> bool
+    where
+        Self: Sized,
+    {
+        let _ = f;
+        false
     }
 
     /// $p$, the length of [`Linear::weights`]. A learner whose weights are materialized from a
@@ -170,8 +186,16 @@ impl<L: Linear + OnlineLearner> OnlineLearner for Averaged<L> {
         if !L::SPARSE_STEPS {
             self.inner.update(x, y);
             let inv = 1.0 / t as f64;
-            for (m, w) in self.mean.iter_mut().zip(self.inner.weights()) {
-                *m += (w - *m) * inv;
+            let (mean, w) = (&mut self.mean, self.inner.weights());
+            // Where the learner keeps the features its weights live on, those alone (a sketched
+            // moment learner over 2^19 hashed crosses touches a few thousand).
+            if !self
+                .inner
+                .for_each_live(|j| mean[j] += (w[j] - mean[j]) * inv)
+            {
+                for (m, w) in mean.iter_mut().zip(w) {
+                    *m += (w - *m) * inv;
+                }
             }
             return;
         }

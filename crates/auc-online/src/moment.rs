@@ -190,6 +190,19 @@ pub(crate) struct Coef {
 }
 
 impl Core {
+    /// [`Linear::for_each_live`]: a sketched core's touched features, once its support is
+    /// built (a fresh or loaded core's is built at its first step; before it, `false`).
+    #[inline]
+    pub(crate) fn for_each_live(&self, f: impl FnMut(usize)) -> bool {
+        match Span::of(&self.moments, &self.scratch.support) {
+            Span::Touched(s) if s.is_built() => {
+                s.for_each(f);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// A fresh core for `dim` features, its moments sketched at rank `sketch` (0: exact).
     pub(crate) fn new(sketch: usize, dim: usize) -> Self {
         let mut scratch = Scratch::default();
@@ -570,6 +583,10 @@ ogd_moment_api!(OaucMParams, OaucMcParams, OpaucParams);
 impl<P: OgdRule> Linear for OgdMoment<P> {
     fn weights(&self) -> &[f64] {
         &self.core.w
+    }
+
+    fn for_each_live(&self, f: impl FnMut(usize)) -> bool {
+        self.core.for_each_live(f)
     }
 }
 

@@ -5,7 +5,7 @@ use auc_core::Label::{self, Neg, Pos};
 use auc_core::testing::tol;
 use auc_core::{OnlineLearner, OnlineParams, Row, Scorer, SparseVec};
 use auc_online::{
-    AdaOamParams, AdmOamParams, Linear, MAX_NORM, OaucMParams, OaucMcParams, OpaucParams,
+    AdaOamParams, AdmOamParams, Averaged, Linear, MAX_NORM, OaucMParams, OaucMcParams, OpaucParams,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -549,6 +549,78 @@ where
 #[test]
 fn sketched_learners_step_on_the_touched_features_only() {
     for_each_learner!(40, untouched_features_change_nothing, 3);
+}
+
+/// An averaged sketched learner, whose mean takes in each iterate on the touched features only,
+/// against the mean of the plain learner's iterates taken over all `wide` features, bit for
+/// bit; also resumed from its saved state midway.
+fn averages_skip_untouched_features<P>(name: &str, params: P, p: usize)
+where
+    P: OnlineParams,
+    P::Learner: Linear + Serialize + DeserializeOwned,
+{
+    let wide = 97 * p + 100;
+    let mut stream = gaussian_stream(4, 250, p, 0.3, 0.5);
+    for (i, (x, _)) in stream.iter_mut().enumerate() {
+        for (j, v) in x.iter_mut().enumerate() {
+            if (i * 5 + j * 3) % 4 > 1 {
+                *v = 0.0;
+            }
+        }
+    }
+    let rows: Vec<(SparseVec, Label)> = stream
+        .iter()
+        .map(|(x, y)| {
+            let sv = SparseVec::from_pairs(
+                x.iter()
+                    .enumerate()
+                    .filter(|(_, v)| **v != 0.0)
+                    .map(|(j, v)| ((97 * j + 13) as u32, *v)),
+            )
+            .unwrap();
+            (sv, *y)
+        })
+        .collect();
+    let mut plain = params.build(wide, 0).unwrap();
+    let mut mean = vec![0.0f64; wide];
+    let mut averaged = Averaged::new(params.build(wide, 0).unwrap());
+    let cut = 120;
+    let mut resumed: Option<Averaged<P::Learner>> = None;
+    for (t, (x, y)) in rows.iter().enumerate() {
+        plain.update(Row::Sparse(x.view()), *y);
+        let inv = 1.0 / (t + 1) as f64;
+        for (m, w) in mean.iter_mut().zip(plain.weights()) {
+            *m += (w - *m) * inv;
+        }
+        averaged.update(Row::Sparse(x.view()), *y);
+        if let Some(r) = &mut resumed {
+            r.update(Row::Sparse(x.view()), *y);
+        }
+        if t + 1 == cut {
+            let bytes = postcard::to_allocvec(&averaged).unwrap();
+            resumed = Some(postcard::from_bytes(&bytes).unwrap());
+        }
+    }
+    assert!(mean.iter().any(|&v| v != 0.0), "{name}");
+    let bits = |w: &[f64]| w.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(
+        bits(averaged.weights()),
+        bits(&mean),
+        "{name}: touched against all"
+    );
+    let resumed = resumed.unwrap();
+    assert_eq!(
+        bits(resumed.weights()),
+        bits(averaged.weights()),
+        "{name}: resumed at {cut}"
+    );
+}
+
+#[test]
+fn averaged_sketched_learners_take_in_the_touched_features_only() {
+    for_each_learner!(30, averages_skip_untouched_features, 3);
+    // Exact moments: the plain loop over every feature, the same reference.
+    for_each_learner!(4, averages_skip_untouched_features);
 }
 
 fn sparse_equals_dense<P>(name: &str, params: P, p: usize)
