@@ -54,7 +54,7 @@ macro_rules! moment_learner_common {
             }
 
             fn for_each_live(&self, f: impl FnMut(usize)) -> bool {
-                self.core.for_each_live(f)
+                crate::span::for_each_live(&self.core.moments, &self.core.scratch.support, f)
             }
         }
 

@@ -190,19 +190,6 @@ pub(crate) struct Coef {
 }
 
 impl Core {
-    /// [`Linear::for_each_live`]: a sketched core's touched features, once its support is
-    /// built (a fresh or loaded core's is built at its first step; before it, `false`).
-    #[inline]
-    pub(crate) fn for_each_live(&self, f: impl FnMut(usize)) -> bool {
-        match Span::of(&self.moments, &self.scratch.support) {
-            Span::Touched(s) if s.is_built() => {
-                s.for_each(f);
-                true
-            }
-            _ => false,
-        }
-    }
-
     /// A fresh core for `dim` features, its moments sketched at rank `sketch` (0: exact).
     pub(crate) fn new(sketch: usize, dim: usize) -> Self {
         let mut scratch = Scratch::default();
@@ -586,7 +573,7 @@ impl<P: OgdRule> Linear for OgdMoment<P> {
     }
 
     fn for_each_live(&self, f: impl FnMut(usize)) -> bool {
-        self.core.for_each_live(f)
+        crate::span::for_each_live(&self.core.moments, &self.core.scratch.support, f)
     }
 }
 

@@ -38,6 +38,24 @@ impl<'a> Span<'a> {
     }
 }
 
+/// [`crate::Linear::for_each_live`] of a moment learner on `moments` whose sketched support is
+/// `support`: the touched features once the support is built (a fresh or loaded learner's is
+/// built at its first step; before it, and for exact moments, `false`).
+#[inline]
+pub(crate) fn for_each_live(
+    moments: &MomentStore,
+    support: &Support,
+    f: impl FnMut(usize),
+) -> bool {
+    match Span::of(moments, support) {
+        Span::Touched(s) if s.is_built() => {
+            s.for_each(f);
+            true
+        }
+        Span::Touched(_) | Span::All => false,
+    }
+}
+
 /// $d_j = x_j - \bar x_j$ of a step, $\bar x$ the mean of the class opposite to the step's:
 /// the vector `MomentStore::write_opposite_diff` wrote (exact moments) or, sketched, the
 /// scattered row less the opposite class's sums times $1/N$, read where a loop needs it, so that
