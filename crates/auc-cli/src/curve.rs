@@ -46,7 +46,7 @@ pub(crate) fn curve_cmd(a: CurveArgs) -> Result<(), Error> {
         auc_eval::curve::convergence_protocol(&data, test.as_ref(), fit.as_ref(), &cfg, a.every)?;
     if let Some(path) = &a.svg {
         let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.updates as f64, p.auc)).collect();
-        let title = format!("{} on {}", algo.name, input::dataset_name(&a.run.data));
+        let title = format!("{} on {}", algo.name, input::dataset_name(a.run.data()));
         write_text(path, &plot::curve_svg(&xy, &title, "updates", "test AUC")?)?;
     }
     if !a.json {

@@ -28,8 +28,16 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) algo: Option<String>,
     /// Data file(s); repeated files are concatenated in order.
-    #[arg(long, required = true)]
-    pub(crate) data: Vec<PathBuf>,
+    #[arg(
+        value_name = "DATA",
+        conflicts_with = "data",
+        required_unless_present = "data"
+    )]
+    files: Vec<PathBuf>,
+    /// The data file(s) as a flag: the same as the positional DATA (repeated, concatenated in
+    /// order).
+    #[arg(long = "data", id = "data", value_name = "DATA")]
+    data_flag: Vec<PathBuf>,
     /// Keep only the first N examples.
     #[arg(long)]
     pub(crate) limit: Option<usize>,
@@ -55,6 +63,16 @@ pub(crate) struct RunArgs {
 }
 
 impl RunArgs {
+    /// The data files, given positionally or with `--data` (clap lets only one of the two be
+    /// given, and one must be).
+    pub(crate) fn data(&self) -> &[PathBuf] {
+        if self.files.is_empty() {
+            &self.data_flag
+        } else {
+            &self.files
+        }
+    }
+
     /// The algorithm and its fixed parameters (names checked).
     pub(crate) fn algo(&self) -> Result<(&'static Algorithm, ParamMap), Error> {
         let name = self.algo.as_deref().ok_or("--algo NAME is required here")?;
@@ -105,7 +123,7 @@ impl RunArgs {
         // Learning from the values as read: refuse those whose squares overflow.
         let mut opts = self.read.options(self.limit)?;
         opts.bounded_values = self.stages.spec().reads_raw_values();
-        let mut train = input::read_with(&opts, &self.data, self.limit)?;
+        let mut train = input::read_with(&opts, self.data(), self.limit)?;
         memory::check(
             train.stored_bytes(),
             limit,
@@ -213,7 +231,7 @@ fn save_splits(
     )?;
     let files: Vec<String> = a
         .run
-        .data
+        .data()
         .iter()
         .map(|p| {
             std::fs::canonicalize(p)
@@ -304,7 +322,7 @@ pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
             first.unwrap_or("see the JSON records")
         );
     }
-    let dataset = input::dataset_name(&a.run.data);
+    let dataset = input::dataset_name(a.run.data());
     if a.json {
         for r in &records {
             line(serde_json::to_string(r)?)?;
@@ -365,7 +383,7 @@ pub(crate) fn cv_each(
     let make = move |p: &ParamMap| -> Result<Box<dyn auc_core::DynFit>, auc_core::ParamError> {
         algo.configure(p)?.procedure(average)
     };
-    let dataset = input::dataset_name(&a.run.data);
+    let dataset = input::dataset_name(a.run.data());
     let bar = Bar::fits(algo.name);
     for point in points {
         let params = base.merged(point);

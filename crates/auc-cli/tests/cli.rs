@@ -85,6 +85,50 @@ fn metrics_reads_scores_and_bare_labels() {
 }
 
 #[test]
+fn cv_and_curve_take_their_data_as_train_does_or_with_data() {
+    // The same runs from `auc cv FILE` as from `auc cv --data FILE` (the AUCs and parameters of
+    // every run; the times differ), and the two forms together refused with exit 2.
+    let runs = |o: &Output| -> Vec<(String, String)> {
+        assert!(o.status.success(), "{}", stderr(o));
+        stdout(o)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|r| r["summary"].is_null())
+            .map(|r| (r["auc"].to_string(), r["params"].to_string()))
+            .collect()
+    };
+    let common = [
+        "--repeats",
+        "1",
+        "--folds",
+        "3",
+        "--grid",
+        "c=2^-2..2^2:2",
+        "--json",
+    ];
+    let mut positional = vec!["cv", "--algo", "pa-i"];
+    let h = heart();
+    positional.push(&h);
+    positional.extend(common);
+    let mut flagged = vec!["cv", "--algo", "pa-i", "--data", &h];
+    flagged.extend(common);
+    let (a, b) = (runs(&auc(&positional)), runs(&auc(&flagged)));
+    assert_eq!(a.len(), 3);
+    assert_eq!(a, b);
+    let both = auc(&["cv", "--algo", "pa-i", "--data", &h, &h]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        stderr(&both).contains("cannot be used with"),
+        "{}",
+        stderr(&both)
+    );
+    let none = auc(&["cv", "--algo", "pa-i"]);
+    assert_eq!(none.status.code(), Some(2));
+    let curve = auc(&["curve", "--algo", "pa-i", &h, "--every", "100"]);
+    assert!(curve.status.success(), "{}", stderr(&curve));
+}
+
+#[test]
 fn cv_json_gives_one_line_per_run_and_a_summary() {
     let o = auc(&[
         "cv",
