@@ -66,7 +66,7 @@ def cv_set(auc: str, path: Path) -> list:
     grid = ",".join(repr(v) for v in lambdas(n))
     cmd = [auc, "cv", "--algo", "opauc-batch", "--scale", "minmax", "--repeats", "2",
            "--folds", "5", "--seed", "0", "--each", "--grid", f"lambda={grid}", "--json",
-           str(path)]
+           "--data", str(path)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     summaries = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
     summaries = [s for s in summaries if s.get("summary")]
