@@ -19,12 +19,14 @@
 //! pass); what is left between the two IDs is the bit set's $p/64$ words and the memory
 //! latency of features $p / 4096$ apart. The ID `<algo>/p=4194304,touched=4096,packed` has the
 //! rows of $p = 2^{16}$'s ID unmoved (features $0..4096$) in a learner of $2^{22}$ features:
-//! the bit set's words without the spread.
+//! the bit set's words without the spread. `averaged-opauc` is OPAUC under `--average`, whose
+//! mean of the iterates is taken in on the touched features only (`Linear::for_each_live`): its
+//! two IDs should differ as OPAUC's do.
 
 use std::hint::black_box;
 
 use auc_benches::streams;
-use auc_core::{Dataset, OnlineLearner, OnlineParams, Params, Scorer, update_in_order};
+use auc_core::{Dataset, OnlineLearner, OnlineParams, Params, update_in_order};
 use auc_online::{
     Averaged, BalAdagradParams, BalFtrlParams, OaucMParams, OpaucParams, PaIParams,
     PerceptronParams, SolamParams,
@@ -76,14 +78,14 @@ const TOUCHED: usize = 4096;
 /// Rows of a sketched pass.
 const SKETCHED_N: usize = 2_000;
 
-fn bench_sketched<P: OnlineParams>(
+fn bench_sketched<L: OnlineLearner>(
     c: &mut Criterion,
-    params: &P,
+    name: &str,
+    mut l: L,
     p: usize,
     packed: bool,
     d: &Dataset,
 ) {
-    let mut l = params.build(p, 1).expect("valid parameters");
     let mut g = c.benchmark_group("auc-online/sketched-step");
     g.throughput(Throughput::Elements(d.n() as u64));
     g.sample_size(10);
@@ -91,7 +93,7 @@ fn bench_sketched<P: OnlineParams>(
         "p={p},touched={TOUCHED}{}",
         if packed { ",packed" } else { "" }
     );
-    g.bench_function(BenchmarkId::new(P::NAME, id), |b| {
+    g.bench_function(BenchmarkId::new(name, id), |b| {
         b.iter(|| update_in_order(&mut l, black_box(d), |_| {}))
     });
     g.finish();
@@ -114,8 +116,14 @@ fn sketched_benches(c: &mut Criterion) {
         (large, true, small),
     ] {
         let data = streams::spread_sparse(SKETCHED_N, TOUCHED, spread_to, NNZ);
-        bench_sketched(c, &opauc, p, packed, &data);
-        bench_sketched(c, &oauc_m, p, packed, &data);
+        let ok = "valid parameters";
+        let l = opauc.build(p, 1).expect(ok);
+        bench_sketched(c, OpaucParams::NAME, l, p, packed, &data);
+        let l = oauc_m.build(p, 1).expect(ok);
+        bench_sketched(c, OaucMParams::NAME, l, p, packed, &data);
+        // The mean of the iterates taken in on the touched features only.
+        let l = Averaged::new(opauc.build(p, 1).expect(ok));
+        bench_sketched(c, "averaged-opauc", l, p, packed, &data);
     }
 }
 
