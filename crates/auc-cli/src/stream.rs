@@ -90,12 +90,26 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         stream_in_memory(&a, algo, config.as_ref(), prequential, &what, limit)?
     } else {
         let spec = a.learn.prep_spec()?;
-        let plan = auc_stream::plan(
+        // A dimension whose learner would not fit is refused during the first pass, before
+        // its ranges are allocated.
+        let beside = |dim: usize, held: u64| {
+            auc_train::checks::state_beside_ranges(
+                algo,
+                &given,
+                config.as_ref(),
+                a.learn.average,
+                limit,
+                dim,
+                held,
+            )
+        };
+        let plan = auc_stream::plan_beside(
             &spec,
             &a.data,
             &what,
             limit,
             auc_stream::ReadOnce::Never,
+            &beside,
             &Stderr,
         )?;
         let (sketched, _) = sketched_if_too_wide(

@@ -1116,3 +1116,90 @@ fn hostile_10_stream_folds_old_scores_within_a_stated_bound() {
         "cannot be used with",
     );
 }
+
+/// A moment learner that sketches its covariances when they would not fit decides it on the
+/// dimension before its pass. With `--scale none` (no ranges to fit) a file was read once, the
+/// exact state grew with the feature indices, and the growth was refused ("needs about 200 MB")
+/// where a first pass would have sketched it; a file is now read twice for it, and standard
+/// input, read once, is told of `--param sketch=K`.
+#[test]
+fn a_sketching_learner_reads_a_wide_file_twice_to_sketch_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for i in 0..40 {
+        let label = if i % 3 == 0 { "+1" } else { "-1" };
+        // Ten indices spread up to 5,000, in increasing order: exact state about 200 MB.
+        let mut idx: Vec<u32> = (0..10).map(|k| 1 + (i * 37 + k * 499) % 5000).collect();
+        idx.sort_unstable();
+        idx.dedup();
+        let feats: Vec<String> = idx.iter().map(|j| format!("{j}:1")).collect();
+        text.push_str(&format!("{label} {}\n", feats.join(" ")));
+    }
+    let d = write(dir.path(), "wide.svm", &text);
+    let model = dir.path().join("m.auc");
+    for algo in ["opauc", "oauc-m", "adaoam"] {
+        let o = auc(&[
+            "train",
+            "--algo",
+            algo,
+            "--scale",
+            "none",
+            "--max-memory",
+            "64M",
+            path(&d),
+            "-o",
+            path(&model),
+        ]);
+        assert!(o.status.success(), "{algo}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("using --param sketch=32"),
+            "{algo}: {}",
+            stderr(&o)
+        );
+        std::fs::remove_file(&model).unwrap();
+    }
+    let o = common::auc_with_stdin(
+        &[
+            "train",
+            "--algo",
+            "opauc",
+            "--scale",
+            "none",
+            "--max-memory",
+            "64M",
+            "-",
+            "-o",
+            path(&model),
+        ],
+        text.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--param sketch=K"), "{}", stderr(&o));
+    assert!(!model.exists());
+}
+
+/// A one-pass moment learner on a file with one huge feature index was refused only after its
+/// first pass had fitted the scaling's ranges of all 2^26 features (4 s and 2 GB for six rows);
+/// the first pass now asks the learner before its ranges grow, and the refusal names both.
+#[test]
+fn a_learner_too_wide_for_its_ranges_is_refused_during_the_first_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = write(
+        dir.path(),
+        "huge.svm",
+        "+1 1:1 67108864:1\n-1 2:1\n+1 3:1\n-1 1:0.5 4:1\n",
+    );
+    let model = dir.path().join("m.auc");
+    for cmd in [&["train", "-o", path(&model)][..], &["stream"][..]] {
+        let mut args = vec![cmd[0], "--algo", "opauc", path(&d)];
+        args.extend_from_slice(&cmd[1..]);
+        let o = auc(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("opauc on 67108864 features beside the first pass's ranges"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!model.exists());
+    }
+}

@@ -500,7 +500,7 @@ fn class_9_memory_is_checked_before_allocation() {
             "--max-memory",
             "8G",
         ],
-        "opauc on 100000 features needs about 80.01 GB",
+        "opauc on 100000 features beside the first pass's ranges of them needs about 80.01 GB",
     );
     // 200,000 rows for an n x n fused kernel (five 160 GB matrices).
     let mut rows = String::with_capacity(1_400_000);

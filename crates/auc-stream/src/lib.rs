@@ -40,11 +40,11 @@ mod tests;
 pub use learn::{GrowCheck, Learning, Observer, PassOptions, ShuffleSpec, learn_pass};
 pub use memory::Bytes;
 pub use pass::{BlockPlan, Chunk, Done, run};
-pub use plan::{Plan, ReadOnce, check_stages_fit, given_classes, need_both, plan};
+pub use plan::{Plan, ReadOnce, check_stages_fit, given_classes, need_both, plan, plan_beside};
 pub use reader::{CHUNK_BYTES, FIRST_ROWS, MAX_LABELS, Reader, dense_rows_bytes, rereadable};
 pub use shaper::{Classes, NotBinary, Seen, Shaper, final_choice};
 pub use shuffle::{Shuffle, Window, permutation};
-pub use survey::{Collect, SampleSpec, Survey, survey};
+pub use survey::{Collect, RangesCheck, SampleSpec, Survey, no_check, survey, survey_beside};
 
 /// The error of a pass: any cause, printed by the front end with its chain.
 pub type Error = Box<dyn std::error::Error + Send + Sync>;

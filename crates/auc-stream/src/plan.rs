@@ -121,6 +121,29 @@ pub fn plan(
     read_once: ReadOnce,
     report: &dyn Report,
 ) -> Result<Plan, Error> {
+    plan_beside(
+        spec,
+        paths,
+        what,
+        limit,
+        read_once,
+        &crate::no_check,
+        report,
+    )
+}
+
+/// [`plan`], its first pass running `beside` before its ranges grow ([`crate::RangesCheck`]:
+/// a learner whose state at that dimension would not fit beside them refuses there, before the
+/// pass allocates ranges for a dimension the run cannot take).
+pub fn plan_beside(
+    spec: &PrepSpec,
+    paths: &[PathBuf],
+    what: &str,
+    limit: Bytes,
+    read_once: ReadOnce,
+    beside: crate::RangesCheck<'_>,
+    report: &dyn Report,
+) -> Result<Plan, Error> {
     let spec = spec.clone();
     let mut opts = spec.read.clone();
     let scaling = spec.transform.scaling;
@@ -164,7 +187,7 @@ pub fn plan(
     let mut survey =
         if reread && !hopeful && (need_ranges || need_sample || given.is_none() || fixed.is_none())
         {
-            Some(crate::survey(
+            Some(crate::survey_beside(
                 paths,
                 &opts,
                 crate::Collect {
@@ -173,6 +196,7 @@ pub fn plan(
                 },
                 given.as_deref(),
                 limit,
+                beside,
                 report.pass().as_ref(),
             )?)
         } else {

@@ -73,6 +73,29 @@ pub fn survey(
     limit: Bytes,
     progress: &dyn Progress,
 ) -> Result<Survey, Error> {
+    survey_beside(paths, opts, collect, given, limit, &no_check, progress)
+}
+
+/// A check a first pass runs before its per-feature ranges grow to `dim` features of `bytes`:
+/// what the run will hold beside them (a learner's state) refuses there, before the pass
+/// allocates for a dimension the run cannot take. Its error stops the pass.
+pub type RangesCheck<'a> = &'a dyn Fn(usize, u64) -> Result<(), Error>;
+
+/// The check that lets every growth through.
+pub fn no_check(_dim: usize, _bytes: u64) -> Result<(), Error> {
+    Ok(())
+}
+
+/// [`survey`] with `beside` run before the ranges grow (after their own memory check).
+pub fn survey_beside(
+    paths: &[PathBuf],
+    opts: &ReadOptions,
+    collect: Collect,
+    given: Option<&[f64]>,
+    limit: Bytes,
+    beside: RangesCheck<'_>,
+    progress: &dyn Progress,
+) -> Result<Survey, Error> {
     let mut plain = opts.limit.is_none();
     for p in paths {
         plain = plain && blocks::plain_libsvm(p, opts)?;
@@ -85,12 +108,13 @@ pub fn survey(
             given,
             limit,
             blocks::BLOCK_BYTES,
+            beside,
             progress,
         )?
     {
         return Ok(s);
     }
-    survey_stream(paths, opts, collect, given, limit, progress)
+    survey_stream(paths, opts, collect, given, limit, beside, progress)
 }
 
 /// What a first pass gathers besides the rows, the dimension and the labels.
@@ -172,6 +196,7 @@ fn count_label(
 /// [`survey`] of plain LIBSVM files in parallel blocks of about `block_bytes`; `None` when a
 /// block's ranges, times the blocks in flight, would exceed `limit` (the caller then surveys with
 /// one parser, which checks the memory of one set of ranges).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn survey_blocks(
     paths: &[PathBuf],
     opts: &ReadOptions,
@@ -179,6 +204,7 @@ pub(crate) fn survey_blocks(
     given: Option<&[f64]>,
     limit: Bytes,
     block_bytes: usize,
+    beside: RangesCheck<'_>,
     progress: &dyn Progress,
 ) -> Result<Option<Survey>, Error> {
     let Collect { ranges, sample } = collect;
@@ -229,12 +255,14 @@ pub(crate) fn survey_blocks(
                 };
                 if let (Some(t), Some(r)) = (&mut total.ranges, &part.ranges) {
                     if r.dim() > t.dim() {
+                        let bytes = Scaler::bytes_for(r.dim());
                         memory::check(
-                            Scaler::bytes_for(r.dim()),
+                            bytes,
                             limit,
                             "fitting the scaling",
                             "use --hash-bits B to fold the features into 2^B",
                         )?;
+                        beside(r.dim(), bytes)?;
                     }
                     t.merge_block(r);
                 }
@@ -286,6 +314,7 @@ pub(crate) fn survey_stream(
     collect: Collect,
     given: Option<&[f64]>,
     limit: Bytes,
+    beside: RangesCheck<'_>,
     progress: &dyn Progress,
 ) -> Result<Survey, Error> {
     let Collect { ranges, sample } = collect;
@@ -305,12 +334,14 @@ pub(crate) fn survey_stream(
         if let Some(r) = &mut fr {
             let dim = raw.dim().max(r.dim());
             if dim > r.dim() {
+                let bytes = Scaler::bytes_for(dim);
                 memory::check(
-                    Scaler::bytes_for(dim),
+                    bytes,
                     limit,
                     "fitting the scaling",
                     "use --hash-bits B to fold the features into 2^B",
                 )?;
+                beside(dim, bytes)?;
             }
             r.observe_rows(&raw);
         }

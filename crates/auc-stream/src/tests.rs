@@ -53,6 +53,7 @@ fn parallel_blocks_survey_like_one_parser() {
             crate::Collect { ranges, sample },
             None,
             limit,
+            &crate::no_check,
             &Silent,
         )
         .unwrap();
@@ -67,6 +68,7 @@ fn parallel_blocks_survey_like_one_parser() {
                 None,
                 limit,
                 block,
+                &crate::no_check,
                 &Silent,
             )
             .unwrap()
@@ -102,6 +104,7 @@ fn parallel_blocks_name_the_file_line_of_an_error() {
         },
         None,
         Bytes(1 << 30),
+        &crate::no_check,
         &Silent,
     )
     .err()
@@ -117,6 +120,7 @@ fn parallel_blocks_name_the_file_line_of_an_error() {
         None,
         Bytes(1 << 30),
         1_000,
+        &crate::no_check,
         &Silent,
     )
     .err()
@@ -146,6 +150,7 @@ fn a_survey_too_wide_for_parallel_blocks_falls_back() {
         None,
         Bytes(need * 2),
         1_000,
+        &crate::no_check,
         &Silent,
     )
     .unwrap()
@@ -163,6 +168,7 @@ fn a_survey_too_wide_for_parallel_blocks_falls_back() {
         None,
         Bytes(need / 2),
         1_000,
+        &crate::no_check,
         &Silent,
     );
     assert!(!matches!(r, Ok(Some(_))));

@@ -82,12 +82,9 @@ pub fn sketched_if_too_wide(
     report: &dyn Report,
 ) -> Result<(Box<dyn Configured>, ParamMap), Error> {
     let need = config.memory_bytes(shape, average).saturating_add(beside);
-    if need <= limit.0 || !sketchable(algo) || given.get("sketch").is_some() {
+    let Some((config, sketched)) = auto_sketched(algo, given, need, limit)? else {
         return Ok((config, given.clone()));
-    }
-    let mut sketched = given.clone();
-    sketched.set("sketch", auc_core::ParamValue::Num(AUTO_SKETCH as f64));
-    let config = algo.configure(&sketched)?;
+    };
     report.note(&format!(
         "{} keeps both classes' {} x {} covariances, about {}, over --max-memory {}: using --param sketch={AUTO_SKETCH} (each class's covariance from a Frequent Directions sketch of rank {AUTO_SKETCH}, within a stated bound; --param sketch=K chooses the rank)",
         algo.name,
@@ -97,6 +94,58 @@ pub fn sketched_if_too_wide(
         limit
     ));
     Ok((config, sketched))
+}
+
+/// A learner configured, with the parameters it was configured from.
+type ConfiguredWith = (Box<dyn Configured>, ParamMap);
+
+/// `algo` configured from `given` with `sketch = AUTO_SKETCH` and those parameters, when a state
+/// of `need` bytes exceeds `limit`, `algo` can sketch and no `sketch` was given; `None`
+/// otherwise ([`sketched_if_too_wide`] says why it sketched).
+fn auto_sketched(
+    algo: &Algorithm,
+    given: &ParamMap,
+    need: u64,
+    limit: Bytes,
+) -> Result<Option<ConfiguredWith>, Error> {
+    if need <= limit.0 || !sketchable(algo) || given.get("sketch").is_some() {
+        return Ok(None);
+    }
+    let mut sketched = given.clone();
+    sketched.set("sketch", auc_core::ParamValue::Num(AUTO_SKETCH as f64));
+    let config = algo.configure(&sketched)?;
+    Ok(Some((config, sketched)))
+}
+
+/// Refuses a one-pass learner's state on `dim` features (sketched as
+/// [`sketched_if_too_wide`] would sketch it) beside `held` bytes a first pass is about to hold
+/// for its scaling's ranges, before the pass allocates them: the check `auc_stream::plan_beside`
+/// runs whenever the first pass's dimension grows. Without it a file with one huge feature index
+/// had its ranges (gigabytes) fitted before the learner's refusal.
+pub fn state_beside_ranges(
+    algo: &Algorithm,
+    given: &ParamMap,
+    config: &dyn Configured,
+    average: bool,
+    limit: Bytes,
+    dim: usize,
+    held: u64,
+) -> Result<(), Error> {
+    let shape = dim_shape(dim);
+    let mut need = config.memory_bytes(&shape, average);
+    if let Some((sketched, _)) = auto_sketched(algo, given, need, limit)? {
+        need = sketched.memory_bytes(&shape, average);
+    }
+    memory::check(
+        need.saturating_add(held),
+        limit,
+        &format!(
+            "{} on {dim} features beside the first pass's ranges of them",
+            algo.name
+        ),
+        &linear_state_advice(algo.name),
+    )?;
+    Ok(())
 }
 
 /// The learner an in-memory fit on `data` runs: `config`, or sketched when its state would

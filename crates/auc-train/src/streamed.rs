@@ -59,6 +59,8 @@ pub fn learning<'a>(
 ) -> Result<Learning<'a>, Error> {
     let dim = state.dim();
     let learner = state.learner().ok_or("a batch model cannot learn")?;
+    // A moment learner grown on input read once (standard input) can be told to sketch.
+    let sketches = auc_learners::lookup(name).is_ok_and(crate::checks::sketchable);
     let check = move |old: usize, dim: usize| -> Result<(), Error> {
         let sight = if first_sight {
             FirstSight::bytes_for(dim)
@@ -75,7 +77,11 @@ pub fn learning<'a>(
             &format!(
                 "growing {name} from {old} to {dim} features (a larger feature index appeared)"
             ),
-            "use --hash-bits B to fold the features into 2^B, or fix --dim",
+            if sketches {
+                "use --hash-bits B to fold the features into 2^B, fix --dim, or --param sketch=K for each class's covariance sketched at rank K (O(pK) memory; a smaller K if it is sketched already)"
+            } else {
+                "use --hash-bits B to fold the features into 2^B, or fix --dim"
+            },
         )?;
         check_save_memory(
             config.memory_bytes(&dim_shape(dim), average),
@@ -121,7 +127,28 @@ pub fn train_streamed(
     let limit = opts.max_memory;
     // A file whose labels turn out not to be binary, or whose scaling cannot be fitted at
     // first sight, is read again after a first pass.
-    let mut plan = auc_stream::plan(spec, paths, &what, limit, read_once(algo), report)?;
+    // A dimension whose learner would not fit is refused during the first pass, before its
+    // ranges are allocated.
+    let beside = |dim: usize, held: u64| {
+        crate::checks::state_beside_ranges(
+            algo,
+            given,
+            config.as_ref(),
+            opts.average,
+            limit,
+            dim,
+            held,
+        )
+    };
+    // A learner that sketches its covariances when they would not fit decides it on the
+    // dimension before the pass: unless the reading fixes it (--dim, --hash-bits), a first pass
+    // finds it (read once, a wide file grew the exact state until its memory check refused).
+    let once = if crate::checks::sketchable(algo) && spec.fixed_dim().is_none() {
+        ReadOnce::Never
+    } else {
+        read_once(algo)
+    };
+    let mut plan = auc_stream::plan_beside(spec, paths, &what, limit, once, &beside, report)?;
     let (config, _) = sketched_if_too_wide(
         algo,
         given,
@@ -217,9 +244,10 @@ pub fn train_streamed(
 /// How [`train_streamed`] may read a file once for `algo`: on the hope of binary labels for
 /// every learner; also with a max-abs scaling fitted at first sight, unless `algo` keeps class
 /// covariances that it sketches when they would not fit (that choice is made on the dimension
-/// before the pass, which a file read once does not tell) or its model depends on the dimension
-/// it starts from (`Algorithm::starting_dimension_matters`: the model must be the one of a first
-/// pass, byte for byte, and a file read once starts small).
+/// before the pass, which a file read once does not tell: [`train_streamed`] reads such a
+/// learner's file twice unless the reading fixes the dimension) or its model depends on the
+/// dimension it starts from (`Algorithm::starting_dimension_matters`: the model must be the one
+/// of a first pass, byte for byte, and a file read once starts small).
 pub fn read_once(algo: &Algorithm) -> ReadOnce {
     if crate::checks::sketchable(algo) || algo.starting_dimension_matters {
         ReadOnce::IfBinary
