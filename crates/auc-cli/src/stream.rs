@@ -92,26 +92,24 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         let spec = a.learn.prep_spec()?;
         // A dimension whose learner would not fit is refused during the first pass, before
         // its ranges are allocated.
-        let beside = |dim: usize, held: u64| {
-            auc_train::checks::state_beside_ranges(
+        let plan = {
+            let beside = auc_train::checks::state_beside_ranges(
                 algo,
                 &given,
                 config.as_ref(),
                 a.learn.average,
                 limit,
-                dim,
-                held,
-            )
+            );
+            auc_stream::plan_beside(
+                &spec,
+                &a.data,
+                &what,
+                limit,
+                auc_stream::ReadOnce::Never,
+                &beside,
+                &Stderr,
+            )?
         };
-        let plan = auc_stream::plan_beside(
-            &spec,
-            &a.data,
-            &what,
-            limit,
-            auc_stream::ReadOnce::Never,
-            &beside,
-            &Stderr,
-        )?;
         let (sketched, _) = sketched_if_too_wide(
             algo,
             &given,
@@ -134,7 +132,7 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
                 config.as_ref(),
                 a.learn.average,
                 limit,
-                algo.name,
+                algo,
                 false,
             )?
             .with_observer(Box::new(|score, y, seen| run.record(score, y, seen, false)));

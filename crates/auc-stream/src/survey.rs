@@ -86,6 +86,19 @@ pub fn no_check(_dim: usize, _bytes: u64) -> Result<(), Error> {
     Ok(())
 }
 
+/// Before a first pass's ranges grow to `dim` features: their memory (the scaler they fit)
+/// against `limit`, then what the run holds beside them (`beside`).
+fn check_ranges_growth(dim: usize, limit: Bytes, beside: RangesCheck<'_>) -> Result<(), Error> {
+    let bytes = Scaler::bytes_for(dim);
+    memory::check(
+        bytes,
+        limit,
+        "fitting the scaling",
+        "use --hash-bits B to fold the features into 2^B",
+    )?;
+    beside(dim, bytes)
+}
+
 /// [`survey`] with `beside` run before the ranges grow (after their own memory check).
 pub fn survey_beside(
     paths: &[PathBuf],
@@ -255,14 +268,7 @@ pub(crate) fn survey_blocks(
                 };
                 if let (Some(t), Some(r)) = (&mut total.ranges, &part.ranges) {
                     if r.dim() > t.dim() {
-                        let bytes = Scaler::bytes_for(r.dim());
-                        memory::check(
-                            bytes,
-                            limit,
-                            "fitting the scaling",
-                            "use --hash-bits B to fold the features into 2^B",
-                        )?;
-                        beside(r.dim(), bytes)?;
+                        check_ranges_growth(r.dim(), limit, beside)?;
                     }
                     t.merge_block(r);
                 }
@@ -334,14 +340,7 @@ pub(crate) fn survey_stream(
         if let Some(r) = &mut fr {
             let dim = raw.dim().max(r.dim());
             if dim > r.dim() {
-                let bytes = Scaler::bytes_for(dim);
-                memory::check(
-                    bytes,
-                    limit,
-                    "fitting the scaling",
-                    "use --hash-bits B to fold the features into 2^B",
-                )?;
-                beside(dim, bytes)?;
+                check_ranges_growth(dim, limit, beside)?;
             }
             r.observe_rows(&raw);
         }

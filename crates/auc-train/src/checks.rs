@@ -117,35 +117,35 @@ fn auto_sketched(
     Ok(Some((config, sketched)))
 }
 
-/// Refuses a one-pass learner's state on `dim` features (sketched as
-/// [`sketched_if_too_wide`] would sketch it) beside `held` bytes a first pass is about to hold
-/// for its scaling's ranges, before the pass allocates them: the check `auc_stream::plan_beside`
-/// runs whenever the first pass's dimension grows. Without it a file with one huge feature index
-/// had its ranges (gigabytes) fitted before the learner's refusal.
-pub fn state_beside_ranges(
-    algo: &Algorithm,
-    given: &ParamMap,
-    config: &dyn Configured,
+/// The check `auc_stream::plan_beside` runs whenever its first pass's dimension grows: refuses
+/// a one-pass learner's state on `dim` features (sketched as [`sketched_if_too_wide`] would
+/// sketch it) beside the `held` bytes the pass is about to hold for its scaling's ranges, before
+/// it allocates them. Without it a file with one huge feature index had its ranges (gigabytes)
+/// fitted before the learner's refusal.
+pub fn state_beside_ranges<'a>(
+    algo: &'a Algorithm,
+    given: &'a ParamMap,
+    config: &'a dyn Configured,
     average: bool,
     limit: Bytes,
-    dim: usize,
-    held: u64,
-) -> Result<(), Error> {
-    let shape = dim_shape(dim);
-    let mut need = config.memory_bytes(&shape, average);
-    if let Some((sketched, _)) = auto_sketched(algo, given, need, limit)? {
-        need = sketched.memory_bytes(&shape, average);
+) -> impl Fn(usize, u64) -> Result<(), Error> + 'a {
+    move |dim: usize, held: u64| {
+        let shape = dim_shape(dim);
+        let mut need = config.memory_bytes(&shape, average);
+        if let Some((sketched, _)) = auto_sketched(algo, given, need, limit)? {
+            need = sketched.memory_bytes(&shape, average);
+        }
+        memory::check(
+            need.saturating_add(held),
+            limit,
+            &format!(
+                "{} on {dim} features beside the first pass's ranges of them",
+                algo.name
+            ),
+            &linear_state_advice(algo.name),
+        )?;
+        Ok(())
     }
-    memory::check(
-        need.saturating_add(held),
-        limit,
-        &format!(
-            "{} on {dim} features beside the first pass's ranges of them",
-            algo.name
-        ),
-        &linear_state_advice(algo.name),
-    )?;
-    Ok(())
 }
 
 /// The learner an in-memory fit on `data` runs: `config`, or sketched when its state would

@@ -47,20 +47,21 @@ pub fn start(
 
 /// The engine's [`Learning`] of `state`: before the learner grows, the memory of both states
 /// (the old one is alive while the new one is filled, beside the scaling fitted at first sight
-/// when `first_sight`) and of saving the grown one are checked against `limit`. `name` is the
-/// algorithm's.
+/// when `first_sight`) and of saving the grown one are checked against `limit`. `algo` is the
+/// state's algorithm.
 pub fn learning<'a>(
     state: &'a mut dyn Trained,
     config: &'a dyn Configured,
     average: bool,
     limit: Bytes,
-    name: &'a str,
+    algo: &'a Algorithm,
     first_sight: bool,
 ) -> Result<Learning<'a>, Error> {
     let dim = state.dim();
+    let name = algo.name;
     let learner = state.learner().ok_or("a batch model cannot learn")?;
     // A moment learner grown on input read once (standard input) can be told to sketch.
-    let sketches = auc_learners::lookup(name).is_ok_and(crate::checks::sketchable);
+    let sketches = crate::checks::sketchable(algo);
     let check = move |old: usize, dim: usize| -> Result<(), Error> {
         let sight = if first_sight {
             FirstSight::bytes_for(dim)
@@ -127,19 +128,6 @@ pub fn train_streamed(
     let limit = opts.max_memory;
     // A file whose labels turn out not to be binary, or whose scaling cannot be fitted at
     // first sight, is read again after a first pass.
-    // A dimension whose learner would not fit is refused during the first pass, before its
-    // ranges are allocated.
-    let beside = |dim: usize, held: u64| {
-        crate::checks::state_beside_ranges(
-            algo,
-            given,
-            config.as_ref(),
-            opts.average,
-            limit,
-            dim,
-            held,
-        )
-    };
     // A learner that sketches its covariances when they would not fit decides it on the
     // dimension before the pass: unless the reading fixes it (--dim, --hash-bits), a first pass
     // finds it (read once, a wide file grew the exact state until its memory check refused).
@@ -148,7 +136,13 @@ pub fn train_streamed(
     } else {
         read_once(algo)
     };
-    let mut plan = auc_stream::plan_beside(spec, paths, &what, limit, once, &beside, report)?;
+    // A dimension whose learner would not fit is refused during the first pass, before its
+    // ranges are allocated.
+    let mut plan = {
+        let beside =
+            crate::checks::state_beside_ranges(algo, given, config.as_ref(), opts.average, limit);
+        auc_stream::plan_beside(spec, paths, &what, limit, once, &beside, report)?
+    };
     let (config, _) = sketched_if_too_wide(
         algo,
         given,
@@ -169,7 +163,7 @@ pub fn train_streamed(
                 config.as_ref(),
                 opts.average,
                 limit,
-                algo.name,
+                algo,
                 plan.first_sight.is_some(),
             )?
             .with_first_sight(plan.first_sight());
@@ -325,7 +319,7 @@ pub fn continue_training(
         config.as_ref(),
         averaged,
         opts.max_memory,
-        name,
+        model.algorithm,
         false,
     )?;
     auc_stream::learn_pass(
