@@ -88,7 +88,7 @@ WIDE = [
 ]
 
 
-def wide_pair(auc: str, name: str, datasets: Path, work: Path) -> tuple:
+def wide_pair(name: str, datasets: Path, work: Path) -> tuple:
     if name == "a9a":
         return datasets / "a9a.libsvm", datasets / "a9a.t.libsvm"
     return work / f"{name}.train.libsvm", work / f"{name}.test.libsvm"
@@ -135,7 +135,7 @@ def main() -> None:
     if not a.skip_wide:
         model = work / "lambda-per-row.model"
         for label, name, extra in WIDE:
-            train, test = wide_pair(a.auc, name, datasets, work)
+            train, test = wide_pair(name, datasets, work)
             if not train.exists():
                 sys.exit(f"{train} is missing: run benches/peers/wide.py first")
             n = rows_of(a.auc, train)
