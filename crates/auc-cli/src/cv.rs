@@ -113,7 +113,8 @@ impl RunArgs {
             limit,
             &format!("{} fits of {} at once", threads, algo.name),
             "use --threads 1, --max-train N or --hash-bits",
-        )
+        )?;
+        Ok(())
     }
 
     /// The data (and `--test` data), binarized by the positive class chosen on the training

@@ -4,7 +4,6 @@
 //! ([`auc_learners::Algorithm::configure`]), with "did you mean" for typos.
 
 use auc_core::{ParamMap, ParamValue};
-use auc_eval::grid::{self, GridAxis};
 use auc_learners::{ALL, Algorithm};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
@@ -127,22 +126,13 @@ impl clap::Args for HyperArgs {
     }
 }
 
-/// The grid axes of `--grid` arguments; `default` stands for the algorithm's default grid.
+/// The grid points of `--grid` axes (`default`: the algorithm's own grid), as `--tune` reads
+/// them.
 pub(crate) fn grid_points(
     algo: &Algorithm,
     args: &[String],
 ) -> Result<Vec<ParamMap>, crate::output::Error> {
-    let mut axes: Vec<GridAxis> = Vec::new();
-    for g in args {
-        if g == "default" {
-            for d in algo.grid {
-                axes.push(grid::parse_grid_arg(d)?);
-            }
-        } else {
-            axes.push(grid::parse_grid_arg(g)?);
-        }
-    }
-    Ok(grid::expand(&axes)?)
+    Ok(auc_train::tune::grid_points(algo, args)?)
 }
 
 #[cfg(test)]

@@ -151,7 +151,7 @@ impl ReadArgs {
     /// keeping at most `limit` rows. Every file must be read the same way (CSV files: the same
     /// columns).
     pub(crate) fn read(&self, paths: &[PathBuf], limit: Option<usize>) -> Result<RawData, Error> {
-        read_with(&self.options(limit)?, paths, limit)
+        Ok(read_with(&self.options(limit)?, paths, limit)?)
     }
 
     /// Refuses flags that contradict how a model's training data was read (`auc predict` reads
@@ -346,7 +346,7 @@ pub(crate) fn binarize(
 /// Refuses training data without both classes (a learner would save an all-zero model).
 pub(crate) fn need_both_classes(data: &Dataset, what: &str) -> Result<(), Error> {
     let (pos, neg) = data.class_counts();
-    need_both(pos as u64, neg as u64, what)
+    Ok(need_both(pos as u64, neg as u64, what)?)
 }
 
 pub(crate) use auc_stream::need_both;

@@ -102,6 +102,3 @@ impl Prequential {
         Ok(())
     }
 }
-
-/// The most prequential scores `--calibrate-on prequential` keeps: the last this many rows'.
-pub(crate) const PREQUENTIAL_CALIBRATION_ROWS: usize = 1 << 20;

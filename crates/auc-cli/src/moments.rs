@@ -1,15 +1,13 @@
-//! `auc moments` and the moment pass of `auc train` for the learners fitted from merged class
-//! moments (`Algorithm::fits_from_moments`): flags and reports; the pass, the merge and the fit
-//! are `auc_train::moments`'.
+//! `auc moments`: the class moments of data files (and moment files merged with them) written to
+//! a moment file, flags and report; the pass and the merge are `auc_train::moments`', whose fit
+//! from moments `auc train` reaches through `auc_train::train`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
-use auc_core::ParamMap;
 use auc_data::RowStream;
-use auc_learners::{Algorithm, MomentSummary};
-use auc_prep::TransformSpec;
-use auc_train::moments::{Budget, FOLD_ADVICE, FromMoments as Outcome, MomentTraining};
+use auc_learners::MomentSummary;
+use auc_train::moments::{Budget, FOLD_ADVICE};
 use serde_json::json;
 
 use crate::stage_args::StageArgs;
@@ -19,18 +17,9 @@ use crate::output::{Error, line, write_atomic};
 use crate::progress::Stderr;
 use auc_stream::memory::{self, Bytes};
 
-pub(crate) use auc_train::moments::{in_memory_reason, is_moment_file, refuse_moment_files};
+use auc_train::moments::is_moment_file;
 
 use auc_stream::blocks::BLOCK_BYTES;
-
-/// How [`train`] ended: a model from the moments, or a pass stopped for the rows instead.
-pub(crate) enum FromMoments {
-    /// The model file is written.
-    Trained,
-    /// The class moments would not fit; the learner solves over the rows with these
-    /// parameters instead, and the message says so.
-    OverRows { given: ParamMap, message: String },
-}
 
 /// Flags of `auc moments`.
 #[derive(clap::Args, Debug)]
@@ -152,96 +141,4 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
         }))?;
     }
     Ok(())
-}
-
-/// What `auc train` hands over for a fit from moments.
-pub(crate) struct TrainFromMoments<'a> {
-    pub(crate) algo: &'static Algorithm,
-    pub(crate) given: &'a ParamMap,
-    pub(crate) inputs: &'a [PathBuf],
-    pub(crate) output: &'a Path,
-    pub(crate) read: &'a ReadArgs,
-    pub(crate) stages: TransformSpec,
-    pub(crate) threads: Option<usize>,
-    pub(crate) seed: u64,
-    pub(crate) max_memory: Option<Bytes>,
-    pub(crate) json: bool,
-}
-
-/// `auc train` of a moment learner: the parallel pass, the merge and the solve
-/// (`auc_train::moments::train_from_moments`), the model file and the report.
-pub(crate) fn train(t: TrainFromMoments<'_>) -> Result<FromMoments, Error> {
-    let algo = t.algo;
-    let start = Instant::now();
-    let read = t.read.options(None)?;
-    let positive = t.read.positive_rule();
-    let fit = match auc_train::moments::train_from_moments(
-        MomentTraining {
-            algo,
-            given: t.given,
-            inputs: t.inputs,
-            read: &read,
-            positive: &positive,
-            stages: &t.stages,
-            threads: t.threads,
-            seed: t.seed,
-            limit: memory::limit(t.max_memory),
-        },
-        &Stderr,
-    )? {
-        Outcome::Trained(fit) => fit,
-        Outcome::OverRows { given, message } => {
-            return Ok(FromMoments::OverRows { given, message });
-        }
-    };
-    let (pass, solve, line_text) = (fit.pass_seconds, fit.solve_seconds, fit.summary);
-    let mut model = fit.model;
-    model.training.written_by = crate::training::written_by();
-    let tr = &model.training;
-    eprintln!(
-        "auc: positive class: {} ({}); {} positive, {} negative",
-        input::fmt_labels(&model.preparation.positive_labels),
-        model.preparation.positive_rule,
-        tr.positives,
-        tr.negatives
-    );
-    let bytes = model.to_checked_bytes()?;
-    write_atomic(t.output, &bytes)?;
-    let seconds = start.elapsed().as_secs_f64();
-    let cert = crate::training::certificate(model.state.as_ref(), algo.name);
-    eprintln!(
-        "auc: trained {} ({}) on {} examples ({} positive, {} negative), {} in {seconds:.2} s (moment pass {pass:.2} s, solve {solve:.3} s): {line_text} -> {} ({} bytes)",
-        algo.name,
-        model.params(),
-        tr.examples,
-        tr.positives,
-        tr.negatives,
-        crate::training::features_text(&model.preparation),
-        t.output.display(),
-        bytes.len()
-    );
-    if t.json {
-        line(json!({
-            "algo": algo.name,
-            "params": model.params(),
-            "examples": tr.examples,
-            "positives": tr.positives,
-            "negatives": tr.negatives,
-            "positive": model.preparation.positive_labels,
-            "features": model.preparation.dim,
-            "scaling": model.preparation.scaler().kind().to_string(),
-            "diverged": false,
-            "divergence": null,
-            "tuned": null,
-            "converged": cert.map(|c| c.converged),
-            "certificate": cert.map(|c| c.to_json()),
-            "seconds": seconds,
-            "moment_pass_seconds": pass,
-            "solve_seconds": solve,
-            "summary": line_text,
-            "output": t.output.display().to_string(),
-            "bytes": bytes.len(),
-        }))?;
-    }
-    Ok(FromMoments::Trained)
 }

@@ -143,7 +143,8 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
             text.push_str(&auc_core::shortest(*v));
             text.push('\n');
         }
-        sink.write(text.as_bytes())?;
+        sink.write(text.as_bytes())
+            .map_err(auc_train::Error::Callback)?;
         if !a.no_metrics {
             scores.extend_from_slice(s);
             probs.extend_from_slice(&p);

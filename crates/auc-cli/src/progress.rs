@@ -162,6 +162,34 @@ impl auc_stream::Progress for RowsBar {
 /// `AUC_TEST_BETWEEN_PASSES` (the tests change the file there).
 pub(crate) struct Stderr;
 
+/// A bar counted in fits (`--tune`'s cross-validation): `start` sets it up, or its total once
+/// known; `update` sets the fits done.
+#[derive(Default)]
+pub(crate) struct FitsBar {
+    bar: std::sync::OnceLock<Bar>,
+}
+
+impl auc_stream::Progress for FitsBar {
+    fn start(&self, what: &str, total: Option<u64>) {
+        let bar = self.bar.get_or_init(|| Bar::fits(what));
+        if let Some(n) = total {
+            bar.event(Progress::Total(n));
+        }
+    }
+
+    fn update(&self, _bytes: u64, fits: u64) {
+        if let Some(bar) = self.bar.get() {
+            bar.set(fits);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish();
+        }
+    }
+}
+
 impl auc_stream::Report for Stderr {
     fn positive_class(&self, choice: &auc_data::PositiveChoice, positives: u64, negatives: u64) {
         crate::input::report_positive_counts(choice, positives, negatives);
@@ -183,5 +211,13 @@ impl auc_stream::Report for Stderr {
 
     fn pass(&self) -> Box<dyn auc_stream::Progress + '_> {
         Box::new(PassBar::default())
+    }
+
+    fn rows(&self) -> Box<dyn auc_stream::Progress + '_> {
+        Box::new(RowsBar::default())
+    }
+
+    fn fits(&self) -> Box<dyn auc_stream::Progress + '_> {
+        Box::new(FitsBar::default())
     }
 }

@@ -135,7 +135,10 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
                 algo,
                 false,
             )?
-            .with_observer(Box::new(|score, y, seen| run.record(score, y, seen, false)));
+            .with_observer(Box::new(|score, y, seen| {
+                run.record(score, y, seen, false)
+                    .map_err(auc_stream::Error::Callback)
+            }));
             let done =
                 auc_train::streamed::learn(&plan, &a.data, &mut learning, &opts, &Stderr, &what)?;
             (
@@ -233,7 +236,7 @@ fn stream_in_memory(
     let prepared = load_training(&a.learn, &a.data, what, Layout::AsRead)?;
     let data = &prepared.data;
     memory::check(
-        config.memory_bytes(&shape(data), a.learn.average),
+        config.memory_bytes(&auc_train::checks::shape(data), a.learn.average),
         limit,
         &format!("{} on {} features", algo.name, data.dim()),
         "use --hash-bits B to fold the features into 2^B",

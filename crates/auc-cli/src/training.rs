@@ -9,7 +9,7 @@ use auc_core::ParamMap;
 use auc_data::{Layout, ReadOptions, Scaling};
 use auc_learners::{Algorithm, Certificate, Trained};
 use auc_prep::{PrepError, PrepSpec};
-pub(crate) use auc_train::checks::{check_save_memory, check_state, dim_shape, shape};
+pub(crate) use auc_train::checks::{check_average, dim_shape};
 pub(crate) use auc_train::in_memory::TrainingData;
 
 use crate::hyper::HyperArgs;
@@ -130,9 +130,9 @@ pub(crate) fn sketched_if_too_wide(
     beside: u64,
     limit: Bytes,
 ) -> Result<(Box<dyn auc_learners::Configured>, ParamMap), Error> {
-    auc_train::checks::sketched_if_too_wide(
+    Ok(auc_train::checks::sketched_if_too_wide(
         algo, given, config, shape, average, beside, limit, &Stderr,
-    )
+    )?)
 }
 
 /// Reads the training input in memory as `learn` asks (see `auc_train::in_memory::load_training`:
@@ -144,7 +144,7 @@ pub(crate) fn load_training(
     what: &str,
     layout: Layout,
 ) -> Result<TrainingData, Error> {
-    auc_train::in_memory::load_training(
+    Ok(auc_train::in_memory::load_training(
         &learn.prep_spec()?,
         paths,
         what,
@@ -152,7 +152,7 @@ pub(crate) fn load_training(
         memory::limit(learn.max_memory),
         learn.shuffle,
         &Stderr,
-    )
+    )?)
 }
 
 /// Prints a divergence warning and returns its text for the model file.
@@ -205,17 +205,4 @@ pub(crate) fn features_text(p: &auc_prep::Preparation) -> String {
 
 pub(crate) fn written_by() -> String {
     format!("auc {}", env!("CARGO_PKG_VERSION"))
-}
-
-/// Refuses `--average` for learners without a weight vector.
-pub(crate) fn check_average(algo: &Algorithm, average: bool) -> Result<(), Error> {
-    if average && algo.family != auc_core::Family::Linear {
-        return Err(format!(
-            "--average averages the iterates of a linear one-pass learner; {} is a {} learner",
-            algo.name,
-            algo.family.name()
-        )
-        .into());
-    }
-    Ok(())
 }

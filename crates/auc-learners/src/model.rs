@@ -72,6 +72,29 @@ pub struct TrainingRecord {
     pub written_by: String,
 }
 
+impl TrainingRecord {
+    /// The record of a model's first training run, the one place a record is made (a resumed
+    /// model's record grows by [`TrainingRecord::after_run`]): `seed` of the learner's own
+    /// choices, the class counts it trained on, the divergence report when it diverged, and the
+    /// program that wrote the file.
+    pub fn first_run(
+        seed: u64,
+        positives: u64,
+        negatives: u64,
+        diverged: Option<String>,
+        written_by: String,
+    ) -> TrainingRecord {
+        TrainingRecord {
+            seed,
+            examples: positives.saturating_add(negatives),
+            positives,
+            negatives,
+            diverged,
+            written_by,
+        }
+    }
+}
+
 /// A trained model and everything needed to use it on new data.
 pub struct Model {
     /// The algorithm.

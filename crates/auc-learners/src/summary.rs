@@ -863,14 +863,13 @@ pub fn fit_from_moments(
         algorithm,
         config,
         preparation,
-        training: TrainingRecord {
+        training: TrainingRecord::first_run(
             seed,
-            examples: moments.pos.count() + moments.neg.count(),
-            positives: moments.pos.count(),
-            negatives: moments.neg.count(),
-            diverged: None,
-            written_by: format!("auc-learners {}", env!("CARGO_PKG_VERSION")),
-        },
+            moments.pos.count(),
+            moments.neg.count(),
+            None,
+            format!("auc-learners {}", env!("CARGO_PKG_VERSION")),
+        ),
         state,
         calibration: None,
     };

@@ -1,5 +1,5 @@
 //! Training on files and scoring files without loading them into numpy: `stream_fit` and
-//! `score_file`, the bindings of [`auc_train::train_file`] and [`auc_train::score_file`]
+//! `score_file`, the bindings of [`auc_train::train`] and [`auc_train::score_file`]
 //! (what `auc train` and `auc predict` run), behind `auclearn.stream_fit` and
 //! `AUCEstimator.scores_file`.
 //!
@@ -14,12 +14,12 @@ use std::sync::Mutex;
 
 use auc_data::{CsvOptions, Format, LabelColumn, Positive, ReadOptions};
 use auc_prep::PrepSpec;
-use auc_train::{Options, Order, ScoreOptions};
+use auc_train::{Input, Learner, Options, Order, ScoreOptions, TrainRequest};
 use numpy::IntoPyArray;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::model::{PyModel, chain_text, param_map, stages, value_error};
+use crate::model::{PyModel, library_error, param_map, stages, value_error};
 
 /// What the library says on the way, kept for Python: notes (the positive class chosen, a
 /// learner sketched to fit the memory) and warnings (a divergence, features left unscaled).
@@ -65,11 +65,6 @@ impl auc_train::Report for Collected {
     fn warning(&self, text: &str) {
         Self::push(&self.warnings, text.to_owned());
     }
-}
-
-/// Any error of the library as a Python `ValueError` with its cause chain.
-fn library_error(e: &auc_train::Error) -> PyErr {
-    PyValueError::new_err(chain_text(e.as_ref()))
 }
 
 /// How the files are read: the CLI's reading flags as keywords.
@@ -191,11 +186,15 @@ pub(crate) fn stream_fit(
         written_by: format!("auclearn {}", env!("CARGO_PKG_VERSION")),
     };
     let report = Collected::default();
-    let trained = py.detach(|| {
-        auc_train::train_file(algo, &given, &paths, &spec, &opts, &report)
-            .map_err(|e| chain_text(e.as_ref()))
-    });
-    let trained = trained.map_err(PyValueError::new_err)?;
+    let request = TrainRequest {
+        params: given,
+        options: opts,
+        command: "auclearn.stream_fit".to_owned(),
+        ..TrainRequest::new(Learner::Named(algo), spec, Input::Files(paths))
+    };
+    let trained = py
+        .detach(|| auc_train::train(request, &report))
+        .map_err(|e| library_error(&e))?;
     Ok((
         PyModel::new(trained.model),
         Collected::take(report.notes),
@@ -275,7 +274,7 @@ fn write_scores(
                 text.push('\n');
             }
             w.write_all(text.as_bytes())
-                .map_err(|e| -> auc_train::Error { format!("{}: {e}", target.display()).into() })
+                .map_err(|e| auc_train::Error::io(target.display(), e))
         })
         .map_err(|e| library_error(&e))?;
         w.flush().map_err(|e| io(e, target))?;

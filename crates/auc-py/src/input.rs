@@ -449,3 +449,32 @@ pub(crate) fn labels(y: &PyReadonlyArray1<'_, bool>, n: usize) -> PyResult<Vec<L
         .map(|&p| if p { Label::Pos } else { Label::Neg })
         .collect())
 }
+
+impl auc_train::RowSource for Rows<'_> {
+    fn n(&self) -> usize {
+        Rows::n(self)
+    }
+
+    fn dim(&self) -> usize {
+        Rows::dim(self)
+    }
+
+    fn is_sparse(&self) -> bool {
+        Rows::is_sparse(self)
+    }
+
+    fn for_each(&self, ahead: bool, f: &mut dyn FnMut(usize, Row<'_>, Option<Row<'_>>)) {
+        let mut scratch = Scratch::default();
+        let mut next = Scratch::default();
+        let n = Rows::n(self);
+        for i in 0..n {
+            let row = self.row(i, &mut scratch);
+            let following = (ahead && i + 1 < n).then(|| self.row(i + 1, &mut next));
+            f(i, row, following);
+        }
+    }
+
+    fn dataset(&self, labels: Vec<Label>) -> Result<Dataset, auc_train::Error> {
+        self.collect(labels).map_err(auc_train::Error::input)
+    }
+}

@@ -11,11 +11,12 @@
 //!
 //! Fitting and scoring run with the GIL released.
 
-use auc_core::{Label, OnlineLearner, ParamMap};
+use auc_core::{Label, ParamMap};
 use auc_data::Scaling;
-use auc_learners::{Calibration, CalibrationSpec, Model, Trained, Trainer, TrainingRecord};
-use auc_prep::{
-    FeatureMapSpec, MapShape, Preparation, RowBuffers, SigmaRule, Transform, TransformSpec,
+use auc_learners::{Calibration, CalibrationSpec, Model};
+use auc_prep::{FeatureMapSpec, MapShape, Preparation, SigmaRule, Transform, TransformSpec};
+use auc_train::{
+    Arrays, Calibrate, CalibrateOn, Input, Learner, Options, PrepSpec, RowSource, TrainRequest,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -23,7 +24,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::crossed::cross;
-use crate::input::{Borrowed, Rows, Scratch, labels};
+use crate::input::{Borrowed, Rows, labels};
 
 /// An error with its chain of causes, `outer: inner: ...` (a cause whose text is already there
 /// is not repeated).
@@ -39,6 +40,18 @@ pub(crate) fn chain_text(e: &dyn std::error::Error) -> String {
         cause = c.source();
     }
     text
+}
+
+/// An error of the library layers as Python raises it, mapped here once for every binding: a
+/// memory refusal ([`auc_train::Error::Memory`]) as `MemoryError`, anything else as
+/// `ValueError`, each with its chain of causes.
+pub(crate) fn library_error(e: &auc_train::Error) -> PyErr {
+    let text = chain_text(e);
+    if e.is_memory() {
+        pyo3::exceptions::PyMemoryError::new_err(text)
+    } else {
+        PyValueError::new_err(text)
+    }
 }
 
 /// Any error as a Python `ValueError` with its message.
@@ -97,61 +110,6 @@ pub(crate) fn param_map(json: &str) -> PyResult<ParamMap> {
     serde_json::from_str(json).map_err(|e| value_error(format!("parameters: {e}")))
 }
 
-/// Feeds `rows` to `learner` in order, each prepared as `prep` says (lent as they are when
-/// there is nothing to prepare). With `prequential`, each row's score by the learner before its
-/// step on the row is pushed there (what `partial_fit` calibrates on). Sparse rows whose
-/// features the stages keep are shown to the learner one row ahead (its prefetch of their
-/// state, as in `auc train`).
-fn stream(
-    learner: &mut dyn OnlineLearner,
-    rows: &Rows<'_>,
-    labels: &[Label],
-    prep: &Preparation,
-    mut prequential: Option<&mut Vec<f64>>,
-) {
-    let mut scratch = Scratch::default();
-    let mut bufs = RowBuffers::new();
-    let plain = prep.transform.is_identity();
-    let ahead = rows.is_sparse() && !prep.transform.reshapes();
-    let mut next = Scratch::default();
-    rows.for_each(&mut scratch, |i, x| {
-        if ahead && i + 1 < rows.n() {
-            learner.prefetch(rows.row(i + 1, &mut next));
-        }
-        let x = if plain {
-            x
-        } else {
-            prep.apply_row(x, &mut bufs)
-        };
-        if let Some(scores) = prequential.as_deref_mut() {
-            scores.push(learner.score(x));
-        }
-        learner.update(x, labels[i]);
-    });
-}
-
-/// Scores of `rows` by `state`, each prepared as `prep` says; a non-finite score is an error
-/// naming the row.
-fn score(state: &dyn Trained, rows: &Rows<'_>, prep: &Preparation) -> Result<Vec<f64>, String> {
-    let mut out = Vec::with_capacity(rows.n());
-    let mut scratch = Scratch::default();
-    let mut bufs = RowBuffers::new();
-    let plain = prep.transform.is_identity();
-    for i in 0..rows.n() {
-        let x = rows.row(i, &mut scratch);
-        let s = if plain {
-            state.score(x)
-        } else {
-            state.score(prep.apply_row(x, &mut bufs))
-        };
-        if !s.is_finite() {
-            return Err(auc_learners::Error::NonFiniteScore { row: i, value: s }.to_string());
-        }
-        out.push(s);
-    }
-    Ok(out)
-}
-
 /// The stages fitted on `rows`: one pass over them for the ranges of a scaling and the seeded
 /// sample of a feature map (the rows the CLI's first pass would keep), then the fit of
 /// [`crate::sample::fit`], which the surveys of partitions merged go through too.
@@ -159,60 +117,10 @@ pub(crate) fn fit_transform(rows: &Rows<'_>, stages: &TransformSpec) -> Result<T
     crate::sample::fit(stages, crate::sample::survey(rows, stages))
 }
 
-/// Checks a trained state as the CLI does before saving it.
-fn check_state(state: &dyn Trained, name: &str) -> Result<(), String> {
-    state.validate().map_err(|e| {
-        format!(
-            "training {name} left an unusable state ({e}); the features are probably too large for it unscaled: use scale=\"minmax\" or \"maxabs\""
-        )
-    })
-}
-
 /// A trained model: scores rows, continues a one-pass learner, and is a CLI model file.
 #[pyclass(module = "auclearn._native", name = "Model")]
 pub(crate) struct PyModel {
     model: Model,
-}
-
-/// Refuses a learner whose estimated memory on data of this shape exceeds `limit` bytes.
-pub(crate) fn check_memory(
-    config: &dyn auc_learners::Configured,
-    rows: &Rows<'_>,
-    pos: u64,
-    neg: u64,
-    average: bool,
-    limit: u64,
-    dim: usize,
-) -> PyResult<()> {
-    let shape = auc_core::DataShape {
-        n: rows.n(),
-        dim,
-        positives: pos as usize,
-        negatives: neg as usize,
-    };
-    let needed = config.memory_bytes(&shape, average);
-    if needed > limit {
-        return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
-            "this learner on {} rows of {} features needs about {:.3} GB but the limit is {:.3} GB: reduce the features (e.g. feature hashing), sketch a moment learner's covariances (sketch=K: O(pK) memory), use a learner with O(p) state ({}), or a batch learner that needs no p x p matrix on wide data ({})",
-            shape.n,
-            shape.dim,
-            needed as f64 / 1e9,
-            limit as f64 / 1e9,
-            auc_learners::linear_state_names().join(", "),
-            auc_learners::linear_memory_batch_names().join(", ")
-        )));
-    }
-    Ok(())
-}
-
-/// Both classes counted, or an error.
-fn need_both(name: &str, pos: u64, neg: u64) -> PyResult<()> {
-    if pos == 0 || neg == 0 {
-        return Err(PyValueError::new_err(format!(
-            "training {name} needs both classes; the data hold {pos} positive and {neg} negative examples"
-        )));
-    }
-    Ok(())
 }
 
 /// Trains algorithm `name` with the JSON `params` on `x` (2-D float array or a CSR tuple) and
@@ -251,13 +159,18 @@ pub(crate) fn fit(
     one_hot: Option<u16>,
 ) -> PyResult<PyModel> {
     let algo = auc_learners::lookup(name).map_err(value_error)?;
-    let calibrate = crate::calibration::kind(calibration)?.map(|kind| CalibrationSpec {
-        kind,
-        folds: calibration_folds,
+    let calibrate = crate::calibration::kind(calibration)?.map(|kind| Calibrate {
+        spec: CalibrationSpec {
+            kind,
+            folds: calibration_folds,
+        },
+        on: if partial {
+            CalibrateOn::Prequential
+        } else {
+            CalibrateOn::Cv
+        },
     });
     let given = param_map(params)?;
-    algo.check_names(&given).map_err(value_error)?;
-    let config = algo.configure(&given).map_err(value_error)?;
     let stages = stages(scale, features, feature_sigma, seed, one_hot)?;
     let borrowed = Borrowed::extract(x)?;
     let columns = borrowed.rows()?;
@@ -267,102 +180,55 @@ pub(crate) fn fit(
         rows.check_bounded("learning without scaling, scale=\"none\"")?;
     }
     let labels = labels(&y, rows.n())?;
-    let pos = labels.iter().filter(|l| l.is_pos()).count() as u64;
-    let neg = labels.len() as u64 - pos;
-    if !partial {
-        need_both(algo.name, pos, neg)?;
-    }
-    if average && algo.family != auc_core::Family::Linear {
-        return Err(PyValueError::new_err(format!(
-            "average=True averages the iterates of a linear one-pass learner; {} is a {} learner",
-            algo.name,
-            algo.family.name()
-        )));
-    }
-    if let Some(limit) = max_memory {
-        check_memory(
-            config.as_ref(),
-            &rows,
-            pos,
-            neg,
-            average,
-            limit,
-            stages.max_output_dim(rows.dim()),
-        )?;
-        if let Some(spec) = calibrate.filter(|_| !partial) {
-            let shape = auc_core::DataShape {
-                n: rows.n(),
-                dim: stages.max_output_dim(rows.dim()),
-                positives: pos as usize,
-                negatives: neg as usize,
-            };
-            crate::calibration::check_memory(&spec, config.as_ref(), &shape, average, limit)?;
-        }
-    }
-    let result = py.detach(|| -> Result<Model, String> {
+    let base_dim = columns.dim();
+    let spec = PrepSpec::new(
+        auc_data::ReadOptions::default(),
+        auc_data::Positive::Auto,
+        stages.clone(),
+        None,
+    )
+    .map_err(value_error)?;
+    let result = py.detach(|| -> Result<Model, auc_train::Error> {
         let preparation = Preparation::for_arrays(
-            columns.dim(),
+            base_dim,
             cross_hash_bits,
             positive_labels,
             positive_rule,
-            fit_transform(&rows, &stages)?,
+            fit_transform(&rows, &stages).map_err(auc_train::Error::input)?,
         );
-        preparation.validate()?;
-        let learner_dim = preparation.transform.output_dim(rows.dim());
-        let mut calibrated = None;
-        let mut prepared = None;
-        let state = match config.trainer() {
-            Trainer::Online(t) => {
-                let mut state = t
-                    .start(learner_dim, seed, average)
-                    .map_err(|e| e.to_string())?;
-                let learner = state.learner().expect("a one-pass learner's state learns");
-                let mut prequential = calibrate.filter(|_| partial).map(|_| Vec::new());
-                stream(learner, &rows, &labels, &preparation, prequential.as_mut());
-                if let (Some(spec), Some(scores)) = (calibrate, prequential) {
-                    // A batch of one class has no calibration yet: None.
-                    calibrated = Calibration::fit(spec.kind, &scores, &labels).ok();
-                }
-                state
-            }
-            Trainer::Batch(b) => {
-                let data = preparation.apply(&rows.collect(labels.clone())?);
-                let fitted = b.fit(&data, seed).map_err(|e| e.to_string())?.0;
-                prepared = Some(data);
-                fitted
-            }
-        };
-        check_state(state.as_ref(), algo.name)?;
-        if let Some(spec) = calibrate.filter(|_| !partial) {
-            let data = match prepared {
-                Some(d) => d,
-                None => preparation.apply(&rows.collect(labels)?),
-            };
-            let (c, _) =
-                auc_learners::fit_calibration(&spec, config.as_ref(), average, &data, seed)
-                    .map_err(|e| format!("calibration: {}", chain_text(&e)))?;
-            calibrated = Some(c);
-        }
-        let diverged = state.divergence().map(|d| d.to_string());
-        Ok(Model {
-            algorithm: algo,
-            config,
-            preparation,
-            training: TrainingRecord {
+        let request = TrainRequest {
+            learner: Learner::Named(algo),
+            params: given,
+            prep: spec,
+            input: Input::Arrays(Arrays {
+                rows: &rows,
+                labels,
+                preparation,
+                partial,
+            }),
+            options: Options {
                 seed,
-                examples: pos + neg,
-                positives: pos,
-                negatives: neg,
-                diverged,
-                written_by: format!("auclearn {}", env!("CARGO_PKG_VERSION")),
+                average,
+                max_memory: max_memory
+                    .map_or_else(|| auc_train::memory::limit(None), auc_train::Bytes),
+                written_by: written_by(),
+                ..Options::default()
             },
-            state,
-            calibration: calibrated,
-        })
+            tune: None,
+            calibrate,
+            resume: None,
+            command: "auclearn".to_owned(),
+        };
+        Ok(auc_train::train(request, &auc_train::Silent)?.model)
     });
     Ok(PyModel {
-        model: result.map_err(PyValueError::new_err)?,
+        model: result.map_err(|e| library_error(&e))?,
     })
+}
+
+/// What a model's training record says wrote it.
+fn written_by() -> String {
+    format!("auclearn {}", env!("CARGO_PKG_VERSION"))
 }
 
 impl PyModel {
@@ -398,17 +264,15 @@ impl PyModel {
         let model = &self.model;
         let scores = py.detach(|| {
             if model.algorithm.is_online() {
-                score(model.state.as_ref(), &rows, &model.preparation)
+                auc_train::arrays::score_rows(model.state.as_ref(), &rows, &model.preparation)
             } else {
                 // Batch models score a whole dataset at once (their kernels share work).
                 let n = rows.n();
-                let data = rows.collect(vec![Label::Neg; n])?;
-                model
-                    .scores(&model.preparation.apply(&data))
-                    .map_err(|e| e.to_string())
+                let data = rows.dataset(vec![Label::Neg; n])?;
+                Ok(model.scores(&model.preparation.apply(&data))?)
             }
         });
-        scores.map_err(PyValueError::new_err)
+        scores.map_err(|e| library_error(&e))
     }
 
     /// Wraps a trained model.
@@ -481,53 +345,17 @@ impl PyModel {
         calibration: Option<&str>,
     ) -> PyResult<()> {
         let calibrate = crate::calibration::kind(calibration)?;
-        let name = self.model.algorithm.name;
-        if !self.model.algorithm.is_online() {
-            return Err(PyValueError::new_err(format!(
-                "{name} is a batch learner, fitted on all its data at once: it has no partial_fit"
-            )));
-        }
         let borrowed = Borrowed::extract(x)?;
         let columns = borrowed.rows()?;
         self.check_dim(&columns)?;
         let crossed = cross(&columns, self.model.preparation.cross_bits)?;
         let rows = crossed.as_ref().map_or(columns, |c| c.rows());
         let labels = labels(&y, rows.n())?;
-        let pos = labels.iter().filter(|l| l.is_pos()).count() as u64;
-        let neg = labels.len() as u64 - pos;
-        let t = &self.model.training;
-        need_both(name, t.positives + pos, t.negatives + neg)?;
         let model = &mut self.model;
-        py.detach(|| -> Result<(), String> {
-            let learner = model
-                .state
-                .learner()
-                .expect("a one-pass model's state learns");
-            let mut prequential = calibrate.map(|_| Vec::new());
-            stream(
-                learner,
-                &rows,
-                &labels,
-                &model.preparation,
-                prequential.as_mut(),
-            );
-            if let (Some(kind), Some(scores)) = (calibrate, prequential) {
-                // A batch of one class keeps the calibration the model had.
-                if let Ok(c) = Calibration::fit(kind, &scores, &labels) {
-                    model.calibration = Some(c);
-                }
-            }
-            check_state(model.state.as_ref(), name)?;
-            let diverged = model.state.divergence().map(|d| d.to_string());
-            let t = &mut model.training;
-            t.examples += pos + neg;
-            t.positives += pos;
-            t.negatives += neg;
-            t.diverged = diverged;
-            t.written_by = format!("auclearn {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
+        py.detach(|| {
+            auc_train::arrays::continue_on_rows(model, &rows, &labels, calibrate, &written_by())
         })
-        .map_err(PyValueError::new_err)
+        .map_err(|e| library_error(&e))
     }
 
     /// $P(\text{positive})$ of every row of `x` by the model's calibration (a `ValueError`

@@ -32,7 +32,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 
 use crate::input::{Borrowed, Idx, Rows, Scratch, Vals};
-use crate::model::{PyModel, chain_text, param_map, stages};
+use crate::model::{PyModel, chain_text, library_error, param_map, stages};
 use crate::transform::PyTransform;
 
 /// Values per block when dense rows must be converted (float32, Fortran order, strided views)
@@ -308,24 +308,36 @@ pub(crate) fn fit_moments(
     let algo = auc_learners::lookup(name).map_err(|e| chained(&e))?;
     let given = param_map(params)?;
     let stages = stages(scale, None, None, seed, None)?;
-    let model = py.detach(|| -> PyResult<auc_learners::Model> {
-        let summary = read(&moments)?;
-        let (mut model, _) = auc_learners::fit_from_moments(
-            algo,
-            &given,
-            &summary,
-            &Positive::Labels(positive_labels),
-            &stages,
+    let summary = read(&moments)?;
+    let prep = auc_train::PrepSpec::new(
+        auc_data::ReadOptions::default(),
+        Positive::Labels(positive_labels),
+        stages,
+        None,
+    )
+    .map_err(|e| chained(&e))?;
+    let source = parts_name(&summary);
+    let request = auc_train::TrainRequest {
+        params: given,
+        options: auc_train::Options {
             seed,
+            written_by: format!("auclearn {}", env!("CARGO_PKG_VERSION")),
+            ..auc_train::Options::default()
+        },
+        command: "auclearn".to_owned(),
+        ..auc_train::TrainRequest::new(
+            auc_train::Learner::Named(algo),
+            prep,
+            auc_train::Input::Moments {
+                summary: Box::new(summary),
+                source,
+            },
         )
-        .map_err(|e| chained(&e))?;
-        model.preparation = model.preparation.with_positive_rule(positive_rule);
-        model.training.written_by = format!("auclearn {}", env!("CARGO_PKG_VERSION"));
-        model
-            .state
-            .validate()
-            .map_err(|e| PyValueError::new_err(format!("{name}: unusable fit ({e})")))?;
-        Ok(model)
-    })?;
+    };
+    let mut model = py
+        .detach(|| auc_train::train(request, &auc_train::Silent))
+        .map_err(|e| library_error(&e))?
+        .model;
+    model.preparation = model.preparation.with_positive_rule(positive_rule);
     Ok(PyModel::new(model))
 }

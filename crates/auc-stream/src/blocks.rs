@@ -30,35 +30,36 @@ pub fn plain_libsvm(path: &Path, opts: &ReadOptions) -> Result<bool, Error> {
     if path.as_os_str() == auc_data::STDIN || opts.format.resolve(&name) == Format::Csv {
         return Ok(false);
     }
-    let meta = std::fs::metadata(path).map_err(|e| format!("{name}: {e}"))?;
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(&name, e))?;
     if !meta.is_file() {
         return Ok(false);
     }
-    let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(&name, e))?;
     let mut magic = [0u8; 2];
-    let n = read_full(&mut file, &mut magic).map_err(|e| format!("{name}: {e}"))?;
+    let n = read_full(&mut file, &mut magic).map_err(|e| Error::io(&name, e))?;
     Ok(!(n == 2 && magic == [0x1f, 0x8b]))
 }
 
 /// Parses the plain LIBSVM file `path` in blocks of about `block_bytes` (see the module docs):
 /// `each` turns a block's rows into a result on a worker thread, `merge` receives the results in
 /// file order with the bytes read so far. A parse error names the line counted from the start
-/// of the file; errors of `each` and `merge` are returned as they are.
-pub fn for_each<T: Send>(
+/// of the file; errors of `each` and `merge` (of any type an engine error converts into) are
+/// returned as they are.
+pub fn for_each<T: Send, E: From<Error> + Send>(
     path: &Path,
     opts: &ReadOptions,
     block_bytes: usize,
-    each: impl Fn(RawData) -> Result<T, Error> + Sync,
-    mut merge: impl FnMut(T, u64) -> Result<(), Error>,
-) -> Result<(), Error> {
+    each: impl Fn(RawData) -> Result<T, E> + Sync,
+    mut merge: impl FnMut(T, u64) -> Result<(), E>,
+) -> Result<(), E> {
     let name = path.display().to_string();
     let mut blocks = Blocks::open(path, block_bytes, usize::MAX, opts.max_line_bytes)
-        .map_err(|e| format!("{name}: {e}"))?;
+        .map_err(|e| Error::io(&name, e))?;
     let width = window();
     loop {
         let mut window = Vec::with_capacity(width);
         while window.len() < width {
-            match blocks.next_block().map_err(|e| format!("{name}: {e}"))? {
+            match blocks.next_block().map_err(|e| Error::io(&name, e))? {
                 Some(b) => window.push(b),
                 None => break,
             }
@@ -66,9 +67,9 @@ pub fn for_each<T: Send>(
         if window.is_empty() {
             break;
         }
-        let parts: Vec<Result<T, Error>> = window
+        let parts: Vec<Result<T, E>> = window
             .par_iter()
-            .map(|b| each(parse(b, path, opts)?))
+            .map(|b| each(parse(b, path, opts).map_err(|e| E::from(e.into()))?))
             .collect();
         for (b, part) in window.iter().zip(parts) {
             merge(part?, b.offset + b.bytes.len() as u64)?;

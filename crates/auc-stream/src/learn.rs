@@ -89,9 +89,10 @@ impl<'a> Learning<'a> {
         if let Some(check) = self.grow_check.as_mut() {
             check(old, dim)?;
         }
-        self.learner
-            .grow(dim)
-            .map_err(|e| -> Error { format!("{}: {e}", self.name).into() })?;
+        self.learner.grow(dim).map_err(|source| Error::Grow {
+            learner: self.name.to_owned(),
+            source,
+        })?;
         if let Some(sight) = self.first_sight.as_mut() {
             sight.grow(dim);
         }
@@ -239,7 +240,7 @@ pub fn learn_pass(
             }
         }
         progress.update(chunk.bytes, chunk.before + data.n() as u64);
-        Ok(())
+        Ok::<(), Error>(())
     })?;
     if let Some(s) = &mut shuffle {
         s.finish(&mut |x, y| learning.step(x, y))?;

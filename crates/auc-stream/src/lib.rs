@@ -20,12 +20,14 @@
 //! caller built (the registry is one layer up, in `auc-train`), and a scoring caller consumes the
 //! chunks itself.
 //!
-//! Errors are boxed (`Error`): a pass meets parse errors, memory refusals and its own
-//! conditions ([`NotBinary`]) and hands them to a front end that prints their cause chain. What a
+//! Errors are one typed enum ([`Error`]): a pass meets parse errors, memory refusals
+//! ([`memory::Refusal`]) and its own conditions ([`NotBinary`]), each a variant a caller can
+//! match on; a front end prints their cause chain. What a
 //! front end says on the way (the positive class chosen, warnings, progress) goes through
 //! [`Report`].
 
 pub mod blocks;
+mod error;
 mod learn;
 pub mod memory;
 mod pass;
@@ -46,8 +48,7 @@ pub use shaper::{Classes, NotBinary, Seen, Shaper, final_choice};
 pub use shuffle::{Shuffle, Window, permutation};
 pub use survey::{Collect, RangesCheck, SampleSpec, Survey, no_check, survey, survey_beside};
 
-/// The error of a pass: any cause, printed by the front end with its chain.
-pub type Error = Box<dyn std::error::Error + Send + Sync>;
+pub use error::Error;
 
 /// How far a pass over the input has come, for a front end that shows it (the CLI's progress
 /// bar). Every method does nothing by default.
@@ -94,6 +95,15 @@ pub trait Report: Sync {
     fn between_passes(&self) {}
     /// A fresh progress display for the next pass over the input.
     fn pass(&self) -> Box<dyn Progress + '_> {
+        Box::new(Silent)
+    }
+    /// A fresh progress display of a one-pass learner over rows in memory, counted in rows.
+    fn rows(&self) -> Box<dyn Progress + '_> {
+        Box::new(Silent)
+    }
+    /// A fresh progress display of a cross-validation, counted in fits: `start(what, total)`
+    /// (again when the total is known), `update(0, fits done)`.
+    fn fits(&self) -> Box<dyn Progress + '_> {
         Box::new(Silent)
     }
 }

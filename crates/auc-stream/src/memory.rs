@@ -5,8 +5,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::Error;
-
 /// A number of bytes given on the command line: `8G`, `512M`, `1.5GB`, `2000000`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bytes(pub u64);
@@ -68,17 +66,43 @@ pub fn limit(given: Option<Bytes>) -> Bytes {
 }
 
 /// Refuses when `needed` bytes for `what` exceed `limit`, saying what to do instead.
-pub fn check(needed: u64, limit: Bytes, what: &str, instead: &str) -> Result<(), Error> {
+pub fn check(needed: u64, limit: Bytes, what: &str, instead: &str) -> Result<(), Refusal> {
     if needed <= limit.0 {
         return Ok(());
     }
-    Err(format!(
-        "{what} needs about {} but --max-memory is {}: {instead}",
-        Bytes(needed),
-        limit
-    )
-    .into())
+    Err(Refusal {
+        needed: Bytes(needed),
+        limit,
+        what: what.to_owned(),
+        advice: instead.to_owned(),
+    })
 }
+
+/// A refusal of [`check`]: `what` would need `needed` bytes over the `limit`; `advice` says
+/// what to do instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The bytes estimated.
+    pub needed: Bytes,
+    /// The limit (`--max-memory`).
+    pub limit: Bytes,
+    /// What would need them (`opauc on 1000 features`).
+    pub what: String,
+    /// What to do instead.
+    pub advice: String,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} needs about {} but --max-memory is {}: {}",
+            self.what, self.needed, self.limit, self.advice
+        )
+    }
+}
+
+impl std::error::Error for Refusal {}
 
 #[cfg(test)]
 mod tests {

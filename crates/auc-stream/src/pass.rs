@@ -52,12 +52,12 @@ pub struct Done {
 /// (`run_blocks`): one parser thread cannot keep up with a cheap learner. `consume` sees the
 /// same rows in the same order, and a learner the same dimension before each row, as from one
 /// parser, so a pass trains the same model byte for byte.
-pub fn run(
+pub fn run<E: From<Error>>(
     mut reader: Reader,
     mut prep: Shaper,
     threaded: bool,
-    mut consume: impl FnMut(Chunk) -> Result<(), Error>,
-) -> Result<Done, Error> {
+    mut consume: impl FnMut(Chunk) -> Result<(), E>,
+) -> Result<Done, E> {
     if matches!(prep.transform.scaler(), Scaler::MinMax { .. }) {
         // Min-max scaling makes every row dense: size the chunks by the prepared rows.
         reader.dense_output(prep.min_dim);
@@ -91,7 +91,7 @@ pub fn run(
         })
     };
     if !threaded {
-        let mut failed: Option<Error> = None;
+        let mut failed: Option<E> = None;
         let done = produce(&mut |chunk| match consume(chunk) {
             Ok(()) => true,
             Err(e) => {
@@ -109,8 +109,8 @@ pub fn run(
         let parser = std::thread::Builder::new()
             .name("auc-parser".to_owned())
             .spawn_scoped(scope, move || produce(&mut |chunk| tx.send(chunk).is_ok()))
-            .map_err(|e| -> Error { format!("cannot start the parser thread: {e}").into() })?;
-        let mut failed: Option<Error> = None;
+            .map_err(|e| Error::Thread(format!("cannot start the parser thread: {e}")))?;
+        let mut failed: Option<E> = None;
         for chunk in rx.iter() {
             if let Err(e) = consume(chunk) {
                 failed = Some(e);
@@ -121,10 +121,10 @@ pub fn run(
         drop(rx);
         let done = parser
             .join()
-            .map_err(|_| -> Error { "the parser thread failed".into() })?;
+            .map_err(|_| Error::Thread("the parser thread failed".to_owned()))?;
         match (failed, done) {
             (Some(e), _) => Err(e),
-            (None, done) => done,
+            (None, done) => Ok(done?),
         }
     })
 }
@@ -269,8 +269,8 @@ fn read_blocks(
         let name = path.display().to_string();
         let cap = shared.opts.max_line_bytes;
         let mut blocks = blocks::Blocks::open(path, plan.block_bytes, plan.max_lines, cap)
-            .map_err(|e| format!("{name}: {e}"))?;
-        while let Some(block) = blocks.next_block().map_err(|e| format!("{name}: {e}"))? {
+            .map_err(|e| Error::io(&name, e))?;
+        while let Some(block) = blocks.next_block().map_err(|e| Error::io(&name, e))? {
             let (tx, rx) = mpsc::sync_channel(1);
             let task = Arc::clone(shared);
             rayon::spawn(move || {
@@ -304,12 +304,12 @@ fn read_blocks(
 /// dimension (lane-wise sums): [`Widths`] replays the chunk sizes of [`Reader::read`] on the
 /// blocks and names, in each block, the rows that start a chunk and the dimension that chunk
 /// ends with.
-pub(crate) fn run_blocks(
+pub(crate) fn run_blocks<E: From<Error>>(
     reader: Reader,
     mut prep: Shaper,
     plan: BlockPlan,
-    mut consume: impl FnMut(Chunk) -> Result<(), Error>,
-) -> Result<Done, Error> {
+    mut consume: impl FnMut(Chunk) -> Result<(), E>,
+) -> Result<Done, E> {
     let shared = Arc::new(Shared {
         paths: reader.paths.clone(),
         opts: reader.opts.clone(),
@@ -331,14 +331,12 @@ pub(crate) fn run_blocks(
         let blocks_thread = std::thread::Builder::new()
             .name("auc-blocks".to_owned())
             .spawn_scoped(scope, move || read_blocks(&reader_shared, plan, &order_tx))
-            .map_err(|e| -> Error {
-                format!("cannot start the block reader thread: {e}").into()
-            })?;
+            .map_err(|e| Error::Thread(format!("cannot start the block reader thread: {e}")))?;
         let learned = take_blocks(&shared, &mut prep, order_rx, &sizes, &mut consume);
         // `take_blocks` dropped the receiver: the reader's next send fails, so it stops.
         let read = blocks_thread
             .join()
-            .map_err(|_| -> Error { "the block reader thread failed".into() })?;
+            .map_err(|_| Error::Thread("the block reader thread failed".to_owned()))?;
         let (rows, dim) = learned?;
         read?;
         Ok(Done {
@@ -352,13 +350,13 @@ pub(crate) fn run_blocks(
 
 /// The learner's side of [`run_blocks`]: takes the blocks in order, checks their labels and
 /// hands them on; returns the rows and the largest dimension (`Reader::rows`, `Reader::dim`).
-fn take_blocks(
+fn take_blocks<E: From<Error>>(
     shared: &Shared,
     prep: &mut Shaper,
     order: mpsc::Receiver<Item>,
     sizes: &[u64],
-    consume: &mut impl FnMut(Chunk) -> Result<(), Error>,
-) -> Result<(u64, usize), Error> {
+    consume: &mut impl FnMut(Chunk) -> Result<(), E>,
+) -> Result<(u64, usize), E> {
     let mut rows = 0u64;
     let mut dim = 0usize;
     let mut file = 0usize;
@@ -369,7 +367,7 @@ fn take_blocks(
             Item::Block(rx) => {
                 let p = rx
                     .recv()
-                    .map_err(|_| -> Error { "a block parser task failed".into() })??;
+                    .map_err(|_| Error::Thread("a block parser task failed".to_owned()))??;
                 let source = shared.paths[p.file].display().to_string();
                 prep.check_labels(&p.labels, rows, &source)?;
                 prep.count_unseen(p.unseen);

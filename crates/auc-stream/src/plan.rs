@@ -151,7 +151,10 @@ pub fn plan_beside(
     let need_sample = spec.needs_sample();
     let reread = crate::rereadable(paths);
     if need_sample && !reread {
-        return Err(format!("{what}: {}", auc_prep::PrepError::MapNeedsSample).into());
+        return Err(Error::usage(format!(
+            "{what}: {}",
+            auc_prep::PrepError::MapNeedsSample
+        )));
     }
     if need_ranges && !reread {
         let once: Vec<String> = paths
@@ -159,15 +162,14 @@ pub fn plan_beside(
             .filter(|p| !crate::rereadable(std::slice::from_ref(p)))
             .map(|p| p.display().to_string())
             .collect();
-        return Err(format!(
+        return Err(Error::usage(format!(
             "{what}: {} can be read only once, so the scaling (--scale {scaling}) cannot be fitted on it before learning starts: pass --scale-from FILE (a model trained on such data, or the output of `auc info --json` on a sample of it) or --scale none",
             if once.iter().all(|o| o == "-") {
                 "standard input".to_owned()
             } else {
                 once.join(", ")
             }
-        )
-        .into());
+        )));
     }
     let given = match &spec.positive {
         Positive::Labels(l) => Some(l.clone()),
@@ -326,17 +328,15 @@ impl Plan {
         if let Some((first, _)) = self.surveyed
             && first != rows
         {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{what}: the input changed between the two passes: the first read {first} rows, the second {rows}; the scaling, dimension and positive class of the first do not describe it: train again on input that does not change while it is read"
-            )
-            .into());
+            )));
         }
         if let Some(s) = self.stamps.iter().find(|s| s.moved()) {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{what}: the input changed between the two passes: {} has another size or modification time than when the first pass began; the scaling, dimension and positive class of the first do not describe it: train again on input that does not change while it is read",
                 s.path.display()
-            )
-            .into());
+            )));
         }
         Ok(())
     }
@@ -383,10 +383,11 @@ pub fn need_both(pos: u64, neg: u64, what: &str) -> Result<(), Error> {
     if pos > 0 && neg > 0 {
         return Ok(());
     }
-    Err(format!(
-        "{what} needs both classes; the data holds {pos} positive and {neg} negative examples (check --positive)"
-    )
-    .into())
+    Err(Error::OneClass {
+        what: what.to_owned(),
+        positives: pos,
+        negatives: neg,
+    })
 }
 
 /// Refuses fitting `stages` on `dim` input features (the scaling's ranges, the feature map, its
@@ -400,5 +401,6 @@ pub fn check_stages_fit(stages: &TransformSpec, dim: usize, limit: Bytes) -> Res
             "fitting the stages on {dim} features (the scaling's ranges, the feature map and its sample)"
         ),
         "use --hash-bits B to fold the features into 2^B, or a smaller --features size",
-    )
+    )?;
+    Ok(())
 }

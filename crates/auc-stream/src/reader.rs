@@ -225,8 +225,11 @@ pub(crate) fn widen(hint: Option<&str>, e: DataError) -> Error {
         }
     );
     match (hint, wider) {
-        (Some(hint), true) => format!("{e} ({hint})").into(),
-        _ => Box::new(e),
+        (Some(hint), true) => Error::Data {
+            source: e,
+            hint: Some(hint.to_owned()),
+        },
+        _ => e.into(),
     }
 }
 

@@ -69,11 +69,10 @@ pub fn final_choice(classes: &Classes, seen: &Seen) -> Result<PositiveChoice, Er
     match classes {
         Classes::Known { labels, given } => {
             if *given && let Some(k) = seen.given.iter().position(|s| !s) {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "--positive {}: no row of the input has this label",
                     crate::fmt_label(labels[k])
-                )
-                .into());
+                )));
             }
             Ok(PositiveChoice {
                 labels: labels.clone(),
@@ -170,7 +169,7 @@ impl Shaper {
                         false
                     };
                     if !ok {
-                        return Err(Box::new(NotBinary(format!(
+                        return Err(Error::NotBinary(NotBinary(format!(
                             "{source}: example {}: label {}: an input read once takes +1 (or 1) as the positive class of labels {{-1, +1}} or {{0, 1}} and cannot count the classes of other label sets first; pass --positive LABEL[,LABEL..]",
                             first + i as u64 + 1,
                             crate::fmt_label(l)

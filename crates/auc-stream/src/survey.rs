@@ -197,10 +197,9 @@ fn count_label(
         }
         None if given.is_some() => {}
         None => {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{source}: more than {MAX_LABELS} distinct labels (a regression target?): the default positive class needs every label's count; pass --positive LABEL[,LABEL..]"
-            )
-            .into());
+            )));
         }
     }
     Ok(())
@@ -264,7 +263,7 @@ pub(crate) fn survey_blocks(
             |part, bytes| {
                 let Some(part) = part else {
                     too_wide = true;
-                    return Err("too wide for parallel blocks".into());
+                    return Err(Error::input("too wide for parallel blocks"));
                 };
                 if let (Some(t), Some(r)) = (&mut total.ranges, &part.ranges) {
                     if r.dim() > t.dim() {

@@ -203,7 +203,7 @@ fn pass(paths: &[PathBuf], opts: &ReadOptions, prep: &Shaper, block: Option<usiz
     let done = match block {
         None => run(reader, prep.clone(), false, |c| {
             collect(&mut rows, &mut width, &c);
-            Ok(())
+            Ok::<(), crate::Error>(())
         }),
         Some(b) => {
             let mut plan = reader.block_plan(prep).unwrap().expect("plain files");

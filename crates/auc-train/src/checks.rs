@@ -5,7 +5,7 @@
 use auc_core::{DataShape, Dataset, ParamMap};
 use auc_learners::{Algorithm, Configured, Trained};
 use auc_stream::Report;
-use auc_stream::memory::{self, Bytes};
+use auc_stream::memory::{self, Bytes, Refusal};
 
 use crate::Error;
 
@@ -128,11 +128,13 @@ pub fn state_beside_ranges<'a>(
     config: &'a dyn Configured,
     average: bool,
     limit: Bytes,
-) -> impl Fn(usize, u64) -> Result<(), Error> + 'a {
+) -> impl Fn(usize, u64) -> Result<(), auc_stream::Error> + 'a {
     move |dim: usize, held: u64| {
         let shape = dim_shape(dim);
         let mut need = config.memory_bytes(&shape, average);
-        if let Some((sketched, _)) = auto_sketched(algo, given, need, limit)? {
+        let sketched = auto_sketched(algo, given, need, limit)
+            .map_err(|e| auc_stream::Error::usage(e.to_string()))?;
+        if let Some((sketched, _)) = sketched {
             need = sketched.memory_bytes(&shape, average);
         }
         memory::check(
@@ -196,7 +198,7 @@ pub const SAVE_COPIES: u64 = 5;
 /// Refuses a state of `held` bytes, `saved` bytes serialized, whose model could not be saved
 /// within `limit` (saving holds [`SAVE_COPIES`] copies: two held, the rest serialized), before
 /// the state is allocated or grown. For a state saved as it is held, `saved` is `held`.
-pub fn check_save_memory(held: u64, saved: u64, limit: Bytes, what: &str) -> Result<(), Error> {
+pub fn check_save_memory(held: u64, saved: u64, limit: Bytes, what: &str) -> Result<(), Refusal> {
     memory::check(
         held.saturating_mul(2)
             .saturating_add(saved.saturating_mul(SAVE_COPIES - 2)),
@@ -209,12 +211,22 @@ pub fn check_save_memory(held: u64, saved: u64, limit: Bytes, what: &str) -> Res
 /// Checks the trained state before it is saved: a state that is not finite (features too large
 /// without scaling) is an error, never a model that scores NaN.
 pub fn check_state(state: &dyn Trained, algo: &str) -> Result<(), Error> {
-    state.validate().map_err(|e| {
-        format!(
-            "training {algo} left an unusable state ({e}); the features are probably too large for it unscaled: use --scale"
-        )
-        .into()
+    state.validate().map_err(|source| Error::Unusable {
+        learner: algo.to_owned(),
+        source,
     })
+}
+
+/// Refuses `average` (`--average`) for a learner without a weight vector to average.
+pub fn check_average(algo: &Algorithm, average: bool) -> Result<(), Error> {
+    if average && algo.family != auc_core::Family::Linear {
+        return Err(Error::usage(format!(
+            "--average averages the iterates of a linear one-pass learner; {} is a {} learner",
+            algo.name,
+            algo.family.name()
+        )));
+    }
+    Ok(())
 }
 
 /// Reports a state that diverged as a warning and returns the text a model file records.

@@ -1,40 +1,45 @@
-//! Training the registry's learners on files and scoring files with saved models: the library
-//! behind `auc train`, `auc stream`, `auc predict` and `auclearn.stream_fit`.
+//! The application layer: training the registry's learners and scoring files with saved models,
+//! the one library behind `auc train`, `auc predict`, `auc moments`, `auclearn`'s fits and
+//! `auclearn.stream_fit` / `scores_file`.
 //!
-//! [`train_file`] trains algorithm `algo` of [`auc_learners::ALL`] on data files as a
-//! [`PrepSpec`] says they are read and prepared, by the route `auc train` takes:
+//! A front end builds a [`TrainRequest`] (a [`Learner`]: named, the default rule or the model
+//! being resumed; its parameters; a [`PrepSpec`]; the [`Input`]; [`Options`]: seed, averaging,
+//! order, threads, the memory budget; `--tune`, `--calibrate`, `--resume`) and calls [`train`],
+//! which chooses the route in one function ([`choose_route`]) and runs it:
 //!
 //! - a learner fitted from class moments: one moment pass over the files (parallel blocks of a
 //!   plain LIBSVM file), the merged moments solved ([`moments`]);
 //! - a one-pass learner: the input read incrementally ([`streamed`]), a file read twice (a first
 //!   pass fits the scaling and the reshaping stages, the second learns in memory of the
 //!   learner's state plus a few chunks), in file order or through a bounded shuffle buffer;
-//! - anything else (a batch learner, a full permutation): the rows in memory ([`in_memory`]).
+//! - anything else (a batch learner, `--tune`, a cross-validated calibration, a full
+//!   permutation): the rows in memory ([`in_memory`], [`tune`], [`calibrate`]);
+//! - a saved one-pass model continued on more rows ([`resume`]).
 //!
-//! [`score_file`] scores a file with a [`Model`], handing the scores on chunk by chunk.
-//!
-//! [`default_learner`] is the learner a front end trains when none is named (the blend, or the
-//! map learner on a feature map or on wide data).
+//! [`score_file`] scores a file with a [`auc_learners::Model`], handing the scores on chunk by
+//! chunk. [`default_learner`] is the learner trained when none is named.
 //!
 //! On the same rows, order and preparation the streamed and in-memory routes train the same
 //! model, byte for byte (`tests/streamed.rs`).
 //!
-//! The crate sits above the registry (auc-learners) and the streaming engine (auc-stream), which
-//! knows no learner: this is where the two meet. It prints nothing: what a front end says on
-//! the way (the positive class, notes, warnings, progress) goes through [`Report`]. Messages
-//! name the `auc` command's flags (`--scale`, `--hash-bits`), which the Python keywords mirror.
+//! The crate sits above the registry (auc-learners), the protocol (auc-eval, for `--tune`) and
+//! the streaming engine (auc-stream), which knows no learner: this is where they meet. It prints
+//! nothing: what a front end says on the way (the positive class, notes, warnings, progress)
+//! goes through [`Report`]. Every refusal is a variant of [`Error`], which each front end maps
+//! once. Messages name the `auc` command's flags (`--scale`, `--hash-bits`), which the Python
+//! keywords mirror.
 //!
 //! ```no_run
-//! use auc_train::{Options, PrepSpec, Silent, score_file, train_file};
-//! let algo = auc_learners::lookup("pa-i")?;
+//! use auc_train::{Input, Learner, PrepSpec, Silent, TrainRequest, score_file, train};
 //! let spec = PrepSpec::new(
 //!     Default::default(),                 // LIBSVM or CSV by the name, no hashing
 //!     auc_data::Positive::Auto,           // +1 of a {-1, +1} file, else the minority class
 //!     auc_prep::TransformSpec::default(), // --scale auto
 //!     None,
 //! )?;
-//! let paths = vec![std::path::PathBuf::from("train.libsvm")];
-//! let trained = train_file(algo, &Default::default(), &paths, &spec, &Options::default(), &Silent)?;
+//! let input = Input::Files(vec!["train.libsvm".into()]);
+//! let learner = Learner::Named(auc_learners::lookup("pa-i")?);
+//! let trained = train(TrainRequest::new(learner, spec, input), &Silent)?;
 //! let mut scores = Vec::new();
 //! score_file(&trained.model, "test.libsvm".as_ref(), &Default::default(), &Silent, |c| {
 //!     scores.extend_from_slice(c.scores);
@@ -43,28 +48,33 @@
 //! # Ok::<(), auc_train::Error>(())
 //! ```
 
+pub mod arrays;
+pub mod calibrate;
 pub mod checks;
 pub mod default_learner;
+mod error;
 pub mod in_memory;
 mod map_pass;
 pub mod moments;
+mod request;
+pub mod resume;
+mod route;
 mod score;
 pub mod streamed;
+pub mod tune;
 
-use std::path::PathBuf;
-use std::time::Instant;
-
-use auc_core::ParamMap;
-use auc_data::Layout;
-use auc_learners::{Algorithm, Model, TrainingRecord};
 pub use auc_prep::PrepSpec;
 pub use auc_stream::memory::{self, Bytes};
 pub use auc_stream::{PassOptions, Progress, Report, ShuffleSpec, Silent, fmt_label};
 
 pub use score::{ScoreOptions, Scored, ScoredFile, Scoring, score_file};
 
-/// The error of every route: any cause, printed by a front end with its chain.
-pub type Error = auc_stream::Error;
+pub use arrays::{Arrays, RowSource};
+pub use error::{Error, Refusal};
+pub use request::{Calibrate, CalibrateOn, Input, Learner, TrainRequest, Tune};
+pub use route::{
+    MomentSeconds, PREQUENTIAL_CALIBRATION_ROWS, Route, TrainOutcome, choose_route, train,
+};
 
 /// The order a one-pass learner sees the rows in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -139,7 +149,7 @@ impl Default for Options {
 
 impl Options {
     /// The engine's options of a streamed pass: the shuffle buffer (a full permutation asked of
-    /// a stream is a buffer as large as any input, refused by its memory check: [`train_file`]
+    /// a stream is a buffer as large as any input, refused by its memory check: [`train`]
     /// routes it to memory), the parser threads, the memory limit.
     pub fn pass(&self) -> PassOptions {
         PassOptions {
@@ -162,176 +172,19 @@ pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         if t == 0 {
-            return Err("--threads must be at least 1".into());
+            return Err(Error::usage("--threads must be at least 1"));
         }
         // More threads than cores only adds switching; 100,000 of them kept both cores busy
         // creating threads for minutes (hostile input, item 8).
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let most = cores.saturating_mul(4);
         if t > most {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "--threads {t} is more than 4 per core ({cores} cores here): use at most {most}"
-            )
-            .into());
+            )));
         }
         b = b.num_threads(t);
     }
-    Ok(b.build()?)
-}
-
-/// The route a training run takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Route {
-    /// One moment pass, the merged class moments solved.
-    Moments,
-    /// A one-pass learner on its input read incrementally.
-    Streamed,
-    /// The rows in memory.
-    InMemory,
-}
-
-/// A model trained by [`train_file`].
-pub struct TrainedFile {
-    /// The model, ready to be saved (`Model::to_checked_bytes`).
-    pub model: Model,
-    /// The route it took.
-    pub route: Route,
-    /// Seconds of the training itself.
-    pub seconds: f64,
-    /// A batch fit's one-line summary.
-    pub summary: Option<String>,
-}
-
-/// Trains `algo` with the parameters `given` on `paths` (read in order and concatenated; moment
-/// files merged too for a moment learner), read and prepared as `spec` asks, by the route
-/// `auc train` takes for it (see the crate docs), and returns the model. Values are read
-/// bounded (`ReadOptions::bounded_values`) exactly when the stages leave them unscaled.
-pub fn train_file(
-    algo: &'static Algorithm,
-    given: &ParamMap,
-    paths: &[PathBuf],
-    spec: &PrepSpec,
-    opts: &Options,
-    report: &dyn Report,
-) -> Result<TrainedFile, Error> {
-    algo.check_names(given)?;
-    let mut given = given.clone();
-    // Without scaling the learner sees the values as read: those whose squares overflow are
-    // refused (what the CLI's reading flags set).
-    let mut spec = spec.clone();
-    spec.read.bounded_values = spec.transform.reads_raw_values();
-    let spec = &spec;
-    match moments::in_memory_reason(algo, &given, false, false, spec.read.limit, &spec.transform) {
-        Some(why) => moments::refuse_moment_files(paths, why)?,
-        None => {
-            let mut read = spec.read.clone();
-            read.dim = None;
-            read.bounded_values = false;
-            let training = moments::MomentTraining {
-                algo,
-                given: &given,
-                inputs: paths,
-                read: &read,
-                positive: &spec.positive,
-                stages: &spec.transform,
-                threads: opts.threads,
-                seed: opts.seed,
-                limit: opts.max_memory,
-            };
-            match moments::train_from_moments(training, report)? {
-                moments::FromMoments::Trained(fit) => {
-                    let mut model = fit.model;
-                    model.training.written_by = opts.written_by.clone();
-                    return Ok(TrainedFile {
-                        model,
-                        route: Route::Moments,
-                        seconds: fit.pass_seconds + fit.solve_seconds,
-                        summary: Some(fit.summary),
-                    });
-                }
-                moments::FromMoments::OverRows {
-                    given: over_rows,
-                    message,
-                } => {
-                    report.note(&message);
-                    given = over_rows;
-                }
-            }
-        }
-    }
-    let config = algo.configure(&given)?;
-    config.procedure(opts.average)?;
-    if algo.is_online() && !matches!(opts.order, Order::Full { .. }) {
-        let s = streamed::train_streamed(algo, &given, config, paths, spec, opts, None, report)?;
-        return Ok(TrainedFile {
-            model: s.model,
-            route: Route::Streamed,
-            seconds: s.seconds,
-            summary: None,
-        });
-    }
-    train_in_memory(algo, &given, config, paths, spec, opts, report)
-}
-
-/// The in-memory route of [`train_file`]: the rows loaded and prepared, the learner sketched
-/// when its exact state would not fit, its memory checked beside the rows, fitted, checked.
-fn train_in_memory(
-    algo: &'static Algorithm,
-    given: &ParamMap,
-    config: Box<dyn auc_learners::Configured>,
-    paths: &[PathBuf],
-    spec: &PrepSpec,
-    opts: &Options,
-    report: &dyn Report,
-) -> Result<TrainedFile, Error> {
-    let what = format!("training {}", algo.name);
-    let layout = if algo.is_online() {
-        Layout::AsRead
-    } else {
-        Layout::ByDensity
-    };
-    let limit = opts.max_memory;
-    let loaded =
-        in_memory::load_training(spec, paths, &what, layout, limit, opts.order.seed(), report)?;
-    let data = &loaded.data;
-    let (config, _) =
-        checks::fit_in_memory_limit(algo, given, config, data, opts.average, limit, report)?;
-    let start = Instant::now();
-    let (state, summary) = in_memory::fit(
-        config.as_ref(),
-        data,
-        opts.seed,
-        opts.average,
-        report.pass().as_ref(),
-        algo.name,
-    )?;
-    let seconds = start.elapsed().as_secs_f64();
-    let diverged = checks::divergence(state.as_ref(), algo.name, report);
-    checks::check_state(state.as_ref(), algo.name)?;
-    let (positives, negatives) = data.class_counts();
-    let examples = data.n() as u64;
-    let in_memory::TrainingData { data, preparation } = loaded;
-    drop(data);
-    let saved = state.state_bytes().len() as u64;
-    checks::check_save_memory(saved, saved, limit, &format!("the {} model", algo.name))?;
-    Ok(TrainedFile {
-        model: Model {
-            algorithm: algo,
-            config,
-            preparation,
-            training: TrainingRecord {
-                seed: opts.seed,
-                examples,
-                positives: positives as u64,
-                negatives: negatives as u64,
-                diverged,
-                written_by: opts.written_by.clone(),
-            },
-            state,
-            calibration: None,
-        },
-        route: Route::InMemory,
-        seconds,
-        summary,
-    })
+    b.build()
+        .map_err(|e| Error::Engine(auc_stream::Error::Thread(e.to_string())))
 }

@@ -31,30 +31,29 @@ pub fn stages_for(
 ) -> Result<Option<Transform>, Error> {
     if let Some(path) = map_from {
         if stages.reshapes() {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "--map-from {} brings a fitted map; leave --features and --one-hot out",
                 path.display()
-            )
-            .into());
+            )));
         }
         return Ok(Some(map_of_file(path)?));
     }
     let mut carried: Option<(Transform, &Path)> = None;
     for p in inputs.iter().filter(|p| is_moment_file(p)) {
-        let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        let s = MomentSummary::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+        let bytes = std::fs::read(p).map_err(|e| Error::io(p.display(), e))?;
+        let s = MomentSummary::from_bytes(&bytes)
+            .map_err(|e| Error::input(format!("{}: {e}", p.display())))?;
         if let Some(t) = s.stages() {
             match &carried {
                 None => carried = Some((t.clone(), p)),
                 Some((first, q)) if first != t => {
-                    return Err(format!(
+                    return Err(Error::usage(format!(
                         "{} and {} hold moments of different feature maps ({} and {}): fit the map once (`auc moments --features ... --fit-map-only`) and pass it to every part with --map-from",
                         q.display(),
                         p.display(),
                         first.describe(),
                         t.describe()
-                    )
-                    .into());
+                    )));
                 }
                 Some(_) => {}
             }
@@ -62,12 +61,11 @@ pub fn stages_for(
     }
     if let Some((t, p)) = carried {
         if stages.reshapes() {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "{} holds moments of a fitted map ({}); the other inputs are mapped with it: leave --features and --one-hot out",
                 p.display(),
                 t.describe()
-            )
-            .into());
+            )));
         }
         return Ok(Some(t));
     }
@@ -80,11 +78,10 @@ pub fn stages_for(
         .cloned()
         .collect();
     if !auc_stream::rereadable(&data) {
-        return Err(format!(
+        return Err(Error::usage(format!(
             "{}; for moments, fit the map on a file with `auc moments --features ... --fit-map-only -o map.mom` and pass --map-from map.mom",
             auc_prep::PrepError::MapNeedsSample
-        )
-        .into());
+        )));
     }
     let survey = auc_stream::survey(
         &data,
@@ -106,30 +103,33 @@ pub fn stages_for(
         .sample
         .clone()
         .map(auc_prep::RowSample::into_dataset)
-        .ok_or("the first pass drew no sample")?;
+        .ok_or_else(|| Error::input("the first pass drew no sample"))?;
     Ok(Some(stages.fit_sampled(evidence, &sample)?))
 }
 
 /// The fitted map a `--map-from` file holds: a moment file's stages or a model's.
 fn map_of_file(path: &Path) -> Result<Transform, Error> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path.display(), e))?;
     let t = if MomentSummary::is_moment_file(&bytes) {
         MomentSummary::from_bytes(&bytes)
-            .map_err(|e| format!("{}: {e}", path.display()))?
+            .map_err(|e| Error::input(format!("{}: {e}", path.display())))?
             .stages()
             .cloned()
     } else {
-        let m = Model::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let m = Model::from_bytes(&bytes)
+            .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
         Some(m.preparation.transform)
     };
     match t {
         Some(t) if t.reshapes() && !t.unit_norm() => Ok(t),
-        Some(t) if t.unit_norm() => Err(format!(
+        Some(t) if t.unit_norm() => Err(Error::usage(format!(
             "--map-from {}: its stages end in unit norm, which does not commute with moments",
             path.display()
-        )
-        .into()),
-        _ => Err(format!("--map-from {}: it holds no feature map", path.display()).into()),
+        ))),
+        _ => Err(Error::usage(format!(
+            "--map-from {}: it holds no feature map",
+            path.display()
+        ))),
     }
 }
 

@@ -59,6 +59,18 @@ impl std::fmt::Display for TooWide {
 
 impl std::error::Error for TooWide {}
 
+impl TooWide {
+    /// The features the class moments were of.
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// The bytes they would need.
+    pub fn needed(&self) -> u64 {
+        self.needed
+    }
+}
+
 /// A model fitted from the moments of a pass.
 pub struct MomentFit {
     /// The model, ready to be saved.
@@ -145,11 +157,10 @@ pub fn in_memory_reason(
 /// Refuses moment files among `inputs` where a moment pass cannot run (`why`).
 pub fn refuse_moment_files(inputs: &[PathBuf], why: &str) -> Result<(), Error> {
     if let Some(p) = inputs.iter().find(|p| is_moment_file(p)) {
-        return Err(format!(
+        return Err(Error::usage(format!(
             "{} is a moment file; {why}: moment files are only merged by a plain `auc train` of a learner fitted from moments",
             p.display()
-        )
-        .into());
+        )));
     }
     Ok(())
 }
@@ -162,13 +173,12 @@ pub fn train_from_moments(
 ) -> Result<FromMoments, Error> {
     let algo = t.algo;
     algo.check_names(t.given)?;
-    let config = algo.configure(t.given)?;
+    algo.configure(t.given)?;
     if t.stages.unit_norm {
-        return Err(format!(
+        return Err(Error::usage(format!(
             "--unit-norm divides each row by its own norm, which does not commute with class moments; {} is fitted from moments and cannot use it",
             algo.name
-        )
-        .into());
+        )));
     }
     let start = Instant::now();
     let limit = t.limit;
@@ -193,8 +203,8 @@ pub fn train_from_moments(
     ) {
         Ok(s) => s,
         Err(e) => {
-            return match e.downcast_ref::<TooWide>() {
-                Some(w) => {
+            return match e {
+                Error::MomentsTooWide(w) => {
                     let mut given = t.given.clone();
                     given.set("solver", "cg");
                     Ok(FromMoments::OverRows {
@@ -205,11 +215,48 @@ pub fn train_from_moments(
                         ),
                     })
                 }
-                None => Err(e),
+                e => Err(e),
             };
         }
     };
     let pass_seconds = start.elapsed().as_secs_f64();
+    let solve_start = Instant::now();
+    let (model, line) = solve(
+        algo,
+        t.given,
+        &summary,
+        t.positive,
+        t.stages,
+        t.seed,
+        limit,
+        &inputs_name(t.inputs),
+    )?;
+    if let Some(w) = summary.many_labels_warning(t.positive) {
+        report.warning(&w);
+    }
+    Ok(FromMoments::Trained(Box::new(MomentFit {
+        model,
+        pass_seconds,
+        solve_seconds: solve_start.elapsed().as_secs_f64(),
+        summary: line,
+    })))
+}
+
+/// Fits `algo` (parameters `given`, already configured as `config` would be) on the merged
+/// `summary` of `source` (for messages): its memory checked against `limit` first, the
+/// positive class by `positive`, the stages fitted on the summary's ranges.
+#[allow(clippy::too_many_arguments)]
+pub fn solve(
+    algo: &'static Algorithm,
+    given: &ParamMap,
+    summary: &MomentSummary,
+    positive: &Positive,
+    stages: &TransformSpec,
+    seed: u64,
+    limit: Bytes,
+    source: &str,
+) -> Result<(Model, String), Error> {
+    let config = algo.configure(given)?;
     memory::check(
         config.memory_bytes(
             &auc_core::DataShape {
@@ -224,32 +271,20 @@ pub fn train_from_moments(
         &format!("{} on {} features", algo.name, summary.dim()),
         "use --hash-bits B to fold the features into 2^B",
     )?;
-    let solve_start = Instant::now();
-    let (model, line) = fit_from_moments(algo, t.given, &summary, t.positive, t.stages, t.seed)
-        .map_err(|e| -> Error {
+    let (model, line) =
+        fit_from_moments(algo, given, summary, positive, stages, seed).map_err(|e| -> Error {
             // The message is a new error: carry the cause chain into it ("fitting from
             // moments failed" alone does not say that a class was missing).
-            let mut msg = format!(
-                "training {} from the moments of {}: {e}",
-                algo.name,
-                inputs_name(t.inputs)
-            );
+            let mut msg = format!("training {} from the moments of {source}: {e}", algo.name);
             let mut cause = std::error::Error::source(&e);
             while let Some(c) = cause {
                 msg.push_str(&format!(": {c}"));
                 cause = c.source();
             }
-            msg.into()
+            Error::input(msg)
         })?;
-    if let Some(w) = summary.many_labels_warning(t.positive) {
-        report.warning(&w);
-    }
-    Ok(FromMoments::Trained(Box::new(MomentFit {
-        model,
-        pass_seconds,
-        solve_seconds: solve_start.elapsed().as_secs_f64(),
-        summary: line,
-    })))
+    crate::checks::check_state(model.state.as_ref(), algo.name)?;
+    Ok((model, line))
 }
 
 /// The advice of a refused moment pass for a learner that can solve over the rows without a
@@ -291,8 +326,9 @@ pub fn summarize(
     let mut total: Option<MomentSummary> = None;
     for path in inputs {
         let part = if is_moment_file(path) {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            MomentSummary::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path.display(), e))?;
+            MomentSummary::from_bytes(&bytes)
+                .map_err(|e| Error::input(format!("{}: {e}", path.display())))?
         } else {
             pool.install(|| summarize_data(path, &opts, block_bytes.max(1), stages, budget))?
         };
@@ -300,31 +336,29 @@ pub fn summarize(
             None => total = Some(part),
             Some(t) => t
                 .merge(&part)
-                .map_err(|e| format!("{}: {e}", path.display()))?,
+                .map_err(|e| Error::input(format!("{}: {e}", path.display())))?,
         }
     }
-    let total = total.ok_or("no input to take moments of")?;
+    let total = total.ok_or_else(|| Error::usage("no input to take moments of"))?;
     if let Some(bits) = opts.hash_bits
         && total.hash_bits() != Some(bits)
     {
-        return Err(format!(
+        return Err(Error::usage(format!(
             "--hash-bits {bits} was given, but the moment files were read without it (or with other bits)"
-        )
-        .into());
+        )));
     }
     if opts.hash_bits.is_some() && total.cross_bits() != opts.cross_bits {
         let asked = opts.cross_bits.map_or_else(
             || "no --cross-hash-bits".to_owned(),
             |c| format!("--cross-hash-bits {c}"),
         );
-        return Err(format!(
+        return Err(Error::usage(format!(
             "{asked} was given, but the moment files were read with {}",
             total.cross_bits().map_or_else(
                 || "no crosses".to_owned(),
                 |c| format!("--cross-hash-bits {c}")
             )
-        )
-        .into());
+        )));
     }
     Ok(total)
 }
@@ -357,7 +391,7 @@ fn check_moments(
     let dim = stages.map_or(raw.dim(), |t| t.output_dim(raw.dim()));
     let needed = MomentSummary::observe_bytes_for(dim, labels).saturating_mul(in_flight);
     if budget.stop_when_too_wide && needed > budget.limit.0 {
-        return Err(Box::new(TooWide { dim, needed }));
+        return Err(Error::MomentsTooWide(TooWide { dim, needed }));
     }
     memory::check(
         needed,
@@ -366,7 +400,8 @@ fn check_moments(
             "{name}: the class moments of {labels} label(s) x {dim} features ({in_flight} summaries at once; each label keeps its own co-moment until the positive class is chosen)"
         ),
         budget.instead,
-    )
+    )?;
+    Ok(())
 }
 
 /// An empty summary of rows read as `reading` with the hashing and crosses of `opts`, through
@@ -407,8 +442,8 @@ fn summarize_stream(
             },
         );
         total
-            .merge(&part.map_err(|e| format!("{name}: {e}"))?)
-            .map_err(|e| format!("{name}: {e}"))?;
+            .merge(&part.map_err(|e| Error::input(format!("{name}: {e}")))?)
+            .map_err(|e| Error::input(format!("{name}: {e}")))?;
         current = next?;
     }
     // Features a CSV file declares (columns) or hashing fixes count even when all zero (rows
@@ -450,7 +485,7 @@ fn summarize_blocks(
             check_moments(&raw, stages, in_flight, budget, &name)?;
             let mut s = empty(0, auc_data::Reading::Libsvm, opts, stages);
             s.observe_mapped(&raw, &name)
-                .map_err(|e| -> Error { format!("{name}: {e}").into() })?;
+                .map_err(|e| Error::input(format!("{name}: {e}")))?;
             Ok(s)
         },
         |s, _| {
@@ -464,7 +499,7 @@ fn summarize_blocks(
             )?;
             total
                 .merge(&s)
-                .map_err(|e| -> Error { format!("{name}: {e}").into() })
+                .map_err(|e| Error::input(format!("{name}: {e}")))
         },
     )?;
     Ok(total)

@@ -185,7 +185,7 @@ impl<'a> Scoring<'a> {
                 }
                 other => other,
             });
-            let s = s.map_err(|e| format!("{}: {e}", path.display()))?;
+            let s = s.map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
             each(Scored {
                 scores: &s,
                 labels: chunk.data.labels(),
@@ -193,7 +193,7 @@ impl<'a> Scoring<'a> {
                 bytes: chunk.bytes,
             })?;
             progress.update(chunk.bytes, chunk.before + s.len() as u64);
-            Ok(())
+            Ok::<(), Error>(())
         })?;
         progress.finish();
         auc_stream::final_choice(&classes, &done.seen)?;

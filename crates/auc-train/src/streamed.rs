@@ -41,7 +41,7 @@ pub fn start(
     check_save_memory(state, saved, opts.max_memory, &what)?;
     match config.trainer() {
         Trainer::Online(t) => Ok(t.start(dim, opts.seed, opts.average)?),
-        Trainer::Batch(_) => Err("a batch learner cannot stream".into()),
+        Trainer::Batch(_) => Err(Error::usage("a batch learner cannot stream")),
     }
 }
 
@@ -59,10 +59,12 @@ pub fn learning<'a>(
 ) -> Result<Learning<'a>, Error> {
     let dim = state.dim();
     let name = algo.name;
-    let learner = state.learner().ok_or("a batch model cannot learn")?;
+    let learner = state
+        .learner()
+        .ok_or_else(|| Error::usage("a batch model cannot learn"))?;
     // A moment learner grown on input read once (standard input) can be told to sketch.
     let sketches = crate::checks::sketchable(algo);
-    let check = move |old: usize, dim: usize| -> Result<(), Error> {
+    let check = move |old: usize, dim: usize| -> Result<(), auc_stream::Error> {
         let sight = if first_sight {
             FirstSight::bytes_for(dim)
         } else {
@@ -89,7 +91,8 @@ pub fn learning<'a>(
             config.saved_bytes(&dim_shape(dim), average),
             limit,
             &format!("{name} grown to {dim} features"),
-        )
+        )?;
+        Ok(())
     };
     Ok(Learning::new(learner, dim, name).with_grow_check(Box::new(check)))
 }
@@ -188,8 +191,8 @@ pub fn train_streamed(
                     break (state, done, counts.0, counts.1, window);
                 }
             }
-            Err(e) if plan.hopeful && e.is::<auc_stream::NotBinary>() => {}
-            Err(e) if plan.first_sight.is_some() && e.is::<auc_data::Unsighted>() => {}
+            Err(Error::Engine(auc_stream::Error::NotBinary(_))) if plan.hopeful => {}
+            Err(Error::Engine(auc_stream::Error::Unsighted(_))) if plan.first_sight.is_some() => {}
             Err(e) => return Err(e),
         }
         plan = auc_stream::plan(spec, paths, &what, limit, ReadOnce::Never, report)?;
@@ -261,14 +264,14 @@ pub fn learn(
     what: &str,
 ) -> Result<auc_stream::Done, Error> {
     let reader = plan.reader(paths)?;
-    auc_stream::learn_pass(
+    Ok(auc_stream::learn_pass(
         reader,
         plan.shaper(),
         learning,
         opts.pass(),
         report.pass().as_ref(),
         what,
-    )
+    )?)
 }
 
 /// How [`continue_training`] reads the new input beyond what the model fixes.

@@ -13,8 +13,33 @@ use auc_learners::{ALL, Algorithm, Model};
 use auc_prep::{PrepSpec, ScaleFrom, ScaleSource, TransformSpec};
 use auc_stream::{Progress, Report};
 use auc_train::{
-    Options, Order, Route, ScoreOptions, ShuffleSpec, Silent, TrainedFile, score_file, train_file,
+    Input, Learner, Options, Order, Route, ScoreOptions, ShuffleSpec, Silent, TrainOutcome,
+    TrainRequest, score_file,
 };
+
+/// `algo` trained on `paths` with its defaults as `spec` and `opts` ask, through the one
+/// route function.
+fn train_file(
+    algo: &'static Algorithm,
+    given: &ParamMap,
+    paths: &[PathBuf],
+    spec: &PrepSpec,
+    opts: &Options,
+    report: &dyn Report,
+) -> Result<TrainOutcome, auc_train::Error> {
+    auc_train::train(
+        TrainRequest {
+            params: given.clone(),
+            options: opts.clone(),
+            ..TrainRequest::new(
+                Learner::Named(algo),
+                spec.clone(),
+                Input::Files(paths.to_vec()),
+            )
+        },
+        report,
+    )
+}
 
 /// The bundled data set (270 rows, 13 features, labels -1/+1).
 fn heart() -> PathBuf {
@@ -59,7 +84,7 @@ fn options(order: Order, average: bool, threaded: bool) -> Options {
     }
 }
 
-fn train(algo: &'static Algorithm, path: &Path, spec: &PrepSpec, opts: &Options) -> TrainedFile {
+fn train(algo: &'static Algorithm, path: &Path, spec: &PrepSpec, opts: &Options) -> TrainOutcome {
     train_file(
         algo,
         &ParamMap::new(),
@@ -111,7 +136,7 @@ fn train_piped(
     data: &[u8],
     spec: &PrepSpec,
     opts: &Options,
-) -> TrainedFile {
+) -> TrainOutcome {
     let (path, writer) = pipe(dir, &format!("{}-{}.pipe", algo.name, rand_name()), data);
     let trained = train(algo, &path, spec, opts);
     close(&path, writer);
@@ -601,6 +626,6 @@ fn public_types_are_send_and_sync() {
     send_sync::<Options>();
     send_sync::<Order>();
     send_sync::<ScoreOptions>();
-    send_sync::<TrainedFile>();
+    send_sync::<TrainOutcome>();
     send_sync::<auc_train::streamed::Streamed>();
 }

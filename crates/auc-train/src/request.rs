@@ -1,0 +1,123 @@
+//! [`TrainRequest`]: everything a front end asks of one training run, as typed values. The CLI
+//! builds it from flags, Python from keyword arguments; [`crate::train`] alone decides what to do
+//! with it (the route, the memory checks, the default learner, tuning, calibration, resuming).
+
+use std::path::PathBuf;
+
+use auc_core::ParamMap;
+use auc_learners::{Algorithm, CalibrationSpec, Model};
+use auc_prep::PrepSpec;
+
+use crate::Options;
+use crate::arrays::Arrays;
+
+/// Which learner a request trains.
+#[derive(Clone, Copy, Debug)]
+pub enum Learner {
+    /// A learner of the registry, looked up by its name.
+    Named(&'static Algorithm),
+    /// The default rule ([`crate::default_learner`]): the blend; the map learner on a feature map
+    /// asked for; the map learner on the features when they are too many for the blend.
+    Default,
+    /// The learner of the model being continued (`--resume`).
+    Resumed,
+}
+
+/// Where the training rows come from.
+pub enum Input<'a> {
+    /// Data files read in order and concatenated (`-` is standard input; gzip is detected); a
+    /// learner fitted from class moments also merges moment files among them.
+    Files(Vec<PathBuf>),
+    /// Rows the caller holds in memory, with their labels and the preparation fitted on them
+    /// (Python's arrays).
+    Arrays(Arrays<'a>),
+    /// Class moments already merged (a distributed pass's parts, `auclearn.dask`), for a
+    /// learner fitted from moments; `source` names them in messages.
+    Moments {
+        /// The merged summary.
+        summary: Box<auc_learners::MomentSummary>,
+        /// What they are the moments of.
+        source: String,
+    },
+}
+
+impl Input<'_> {
+    /// The paths of [`Input::Files`] (none for arrays).
+    pub fn paths(&self) -> &[PathBuf] {
+        match self {
+            Input::Files(p) => p,
+            Input::Arrays(_) | Input::Moments { .. } => &[],
+        }
+    }
+}
+
+/// `--tune`: the parameters chosen by stratified cross-validation on the training rows first.
+#[derive(Clone, Debug)]
+pub struct Tune {
+    /// Grid axes as `auc cv` takes them (`NAME=SPEC`), or `default` for the learner's own grid;
+    /// empty means `default`.
+    pub grid: Vec<String>,
+    /// Folds of the cross-validation.
+    pub folds: usize,
+}
+
+/// On which scores a calibration to probabilities is fitted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CalibrateOn {
+    /// The held-out scores of a stratified cross-validation of the training rows.
+    Cv,
+    /// The last prequential scores of a one-pass learner's pass (each row scored before the
+    /// step on it): no refit.
+    Prequential,
+}
+
+/// `--calibrate`: the model's scores mapped to probabilities by a calibration fitted on scores
+/// of rows it did not train on.
+#[derive(Clone, Copy, Debug)]
+pub struct Calibrate {
+    /// The kind and the folds.
+    pub spec: CalibrationSpec,
+    /// On which scores.
+    pub on: CalibrateOn,
+}
+
+/// One training run, asked.
+pub struct TrainRequest<'a> {
+    /// The learner.
+    pub learner: Learner,
+    /// Its parameters as given (the rest take their defaults).
+    pub params: ParamMap,
+    /// How the input is read and prepared (of arrays, which come prepared, only the stages
+    /// asked are read: the default learner's rule).
+    pub prep: PrepSpec,
+    /// The training rows.
+    pub input: Input<'a>,
+    /// Seed, averaging, order, threads, the memory budget and what writes the model.
+    pub options: Options,
+    /// `--tune`.
+    pub tune: Option<Tune>,
+    /// `--calibrate`.
+    pub calibrate: Option<Calibrate>,
+    /// `--resume`: the saved one-pass model to continue (its learner, parameters, reading and
+    /// preparation are fixed; [`TrainRequest::prep`] is not used).
+    pub resume: Option<Box<Model>>,
+    /// The command named in what is reported (`auc train`).
+    pub command: String,
+}
+
+impl<'a> TrainRequest<'a> {
+    /// A request to train `learner` on `input` with its defaults: no tuning, no calibration.
+    pub fn new(learner: Learner, prep: PrepSpec, input: Input<'a>) -> TrainRequest<'a> {
+        TrainRequest {
+            learner,
+            params: ParamMap::new(),
+            prep,
+            input,
+            options: Options::default(),
+            tune: None,
+            calibrate: None,
+            resume: None,
+            command: "auc train".to_owned(),
+        }
+    }
+}
