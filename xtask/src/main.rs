@@ -6,6 +6,7 @@
 #![allow(clippy::print_stdout)]
 
 mod doc_examples;
+mod prose;
 mod python;
 mod reproduce;
 mod structure;

@@ -1,0 +1,180 @@
+//! Checks of the documentation a newcomer reads first (part of `cargo xtask tidy`):
+//!
+//! - `README.md` has at most [`README_WORDS`] words (counted as `wc -w` counts them) and no
+//!   paragraph over [`PARAGRAPH_WORDS`];
+//! - no paragraph of the user guide (`docs/guide/*.md`) is over [`GUIDE_PARAGRAPH_WORDS`];
+//! - every relative link of the README, the guide and `docs/codemap.md` names a file or
+//!   directory that exists.
+//!
+//! A paragraph is a run of non-blank lines outside code blocks; a list item is a paragraph of its
+//! own, and tables and headings are not paragraphs.
+
+use std::fs;
+use std::path::Path;
+
+/// The README's word budget (issue 49).
+pub(crate) const README_WORDS: usize = 1500;
+/// The longest paragraph the README may hold.
+pub(crate) const PARAGRAPH_WORDS: usize = 120;
+/// The longest paragraph of the user guide: longer than the README's, never a wall.
+pub(crate) const GUIDE_PARAGRAPH_WORDS: usize = 150;
+
+/// Every problem found, one line each.
+pub(crate) fn check(root: &Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    let readme = read(root, "README.md", &mut problems);
+    let words = readme.split_whitespace().count();
+    if words > README_WORDS {
+        problems.push(format!(
+            "README.md: {words} words, more than {README_WORDS}: move material to docs/guide/"
+        ));
+    }
+    long_paragraphs("README.md", &readme, PARAGRAPH_WORDS, &mut problems);
+    links(root, "README.md", &readme, &mut problems);
+    let mut guide: Vec<String> = fs::read_dir(root.join("docs/guide"))
+        .map(|dir| {
+            dir.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".md"))
+                .map(|n| format!("docs/guide/{n}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    guide.sort();
+    for name in &guide {
+        let text = read(root, name, &mut problems);
+        long_paragraphs(name, &text, GUIDE_PARAGRAPH_WORDS, &mut problems);
+        links(root, name, &text, &mut problems);
+    }
+    let codemap = read(root, "docs/codemap.md", &mut problems);
+    links(root, "docs/codemap.md", &codemap, &mut problems);
+    problems
+}
+
+fn read(root: &Path, name: &str, problems: &mut Vec<String>) -> String {
+    fs::read_to_string(root.join(name)).unwrap_or_else(|e| {
+        problems.push(format!("{name}: {e}"));
+        String::new()
+    })
+}
+
+/// The paragraphs of a markdown text as (first line, word count).
+pub(crate) fn paragraphs(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut current: Option<(usize, usize)> = None;
+    let mut in_code = false;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with("```") {
+            in_code = !in_code;
+            out.extend(current.take());
+            continue;
+        }
+        let item = t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.split_once(". ").is_some_and(|(n, _)| {
+                !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
+            });
+        if in_code || t.is_empty() || t.starts_with('|') || t.starts_with('#') || item {
+            out.extend(current.take());
+        }
+        if in_code || t.is_empty() || t.starts_with('|') || t.starts_with('#') {
+            continue;
+        }
+        let words = t.split_whitespace().count();
+        match current.as_mut() {
+            Some((_, n)) => *n += words,
+            None => current = Some((i + 1, words)),
+        }
+    }
+    out.extend(current);
+    out
+}
+
+fn long_paragraphs(name: &str, text: &str, limit: usize, problems: &mut Vec<String>) {
+    for (line, words) in paragraphs(text) {
+        if words > limit {
+            problems.push(format!(
+                "{name}:{line}: a paragraph of {words} words, more than {limit}: split it"
+            ));
+        }
+    }
+}
+
+/// The targets of the inline links `[text](target)` of `text`, outside code blocks.
+pub(crate) fn link_targets(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            let after = &rest[at + 2..];
+            let Some(end) = after.find(')') else { break };
+            out.push((i + 1, after[..end].to_owned()));
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+fn links(root: &Path, name: &str, text: &str, problems: &mut Vec<String>) {
+    let dir = Path::new(name).parent().unwrap_or(Path::new(""));
+    for (line, target) in link_targets(text) {
+        if target.contains("://") || target.starts_with('#') || target.starts_with("mailto:") {
+            continue;
+        }
+        let file = target.split('#').next().unwrap_or_default();
+        if !root.join(dir).join(file).exists() {
+            problems.push(format!(
+                "{name}:{line}: link to `{target}`, which does not exist"
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraphs_split_at_blank_lines_items_and_blocks() {
+        let text = "\
+# Heading words here
+
+one two three
+four five
+
+- item one two
+- item three
+  continued here
+
+| a | b c d e f |
+```sh
+auc not counted at all
+```
+1. numbered item
+";
+        assert_eq!(
+            paragraphs(text),
+            [(3, 5), (6, 4), (7, 5), (14, 3)],
+            "{:?}",
+            paragraphs(text)
+        );
+    }
+
+    #[test]
+    fn links_are_read_outside_code() {
+        let text = "see [a](docs/a.md#x) and [b](https://x.y)\n```\n[c](nope.md)\n```\n";
+        assert_eq!(
+            link_targets(text),
+            [(1, "docs/a.md#x".to_owned()), (1, "https://x.y".to_owned())]
+        );
+    }
+}
