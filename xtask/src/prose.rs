@@ -4,7 +4,7 @@
 //!   paragraph over [`PARAGRAPH_WORDS`];
 //! - no paragraph of the user guide (`docs/guide/*.md`) is over [`GUIDE_PARAGRAPH_WORDS`];
 //! - every relative link of the README, the guide and `docs/codemap.md` names a file or
-//!   directory that exists;
+//!   directory that exists, and its `#anchor`, if any, a heading of that markdown file;
 //! - the code map has a section for every crate, every path it names (`src/..`, `python/..`,
 //!   `tests/..`, relative to the section's crate) exists, and the item named just before `in` a
 //!   path (`` `Model::from_bytes` in `src/model.rs` ``: `from_bytes`) appears in that file, so
@@ -240,16 +240,57 @@ pub(crate) fn link_targets(text: &str) -> Vec<(usize, String)> {
 fn links(root: &Path, name: &str, text: &str, problems: &mut Vec<String>) {
     let dir = Path::new(name).parent().unwrap_or(Path::new(""));
     for (line, target) in link_targets(text) {
-        if target.contains("://") || target.starts_with('#') || target.starts_with("mailto:") {
+        if target.contains("://") || target.starts_with("mailto:") {
             continue;
         }
-        let file = target.split('#').next().unwrap_or_default();
-        if !root.join(dir).join(file).exists() {
+        let (file, anchor) = target.split_once('#').unwrap_or((&target, ""));
+        let path = if file.is_empty() {
+            root.join(name)
+        } else {
+            root.join(dir).join(file)
+        };
+        if path.exists() && !anchor.is_empty() && file.ends_with(".md") || file.is_empty() {
+            let text = fs::read_to_string(&path).unwrap_or_default();
+            if !anchors(&text).iter().any(|a| a == anchor) {
+                problems.push(format!(
+                    "{name}:{line}: link to `{target}`: no heading has the anchor `#{anchor}`"
+                ));
+            }
+            continue;
+        }
+        if !path.exists() {
             problems.push(format!(
                 "{name}:{line}: link to `{target}`, which does not exist"
             ));
         }
     }
+}
+
+/// The anchors GitHub gives a markdown text's headings: lower case, punctuation other than `-`
+/// and `_` dropped, spaces as `-` (a repeated heading's `-1` suffix is not produced).
+pub(crate) fn anchors(text: &str) -> Vec<String> {
+    let mut in_code = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#').trim();
+        let slug: String = title
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_ascii_lowercase()),
+                _ => None,
+            })
+            .collect();
+        out.push(slug);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -291,6 +332,19 @@ auc not counted at all
         assert_eq!(last_ident("#[pymodule]"), "pymodule");
         assert_eq!(section_dir("auc-benches (`benches/`)"), "benches");
         assert_eq!(section_dir("auc-core"), "crates/auc-core");
+    }
+
+    #[test]
+    fn anchors_follow_github() {
+        let text = "# Title\n## The running AUC of `auc stream`\n### Parameters, grids and tuning\n```sh\n# not a heading\n```\n";
+        assert_eq!(
+            anchors(text),
+            [
+                "title",
+                "the-running-auc-of-auc-stream",
+                "parameters-grids-and-tuning"
+            ]
+        );
     }
 
     #[test]
