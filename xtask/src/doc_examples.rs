@@ -192,6 +192,10 @@ pub(crate) fn run(root: &Path, bin: &Path) -> Result<(), String> {
             .into_owned();
         let text = fs::read_to_string(&file).map_err(|e| format!("{name}: {e}"))?;
         let examples = extract(&name, &text).map_err(|p| p.join("\n"))?;
+        skipped += examples.skipped;
+        if examples.run.is_empty() {
+            continue;
+        }
         let dir = base.join(name.replace(['/', '.'], "_"));
         if dir.exists() {
             fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -225,7 +229,6 @@ pub(crate) fn run(root: &Path, bin: &Path) -> Result<(), String> {
             );
         }
         ran += examples.run.len();
-        skipped += examples.skipped;
     }
     eprintln!(
         "doc-examples: {ran} commands ran in {:.1} s; {skipped} lines in `sh no-run` blocks shown only",
