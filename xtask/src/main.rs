@@ -5,6 +5,8 @@
 
 #![allow(clippy::print_stdout)]
 
+mod doc_examples;
+mod prose;
 mod python;
 mod reproduce;
 mod structure;
@@ -17,7 +19,8 @@ const HELP: &str = "\
 cargo xtask <command>
 
   ci                      what .ci/run runs: fmt --check, clippy -D warnings, tests, docs, tidy,
-                          a release build of the `auc` binary, the Python package and its
+                          a release build of the `auc` binary, the documentation's command
+                          examples (`doc-examples`), the Python package and its
                           pytest suite (`python`), and (with ../shared beside the
                           repository) the `--quick` runs of `reproduce linear`, `kernel`,
                           `batch`, `cvm` and `defaults` as smoke runs
@@ -33,6 +36,11 @@ cargo xtask <command>
                           criterion benches of the auc-benches package (a FILTER naming a
                           file of benches/benches/ runs that bench alone)
   doc                     workspace rustdoc (no dependencies)
+  doc-examples [--bin PATH]
+                          the `sh` command examples of README.md and docs/guide/*.md, run with
+                          the release `auc` binary (built first unless --bin names one) in
+                          fresh directories under target/doc-examples/ holding a copy of data/
+                          (also a step of `ci`; `sh no-run` blocks are shown, not run)
   reproduce WHAT [ARGS]   the reproductions under docs/results: runs the auc-repro binary
                           (crates/auc-repro) in release with ARGS, after the release `auc`
                           binary for the tables that drive it. WHAT is linear, kernel, batch
@@ -56,6 +64,7 @@ fn main() -> ExitCode {
         "props" => props(rest),
         "bench" => bench(rest),
         "doc" => cargo(&["doc", "--workspace", "--no-deps"], &[]),
+        "doc-examples" => doc_examples(rest),
         "reproduce" => reproduce::run(rest),
         "tidy" => tidy::check(&project_root()).map_err(|problems| problems.join("\n")),
         "help" | "--help" | "-h" => {
@@ -170,6 +179,29 @@ fn python() -> Result<(), String> {
     python::run_suite(&project_root())
 }
 
+/// `cargo xtask doc-examples [--bin PATH]`: the documentation's commands, with the binary at
+/// PATH, or after the release build `ci` makes.
+fn doc_examples(args: &[String]) -> Result<(), String> {
+    let bin = match args {
+        [] => {
+            release_build()?;
+            release_auc()
+        }
+        [flag, path] if flag == "--bin" => PathBuf::from(path),
+        _ => return Err("usage: cargo xtask doc-examples [--bin PATH]".to_owned()),
+    };
+    doc_examples::run(&project_root(), &bin)
+}
+
+/// The release `auc` binary `release_build` writes.
+fn release_auc() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| project_root().join("target"), PathBuf::from);
+    target
+        .join("release")
+        .join(format!("auc{}", std::env::consts::EXE_SUFFIX))
+}
+
 /// Warnings are errors in every build `ci` makes.
 pub(crate) const DENY: [(&str, &str); 2] = [
     ("RUSTFLAGS", "-D warnings"),
@@ -205,6 +237,8 @@ fn ci() -> Result<(), String> {
     tidy::check(&project_root()).map_err(|problems| problems.join("\n"))?;
     // The release build the Python suite and the smoke runs below share.
     release_build()?;
+    // The README's and the guide's command examples, with the binary just built.
+    doc_examples::run(&project_root(), &release_auc())?;
     python::run_suite(&project_root())?;
     if reproduce::shared_datasets().is_some() {
         // Smoke runs of the reproductions on small data sets (about a minute together).

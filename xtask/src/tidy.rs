@@ -12,7 +12,9 @@
 //! - a learner's name string (its `const NAME` or `ALIASES` in its parameter type) appears in
 //!   its own file only: the registry (`auc-learners`) builds its row from the type, and every
 //!   front end enumerates the registry, so no other list of learner names exists outside docs and
-//!   tests.
+//!   tests;
+//! - the README's word and paragraph limits, the guide's paragraph limit and the links of both
+//!   and of the code map ([`crate::prose`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -135,6 +137,7 @@ pub(crate) fn check(root: &Path) -> Result<(), Vec<String>> {
         }
     }
     check_learner_names(root, &mut problems);
+    problems.extend(crate::prose::check(root));
     for extra in ["benches/Cargo.toml", "xtask/Cargo.toml"] {
         let text = read(&root.join(extra), &mut problems);
         if !has_workspace_lints(&text) {

@@ -343,6 +343,18 @@ fn algos_lists_every_algorithm_with_parameters() {
     assert!(out.contains("pa-i"), "{out}");
     assert!(out.contains("pa-i (alias: pa1) [linear]"), "{out}");
     assert!(out.contains("    c             0.25"), "{out}");
+    // The default learner comes first, marked; the JSON marks it and keeps the registry order.
+    assert!(out.starts_with("blend (default) ["), "{out}");
+    assert_eq!(out.matches("(default)").count(), 1, "{out}");
+    let all: serde_json::Value = serde_json::from_str(&stdout(&auc(&["algos", "--json"]))).unwrap();
+    let marked: Vec<&str> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["default"] == true)
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(marked, ["blend"]);
 }
 
 #[test]
