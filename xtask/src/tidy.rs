@@ -69,6 +69,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-data",
             "auc-prep",
             "auc-stream",
+            "auc-eval",
             "auc-learners",
         ],
     ),

@@ -4,44 +4,14 @@
 //! ([`continue_on_rows`], `partial_fit`). The same checks as every route (memory, both classes,
 //! averaging, a finite state) and the same record.
 
-use auc_core::{DataShape, Dataset, Label, OnlineLearner, Row};
+use auc_core::{DataShape, Dataset, Label, OnlineLearner};
 use auc_learners::{Calibration, CalibrationSpec, Configured, Model, Trained, Trainer};
 use auc_prep::{Preparation, RowBuffers};
 use auc_stream::{Report, memory};
 
-use crate::request::TrainRequest;
-use crate::route::{Route, TrainOutcome};
+use crate::outcome::{Route, TrainOutcome};
+use crate::request::{Arrays, RowSource, TrainRequest};
 use crate::{Error, checks};
-
-/// Rows a caller holds, lent one at a time in order (converted into the caller's scratch space
-/// where they are not stored as the learners read them).
-pub trait RowSource: Sync {
-    /// The number of rows.
-    fn n(&self) -> usize;
-    /// The number of features of every row.
-    fn dim(&self) -> usize;
-    /// Whether the rows are sparse (their stored non-zeros only).
-    fn is_sparse(&self) -> bool;
-    /// Calls `f(i, row, next)` for every row `i` in order, with row `i + 1` when `ahead` asks for
-    /// it and there is one (the learner's prefetch of its state).
-    fn for_each(&self, ahead: bool, f: &mut dyn FnMut(usize, Row<'_>, Option<Row<'_>>));
-    /// The rows, with `labels`, as a dataset (a copy: dense stays dense, sparse sparse).
-    fn dataset(&self, labels: Vec<Label>) -> Result<Dataset, Error>;
-}
-
-/// Rows in memory with their labels and the preparation fitted on them: the input of
-/// [`crate::Input::Arrays`].
-pub struct Arrays<'a> {
-    /// The rows (after any crosses the preparation records).
-    pub rows: &'a dyn RowSource,
-    /// One label a row.
-    pub labels: Vec<Label>,
-    /// How the rows were read and the fitted stages.
-    pub preparation: Preparation,
-    /// The first batch of an incremental fit (`partial_fit`): it may hold one class, and a
-    /// calibration asked for is fitted on its prequential scores.
-    pub partial: bool,
-}
 
 /// The shape that sizes a learner on `rows` with `labels` through `prep`.
 fn shape(rows: &dyn RowSource, labels: &[Label], prep: &Preparation) -> DataShape {

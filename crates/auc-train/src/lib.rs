@@ -56,6 +56,7 @@ mod error;
 pub mod in_memory;
 mod map_pass;
 pub mod moments;
+mod outcome;
 mod request;
 pub mod resume;
 mod route;
@@ -69,12 +70,10 @@ pub use auc_stream::{PassOptions, Progress, Report, ShuffleSpec, Silent, fmt_lab
 
 pub use score::{ScoreOptions, Scored, ScoredFile, Scoring, score_file};
 
-pub use arrays::{Arrays, RowSource};
 pub use error::{Error, Refusal};
-pub use request::{Calibrate, CalibrateOn, Input, Learner, TrainRequest, Tune};
-pub use route::{
-    MomentSeconds, PREQUENTIAL_CALIBRATION_ROWS, Route, TrainOutcome, choose_route, train,
-};
+pub use outcome::{MomentSeconds, PREQUENTIAL_CALIBRATION_ROWS, Route, TrainOutcome};
+pub use request::{Arrays, Calibrate, CalibrateOn, Input, Learner, RowSource, TrainRequest, Tune};
+pub use route::{choose_route, train};
 
 /// The order a one-pass learner sees the rows in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

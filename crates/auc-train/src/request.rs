@@ -8,8 +8,10 @@ use auc_core::ParamMap;
 use auc_learners::{Algorithm, CalibrationSpec, Model};
 use auc_prep::PrepSpec;
 
-use crate::Options;
-use crate::arrays::Arrays;
+use auc_core::{Dataset, Label, Row};
+use auc_prep::Preparation;
+
+use crate::{Error, Options};
 
 /// Which learner a request trains.
 #[derive(Clone, Copy, Debug)]
@@ -120,4 +122,34 @@ impl<'a> TrainRequest<'a> {
             command: "auc train".to_owned(),
         }
     }
+}
+
+/// Rows a caller holds, lent one at a time in order (converted into the caller's scratch space
+/// where they are not stored as the learners read them).
+pub trait RowSource: Sync {
+    /// The number of rows.
+    fn n(&self) -> usize;
+    /// The number of features of every row.
+    fn dim(&self) -> usize;
+    /// Whether the rows are sparse (their stored non-zeros only).
+    fn is_sparse(&self) -> bool;
+    /// Calls `f(i, row, next)` for every row `i` in order, with row `i + 1` when `ahead` asks for
+    /// it and there is one (the learner's prefetch of its state).
+    fn for_each(&self, ahead: bool, f: &mut dyn FnMut(usize, Row<'_>, Option<Row<'_>>));
+    /// The rows, with `labels`, as a dataset (a copy: dense stays dense, sparse sparse).
+    fn dataset(&self, labels: Vec<Label>) -> Result<Dataset, Error>;
+}
+
+/// Rows in memory with their labels and the preparation fitted on them: the input of
+/// [`crate::Input::Arrays`].
+pub struct Arrays<'a> {
+    /// The rows (after any crosses the preparation records).
+    pub rows: &'a dyn RowSource,
+    /// One label a row.
+    pub labels: Vec<Label>,
+    /// How the rows were read and the fitted stages.
+    pub preparation: Preparation,
+    /// The first batch of an incremental fit (`partial_fit`): it may hold one class, and a
+    /// calibration asked for is fitted on its prequential scores.
+    pub partial: bool,
 }

@@ -8,8 +8,8 @@ use std::time::Instant;
 use auc_learners::Model;
 use auc_stream::Report;
 
+use crate::outcome::{Route, TrainOutcome};
 use crate::request::{Learner, TrainRequest};
-use crate::route::{Route, TrainOutcome};
 use crate::{Error, checks, streamed};
 
 /// Continues `model` on `req`'s input (its row limit and line cap; the rest of `req.prep` is
