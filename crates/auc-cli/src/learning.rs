@@ -29,6 +29,9 @@ pub(crate) struct Prequential {
     pub(crate) skipped: usize,
     /// Scores that were not finite (features too large unscaled), left out of the AUC.
     pub(crate) non_finite: u64,
+    /// Whether the table's header is printed (text output: once the first row is scored, so a
+    /// run refused before its pass prints nothing on stdout).
+    headed: bool,
 }
 
 impl Prequential {
@@ -41,18 +44,23 @@ impl Prequential {
             points: Vec::new(),
             skipped: 0,
             non_finite: 0,
+            headed: false,
         }
     }
 
+    /// Prints the table's header (text output), once.
+    pub(crate) fn header(&mut self) -> Result<(), Error> {
+        if !self.json && !self.headed {
+            line(format!("{:>10} {:>8}", "examples", "AUC"))?;
+        }
+        self.headed = true;
+        Ok(())
+    }
+
     /// Records the score of the `seen`-th row (scored before the learner updates on it) and
-    /// prints a point when a checkpoint is reached (`last`: the end of the stream).
-    pub(crate) fn record(
-        &mut self,
-        score: f64,
-        y: Label,
-        seen: u64,
-        last: bool,
-    ) -> Result<(), Error> {
+    /// prints a point when a checkpoint is reached.
+    pub(crate) fn record(&mut self, score: f64, y: Label, seen: u64) -> Result<(), Error> {
+        self.header()?;
         if score.is_finite() {
             match self.window.as_mut() {
                 Some(w) => w.push(score, y),
@@ -61,7 +69,7 @@ impl Prequential {
         } else {
             self.non_finite += 1;
         }
-        if seen % self.every == 0 || last {
+        if seen % self.every == 0 {
             self.point(seen)?;
         }
         Ok(())

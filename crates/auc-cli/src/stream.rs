@@ -1,21 +1,23 @@
 //! `auc stream`: prequential (test-then-train) evaluation of a one-pass learner on its input read
-//! incrementally, or in memory with `--shuffle-full`.
+//! incrementally, or in memory with `--shuffle-full`: one `auc_train::TrainRequest` whose
+//! observer records each row's score before the learner's step on it; the route (and its
+//! memory checks, sketching, first pass) is `auc_train::train`'s.
 
 use std::path::PathBuf;
 
-use auc_data::Layout;
 use auc_eval::running::RunningAuc;
-use auc_learners::{Algorithm, Configured, Trained, Trainer, lookup};
+use auc_learners::lookup;
+use auc_stream::Window;
+use auc_stream::memory;
+use auc_train::{Input, Learner, TrainRequest};
 use serde_json::json;
 
 use crate::input::{self};
-use crate::learning::*;
+use crate::learning::Prequential;
 use crate::output::{Error, line, write_text};
 use crate::plot;
 use crate::progress::Stderr;
-use crate::training::*;
-use auc_stream::Window;
-use auc_stream::memory::{self, Bytes};
+use crate::training::LearnArgs;
 
 /// Flags of `auc stream`.
 #[derive(clap::Args, Debug)]
@@ -60,10 +62,6 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         )
         .into());
     }
-    let (given, _) = given_params(algo, &a.learn.hyper)?;
-    check_average(algo, a.learn.average)?;
-    let mut config = algo.configure(&given)?;
-    let what = format!("streaming {}", algo.name);
     let limit = memory::limit(a.learn.max_memory);
     let mut prequential = Prequential::new(a.every, a.json);
     if let Some(n) = a.window {
@@ -86,79 +84,28 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         )?;
         prequential.auc = RunningAuc::bounded(exact, bins);
     }
-    let (mut run, state, examples) = if a.learn.shuffle_full {
-        stream_in_memory(&a, algo, config.as_ref(), prequential, &what, limit)?
-    } else {
-        let spec = a.learn.prep_spec()?;
-        // A dimension whose learner would not fit is refused during the first pass, before
-        // its ranges are allocated.
-        let plan = {
-            let beside = auc_train::checks::state_beside_ranges(
-                algo,
-                &given,
-                config.as_ref(),
-                a.learn.average,
-                limit,
-            );
-            auc_stream::plan_beside(
-                &spec,
-                &a.data,
-                &what,
-                limit,
-                auc_stream::ReadOnce::Never,
-                &beside,
-                &Stderr,
-            )?
-        };
-        let (sketched, _) = sketched_if_too_wide(
-            algo,
-            &given,
-            config,
-            &dim_shape(plan.dim),
-            a.learn.average,
-            0,
-            limit,
-        )?;
-        config = sketched;
-        let opts = a.learn.train_options(None);
-        let mut state = auc_train::streamed::start(config.as_ref(), algo, plan.dim, &opts)?;
-        if !a.json {
-            line(format!("{:>10} {:>8}", "examples", "AUC"))?;
-        }
-        let mut run = prequential;
-        let (done, seen, pos, neg) = {
-            let mut learning = auc_train::streamed::learning(
-                state.as_mut(),
-                config.as_ref(),
-                a.learn.average,
-                limit,
-                algo,
-                false,
-            )?
-            .with_observer(Box::new(|score, y, seen| {
-                run.record(score, y, seen, false)
+    let mut run = prequential;
+    let outcome = {
+        let request = TrainRequest {
+            params: a.learn.hyper.to_map()?,
+            options: a.learn.train_options(None),
+            observer: Some(Box::new(|score, y, seen| {
+                run.record(score, y, seen)
                     .map_err(auc_stream::Error::Callback)
-            }));
-            let done =
-                auc_train::streamed::learn(&plan, &a.data, &mut learning, &opts, &Stderr, &what)?;
-            (
-                done,
-                learning.seen(),
-                learning.positives(),
-                learning.negatives(),
+            })),
+            command: "auc stream".to_owned(),
+            ..TrainRequest::new(
+                Learner::Named(algo),
+                a.learn.prep_spec()?,
+                Input::Files(a.data.clone()),
             )
         };
-        plan.check_unchanged(done.rows, &what)?;
-        run.point(seen)?;
-        if plan.choice.is_none() {
-            let c = auc_stream::final_choice(&plan.classes, &done.seen)?;
-            input::report_positive_counts(&c, pos, neg);
-        }
-        if let Some(w) = plan.unscaled_warning(done.dim) {
-            eprintln!("auc: warning: {w}");
-        }
-        (run, state, seen)
+        auc_train::train(request, &Stderr)?
     };
+    let model = &outcome.model;
+    let examples = model.training.examples;
+    run.header()?;
+    run.point(examples)?;
     if run.non_finite > 0 {
         eprintln!(
             "auc: warning: {} scores were not finite (features too large unscaled?) and are left out of the AUC",
@@ -182,7 +129,7 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
             RunningAuc::DEFAULT_BINS
         );
     }
-    let diverged = warn_divergence(state.as_ref(), algo.name);
+    let diverged = &model.training.diverged;
     if let Some(path) = &a.svg {
         let xy: Vec<(f64, f64)> = run
             .points
@@ -212,7 +159,7 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         line(json!({
             "summary": true,
             "algo": algo.name,
-            "params": config.params(),
+            "params": model.params(),
             "examples": examples,
             "window": a.window,
             "auc_error_bound": error_bound,
@@ -222,40 +169,4 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
         }))?;
     }
     Ok(())
-}
-
-/// `auc stream --shuffle-full`: the whole input in memory, fed in a full permutation.
-fn stream_in_memory(
-    a: &StreamArgs,
-    algo: &'static Algorithm,
-    config: &dyn Configured,
-    mut run: Prequential,
-    what: &str,
-    limit: Bytes,
-) -> Result<(Prequential, Box<dyn Trained>, u64), Error> {
-    let prepared = load_training(&a.learn, &a.data, what, Layout::AsRead)?;
-    let data = &prepared.data;
-    memory::check(
-        config.memory_bytes(&auc_train::checks::shape(data), a.learn.average),
-        limit,
-        &format!("{} on {} features", algo.name, data.dim()),
-        "use --hash-bits B to fold the features into 2^B",
-    )?;
-    let Trainer::Online(trainer) = config.trainer() else {
-        return Err("a batch learner cannot stream".into());
-    };
-    let mut state = trainer.start(data.dim(), a.learn.seed, a.learn.average)?;
-    if !a.json {
-        line(format!("{:>10} {:>8}", "examples", "AUC"))?;
-    }
-    let n = data.n() as u64;
-    for (i, (x, y)) in data.iter().enumerate() {
-        let score = state.score(x);
-        state
-            .learner()
-            .ok_or("a batch model cannot learn")?
-            .update(x, y);
-        run.record(score, y, i as u64 + 1, i as u64 + 1 == n)?;
-    }
-    Ok((run, state, n))
 }

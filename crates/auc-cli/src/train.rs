@@ -100,6 +100,7 @@ impl TrainArgs {
                 },
             }),
             resume,
+            observer: None,
             command: "auc train".to_owned(),
         })
     }

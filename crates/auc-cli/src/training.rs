@@ -1,21 +1,18 @@
 //! What `auc train` and `auc stream` share: the learning flags ([`LearnArgs`]), the one
-//! [`auc_prep::PrepSpec`] and the `auc_train::Options` they build, and the reports of a trained
-//! state (divergence, the optimality certificate). The work is `auc_train`'s; the checks of a
-//! state's memory and finiteness are re-exported from `auc_train::checks`.
+//! [`auc_prep::PrepSpec`] and the `auc_train::Options` they build for their request, and the
+//! reports of a trained model (the optimality certificate, its features in words). The work,
+//! with every check, is `auc_train`'s.
 
 use std::path::PathBuf;
 
-use auc_core::ParamMap;
-use auc_data::{Layout, ReadOptions, Scaling};
-use auc_learners::{Algorithm, Certificate, Trained};
+use auc_data::{ReadOptions, Scaling};
+use auc_learners::{Certificate, Trained};
 use auc_prep::{PrepError, PrepSpec};
-pub(crate) use auc_train::checks::{check_average, dim_shape};
-pub(crate) use auc_train::in_memory::TrainingData;
+pub(crate) use auc_train::checks::check_average;
 
 use crate::hyper::HyperArgs;
 use crate::input::{self, ReadArgs};
 use crate::output::Error;
-use crate::progress::Stderr;
 use crate::stage_args::StageArgs;
 use auc_stream::memory::{self, Bytes};
 
@@ -119,47 +116,6 @@ impl LearnArgs {
     }
 }
 
-/// `config`, or the learner sketched when its exact state would not fit (see
-/// `auc_train::checks::sketched_if_too_wide`), said on stderr.
-pub(crate) fn sketched_if_too_wide(
-    algo: &Algorithm,
-    given: &ParamMap,
-    config: Box<dyn auc_learners::Configured>,
-    shape: &auc_core::DataShape,
-    average: bool,
-    beside: u64,
-    limit: Bytes,
-) -> Result<(Box<dyn auc_learners::Configured>, ParamMap), Error> {
-    Ok(auc_train::checks::sketched_if_too_wide(
-        algo, given, config, shape, average, beside, limit, &Stderr,
-    )?)
-}
-
-/// Reads the training input in memory as `learn` asks (see `auc_train::in_memory::load_training`:
-/// the positive class reported, one-class data refused, the stages fitted, the rows permuted by
-/// `--shuffle`'s seed).
-pub(crate) fn load_training(
-    learn: &LearnArgs,
-    paths: &[PathBuf],
-    what: &str,
-    layout: Layout,
-) -> Result<TrainingData, Error> {
-    Ok(auc_train::in_memory::load_training(
-        &learn.prep_spec()?,
-        paths,
-        what,
-        layout,
-        memory::limit(learn.max_memory),
-        learn.shuffle,
-        &Stderr,
-    )?)
-}
-
-/// Prints a divergence warning and returns its text for the model file.
-pub(crate) fn warn_divergence(state: &dyn Trained, algo: &str) -> Option<String> {
-    auc_train::checks::divergence(state, algo, &Stderr)
-}
-
 /// The optimality certificate of a model fitted by an iterative solver that certifies its result
 /// (a `converged` entry in its description, e.g. the moment learners' Newton method), as JSON
 /// for `--json`: `converged`, `solver_steps`, `distance_bound` and `tolerance`. A fit that
@@ -174,15 +130,6 @@ pub(crate) fn certificate(state: &dyn Trained, algo: &str) -> Option<Certificate
         );
     }
     Some(cert)
-}
-
-/// The parameters given, checked against the algorithm, and whether they ask for the
-/// transductive mode.
-pub(crate) fn given_params(algo: &Algorithm, hyper: &HyperArgs) -> Result<(ParamMap, bool), Error> {
-    let given = hyper.to_map()?;
-    algo.check_names(&given)?;
-    let transductive = algo.asks_transductive(&given);
-    Ok((given, transductive))
 }
 
 /// `13 features`, or with a map `13 features mapped to 500 (nystroem)`, with one-hot

@@ -217,6 +217,7 @@ pub(crate) fn fit(
             tune: None,
             calibrate,
             resume: None,
+            observer: None,
             command: "auclearn".to_owned(),
         };
         Ok(auc_train::train(request, &auc_train::Silent)?.model)

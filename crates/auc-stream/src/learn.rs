@@ -16,7 +16,7 @@ pub type GrowCheck<'a> = Box<dyn FnMut(usize, usize) -> Result<(), Error> + 'a>;
 
 /// Watches each row's score by the learner before its step on the row, with the row's label
 /// and the number of rows fed so far (this one included).
-pub type Observer<'a> = Box<dyn FnMut(f64, Label, u64) -> Result<(), Error> + 'a>;
+pub type Observer<'a> = Box<dyn FnMut(f64, Label, u64) -> Result<(), Error> + Send + 'a>;
 
 /// A one-pass learner being fed: the learner, its dimension, the class counts, and the scaling
 /// fitted at first sight when the rows come unscaled ([`Learning::with_first_sight`]).

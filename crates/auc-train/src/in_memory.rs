@@ -10,7 +10,7 @@ use auc_data::{Layout, RawData, ReadOptions, RowStream, Scaler};
 use auc_learners::{Configured, Trained, Trainer};
 use auc_prep::{PrepSpec, ScaleEvidence};
 use auc_stream::memory::{self, Bytes};
-use auc_stream::{Progress, Report};
+use auc_stream::{Observer, Progress, Report};
 
 use crate::Error;
 
@@ -144,6 +144,9 @@ pub fn data_bytes(data: &Dataset) -> u64 {
 /// Trains `config` on `data`: one pass in row order for a one-pass learner (its progress shown
 /// as `what` on `progress`, in rows), a fit for a batch learner, which also returns the fit's
 /// one-line summary.
+///
+/// With an `observer` (a one-pass learner), each row's score before the step on it goes there,
+/// with its label and the rows fed so far (prequential evaluation, `auc stream --shuffle-full`).
 pub fn fit(
     config: &dyn Configured,
     data: &Dataset,
@@ -151,12 +154,28 @@ pub fn fit(
     average: bool,
     progress: &dyn Progress,
     what: &str,
+    observer: Option<&mut Observer<'_>>,
 ) -> Result<(Box<dyn Trained>, Option<String>), Error> {
     let fitted = match config.trainer() {
         Trainer::Online(t) => {
             let mut state = t.start(data.dim(), seed, average)?;
-            let learner = state.learner().expect("a one-pass learner's state learns");
-            stream_into(learner, data, progress, what);
+            match observer {
+                None => {
+                    let learner = state.learner().expect("a one-pass learner's state learns");
+                    stream_into(learner, data, progress, what);
+                }
+                Some(o) => {
+                    for (i, (x, y)) in data.iter().enumerate() {
+                        // The model's score (the mean iterate's when averaging), then the step.
+                        let score = state.score(x);
+                        state
+                            .learner()
+                            .expect("a one-pass learner's state learns")
+                            .update(x, y);
+                        o(score, y, i as u64 + 1)?;
+                    }
+                }
+            }
             return Ok((state, None));
         }
         Trainer::Batch(b) => b.fit(data, seed)?,

@@ -103,6 +103,11 @@ pub struct TrainRequest<'a> {
     /// `--resume`: the saved one-pass model to continue (its learner, parameters, reading and
     /// preparation are fixed; [`TrainRequest::prep`] is not used).
     pub resume: Option<Box<Model>>,
+    /// Prequential evaluation (`auc stream`): each row's score before a one-pass learner's
+    /// step on it, with its label and the rows fed so far. The pass is then never begun again
+    /// (a file is read after a first pass), and the model comes back as it is: input of one
+    /// class or a state that is not finite are for the observer's scores to show.
+    pub observer: Option<auc_stream::Observer<'a>>,
     /// The command named in what is reported (`auc train`).
     pub command: String,
 }
@@ -119,6 +124,7 @@ impl<'a> TrainRequest<'a> {
             tune: None,
             calibrate: None,
             resume: None,
+            observer: None,
             command: "auc train".to_owned(),
         }
     }

@@ -37,6 +37,7 @@ pub fn train(mut req: TrainRequest<'_>, report: &dyn Report) -> Result<TrainOutc
     let (algo, default) = resolve(&mut req, report)?;
     let given = req.params.clone();
     check_request(algo, &given, &req)?;
+    let observer = req.observer.take();
     // Without scaling the learner sees the values as read: those whose squares overflow are
     // refused.
     req.prep.read.bounded_values = req.prep.transform.reads_raw_values();
@@ -88,8 +89,8 @@ pub fn train(mut req: TrainRequest<'_>, report: &dyn Report) -> Result<TrainOutc
     let config = algo.configure(&given)?;
     config.procedure(req.options.average)?;
     match choose_route(algo, &given, &req) {
-        Route::Streamed => streamed_route(algo, &given, config, &req, report),
-        _ => in_memory_route(algo, default, &given, config, &req, report),
+        Route::Streamed => streamed_route(algo, &given, config, &req, observer, report),
+        _ => in_memory_route(algo, default, &given, config, &req, observer, report),
     }
 }
 
@@ -176,6 +177,19 @@ fn check_request(algo: &Algorithm, given: &ParamMap, req: &TrainRequest<'_>) -> 
             algo.name
         )));
     }
+    if req.observer.is_some()
+        && (!algo.is_online() || req.tune.is_some() || req.calibrate.is_some())
+    {
+        return Err(Error::usage(format!(
+            "prequential evaluation scores each row before a one-pass learner's step on it: {} {}",
+            algo.name,
+            if algo.is_online() {
+                "cannot be tuned or calibrated at the same time"
+            } else {
+                "is a batch learner, fitted on all its data at once"
+            }
+        )));
+    }
     let prequential = req
         .calibrate
         .is_some_and(|c| c.on == CalibrateOn::Prequential);
@@ -260,6 +274,7 @@ fn streamed_route(
     given: &ParamMap,
     config: Box<dyn Configured>,
     req: &TrainRequest<'_>,
+    observer: Option<auc_stream::Observer<'_>>,
     report: &dyn Report,
 ) -> Result<TrainOutcome, Error> {
     let window = match req.calibrate {
@@ -283,6 +298,7 @@ fn streamed_route(
         &req.prep,
         &req.options,
         window,
+        observer,
         report,
     )?;
     let mut model = s.model;
@@ -308,6 +324,7 @@ fn in_memory_route(
     given: &ParamMap,
     config: Box<dyn Configured>,
     req: &TrainRequest<'_>,
+    mut observer: Option<auc_stream::Observer<'_>>,
     report: &dyn Report,
 ) -> Result<TrainOutcome, Error> {
     let opts = &req.options;
@@ -355,10 +372,13 @@ fn in_memory_route(
         opts.average,
         report.rows().as_ref(),
         algo.name,
+        observer.as_mut(),
     )?;
     let seconds = start.elapsed().as_secs_f64();
     let diverged = checks::divergence(state.as_ref(), algo.name, report);
-    checks::check_state(state.as_ref(), algo.name)?;
+    if observer.is_none() {
+        checks::check_state(state.as_ref(), algo.name)?;
+    }
     let calibration = match req.calibrate {
         Some(c) => Some(calibrate::on_folds(
             algo,

@@ -13,7 +13,7 @@ use auc_core::{Label, ParamMap};
 use auc_data::FirstSight;
 use auc_learners::{Algorithm, Configured, Model, Trained, Trainer, TrainingRecord};
 use auc_stream::memory::{self, Bytes};
-use auc_stream::{Classes, Learning, Plan, ReadOnce, Reader, Report, Shaper, Window};
+use auc_stream::{Classes, Learning, Observer, Plan, ReadOnce, Reader, Report, Shaper, Window};
 
 use crate::checks::{
     check_save_memory, check_state, dim_shape, divergence, linear_state_advice,
@@ -116,6 +116,11 @@ pub struct Streamed {
 ///
 /// With `window_rows`, the last that many prequential scores (each row scored before the step
 /// on it) are kept, for a calibration fitted on them.
+///
+/// With an `observer` (prequential evaluation, `auc stream`), each row's score before the step
+/// on it goes there too; a file is then always read after a first pass (a pass is never begun
+/// again once rows were observed), and the result is returned as it is: input of one class and
+/// a state that is not finite are the observer's to report, not errors.
 #[allow(clippy::too_many_arguments)]
 pub fn train_streamed(
     algo: &'static Algorithm,
@@ -125,16 +130,23 @@ pub fn train_streamed(
     spec: &auc_prep::PrepSpec,
     opts: &Options,
     window_rows: Option<usize>,
+    observer: Option<Observer<'_>>,
     report: &dyn Report,
 ) -> Result<Streamed, Error> {
-    let what = format!("training {}", algo.name);
+    let observing = observer.is_some();
+    let mut observer = observer;
+    let what = if observing {
+        format!("streaming {}", algo.name)
+    } else {
+        format!("training {}", algo.name)
+    };
     let limit = opts.max_memory;
     // A file whose labels turn out not to be binary, or whose scaling cannot be fitted at
     // first sight, is read again after a first pass.
     // A learner that sketches its covariances when they would not fit decides it on the
     // dimension before the pass: unless the reading fixes it (--dim, --hash-bits), a first pass
     // finds it (read once, a wide file grew the exact state until its memory check refused).
-    let once = if crate::checks::sketchable(algo) && spec.fixed_dim().is_none() {
+    let once = if observing || (crate::checks::sketchable(algo) && spec.fixed_dim().is_none()) {
         ReadOnce::Never
     } else {
         read_once(algo)
@@ -170,11 +182,21 @@ pub fn train_streamed(
                 plan.first_sight.is_some(),
             )?
             .with_first_sight(plan.first_sight());
-            if let Some(w) = window.as_mut() {
-                learning = learning.with_observer(Box::new(|s: f64, y: Label, _seen: u64| {
-                    w.push(s, y);
-                    Ok(())
-                }));
+            match (window.as_mut(), observer.take()) {
+                (Some(w), Some(mut o)) => {
+                    learning = learning.with_observer(Box::new(move |s: f64, y: Label, seen| {
+                        w.push(s, y);
+                        o(s, y, seen)
+                    }));
+                }
+                (Some(w), None) => {
+                    learning = learning.with_observer(Box::new(|s: f64, y: Label, _seen| {
+                        w.push(s, y);
+                        Ok(())
+                    }));
+                }
+                (None, Some(o)) => learning = learning.with_observer(o),
+                (None, None) => {}
             }
             let pass = learn(&plan, paths, &mut learning, opts, report, &what);
             let sight = learning.take_first_sight();
@@ -207,12 +229,16 @@ pub fn train_streamed(
             c
         }
     };
-    auc_stream::need_both(positives, negatives, &what)?;
+    if !observing {
+        auc_stream::need_both(positives, negatives, &what)?;
+    }
     if let Some(w) = plan.unscaled_warning(done.dim) {
         report.warning(&w);
     }
     let diverged = divergence(state.as_ref(), algo.name, report);
-    check_state(state.as_ref(), algo.name)?;
+    if !observing {
+        check_state(state.as_ref(), algo.name)?;
+    }
     let dim = plan.model_dim(state.dim());
     let model = Model {
         algorithm: algo,
@@ -220,14 +246,13 @@ pub fn train_streamed(
         preparation: plan
             .spec
             .preparation(done.reading, &choice, dim, plan.transform),
-        training: TrainingRecord {
-            seed: opts.seed,
-            examples: positives + negatives,
+        training: TrainingRecord::first_run(
+            opts.seed,
             positives,
             negatives,
             diverged,
-            written_by: opts.written_by.clone(),
-        },
+            opts.written_by.clone(),
+        ),
         state,
         calibration: None,
     };
