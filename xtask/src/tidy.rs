@@ -31,8 +31,12 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["auc-core", "auc-stats", "auc-surrogate", "auc-kernel"],
     ),
     ("auc-trees", &["auc-core"]),
+    ("auc-metrics", &["auc-core"]),
     ("auc-prep", &["auc-core", "auc-data"]),
-    ("auc-eval", &["auc-core", "auc-data", "auc-prep"]),
+    (
+        "auc-eval",
+        &["auc-core", "auc-data", "auc-prep", "auc-metrics"],
+    ),
     (
         "auc-blend",
         &[
@@ -41,7 +45,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-online",
             "auc-stats",
             "auc-trees",
-            "auc-eval",
+            "auc-metrics",
         ],
     ),
     (
@@ -56,7 +60,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-cvm",
             "auc-trees",
             "auc-blend",
-            "auc-eval",
+            "auc-metrics",
         ],
     ),
     ("auc-stream", &["auc-core", "auc-data", "auc-prep"]),
