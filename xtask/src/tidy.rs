@@ -2,7 +2,8 @@
 //!
 //! - every `crates/*/src/**.rs` starts with a `//!` doc paragraph;
 //! - every member manifest has `[lints] workspace = true`;
-//! - `auc-*` dependencies follow the layer table of `docs/architecture.md`;
+//! - `auc-*` dependencies follow the layer table of `docs/architecture.md`, and no learner crate
+//!   depends on `auc-eval`, the crate of the evaluation protocol (a second guard beside the table);
 //! - every citation key (`[OAUC eq. 14]`, `[PA06]`, or `\[PA06\]` where rustdoc would read a bare
 //!   key as a link) and every `lemma_<key>_` test name in the
 //!   crates is listed in `docs/references.md`;
@@ -33,8 +34,12 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["auc-core", "auc-stats", "auc-surrogate", "auc-kernel"],
     ),
     ("auc-trees", &["auc-core"]),
+    ("auc-metrics", &["auc-core"]),
     ("auc-prep", &["auc-core", "auc-data"]),
-    ("auc-eval", &["auc-core", "auc-data", "auc-prep"]),
+    (
+        "auc-eval",
+        &["auc-core", "auc-data", "auc-prep", "auc-metrics"],
+    ),
     (
         "auc-blend",
         &[
@@ -43,7 +48,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-online",
             "auc-stats",
             "auc-trees",
-            "auc-eval",
+            "auc-metrics",
         ],
     ),
     (
@@ -58,7 +63,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "auc-cvm",
             "auc-trees",
             "auc-blend",
-            "auc-eval",
+            "auc-metrics",
         ],
     ),
     ("auc-stream", &["auc-core", "auc-data", "auc-prep"]),
@@ -108,6 +113,25 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
 ];
+
+/// The crates of the learners, from the moments and surrogates they are built on to the registry
+/// of them all. None may depend on [`PROTOCOL_CRATE`]: the protocol evaluates learners, so a
+/// learner that used it would sit in the same row as the protocol or above it, and every user of
+/// a learner would pull in grids, curves and the Friedman tests. What learners measure with
+/// (AUC, folds, calibrations) is `auc-metrics`, below them.
+const LEARNER_CRATES: &[&str] = &[
+    "auc-stats",
+    "auc-surrogate",
+    "auc-online",
+    "auc-kernel",
+    "auc-cvm",
+    "auc-trees",
+    "auc-blend",
+    "auc-learners",
+];
+
+/// The crate of the evaluation protocol (nested CV, grids, curves, Friedman / Nemenyi).
+const PROTOCOL_CRATE: &str = "auc-eval";
 
 /// Runs every check; `Err` lists each problem on its own line.
 pub(crate) fn check(root: &Path) -> Result<(), Vec<String>> {
@@ -224,22 +248,48 @@ fn check_manifest(path: &Path, name: &str, problems: &mut Vec<String>) {
         ));
         return;
     };
-    let mut section = String::new();
-    for line in text.lines().map(str::trim) {
+    for dep in auc_dependencies(&text) {
+        if !allowed.contains(&dep) {
+            problems.push(format!(
+                "crates/{name}/Cargo.toml: {name} must not depend on {dep} (layering)"
+            ));
+        }
+    }
+    problems.extend(protocol_dependency(name, &text));
+}
+
+/// The `auc-*` crates a manifest's `[dependencies]` table names (not its dev-dependencies).
+fn auc_dependencies(manifest: &str) -> Vec<&str> {
+    let mut section = "";
+    let mut deps = Vec::new();
+    for line in manifest.lines().map(str::trim) {
         if line.starts_with('[') {
-            section = line.to_owned();
+            section = line;
             continue;
         }
         if section != "[dependencies]" {
             continue;
         }
         let dep = line.split(['=', '.', ' ']).next().unwrap_or("");
-        if dep.starts_with("auc-") && !allowed.contains(&dep) {
-            problems.push(format!(
-                "crates/{name}/Cargo.toml: {name} must not depend on {dep} (layering)"
-            ));
+        if dep.starts_with("auc-") {
+            deps.push(dep);
         }
     }
+    deps
+}
+
+/// The problem, if the crate `name` is one of [`LEARNER_CRATES`] and its `manifest` depends on
+/// [`PROTOCOL_CRATE`]. Tests may use the protocol (a dev-dependency).
+fn protocol_dependency(name: &str, manifest: &str) -> Option<String> {
+    (LEARNER_CRATES.contains(&name) && auc_dependencies(manifest).contains(&PROTOCOL_CRATE)).then(
+        || {
+            format!(
+                "crates/{name}/Cargo.toml: the learner crate {name} must not depend on \
+                 {PROTOCOL_CRATE}, the crate of the evaluation protocol (metrics, folds and \
+                 calibrations are in auc-metrics)"
+            )
+        },
+    )
 }
 
 /// The quoted strings of `const NAME: &'static str = "...";` and `const ALIASES: ... = &[...]`
@@ -406,6 +456,25 @@ mod tests {
         let text = "impl Params for P {\n    const NAME: &'static str = \"pa-i\";\n    const ALIASES: &'static [&'static str] = &[\"pa1\", \"pa\"];\n}\n#[cfg(test)]\nmod tests { \"x\" }";
         assert_eq!(declared_names(text), ["pa-i", "pa1", "pa"]);
         assert!(!outside_tests(text).contains("mod tests"));
+    }
+
+    #[test]
+    fn learner_crates_never_depend_on_the_protocol() {
+        let uses = "[package]\nname = \"auc-blend\"\n\n[dependencies]\nauc-core.workspace = true\nauc-eval = { workspace = true }\n";
+        let problem = protocol_dependency("auc-blend", uses).expect("a learner on auc-eval");
+        assert!(
+            problem.contains("auc-blend") && problem.contains("auc-eval"),
+            "{problem}"
+        );
+        for learner in LEARNER_CRATES {
+            assert!(protocol_dependency(learner, uses).is_some(), "{learner}");
+        }
+        // Front ends and the reproductions may use the protocol.
+        assert_eq!(protocol_dependency("auc-cli", uses), None);
+        // Metrics are allowed; so is the protocol in a learner's tests only.
+        let tests_only = "[dependencies]\nauc-metrics.workspace = true\n\n[dev-dependencies]\nauc-eval.workspace = true\n";
+        assert_eq!(protocol_dependency("auc-learners", tests_only), None);
+        assert_eq!(auc_dependencies(tests_only), ["auc-metrics"]);
     }
 
     #[test]

@@ -15,8 +15,8 @@
 use std::borrow::Cow;
 
 use auc_core::{Dataset, FitError, Label, Scorer};
-use auc_eval::folds::{derive_seed, splits_of_folds, stratified_kfold};
-use auc_eval::metrics::auc;
+use auc_metrics::folds::{derive_seed, splits_of_folds, stratified_kfold};
+use auc_metrics::metrics::auc;
 use auc_online::{Linear, MomentModel};
 use auc_prep::FeatureMap;
 use auc_stats::Moments;

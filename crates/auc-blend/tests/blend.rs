@@ -256,10 +256,10 @@ fn each_weights_held_out_auc_is_that_of_the_members_fitted_on_the_folds() {
     let c = told.unwrap().unwrap();
     // Fewer rows than the sample's cap: every row, in the folds the choice documents.
     assert_eq!((c.rows, c.folds), (700, 3));
-    let folds = auc_eval::folds::stratified_kfold(
+    let folds = auc_metrics::folds::stratified_kfold(
         train.labels(),
         3,
-        auc_eval::folds::derive_seed(5, &[7, 2]),
+        auc_metrics::folds::derive_seed(5, &[7, 2]),
     )
     .unwrap();
     let (mut trees, mut kernel) = (0.0, 0.0);

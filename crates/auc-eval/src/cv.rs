@@ -58,7 +58,7 @@ use serde::Serialize;
 
 use crate::calibration_cv::CalibrationSpec;
 pub use crate::error::EvalError;
-use crate::folds::{Split, derive_seed, repeated_stratified_kfold, stratified_kfold};
+use crate::folds::{FoldError, Split, derive_seed, repeated_stratified_kfold, stratified_kfold};
 use crate::metrics::{MetricError, auc, average_precision};
 use crate::partial::{check_max_fpr, partial_auc};
 use crate::scoring_rules;
@@ -598,7 +598,7 @@ fn run_protocol(
                 &[TAG_INNER_FOLDS, split.repeat as u64, split.fold as u64],
             );
             stratified_kfold(&labels, cfg.inner_folds, seed).map_err(|e| match e {
-                EvalError::Folds {
+                FoldError::Folds {
                     class, count, k, ..
                 } => EvalError::Folds {
                     class,
@@ -609,7 +609,7 @@ fn run_protocol(
                         split.repeat, split.fold
                     ),
                 },
-                other => other,
+                other => other.into(),
             })?
         } else {
             Vec::new()

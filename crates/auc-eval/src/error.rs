@@ -3,8 +3,10 @@
 use std::fmt;
 
 use auc_core::{FitError, Label, ParamError, ParamMap};
-
-use crate::metrics::MetricError;
+use auc_metrics::calibration::CalibrationError;
+use auc_metrics::calibration_cv::HeldOutError;
+use auc_metrics::folds::FoldError;
+use auc_metrics::metrics::MetricError;
 
 /// Why an evaluation could not produce its records.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,7 +73,7 @@ pub enum EvalError {
     /// The preparation stages could not be fitted on a training part (a feature map).
     Prep(auc_prep::PrepError),
     /// A calibration could not be fitted on the held-out scores.
-    Calibration(crate::calibration::CalibrationError),
+    Calibration(CalibrationError),
 }
 
 impl fmt::Display for EvalError {
@@ -124,6 +126,47 @@ impl std::error::Error for EvalError {
             EvalError::Metric { source, .. } => Some(source),
             // `Param` is transparent: its message is the parameter error's own.
             _ => None,
+        }
+    }
+}
+
+/// The folds' errors are the protocol's, with the same variant names and messages.
+impl From<FoldError> for EvalError {
+    fn from(e: FoldError) -> Self {
+        match e {
+            FoldError::Folds {
+                class,
+                count,
+                k,
+                part,
+            } => EvalError::Folds {
+                class,
+                count,
+                k,
+                part,
+            },
+            FoldError::FoldCount { k } => EvalError::FoldCount { k },
+            FoldError::Config {
+                name,
+                value,
+                allowed,
+            } => EvalError::Config {
+                name,
+                value,
+                allowed,
+            },
+        }
+    }
+}
+
+/// A calibration's held-out scores fail as the protocol's own fits do.
+impl From<HeldOutError> for EvalError {
+    fn from(e: HeldOutError) -> Self {
+        match e {
+            HeldOutError::Folds(e) => e.into(),
+            HeldOutError::Param(e) => EvalError::Param(e),
+            HeldOutError::Fit { params, source } => EvalError::Fit { params, source },
+            HeldOutError::Calibration(e) => EvalError::Calibration(e),
         }
     }
 }

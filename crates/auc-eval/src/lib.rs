@@ -1,23 +1,21 @@
-//! Evaluation of scoring functions the way the papers do it: exact AUC and AP, partial and
-//! multiclass AUC, ROC curves, repeated stratified cross-validation with an inner grid search,
-//! convergence curves, and the Friedman / Nemenyi tests across methods.
+//! Evaluation of scoring functions the way the papers do it: repeated stratified
+//! cross-validation with an inner grid search, parameter grids, convergence curves, the
+//! Friedman / Nemenyi tests across methods, and the records of each run.
 //!
 //! This crate sees learners only through `auc_core`'s traits ([`auc_core::DynFit`]), never a
 //! concrete algorithm, so the protocol cannot treat one method differently from another. It never
-//! reads files and never knows an algorithm's name.
+//! reads files and never knows an algorithm's name. No learner depends on it: what the learners
+//! measure with (AUC, AP, ROC, partial and multiclass AUC, the running AUC, calibration maps,
+//! stratified folds) is the `auc-metrics` crate below them, re-exported here at its old paths.
 
-pub mod calibration;
-pub mod calibration_cv;
 pub mod curve;
 pub mod cv;
 mod error;
-pub mod folds;
 pub mod grid;
-pub mod metrics;
-pub mod multiclass;
-pub mod partial;
-pub mod running;
-pub mod scoring_rules;
 pub mod stats;
+
+pub use auc_metrics::{
+    calibration, calibration_cv, folds, metrics, multiclass, partial, running, scoring_rules,
+};
 
 pub use error::EvalError;

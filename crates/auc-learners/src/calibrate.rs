@@ -3,9 +3,8 @@
 //! a [`Calibration`] (docs/math/calibration.md), and estimate its memory first.
 
 use auc_core::{DataShape, Dataset};
-use auc_eval::EvalError;
-use auc_eval::calibration::Calibration;
-use auc_eval::calibration_cv::CalibrationSpec;
+use auc_metrics::calibration::Calibration;
+use auc_metrics::calibration_cv::{CalibrationSpec, HeldOutError};
 
 use crate::trained::Configured;
 
@@ -33,14 +32,14 @@ pub fn calibration_bytes(
 ///
 /// # Errors
 /// A class with fewer than 2 rows, a failed fit, or held-out scores that are not finite
-/// ([`EvalError`], its source saying why).
+/// ([`HeldOutError`], its source saying why).
 pub fn fit_calibration(
     spec: &CalibrationSpec,
     config: &dyn Configured,
     average: bool,
     data: &Dataset,
     seed: u64,
-) -> Result<(Calibration, usize), EvalError> {
-    let procedure = config.procedure(average).map_err(EvalError::Param)?;
+) -> Result<(Calibration, usize), HeldOutError> {
+    let procedure = config.procedure(average).map_err(HeldOutError::Param)?;
     spec.fit(data, procedure.as_ref(), &config.params(), seed)
 }

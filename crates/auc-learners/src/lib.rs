@@ -29,8 +29,8 @@ mod registry;
 mod summary;
 mod trained;
 
-pub use auc_eval::calibration::{Calibration, CalibrationKind};
-pub use auc_eval::calibration_cv::{CalibrationSpec, DEFAULT_CALIBRATION_FOLDS};
+pub use auc_metrics::calibration::{Calibration, CalibrationKind};
+pub use auc_metrics::calibration_cv::{CalibrationSpec, DEFAULT_CALIBRATION_FOLDS, HeldOutError};
 pub use calibrate::{calibration_bytes, fit_calibration};
 pub use model::{Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION, TrainingRecord};
 pub use registry::{

@@ -36,7 +36,7 @@
 use std::fmt;
 
 use auc_core::{Dataset, ParamError, ParamMap, StateError};
-use auc_eval::calibration::Calibration;
+use auc_metrics::calibration::Calibration;
 use auc_prep::{Preparation, PreparationV3, PreparationV5};
 use serde::{Deserialize, Serialize};
 

@@ -3,7 +3,7 @@
 //!
 //! The fixtures are written by `test_data/gen_metric_fixtures.py` (numpy + scikit-learn, fixed
 //! seed); Python is needed only to regenerate them:
-//! `python3 crates/auc-eval/test_data/gen_metric_fixtures.py`.
+//! `python3 crates/auc-metrics/test_data/gen_metric_fixtures.py`.
 
 mod common;
 
@@ -11,7 +11,7 @@ use common::parse_labels;
 use std::cmp::Ordering;
 
 use auc_core::testing::tol::close;
-use auc_eval::metrics::{auc, average_precision, roc_curve};
+use auc_metrics::metrics::{auc, average_precision, roc_curve};
 use serde::Deserialize;
 
 /// How many metric cases the generator writes; an empty or truncated file fails.

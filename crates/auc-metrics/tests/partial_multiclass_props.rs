@@ -9,9 +9,9 @@ use std::cmp::Ordering;
 use auc_core::Label;
 use auc_core::testing::finite;
 use auc_core::testing::tol::close;
-use auc_eval::metrics::auc;
-use auc_eval::multiclass::{Average, Scheme, multiclass_auc};
-use auc_eval::partial::{mcclish, partial_auc};
+use auc_metrics::metrics::auc;
+use auc_metrics::multiclass::{Average, Scheme, multiclass_auc};
+use auc_metrics::partial::{mcclish, partial_auc};
 use proptest::collection::vec;
 use proptest::prelude::*;
 

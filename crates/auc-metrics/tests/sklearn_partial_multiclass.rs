@@ -7,8 +7,8 @@
 
 mod common;
 
-use auc_eval::multiclass::{Average, Scheme, multiclass_auc};
-use auc_eval::partial::partial_auc;
+use auc_metrics::multiclass::{Average, Scheme, multiclass_auc};
+use auc_metrics::partial::partial_auc;
 use common::parse_labels;
 use serde::Deserialize;
 

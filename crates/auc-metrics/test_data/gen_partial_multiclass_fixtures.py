@@ -4,10 +4,10 @@ partial_multiclass_fixtures.json.
 
 Run from anywhere (needs numpy and scikit-learn; Python is never a runtime dependency):
 
-    python3 crates/auc-eval/test_data/gen_partial_multiclass_fixtures.py
+    python3 crates/auc-metrics/test_data/gen_partial_multiclass_fixtures.py
 
-The Rust test crates/auc-eval/tests/sklearn_partial_multiclass.rs reads the JSON and checks that
-auc_eval::partial and auc_eval::multiclass agree with scikit-learn to 1e-12; the Python tests
+The Rust test crates/auc-metrics/tests/sklearn_partial_multiclass.rs reads the JSON and checks that
+auc_metrics::partial and auc_metrics::multiclass agree with scikit-learn to 1e-12; the Python tests
 (crates/auc-py/tests/test_metrics_partial_multiclass.py) read it too. The cases are
 deterministic (one fixed numpy seed), so re-running the script rewrites the same file unless
 scikit-learn's answers change.
@@ -146,7 +146,7 @@ def main():
         y[:k] = np.arange(k)  # every class present
         multiclass.append(multiclass_case(name, probability_rows(rng, n, k, grid, shift, y), y))
 
-    # Hand-sized: three classes, five rows, the example of auc_eval::multiclass's unit tests
+    # Hand-sized: three classes, five rows, the example of auc_metrics::multiclass's unit tests
     # (its rows sum to 1).
     multiclass.append(
         multiclass_case(

@@ -3,10 +3,10 @@
 
 Run from anywhere (needs numpy and scikit-learn; Python is never a runtime dependency):
 
-    python3 crates/auc-eval/test_data/gen_metric_fixtures.py
+    python3 crates/auc-metrics/test_data/gen_metric_fixtures.py
 
-The Rust test crates/auc-eval/tests/sklearn_fixtures.rs reads the JSON and checks that
-auc_eval::metrics agrees with scikit-learn to 1e-12 on every case. The cases are deterministic
+The Rust test crates/auc-metrics/tests/sklearn_fixtures.rs reads the JSON and checks that
+auc_metrics::metrics agrees with scikit-learn to 1e-12 on every case. The cases are deterministic
 (one fixed numpy seed), so re-running the script rewrites the same file unless scikit-learn's
 answers change.
 
@@ -140,7 +140,7 @@ def main():
     assert all(math.isfinite(v) for v in roc["fpr"] + roc["tpr"])
 
     doc = {
-        "generator": "crates/auc-eval/test_data/gen_metric_fixtures.py",
+        "generator": "crates/auc-metrics/test_data/gen_metric_fixtures.py",
         "sklearn_version": sklearn.__version__,
         "numpy_version": np.__version__,
         "seed": SEED,

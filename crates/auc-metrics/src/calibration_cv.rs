@@ -8,16 +8,68 @@
 //! and the model that is saved is fitted on every row: scikit-learn's
 //! `CalibratedClassifierCV(ensemble=False)` and LIBSVM's probability estimates do the same.
 
-use auc_core::{Dataset, DynFit, ParamMap};
+use std::fmt;
+
+use auc_core::{Dataset, DynFit, FitError, ParamError, ParamMap};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::EvalError;
 use crate::calibration::{Calibration, CalibrationError, CalibrationKind};
-use crate::folds::{derive_seed, stratified_kfold};
+use crate::folds::{FoldError, derive_seed, stratified_kfold};
+
+/// Why held-out scores, or the calibration fitted on them, could not be had. Each variant has
+/// one of the same name and message in the evaluation protocol's error, which reports it
+/// unchanged (a failed fit's source included).
+#[derive(Clone, Debug, PartialEq)]
+// Not `#[non_exhaustive]`: `auc_eval::EvalError` converts every variant, so a new one must
+// be converted there too.
+pub enum HeldOutError {
+    /// The folds could not be made (too few folds, or a class with fewer rows than folds).
+    Folds(FoldError),
+    /// The procedure could not be made from its parameters.
+    Param(ParamError),
+    /// Training on the other folds failed (the source says why).
+    Fit {
+        /// The full parameter set that was being trained.
+        params: ParamMap,
+        /// What the learner reported.
+        source: FitError,
+    },
+    /// A calibration could not be fitted on the held-out scores.
+    Calibration(CalibrationError),
+}
+
+impl fmt::Display for HeldOutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeldOutError::Folds(e) => write!(f, "{e}"),
+            HeldOutError::Param(e) => write!(f, "{e}"),
+            HeldOutError::Fit { params, .. } => {
+                write!(f, "training with parameters {params} failed")
+            }
+            HeldOutError::Calibration(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for HeldOutError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            HeldOutError::Fit { source, .. } => Some(source),
+            // The others are transparent: their message is the inner error's own.
+            _ => None,
+        }
+    }
+}
+
+impl From<FoldError> for HeldOutError {
+    fn from(e: FoldError) -> Self {
+        HeldOutError::Folds(e)
+    }
+}
 
 /// Seed-path tag of the calibration folds.
 const TAG_CALIBRATION_FOLDS: u64 = 21;
@@ -31,7 +83,7 @@ const TAG_CALIBRATION_FIT: u64 = 23;
 /// result depends only on `data`, `folds` and `seed`.
 ///
 /// # Errors
-/// Fewer than two folds, a class with fewer than `folds` rows ([`EvalError::Folds`]), or a fit
+/// Fewer than two folds, a class with fewer than `folds` rows ([`FoldError::Folds`]), or a fit
 /// that fails.
 pub fn held_out_scores(
     data: &Dataset,
@@ -39,7 +91,7 @@ pub fn held_out_scores(
     params: &ParamMap,
     folds: usize,
     seed: u64,
-) -> Result<Vec<f64>, EvalError> {
+) -> Result<Vec<f64>, HeldOutError> {
     let parts = stratified_kfold(
         data.labels(),
         folds,
@@ -67,13 +119,13 @@ pub fn held_out_scores(
                     &data.select(test),
                     derive_seed(seed, &[TAG_CALIBRATION_FIT, f as u64]),
                 )
-                .map_err(|source| EvalError::Fit {
+                .map_err(|source| HeldOutError::Fit {
                     params: params.clone(),
                     source,
                 })?;
             Ok(fitted.scores)
         })
-        .collect::<Result<Vec<Vec<f64>>, EvalError>>()?;
+        .collect::<Result<Vec<Vec<f64>>, HeldOutError>>()?;
     let mut scores = vec![0.0; data.n()];
     for (rows, s) in parts.iter().zip(scored) {
         for (&i, v) in rows.iter().zip(s) {
@@ -138,11 +190,11 @@ impl CalibrationSpec {
         fit: &dyn DynFit,
         params: &ParamMap,
         seed: u64,
-    ) -> Result<(Calibration, usize), EvalError> {
-        let folds = self.folds_for(data).map_err(EvalError::Calibration)?;
+    ) -> Result<(Calibration, usize), HeldOutError> {
+        let folds = self.folds_for(data).map_err(HeldOutError::Calibration)?;
         let scores = held_out_scores(data, fit, params, folds, seed)?;
-        let c =
-            Calibration::fit(self.kind, &scores, data.labels()).map_err(EvalError::Calibration)?;
+        let c = Calibration::fit(self.kind, &scores, data.labels())
+            .map_err(HeldOutError::Calibration)?;
         Ok((c, folds))
     }
 }

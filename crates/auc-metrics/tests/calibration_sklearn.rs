@@ -9,7 +9,7 @@
 mod common;
 
 use auc_core::Label;
-use auc_eval::calibration::{Calibration, CalibrationKind};
+use auc_metrics::calibration::{Calibration, CalibrationKind};
 use serde_json::Value;
 
 fn floats(v: &Value) -> Vec<f64> {

@@ -11,7 +11,9 @@
 //! |---|---|---|
 //! | $k$ | `k` | number of folds |
 //! | $R$ | `repeats` | number of independent repetitions of the k-fold split |
-//! | $n_c$ | [`EvalError::Folds`]`.count` | examples of class $c$ |
+//! | $n_c$ | [`FoldError::Folds`]`.count` | examples of class $c$ |
+
+use std::fmt;
 
 use auc_core::Label;
 use rand::SeedableRng;
@@ -19,7 +21,65 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
 
-use crate::error::EvalError;
+/// Why stratified folds could not be made. The evaluation protocol's error has a variant of the
+/// same name and message for each, so it reports them unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+// Not `#[non_exhaustive]`: `auc_eval::EvalError` converts every variant, so a new one must
+// be converted there too.
+pub enum FoldError {
+    /// A class has fewer examples than there are folds, so stratified folds cannot exist.
+    Folds {
+        /// The class that is too small.
+        class: Label,
+        /// How many examples it has in `part`.
+        count: usize,
+        /// The number of folds asked for.
+        k: usize,
+        /// Which rows were being split, e.g. `"the data"`.
+        part: String,
+    },
+    /// Fewer than two folds were asked for.
+    FoldCount {
+        /// The number asked for.
+        k: usize,
+    },
+    /// A setting is out of range (`repeats = 0`, or more than [`MAX_SPLITS`] splits).
+    Config {
+        /// The setting's name.
+        name: &'static str,
+        /// Its value.
+        value: usize,
+        /// The allowed values, in words.
+        allowed: &'static str,
+    },
+}
+
+impl fmt::Display for FoldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FoldError::Folds {
+                class,
+                count,
+                k,
+                part,
+            } => write!(
+                f,
+                "cannot make {k} stratified folds of {part}: class {class} has only {count} \
+                 example(s), fewer than {k}"
+            ),
+            FoldError::FoldCount { k } => write!(f, "{k} fold(s) asked for; at least 2 are needed"),
+            FoldError::Config {
+                name,
+                value,
+                allowed,
+            } => {
+                write!(f, "{name} = {value} is out of range: it must be {allowed}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FoldError {}
 
 /// One train/test split of a repeated k-fold cross-validation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -49,7 +109,7 @@ fn splitmix64(mut z: u64) -> u64 {
 /// a computation seeded this way gives the same bits on any number of threads.
 ///
 /// ```
-/// use auc_eval::folds::derive_seed;
+/// use auc_metrics::folds::derive_seed;
 /// assert_eq!(derive_seed(7, &[1, 2]), derive_seed(7, &[1, 2]));
 /// assert_ne!(derive_seed(7, &[1, 2]), derive_seed(7, &[2, 1]));
 /// ```
@@ -69,9 +129,9 @@ pub const MAX_SPLITS: usize = 1_000_000;
 
 /// The checks of [`stratified_kfold`] on `k`, done before anything is allocated: `k >= 2`, and
 /// both classes hold at least `k` examples (so `k` is at most half the rows).
-fn check_fold_count(labels: &[Label], k: usize) -> Result<(), EvalError> {
+fn check_fold_count(labels: &[Label], k: usize) -> Result<(), FoldError> {
     if k < 2 {
-        return Err(EvalError::FoldCount { k });
+        return Err(FoldError::FoldCount { k });
     }
     // Report the smaller class, so data holding one class only names the absent one (count 0).
     let pos = labels.iter().filter(|l| l.is_pos()).count();
@@ -81,7 +141,7 @@ fn check_fold_count(labels: &[Label], k: usize) -> Result<(), EvalError> {
         (Label::Neg, labels.len() - pos)
     };
     if count < k {
-        return Err(EvalError::Folds {
+        return Err(FoldError::Folds {
             class,
             count,
             k,
@@ -97,13 +157,13 @@ fn check_fold_count(labels: &[Label], k: usize) -> Result<(), EvalError> {
 /// folds round-robin; every fold gets $\lfloor n_c/k \rfloor$ or $\lceil n_c/k \rceil$ rows of
 /// class $c$. Each fold's indices are returned in increasing order.
 ///
-/// Errors if `k < 2` ([`EvalError::FoldCount`]) or a class has fewer than `k` examples
-/// ([`EvalError::Folds`], naming the class, its count and `k`).
+/// Errors if `k < 2` ([`FoldError::FoldCount`]) or a class has fewer than `k` examples
+/// ([`FoldError::Folds`], naming the class, its count and `k`).
 pub fn stratified_kfold(
     labels: &[Label],
     k: usize,
     seed: u64,
-) -> Result<Vec<Vec<usize>>, EvalError> {
+) -> Result<Vec<Vec<usize>>, FoldError> {
     check_fold_count(labels, k)?;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut folds: Vec<Vec<usize>> = vec![Vec::with_capacity(labels.len() / k + 2); k];
@@ -127,7 +187,7 @@ pub fn stratified_kfold(
 ///
 /// Repetition `r` uses [`stratified_kfold`] with the seed `derive_seed(seed, &[1, r])`. The
 /// training part of each split is every row outside its test fold, in increasing order.
-/// Errors as [`stratified_kfold`] does, and with [`EvalError::Config`] if `repeats == 0` or
+/// Errors as [`stratified_kfold`] does, and with [`FoldError::Config`] if `repeats == 0` or
 /// `repeats * k` exceeds [`MAX_SPLITS`]; every check runs before anything is allocated (a fold
 /// count of `u64::MAX` once overflowed the capacity computation and panicked).
 pub fn repeated_stratified_kfold(
@@ -135,9 +195,9 @@ pub fn repeated_stratified_kfold(
     k: usize,
     repeats: usize,
     seed: u64,
-) -> Result<Vec<Split>, EvalError> {
+) -> Result<Vec<Split>, FoldError> {
     if repeats == 0 {
-        return Err(EvalError::Config {
+        return Err(FoldError::Config {
             name: "repeats",
             value: 0,
             allowed: "at least 1",
@@ -147,7 +207,7 @@ pub fn repeated_stratified_kfold(
     let splits = repeats
         .checked_mul(k)
         .filter(|&s| s <= MAX_SPLITS)
-        .ok_or(EvalError::Config {
+        .ok_or(FoldError::Config {
             name: "repeats",
             value: repeats,
             allowed: "at most 1000000 / folds (at most a million train/test splits)",

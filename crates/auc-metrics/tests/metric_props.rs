@@ -8,7 +8,7 @@
 use auc_core::Label;
 use auc_core::testing::finite;
 use auc_core::testing::tol::close;
-use auc_eval::metrics::{MetricError, auc, average_precision, roc_curve};
+use auc_metrics::metrics::{MetricError, auc, average_precision, roc_curve};
 use proptest::collection::vec;
 use proptest::prelude::*;
 
