@@ -9,7 +9,7 @@ from sklearn import metrics as skm
 
 from auclearn import metrics
 
-FIXTURES = Path(__file__).resolve().parents[2] / "auc-eval" / "test_data" / "metric_fixtures.json"
+FIXTURES = Path(__file__).resolve().parents[2] / "auc-metrics" / "test_data" / "metric_fixtures.json"
 
 
 def load():

@@ -12,7 +12,7 @@ from sklearn import metrics as skm
 
 from auclearn import metrics
 
-FIXTURES = Path(__file__).resolve().parents[2] / "auc-eval" / "test_data" / "partial_multiclass_fixtures.json"
+FIXTURES = Path(__file__).resolve().parents[2] / "auc-metrics" / "test_data" / "partial_multiclass_fixtures.json"
 TOL = 1e-12
 
 
