@@ -55,9 +55,12 @@ pub enum Error {
     /// not finite).
     #[error(transparent)]
     Model(#[from] auc_learners::Error),
-    /// A cross-validation (`--tune`, `--calibrate`) could not be run.
+    /// `--tune`'s cross-validation could not be run.
     #[error(transparent)]
     Eval(#[from] auc_eval::EvalError),
+    /// A calibration's held-out scores (`--calibrate`) could not be had.
+    #[error(transparent)]
+    Calibration(#[from] auc_learners::HeldOutError),
     /// A batch fit failed.
     #[error(transparent)]
     Fit(#[from] auc_core::FitError),
