@@ -13,10 +13,10 @@ use serde_json::json;
 use crate::hyper::{HyperArgs, grid_points};
 use crate::input::{self, ReadArgs};
 use crate::output::{Error, line};
-use crate::progress::Bar;
+use crate::progress::{Bar, Stderr};
 use crate::stage_args::StageArgs;
 use auc_stream::memory::{self, Bytes};
-use auc_train::pool;
+use auc_train::{Learner, pool};
 
 /// What both `cv` and `curve` need: an algorithm, its data and how to prepare it.
 #[derive(clap::Args, Debug)]
@@ -260,10 +260,21 @@ fn save_splits(
     crate::output::write_atomic(path, text.as_bytes())
 }
 
-pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
-    let defaulted =
-        crate::default_learner::fill(&mut a.run.algo, &a.run.stages, &mut a.run.hyper, "auc cv");
-    let (mut algo, mut base) = a.run.algo()?;
+pub(crate) fn cv_cmd(a: CvArgs) -> Result<(), Error> {
+    let learner = match &a.run.algo {
+        Some(name) => Learner::Named(lookup(name)?),
+        None => Learner::Default,
+    };
+    let mut base = a.run.hyper.to_map()?;
+    let (mut algo, defaulted) = auc_train::default_learner::resolve(
+        learner,
+        &mut base,
+        &a.run.stages.spec(),
+        "auc cv",
+        &Stderr,
+    )?;
+    algo.check_names(&base)?;
+    crate::training::check_average(algo, a.run.average)?;
     if let Some(b) = a.max_fpr {
         auc_eval::partial::check_max_fpr(b).map_err(|e| format!("--max-fpr {b}: {e}"))?;
     }
@@ -277,7 +288,9 @@ pub(crate) fn cv_cmd(mut a: CvArgs) -> Result<(), Error> {
     let (data, test, choice) = a.run.load()?;
     input::need_both_classes(&data, "cross-validation")?;
     let mut points = points;
-    if let Some(wide) = crate::default_learner::for_wide_data(defaulted, data.dim(), "auc cv") {
+    if let Some(wide) =
+        auc_train::default_learner::wide_instead(defaulted, data.dim(), "auc cv", &Stderr)
+    {
         (algo, base, points) = (wide, ParamMap::new(), vec![ParamMap::new()]);
         first = algo.configure(&base)?;
     }

@@ -49,15 +49,6 @@ impl HyperArgs {
         Ok(self.given.clone())
     }
 
-    /// Sets `name` to `value` unless it was given; returns whether it was given.
-    pub(crate) fn set_default(&mut self, name: &str, value: f64) -> bool {
-        if self.given.get(name).is_some() {
-            return true;
-        }
-        self.given.set(name, value);
-        false
-    }
-
     /// Whether any parameter was given.
     pub(crate) fn is_empty(&self) -> bool {
         self.given.is_empty() && self.malformed.is_empty()

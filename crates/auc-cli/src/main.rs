@@ -12,7 +12,6 @@ mod calibration_args;
 mod commands;
 mod curve;
 mod cv;
-mod default_learner;
 mod friedman;
 mod hyper;
 mod info;

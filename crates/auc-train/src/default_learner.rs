@@ -10,11 +10,17 @@
 //!   ([`auc_learners::default_map_algorithm`], OPAUC-batch) at the lambda that ranks first
 //!   there (`docs/results/default-map.md`).
 //!
-//! A front end fills in its own flags or keywords from a [`DefaultLearner`] and says what it
-//! chose with [`DefaultLearner::message`]; the rule lives here once.
+//! [`resolve`] applies the rule for [`crate::train`] and for `auc cv` alike (the learner, the
+//! map learner's `lambda` filled in, the note saying so); [`wide_instead`] switches to the map
+//! learner on data too wide for the blend. The rule lives here once.
 
+use auc_core::ParamMap;
 use auc_learners::Algorithm;
 use auc_prep::{MapShape, TransformSpec};
+use auc_stream::Report;
+
+use crate::Error;
+use crate::request::Learner;
 
 /// The map learner's `lambda` when not given, as a power of 2: the point of the lambda grid
 /// with the best mean rank across the sets on a map (`docs/results/default-map.md`); the
@@ -93,4 +99,49 @@ impl DefaultLearner {
         );
         Some((wide, message))
     }
+}
+
+/// The learner `learner` names, or the default rule's for `stages` (the map learner's `lambda`
+/// set in `params` unless given), said as a note naming `command`; with the default learner it
+/// resolved to, for [`wide_instead`].
+pub fn resolve(
+    learner: Learner,
+    params: &mut ParamMap,
+    stages: &TransformSpec,
+    command: &str,
+    report: &dyn Report,
+) -> Result<(&'static Algorithm, Option<DefaultLearner>), Error> {
+    match learner {
+        Learner::Named(algo) => Ok((algo, None)),
+        Learner::Resumed => Err(Error::usage(
+            "a resumed learner needs the model to continue (--resume MODEL)",
+        )),
+        Learner::Default => {
+            let default = DefaultLearner::for_stages(stages);
+            let lambda_given = match default.lambda() {
+                Some(lambda) if params.get("lambda").is_none() => {
+                    params.set("lambda", lambda);
+                    false
+                }
+                Some(_) => true,
+                None => false,
+            };
+            report.note(&default.message(command, lambda_given));
+            Ok((default.algo, Some(default)))
+        }
+    }
+}
+
+/// The learner to fit instead of the default one `resolved` (by [`resolve`]) on data of `dim`
+/// features too wide for it, said as a note; `None` when the learner was named or takes the
+/// data.
+pub fn wide_instead(
+    resolved: Option<DefaultLearner>,
+    dim: usize,
+    command: &str,
+    report: &dyn Report,
+) -> Option<&'static Algorithm> {
+    let (wide, message) = resolved?.on_wide_data(dim, command)?;
+    report.note(&message);
+    Some(wide)
 }

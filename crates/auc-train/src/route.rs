@@ -23,9 +23,9 @@ use auc_learners::{Algorithm, Configured, Model, TrainingRecord};
 use auc_stream::Report;
 use auc_stream::memory;
 
-use crate::default_learner::DefaultLearner;
+use crate::default_learner::{self, DefaultLearner};
 use crate::outcome::{MomentSeconds, PREQUENTIAL_CALIBRATION_ROWS, Route, TrainOutcome};
-use crate::request::{CalibrateOn, Input, Learner, TrainRequest};
+use crate::request::{CalibrateOn, Input, TrainRequest};
 use crate::{Error, Order, arrays, calibrate, checks, in_memory, moments, resume, streamed, tune};
 
 /// Trains what `req` asks and returns the model; what is worth saying on the way goes to
@@ -34,7 +34,13 @@ pub fn train(mut req: TrainRequest<'_>, report: &dyn Report) -> Result<TrainOutc
     if let Some(model) = req.resume.take() {
         return resume::resume(*model, &req, report);
     }
-    let (algo, default) = resolve(&mut req, report)?;
+    let (algo, default) = default_learner::resolve(
+        req.learner,
+        &mut req.params,
+        &req.prep.transform,
+        &req.command,
+        report,
+    )?;
     let given = req.params.clone();
     check_request(algo, &given, &req)?;
     let observer = req.observer.take();
@@ -138,33 +144,6 @@ fn moments_refused(
         req.prep.read.limit,
         &req.prep.transform,
     )
-}
-
-/// The learner `req` names, or the default rule's, said as a note (with the map learner's
-/// `lambda` filled in unless given).
-fn resolve(
-    req: &mut TrainRequest<'_>,
-    report: &dyn Report,
-) -> Result<(&'static Algorithm, Option<DefaultLearner>), Error> {
-    match req.learner {
-        Learner::Named(algo) => Ok((algo, None)),
-        Learner::Resumed => Err(Error::usage(
-            "a resumed learner needs the model to continue (--resume MODEL)",
-        )),
-        Learner::Default => {
-            let default = DefaultLearner::for_stages(&req.prep.transform);
-            let lambda_given = match default.lambda() {
-                Some(lambda) if req.params.get("lambda").is_none() => {
-                    req.params.set("lambda", lambda);
-                    false
-                }
-                Some(_) => true,
-                None => false,
-            };
-            report.note(&default.message(&req.command, lambda_given));
-            Ok((default.algo, Some(default)))
-        }
-    }
 }
 
 /// What `req` asks that `algo` cannot do, refused before anything is read.
@@ -345,15 +324,12 @@ fn in_memory_route(
         report,
     )?;
     let data = &loaded.data;
-    let wide = default.and_then(|d| d.on_wide_data(data.dim(), &req.command));
     let no_params = ParamMap::new();
-    let (algo, given, config) = match wide {
-        Some((wide, message)) => {
-            report.note(&message);
-            (wide, &no_params, wide.configure(&no_params)?)
-        }
-        None => (algo, given, config),
-    };
+    let (algo, given, config) =
+        match default_learner::wide_instead(default, data.dim(), &req.command, report) {
+            Some(wide) => (wide, &no_params, wide.configure(&no_params)?),
+            None => (algo, given, config),
+        };
     let (mut config, given) =
         checks::fit_in_memory_limit(algo, given, config, data, opts.average, limit, report)?;
     let tuned = match &req.tune {
