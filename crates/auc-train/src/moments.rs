@@ -257,6 +257,22 @@ pub fn solve(
     source: &str,
 ) -> Result<(Model, String), Error> {
     let config = algo.configure(given)?;
+    // Both classes, or the refusal every route gives (a solve would fail on an empty class).
+    if let Ok(choice) = summary.choose_positive(positive) {
+        let (mut positives, mut negatives) = (0u64, 0u64);
+        for (label, count) in summary.label_counts() {
+            if choice.labels.contains(&label) {
+                positives += count;
+            } else {
+                negatives += count;
+            }
+        }
+        auc_stream::need_both(
+            positives,
+            negatives,
+            &format!("training {} from the moments of {source}", algo.name),
+        )?;
+    }
     memory::check(
         config.memory_bytes(
             &auc_core::DataShape {
