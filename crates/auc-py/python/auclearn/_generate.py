@@ -218,7 +218,7 @@ def _default_source(row: dict) -> str:
         f"docstring): a saved ``Default`` is a ``{row['name']}`` model, which ``auclearn.load`` "
         f"reads back as ``{name}``.",
     ]
-    lines = []
+    lines: list[str] = []
     for p in paragraphs:
         lines += ([""] if lines else []) + _wrapped(p, "", 92)
     return "\n".join([f"class {DEFAULT}({name}):", _quote(lines, "    ")])
