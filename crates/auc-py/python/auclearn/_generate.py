@@ -3,16 +3,16 @@
 The registry (``auc_learners::ALL``, which ``auc algos --json`` prints and
 ``auclearn._native.registry()`` returns) is the one place a learner, its parameters, their
 defaults and their docs are written. This generator turns it into ordinary Python source: one
-``class``
-per row with an explicit ``__init__`` (the row's parameters with the row's defaults, ``lambda``
-spelled ``lam``, then the shared arguments of ``auclearn._base.common_params``), a docstring
-from the row's title, citation line and parameter docs, and the row as ``_row``; then
-``Default``, the default learner; then ``ESTIMATORS`` and the old class names as aliases. The
-behaviour is the hand-written base classes of ``auclearn._base``. The file is committed, so
-type checkers and IDEs read real source (no stub), and ``test_registry.py`` fails when it
-differs from what this generator writes from the current registry.
+``class`` per row with an explicit ``__init__`` (the row's parameters with the row's defaults,
+``lambda`` spelled ``lam``, then the shared arguments of ``auclearn._base.common_params``), a
+docstring from the row's title, citation line and parameter docs, and the row as ``_row``
+(read from the registry at import); then ``Default``, the default learner (a subclass of the
+class of the row marked ``"default": true``); then ``ESTIMATORS`` and the old class names as
+aliases. The behaviour is the hand-written base classes of ``auclearn._base``. The file is
+committed, so type checkers and IDEs read real source (no stub), and ``test_registry.py``
+fails when it differs from what this generator writes from the current registry.
 
-Regenerate after a registry change (from the repository's root, with the extension built)::
+Regenerate after a registry change, with the extension rebuilt (``cargo xtask python``)::
 
     python -m auclearn._generate            # writes crates/auc-py/python/auclearn/estimators.py
     python -m auclearn._generate --check    # exits 1 when the committed file is stale
