@@ -36,13 +36,16 @@ use pyo3::prelude::*;
 use serde_json::Value;
 
 /// Every algorithm of the registry, in `auc algos` order, as the JSON list `auc algos --json`
-/// prints, each row with `online` (it has `partial_fit`) added.
+/// prints (`default` marks the default learner), each row with `online` (it has `partial_fit`)
+/// added.
 #[pyfunction]
 fn registry() -> String {
+    let default = auc_learners::default_algorithm().name;
     let rows: Vec<Value> = auc_learners::ALL
         .iter()
         .map(|a| {
             let mut v = a.to_json();
+            v["default"] = Value::Bool(a.name == default);
             v["online"] = Value::Bool(a.is_online());
             v
         })

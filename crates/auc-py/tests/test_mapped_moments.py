@@ -32,7 +32,7 @@ def data(n=600, sparse=False):
 
 
 def native(X):
-    return auclearn._estimators._as_native(X)
+    return auclearn._base._as_native(X)
 
 
 def survey_of_parts(X, cuts, scale, features, sigma, seed):

@@ -1,9 +1,15 @@
 """auclearn: scikit-learn estimators that maximize ROC AUC, over the ``auc`` Rust core.
 
-One estimator class per algorithm of the Rust registry (``auc algos`` lists them), created at
-import from that registry: ``OPAUC``, ``OAUCM``, ``AdmOAM``, ``OKAUCM``, ``GAMCVM``, ... (the class
-name is the algorithm's printed title without punctuation; ``ESTIMATORS`` maps each CLI name to
-its class, and ``Learner("opauc", eta=0.5)`` builds one by CLI name).
+``Default`` is the estimator to reach for first: the default learner, what ``auc train`` fits
+without ``--algo`` (today the blend of a Nystroem-kernel model and boosted trees, ``Blend``).
+
+Every algorithm of the Rust registry (``auc algos`` lists them) has its class, in the module
+``auclearn.estimators``: ordinary source generated from the registry by ``python -m
+auclearn._generate``. A class is named after the algorithm's registry name in CapWords
+(``opauc`` -> ``Opauc``, ``oauc-m`` -> ``OaucM``, ``bal-ftrl`` -> ``BalFtrl``, ``gam-cvm-k12``
+-> ``GamCvmK12``); the earlier names (``OPAUC``, ``OAUCM``, ``BALFTRL``, ``GAMCVMK12``, ...)
+are aliases of the same classes. ``ESTIMATORS`` maps each CLI name to its class, and
+``Learner("opauc", eta=0.5)`` builds one by CLI name.
 
 Nonlinear feature maps of the Gaussian kernel (Nystroem, random Fourier features, a random
 sigmoid layer) are a stage of every linear estimator (``features=``, ``n_features_map=``,
@@ -23,28 +29,21 @@ merged exactly and fitted: the batch moment learners on data held in pieces) and
 """
 
 from . import _native
+from . import estimators
+from ._base import PYTHON_NAMES, REGISTRY, AUCEstimator, OnlineAUCEstimator
 from ._feature_map import FeatureMap
-from ._estimators import (
-    ESTIMATORS,
-    PYTHON_NAMES,
-    REGISTRY,
-    AUCEstimator,
-    OnlineAUCEstimator,
-    Learner,
-    estimator_class,
-    from_bytes,
-    load,
-)
+from ._registry import Learner, estimator_class, from_bytes, load
 from ._stream import score_file, stream_fit
+from .estimators import *  # noqa: F403 (Default, every class, ESTIMATORS and the earlier names)
+from .estimators import ESTIMATORS, Default
 from . import metrics, model_selection, moments, stats
 from .model_selection import nested_cv
 from .stats import friedman_nemenyi
 
 __version__ = _native.__version__
 
-globals().update({cls.__name__: cls for cls in ESTIMATORS.values()})
-
 __all__ = [
+    "Default",
     "AUCEstimator",
     "ESTIMATORS",
     "FeatureMap",
@@ -53,6 +52,7 @@ __all__ = [
     "PYTHON_NAMES",
     "REGISTRY",
     "estimator_class",
+    "estimators",
     "friedman_nemenyi",
     "from_bytes",
     "load",
@@ -63,4 +63,10 @@ __all__ = [
     "score_file",
     "stats",
     "stream_fit",
-] + [cls.__name__ for cls in ESTIMATORS.values()]
+]
+# Then every estimator class by its own name (an earlier name is an alias: importable, not listed).
+__all__ += [
+    name
+    for name in estimators.__all__
+    if name not in __all__ and getattr(estimators, name).__name__ == name
+]

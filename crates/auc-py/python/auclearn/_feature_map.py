@@ -18,7 +18,7 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _native
-from ._estimators import _as_native, _plain, memory_limit
+from ._base import _as_native, _plain, memory_limit
 
 #: The map kinds, as the CLI's ``--features`` names them.
 KINDS = ("nystroem", "rff", "elm", "poly2")

@@ -16,14 +16,8 @@ import os
 import warnings
 
 from . import _native
-from ._estimators import (
-    AUCEstimator,
-    PYTHON_NAMES,
-    estimator_class,
-    from_model,
-    memory_limit,
-    takes_map,
-)
+from ._base import PYTHON_NAMES, AUCEstimator, memory_limit, takes_map
+from ._registry import estimator_class, from_model
 
 #: ``stream_fit``'s own keywords (how the files are read and fed), with their defaults; every
 #: other keyword is a constructor argument of the algorithm's estimator.
@@ -88,7 +82,7 @@ def stream_fit(data, algorithm, **kwargs) -> AUCEstimator:
     order and concatenated; LIBSVM or CSV, gzip detected) the way ``auc train`` does, without
     loading them into numpy, and returns the fitted estimator.
 
-    ``algorithm`` is a registry name (``"pa-i"``), an estimator class (``auclearn.PAI``) or an
+    ``algorithm`` is a registry name (``"pa-i"``), an estimator class (``auclearn.PaI``) or an
     estimator (whose constructor arguments are the defaults of the keywords). Keywords are the
     estimator's constructor arguments (``seed``, ``average``, the algorithm's parameters,
     ``one_hot``, ``features``, ``n_features_map``, ``feature_sigma``, ``cross_hash_bits``) and
@@ -187,7 +181,7 @@ def score_file(model, path, output=None, *, strict_dim=False):
     if isinstance(model, AUCEstimator):
         est = model
     else:
-        from ._estimators import load
+        from ._registry import load
 
         (model_path,) = check_paths(model)
         est = load(model_path)

@@ -32,7 +32,7 @@ import dask.array as da
 
 from . import _native
 from . import moments as _moments
-from ._estimators import AUCEstimator, _youden_threshold, memory_limit
+from ._base import AUCEstimator, _youden_threshold, memory_limit
 
 
 def _check_columns(X, source: str, dim: int) -> None:

@@ -9,7 +9,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.validation import check_array
 
-from ._estimators import PYTHON_NAMES, _as_native, _plain, estimator_class
+from ._base import PYTHON_NAMES, _as_native, _plain
+from ._registry import estimator_class
 
 __all__ = ["nested_cv"]
 

@@ -43,8 +43,9 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from . import _native
-from ._estimators import REGISTRY, AUCEstimator, Learner, _as_native
+from ._base import REGISTRY, AUCEstimator, _as_native
 from ._feature_map import FeatureMap
+from ._registry import Learner
 
 
 def moment_learners() -> list:

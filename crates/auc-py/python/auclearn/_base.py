@@ -1,10 +1,15 @@
-"""Scikit-learn estimators generated from the Rust learner registry (``auc_learners::ALL``).
+"""The hand-written half of the estimators: the base classes and the registry they read.
 
-One class per registry row is created at import: its constructor arguments are the row's
-parameters with the row's defaults (``lambda`` is spelled ``lam``), plus ``seed``, ``scale``,
-``pos_label``, ``calibration``, for linear learners ``average``, and for the learners whose model is linear in
-its input (``takes_map``: the linear learners and the moment learners) the feature map's
-``features``, ``n_features_map`` and ``feature_sigma``. Nothing here names a learner.
+Every estimator class is ordinary source in ``estimators.py``, generated from the Rust learner
+registry (``auc_learners::ALL``) by ``python -m auclearn._generate``: one class per registry row
+whose constructor takes the row's parameters with the row's defaults (``lambda`` is spelled
+``lam``) plus the shared arguments of ``common_params`` (``seed``, ``scale``, ``pos_label``,
+``calibration``, ``calibration_folds``, ``cross_hash_bits``, for linear learners ``average``,
+and for the learners whose model is linear in its input (``takes_map``: the linear learners and
+the moment learners) ``one_hot`` and the feature map's ``features``, ``n_features_map`` and
+``feature_sigma``). What the classes do is here, in ``AUCEstimator`` and
+``OnlineAUCEstimator``, driven by each class's registry row (``_row``). Nothing here names a
+learner.
 """
 
 from __future__ import annotations
@@ -41,15 +46,25 @@ def python_name(spec_name: str) -> str:
     return name
 
 
-def class_name(row: dict) -> str:
-    """The class of a registry row: its printed title without punctuation when the title spells
-    the name (``OAUC-M`` -> ``OAUCM``, ``AdmOAM``, ``OPAUC/OAUC-S`` -> ``OPAUC``), else the name in
-    capitals without hyphens (``gam-cvm-k1`` -> ``GAMCVMK1``)."""
-    alnum = lambda text: "".join(c for c in text if c.isascii() and c.isalnum())  # noqa: E731
-    title = alnum(row["title"].split("/")[0])
-    if title.lower() == alnum(row["name"]).lower():
-        return title[0].upper() + title[1:]
-    return alnum(row["name"]).upper()
+def registry_row(name: str) -> dict:
+    """The registry row of the learner called ``name`` (its registry name, not an alias): what
+    a generated class reads as ``_row``."""
+    for row in REGISTRY:
+        if row["name"] == name:
+            return row
+    raise RuntimeError(
+        f"the learner registry has no {name!r}: regenerate auclearn/estimators.py "
+        "(python crates/auc-py/python/auclearn/_generate.py)"
+    )
+
+
+def default_row() -> dict:
+    """The registry row of the default learner (``auc train`` without ``--algo``; ``"default":
+    true`` in ``auc algos --json``)."""
+    rows = [row for row in REGISTRY if row.get("default")]
+    if len(rows) != 1:
+        raise RuntimeError(f"the registry marks {len(rows)} default learners, not one")
+    return rows[0]
 
 
 #: The feature maps, as the CLI's ``--features`` names them.
@@ -468,53 +483,20 @@ class OnlineAUCEstimator(AUCEstimator):
         return self
 
 
-def _format_default(value) -> str:
-    return repr(value)
-
-
-def _docstring(row: dict, common: list) -> str:
-    lines = [
-        f"{row['title']}: {row['about']}",
-        "",
-        f"Registry name ``{row['name']}``"
-        + (f" (aliases {', '.join(row['aliases'])})" if row["aliases"] else "")
-        + f"; {row['family']} learner"
-        + ("; one pass, with ``partial_fit``." if row["online"] else "; batch (no ``partial_fit``)."),
-        "",
-        "Parameters",
-        "----------",
-    ]
-    for spec in row["params"]:
-        lines.append(f"{python_name(spec['name'])} : {spec['type']}, default={spec['default']!r}")
-        lines.append(f"    {spec['doc']} ({spec['allowed']}).")
-    for name, kind, default, doc in common:
-        lines.append(f"{name} : {kind}, default={default!r}")
-        lines.append(f"    {doc}")
-    lines += [
-        "",
-        "Attributes",
-        "----------",
-        "classes_ : ndarray of shape (2,)",
-        "    The two labels; ``decision_function`` scores ``classes_[1]``.",
-        "n_features_in_ : int",
-        "    Number of features seen in ``fit``.",
-        "threshold_ : float",
-        "    The score threshold maximizing TPR - FPR on the training scores:",
-        "    ``decision_function(X) = scores(X) - threshold_`` and ``predict`` returns",
-        "    ``classes_[1]`` where it is positive.",
-        "model_ : auclearn._native.Model",
-        "    The trained model (the ``auc`` command's model file; see ``save``).",
-    ]
-    if row["grid"]:
-        lines += ["", "Default search grid (``auc train --tune``): " + "; ".join(row["grid"]) + "."]
-    return "\n".join(lines)
-
-
-def _common_params(row: dict) -> list:
+def common_params(row: dict) -> list:
+    """The constructor arguments every estimator of ``row`` takes besides the row's own
+    parameters, in signature order: ``(name, annotation, numpydoc type, default, doc)``."""
     out = [
-        ("seed", "int", 0, "Seed of the learner's own random choices (reservoirs, landmarks)."),
+        (
+            "seed",
+            "int",
+            "int",
+            0,
+            "Seed of the learner's own random choices (reservoirs, landmarks).",
+        ),
         (
             "scale",
+            "Literal['none', 'minmax', 'maxabs', 'auto']",
             "{'none', 'minmax', 'maxabs', 'auto'}",
             "none",
             "Feature scaling fitted on the training rows and stored in the model (the CLI's "
@@ -522,12 +504,14 @@ def _common_params(row: dict) -> list:
         ),
         (
             "pos_label",
+            "Any",
             "label or None",
             None,
             "The positive class the learner ranks first; ``None``: ``classes_[1]``.",
         ),
         (
             "calibration",
+            "Literal['sigmoid', 'isotonic'] | None",
             "{None, 'sigmoid', 'isotonic'}",
             None,
             "Fit a calibration of the scores to probabilities (``predict_proba``): Platt's "
@@ -538,11 +522,13 @@ def _common_params(row: dict) -> list:
         (
             "calibration_folds",
             "int",
+            "int",
             5,
             "Folds of the calibration's internal cross-validation.",
         ),
         (
             "cross_hash_bits",
+            "int | None",
             "int or None",
             None,
             "Feature crosses (the CLI's ``--cross-hash-bits``, Vowpal Wabbit's ``-q``): the "
@@ -554,12 +540,19 @@ def _common_params(row: dict) -> list:
     ]
     if row["family"] == "linear":
         out.append(
-            ("average", "bool", False, "Score with the average of the iterates (``--average``).")
+            (
+                "average",
+                "bool",
+                "bool",
+                False,
+                "Score with the average of the iterates (``--average``).",
+            )
         )
     if takes_map(row):
         out += [
             (
                 "one_hot",
+                "int | None",
                 "int or None",
                 None,
                 "Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose "
@@ -569,6 +562,7 @@ def _common_params(row: dict) -> list:
             ),
             (
                 "features",
+                "Literal['nystroem', 'rff', 'elm', 'poly2'] | None",
                 "{None, 'nystroem', 'rff', 'elm', 'poly2'}",
                 None,
                 "A nonlinear feature map after scaling, fitted on a seeded sample of the "
@@ -579,12 +573,14 @@ def _common_params(row: dict) -> list:
             ),
             (
                 "n_features_map",
+                "int | None",
                 "int or None",
                 None,
                 "Landmarks (Nystroem) or random features (1000 by default for each).",
             ),
             (
                 "feature_sigma",
+                "Literal['scale', 'median'] | float",
                 "'scale', 'median' or float",
                 "scale",
                 "The Gaussian kernel width sigma, k(x, z) = exp(-|x - z|^2 / sigma^2): "
@@ -594,104 +590,3 @@ def _common_params(row: dict) -> list:
     return out
 
 
-def make_class(row: dict) -> type:
-    """The estimator class of one registry row."""
-    common = _common_params(row)
-    args = [(python_name(s["name"]), s["default"]) for s in row["params"]]
-    args += [(name, default) for name, _, default, _ in common]
-    names = [a for a, _ in args]
-    if len(set(names)) != len(names):
-        raise RuntimeError(f"{row['name']}: duplicate constructor argument in {names}")
-    signature = ", ".join(f"{a}={_format_default(d)}" for a, d in args)
-    body = "".join(f"    self.{a} = {a}\n" for a in names)
-    source = f"def __init__(self, *, {signature}):\n{body}"
-    namespace: dict = {}
-    exec(compile(source, f"<auclearn {row['name']}>", "exec"), namespace)  # noqa: S102
-    base = OnlineAUCEstimator if row["online"] else AUCEstimator
-    cls = type(
-        class_name(row),
-        (base,),
-        {
-            "__init__": namespace["__init__"],
-            "__doc__": _docstring(row, common),
-            "__module__": "auclearn",
-            "_row": row,
-        },
-    )
-    cls.__init__.__qualname__ = f"{cls.__name__}.__init__"
-    return cls
-
-
-#: Every estimator class, by registry name, in the registry's order.
-ESTIMATORS: dict = {}
-for _row in REGISTRY:
-    ESTIMATORS[_row["name"]] = make_class(_row)
-del _row
-
-_titles = [c.__name__ for c in ESTIMATORS.values()]
-if len(set(_titles)) != len(_titles):
-    raise RuntimeError(f"two registry rows map to one class name: {_titles}")
-
-
-def estimator_class(name: str) -> type:
-    """The class of the algorithm called ``name`` (a registry name or alias, as after ``auc
-    train --algo``)."""
-    for row in REGISTRY:
-        if name == row["name"] or name in row["aliases"]:
-            return ESTIMATORS[row["name"]]
-    raise ValueError(f"unknown algorithm {name!r}; known: {', '.join(ESTIMATORS)}")
-
-
-def Learner(name: str, **params) -> AUCEstimator:  # noqa: N802 (a factory spelled as a class)
-    """The estimator of the algorithm called ``name`` (a registry name or alias), e.g.
-    ``Learner("opauc", eta=0.5)`` is ``OPAUC(eta=0.5)``. Parameters use the Python spelling
-    (``lam`` for ``lambda``); the registry spelling is accepted too."""
-    cls = estimator_class(name)
-    params = {PYTHON_NAMES.get(k, k): v for k, v in params.items()}
-    return cls(**params)
-
-
-def load(path) -> AUCEstimator:
-    """Reads a model file written by ``auc train`` or ``save`` and returns its fitted estimator.
-
-    The file does not store the Python labels nor a ``predict`` threshold: the loaded estimator
-    has ``classes_ = [0, 1]`` (1: the model's positive class) and ``threshold_ = 0.0``, so
-    ``scores`` and ``decision_function`` both return the model's scores of its positive class
-    (as ``auc predict`` prints them). Set ``threshold_`` to predict with another cut.
-    """
-    with open(os.fspath(path), "rb") as f:
-        data = f.read()
-    return from_bytes(data)
-
-
-def from_bytes(data: bytes) -> AUCEstimator:
-    """The fitted estimator of a model file's bytes (see ``load``)."""
-    return from_model(_native.Model.from_bytes(data))
-
-
-def from_model(model) -> AUCEstimator:
-    """The fitted estimator of a native model (``_native.Model``): its class, its parameters,
-    ``classes_ = [0, 1]`` and ``threshold_ = 0.0`` (see ``load``)."""
-    cls = ESTIMATORS[model.algorithm]
-    stored = json.loads(model.params)
-    kwargs = {python_name(k): v for k, v in stored.items()}
-    kwargs["seed"] = model.seed
-    kwargs["scale"] = model.scaling
-    kwargs["cross_hash_bits"] = model.cross_bits
-    row = ESTIMATORS[model.algorithm]._row
-    if row["family"] == "linear":
-        kwargs["average"] = model.averaged
-    if takes_map(row):
-        kwargs["one_hot"] = model.one_hot
-        fm = model.feature_map
-        if fm is not None:
-            kwargs["features"], kwargs["n_features_map"], kwargs["feature_sigma"] = fm
-            if fm[0] == "poly2":
-                kwargs["n_features_map"], kwargs["feature_sigma"] = None, "scale"
-    est = cls(**kwargs)
-    est.model_ = model
-    est.classes_ = np.array([0, 1])
-    est._sign = 1.0
-    est.threshold_ = 0.0
-    est.n_features_in_ = model.dim
-    return est
