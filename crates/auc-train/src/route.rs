@@ -41,61 +41,26 @@ pub fn train(mut req: TrainRequest<'_>, report: &dyn Report) -> Result<TrainOutc
         &req.command,
         report,
     )?;
-    let given = req.params.clone();
+    let mut given = req.params.clone();
     check_request(algo, &given, &req)?;
     let observer = req.observer.take();
     // Without scaling the learner sees the values as read: those whose squares overflow are
     // refused.
     req.prep.read.bounded_values = req.prep.transform.reads_raw_values();
-    let mut given = given;
-    if let Input::Moments { summary, source } = &req.input {
-        let start = Instant::now();
-        let (mut model, line) = moments::solve(
-            algo,
-            &given,
-            summary,
-            &req.prep.positive,
-            &req.prep.transform,
-            req.options.seed,
-            req.options.max_memory,
-            source,
-        )?;
-        model.training.written_by = req.options.written_by.clone();
-        let solve = start.elapsed().as_secs_f64();
-        return Ok(TrainOutcome {
-            model,
-            route: Route::Moments,
-            seconds: solve,
-            moment_seconds: Some(MomentSeconds { pass: 0.0, solve }),
-            summary: Some(line),
-            tuned: None,
-        });
-    }
-    if let Input::Arrays(arrays) = &req.input {
-        if req.tune.is_some() {
-            return Err(Error::usage(
-                "tuning on arrays is the caller's cross-validation (auclearn.model_selection)",
-            ));
-        }
-        let config = algo.configure(&given)?;
-        config.procedure(req.options.average)?;
-        return arrays::fit(algo, config, arrays, &req, report);
-    }
-    match choose_route(algo, &given, &req) {
-        Route::Moments => match moment_route(algo, &given, &req, report)? {
+    if choose_route(algo, &given, &req) == Route::Moments {
+        match moment_route(algo, &given, &req, report)? {
             Ok(outcome) => return Ok(outcome),
+            // The class moments would not fit: the same minimizer over the rows.
             Err(over_rows) => given = over_rows,
-        },
-        _ => {
-            if let Some(why) = moments_refused(algo, &given, &req) {
-                moments::refuse_moment_files(req.input.paths(), why)?;
-            }
         }
+    } else if let Some(why) = moments_refused(algo, &given, &req) {
+        moments::refuse_moment_files(req.input.paths(), why)?;
     }
     let config = algo.configure(&given)?;
     config.procedure(req.options.average)?;
-    match choose_route(algo, &given, &req) {
-        Route::Streamed => streamed_route(algo, &given, config, &req, observer, report),
+    match (choose_route(algo, &given, &req), &req.input) {
+        (Route::Arrays, Input::Arrays(arrays)) => arrays::fit(algo, config, arrays, &req, report),
+        (Route::Streamed, _) => streamed_route(algo, &given, config, &req, observer, report),
         _ => in_memory_route(algo, default, &given, config, &req, observer, report),
     }
 }
@@ -157,17 +122,25 @@ fn check_request(algo: &Algorithm, given: &ParamMap, req: &TrainRequest<'_>) -> 
         )));
     }
     if req.observer.is_some()
-        && (!algo.is_online() || req.tune.is_some() || req.calibrate.is_some())
+        && (!algo.is_online()
+            || req.tune.is_some()
+            || req.calibrate.is_some()
+            || !matches!(req.input, Input::Files(_)))
     {
         return Err(Error::usage(format!(
             "prequential evaluation scores each row before a one-pass learner's step on it: {} {}",
             algo.name,
             if algo.is_online() {
-                "cannot be tuned or calibrated at the same time"
+                "cannot be tuned or calibrated at the same time, and watches rows read from files"
             } else {
                 "is a batch learner, fitted on all its data at once"
             }
         )));
+    }
+    if req.tune.is_some() && !matches!(req.input, Input::Files(_)) {
+        return Err(Error::usage(
+            "--tune cross-validates on rows read from files; tune arrays with the caller's own cross-validation (auclearn.model_selection)",
+        ));
     }
     let prequential = req
         .calibrate
@@ -187,15 +160,39 @@ fn check_request(algo: &Algorithm, given: &ParamMap, req: &TrainRequest<'_>) -> 
     Ok(())
 }
 
-/// [`Route::Moments`]: the model from the merged moments, or (the class moments too large for
-/// the budget, a learner that can solve over the rows) the parameters to fit it over the rows
-/// with instead, said as a note.
+/// [`Route::Moments`]: the model from the moments of a pass over the files (or from moments
+/// already merged), or (the class moments of a pass too large for the budget, a learner that
+/// can solve over the rows) the parameters to fit it over the rows with instead, said as a
+/// note.
 fn moment_route(
     algo: &'static Algorithm,
     given: &ParamMap,
     req: &TrainRequest<'_>,
     report: &dyn Report,
 ) -> Result<Result<TrainOutcome, ParamMap>, Error> {
+    if let Input::Moments { summary, source } = &req.input {
+        let start = Instant::now();
+        let (mut model, line) = moments::solve(
+            algo,
+            given,
+            summary,
+            &req.prep.positive,
+            &req.prep.transform,
+            req.options.seed,
+            req.options.max_memory,
+            source,
+        )?;
+        model.training.written_by = req.options.written_by.clone();
+        let solve = start.elapsed().as_secs_f64();
+        return Ok(Ok(TrainOutcome {
+            model,
+            route: Route::Moments,
+            seconds: solve,
+            moment_seconds: Some(MomentSeconds { pass: 0.0, solve }),
+            summary: Some(line),
+            tuned: None,
+        }));
+    }
     let mut read = req.prep.read.clone();
     read.dim = None;
     read.bounded_values = false;
