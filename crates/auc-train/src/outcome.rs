@@ -28,7 +28,7 @@ pub struct MomentSeconds {
     pub solve: f64,
 }
 
-/// A model trained by [`train`], with what a front end reports of the run.
+/// A model trained by [`crate::train`], with what a front end reports of the run.
 pub struct TrainOutcome {
     /// The model, ready to be saved (`Model::to_checked_bytes`).
     pub model: Model,

@@ -1,4 +1,4 @@
-//! [`crate::route::Route::Resumed`]: a saved one-pass model continued on new rows read as its
+//! [`crate::Route::Resumed`]: a saved one-pass model continued on new rows read as its
 //! training data was read and prepared (the model fixes the reading, the positive class and
 //! the scaling: no first pass). Without a shuffle the result equals one uninterrupted run over
 //! both inputs in order.
