@@ -463,14 +463,15 @@ impl auc_train::RowSource for Rows<'_> {
         Rows::is_sparse(self)
     }
 
-    fn for_each(&self, ahead: bool, f: &mut dyn FnMut(usize, Row<'_>, Option<Row<'_>>)) {
+    fn pass(&self, pass: &mut auc_train::RowPass<'_>) {
+        let ahead = pass.ahead();
         let mut scratch = Scratch::default();
         let mut next = Scratch::default();
         let n = Rows::n(self);
         for i in 0..n {
             let row = self.row(i, &mut scratch);
             let following = (ahead && i + 1 < n).then(|| self.row(i + 1, &mut next));
-            f(i, row, following);
+            pass.row(i, row, following);
         }
     }
 

@@ -4,7 +4,7 @@
 //! ([`continue_on_rows`], `partial_fit`). The same checks as every route (memory, both classes,
 //! averaging, a finite state) and the same record.
 
-use auc_core::{DataShape, Dataset, Label, OnlineLearner};
+use auc_core::{DataShape, Dataset, Label, OnlineLearner, Row};
 use auc_learners::{Calibration, CalibrationSpec, Configured, Model, Trained, Trainer};
 use auc_prep::{Preparation, RowBuffers};
 use auc_stream::{Report, memory};
@@ -139,6 +139,74 @@ fn fit_calibration(
     Ok(c)
 }
 
+/// What a pass over a [`RowSource`] does with each row: prepare it as the model's preparation
+/// says, then step a one-pass learner on it (its score before the step kept when asked) or
+/// score it. Built here, handed to [`RowSource::pass`], which calls [`RowPass::row`] for every
+/// row in order.
+pub struct RowPass<'a> {
+    work: Work<'a>,
+    prep: &'a Preparation,
+    plain: bool,
+    ahead: bool,
+    bufs: RowBuffers,
+}
+
+/// The two kinds of pass.
+enum Work<'a> {
+    /// Step a learner on each row (with its label), its prequential scores pushed when asked.
+    Learn {
+        learner: &'a mut dyn OnlineLearner,
+        labels: &'a [Label],
+        prequential: Option<&'a mut Vec<f64>>,
+    },
+    /// Score each row; the first score that is not finite is kept with its row.
+    Score {
+        state: &'a dyn Trained,
+        out: &'a mut Vec<f64>,
+        bad: Option<(usize, f64)>,
+    },
+}
+
+impl RowPass<'_> {
+    /// Whether the next row is wanted with each row (sparse rows whose features the stages keep:
+    /// the learner prefetches its state for them).
+    pub fn ahead(&self) -> bool {
+        self.ahead
+    }
+
+    /// Row `i` of the pass, with row `i + 1` when [`RowPass::ahead`] asked for it.
+    #[inline]
+    pub fn row(&mut self, i: usize, x: Row<'_>, next: Option<Row<'_>>) {
+        let x = if self.plain {
+            x
+        } else {
+            self.prep.apply_row(x, &mut self.bufs)
+        };
+        match &mut self.work {
+            Work::Learn {
+                learner,
+                labels,
+                prequential,
+            } => {
+                if let Some(next) = next {
+                    learner.prefetch(next);
+                }
+                if let Some(scores) = prequential.as_deref_mut() {
+                    scores.push(learner.score(x));
+                }
+                learner.update(x, labels[i]);
+            }
+            Work::Score { state, out, bad } => {
+                let s = state.score(x);
+                if !s.is_finite() && bad.is_none() {
+                    *bad = Some((i, s));
+                }
+                out.push(s);
+            }
+        }
+    }
+}
+
 /// Feeds `rows` to `learner` in order, each prepared as `prep` says (lent as they are when there
 /// is nothing to prepare). With `prequential`, each row's score by the learner before its step
 /// on the row is pushed there. Sparse rows whose features the stages keep are shown to the
@@ -148,25 +216,20 @@ fn feed(
     rows: &dyn RowSource,
     labels: &[Label],
     prep: &Preparation,
-    mut prequential: Option<&mut Vec<f64>>,
+    prequential: Option<&mut Vec<f64>>,
 ) {
-    let mut bufs = RowBuffers::new();
-    let plain = prep.transform.is_identity();
-    let ahead = rows.is_sparse() && !prep.transform.reshapes();
-    rows.for_each(ahead, &mut |i, x, next| {
-        if let Some(next) = next {
-            learner.prefetch(next);
-        }
-        let x = if plain {
-            x
-        } else {
-            prep.apply_row(x, &mut bufs)
-        };
-        if let Some(scores) = prequential.as_deref_mut() {
-            scores.push(learner.score(x));
-        }
-        learner.update(x, labels[i]);
-    });
+    let mut pass = RowPass {
+        ahead: rows.is_sparse() && !prep.transform.reshapes(),
+        plain: prep.transform.is_identity(),
+        prep,
+        bufs: RowBuffers::new(),
+        work: Work::Learn {
+            learner,
+            labels,
+            prequential,
+        },
+    };
+    rows.pass(&mut pass);
 }
 
 /// Continues the one-pass `model` on `rows` with `labels` in row order, exactly as a resumed
@@ -229,25 +292,24 @@ pub fn score_rows(
     prep: &Preparation,
 ) -> Result<Vec<f64>, Error> {
     let mut out = Vec::with_capacity(rows.n());
-    let mut bufs = RowBuffers::new();
-    let plain = prep.transform.is_identity();
-    let mut bad = None;
-    rows.for_each(false, &mut |i, x, _| {
-        if bad.is_some() {
-            return;
-        }
-        let s = if plain {
-            state.score(x)
-        } else {
-            state.score(prep.apply_row(x, &mut bufs))
-        };
-        if !s.is_finite() {
-            bad = Some(auc_learners::Error::NonFiniteScore { row: i, value: s });
-        }
-        out.push(s);
-    });
-    match bad {
-        Some(e) => Err(e.into()),
-        None => Ok(out),
+    let mut pass = RowPass {
+        ahead: false,
+        plain: prep.transform.is_identity(),
+        prep,
+        bufs: RowBuffers::new(),
+        work: Work::Score {
+            state,
+            out: &mut out,
+            bad: None,
+        },
+    };
+    rows.pass(&mut pass);
+    if let Work::Score {
+        bad: Some((row, value)),
+        ..
+    } = pass.work
+    {
+        return Err(auc_learners::Error::NonFiniteScore { row, value }.into());
     }
+    Ok(out)
 }

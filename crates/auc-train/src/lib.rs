@@ -70,6 +70,7 @@ pub use auc_stream::{PassOptions, Progress, Report, ShuffleSpec, Silent, fmt_lab
 
 pub use score::{ScoreOptions, Scored, ScoredFile, Scoring, score_file};
 
+pub use arrays::RowPass;
 pub use error::{Error, Refusal};
 pub use outcome::{MomentSeconds, PREQUENTIAL_CALIBRATION_ROWS, Route, TrainOutcome};
 pub use request::{Arrays, Calibrate, CalibrateOn, Input, Learner, RowSource, TrainRequest, Tune};
