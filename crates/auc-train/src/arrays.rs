@@ -4,13 +4,14 @@
 //! ([`continue_on_rows`], `partial_fit`). The same checks as every route (memory, both classes,
 //! averaging, a finite state) and the same record.
 
-use auc_core::{DataShape, Dataset, Label, OnlineLearner, Row};
+use auc_core::{DataShape, Dataset, Label, OnlineLearner};
 use auc_learners::{Calibration, CalibrationSpec, Configured, Model, Trained, Trainer};
-use auc_prep::{Preparation, RowBuffers};
+use auc_prep::Preparation;
 use auc_stream::{Report, memory};
 
 use crate::outcome::{Route, TrainOutcome};
-use crate::request::{Arrays, RowSource, TrainRequest};
+use crate::request::{Arrays, TrainRequest};
+use crate::rows::{RowPass, RowSource};
 use crate::{Error, checks};
 
 /// The shape that sizes a learner on `rows` with `labels` through `prep`.
@@ -139,74 +140,6 @@ fn fit_calibration(
     Ok(c)
 }
 
-/// What a pass over a [`RowSource`] does with each row: prepare it as the model's preparation
-/// says, then step a one-pass learner on it (its score before the step kept when asked) or
-/// score it. Built here, handed to [`RowSource::pass`], which calls [`RowPass::row`] for every
-/// row in order.
-pub struct RowPass<'a> {
-    work: Work<'a>,
-    prep: &'a Preparation,
-    plain: bool,
-    ahead: bool,
-    bufs: RowBuffers,
-}
-
-/// The two kinds of pass.
-enum Work<'a> {
-    /// Step a learner on each row (with its label), its prequential scores pushed when asked.
-    Learn {
-        learner: &'a mut dyn OnlineLearner,
-        labels: &'a [Label],
-        prequential: Option<&'a mut Vec<f64>>,
-    },
-    /// Score each row; the first score that is not finite is kept with its row.
-    Score {
-        state: &'a dyn Trained,
-        out: &'a mut Vec<f64>,
-        bad: Option<(usize, f64)>,
-    },
-}
-
-impl RowPass<'_> {
-    /// Whether the next row is wanted with each row (sparse rows whose features the stages keep:
-    /// the learner prefetches its state for them).
-    pub fn ahead(&self) -> bool {
-        self.ahead
-    }
-
-    /// Row `i` of the pass, with row `i + 1` when [`RowPass::ahead`] asked for it.
-    #[inline]
-    pub fn row(&mut self, i: usize, x: Row<'_>, next: Option<Row<'_>>) {
-        let x = if self.plain {
-            x
-        } else {
-            self.prep.apply_row(x, &mut self.bufs)
-        };
-        match &mut self.work {
-            Work::Learn {
-                learner,
-                labels,
-                prequential,
-            } => {
-                if let Some(next) = next {
-                    learner.prefetch(next);
-                }
-                if let Some(scores) = prequential.as_deref_mut() {
-                    scores.push(learner.score(x));
-                }
-                learner.update(x, labels[i]);
-            }
-            Work::Score { state, out, bad } => {
-                let s = state.score(x);
-                if !s.is_finite() && bad.is_none() {
-                    *bad = Some((i, s));
-                }
-                out.push(s);
-            }
-        }
-    }
-}
-
 /// Feeds `rows` to `learner` in order, each prepared as `prep` says (lent as they are when there
 /// is nothing to prepare). With `prequential`, each row's score by the learner before its step
 /// on the row is pushed there. Sparse rows whose features the stages keep are shown to the
@@ -218,18 +151,14 @@ fn feed(
     prep: &Preparation,
     prequential: Option<&mut Vec<f64>>,
 ) {
-    let mut pass = RowPass {
-        ahead: rows.is_sparse() && !prep.transform.reshapes(),
-        plain: prep.transform.is_identity(),
+    let ahead = rows.is_sparse() && !prep.transform.reshapes();
+    rows.pass(&mut RowPass::learn(
+        learner,
+        labels,
         prep,
-        bufs: RowBuffers::new(),
-        work: Work::Learn {
-            learner,
-            labels,
-            prequential,
-        },
-    };
-    rows.pass(&mut pass);
+        prequential,
+        ahead,
+    ));
 }
 
 /// Continues the one-pass `model` on `rows` with `labels` in row order, exactly as a resumed
@@ -292,23 +221,9 @@ pub fn score_rows(
     prep: &Preparation,
 ) -> Result<Vec<f64>, Error> {
     let mut out = Vec::with_capacity(rows.n());
-    let mut pass = RowPass {
-        ahead: false,
-        plain: prep.transform.is_identity(),
-        prep,
-        bufs: RowBuffers::new(),
-        work: Work::Score {
-            state,
-            out: &mut out,
-            bad: None,
-        },
-    };
+    let mut pass = RowPass::score(state, &mut out, prep);
     rows.pass(&mut pass);
-    if let Work::Score {
-        bad: Some((row, value)),
-        ..
-    } = pass.work
-    {
+    if let Some((row, value)) = pass.not_finite() {
         return Err(auc_learners::Error::NonFiniteScore { row, value }.into());
     }
     Ok(out)

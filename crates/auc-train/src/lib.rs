@@ -60,6 +60,7 @@ mod outcome;
 mod request;
 pub mod resume;
 mod route;
+mod rows;
 mod score;
 pub mod streamed;
 pub mod tune;
@@ -70,11 +71,11 @@ pub use auc_stream::{PassOptions, Progress, Report, ShuffleSpec, Silent, fmt_lab
 
 pub use score::{ScoreOptions, Scored, ScoredFile, Scoring, score_file};
 
-pub use arrays::RowPass;
 pub use error::{Error, Refusal};
 pub use outcome::{MomentSeconds, PREQUENTIAL_CALIBRATION_ROWS, Route, TrainOutcome};
-pub use request::{Arrays, Calibrate, CalibrateOn, Input, Learner, RowSource, TrainRequest, Tune};
+pub use request::{Arrays, Calibrate, CalibrateOn, Input, Learner, TrainRequest, Tune};
 pub use route::{choose_route, train};
+pub use rows::{RowPass, RowSource};
 
 /// The order a one-pass learner sees the rows in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

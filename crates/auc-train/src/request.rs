@@ -8,10 +8,11 @@ use auc_core::ParamMap;
 use auc_learners::{Algorithm, CalibrationSpec, Model};
 use auc_prep::PrepSpec;
 
-use auc_core::{Dataset, Label};
+use auc_core::Label;
 use auc_prep::Preparation;
 
-use crate::{Error, Options};
+use crate::Options;
+use crate::rows::RowSource;
 
 /// Which learner a request trains.
 #[derive(Clone, Copy, Debug)]
@@ -128,24 +129,6 @@ impl<'a> TrainRequest<'a> {
             command: "auc train".to_owned(),
         }
     }
-}
-
-/// Rows a caller holds, lent one at a time in order (converted into the caller's scratch space
-/// where they are not stored as the learners read them).
-pub trait RowSource: Sync {
-    /// The number of rows.
-    fn n(&self) -> usize;
-    /// The number of features of every row.
-    fn dim(&self) -> usize;
-    /// Whether the rows are sparse (their stored non-zeros only).
-    fn is_sparse(&self) -> bool;
-    /// Hands every row `i` to `pass.row(i, row, next)` in order, with row `i + 1` as `next`
-    /// when `pass.ahead()` asks for it and there is one (the learner's prefetch of its state).
-    /// The pass is a concrete type, so its per-row work is a static call the implementation's
-    /// loop can inline: a callback through a trait object cost a tenth of a sparse one-pass fit.
-    fn pass(&self, pass: &mut crate::arrays::RowPass<'_>);
-    /// The rows, with `labels`, as a dataset (a copy: dense stays dense, sparse sparse).
-    fn dataset(&self, labels: Vec<Label>) -> Result<Dataset, Error>;
 }
 
 /// Rows in memory with their labels and the preparation fitted on them: the input of
