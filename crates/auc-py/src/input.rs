@@ -468,10 +468,19 @@ impl auc_train::RowSource for Rows<'_> {
         let mut scratch = Scratch::default();
         let mut next = Scratch::default();
         let n = Rows::n(self);
-        for i in 0..n {
-            let row = self.row(i, &mut scratch);
-            let following = (ahead && i + 1 < n).then(|| self.row(i + 1, &mut next));
-            pass.row(i, row, following);
+        if ahead {
+            for i in 0..n {
+                let row = self.row(i, &mut scratch);
+                if i + 1 < n {
+                    pass.prefetch(self.row(i + 1, &mut next));
+                }
+                pass.row(i, row);
+            }
+        } else {
+            for i in 0..n {
+                let row = self.row(i, &mut scratch);
+                pass.row(i, row);
+            }
         }
     }
 
