@@ -72,9 +72,9 @@ pub use auc_stream::{PassOptions, Progress, Report, ShuffleSpec, Silent, fmt_lab
 pub use score::{ScoreOptions, Scored, ScoredFile, Scoring, score_file};
 
 pub use error::{Error, Refusal};
-pub use outcome::{MomentSeconds, PREQUENTIAL_CALIBRATION_ROWS, Route, TrainOutcome};
+pub use outcome::{MomentSeconds, Route, TrainOutcome};
 pub use request::{Arrays, Calibrate, CalibrateOn, Input, Learner, TrainRequest, Tune};
-pub use route::{choose_route, train};
+pub use route::{PREQUENTIAL_CALIBRATION_ROWS, choose_route, train};
 pub use rows::{RowPass, RowSource};
 
 /// The order a one-pass learner sees the rows in.

@@ -59,18 +59,6 @@ impl std::fmt::Display for TooWide {
 
 impl std::error::Error for TooWide {}
 
-impl TooWide {
-    /// The features the class moments were of.
-    pub fn dim(&self) -> usize {
-        self.dim
-    }
-
-    /// The bytes they would need.
-    pub fn needed(&self) -> u64 {
-        self.needed
-    }
-}
-
 /// A model fitted from the moments of a pass.
 pub struct MomentFit {
     /// The model, ready to be saved.

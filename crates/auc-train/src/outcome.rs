@@ -43,6 +43,3 @@ pub struct TrainOutcome {
     /// What `--tune` chose.
     pub tuned: Option<Tuned>,
 }
-
-/// The most prequential scores a calibration on them keeps: the last this many rows'.
-pub const PREQUENTIAL_CALIBRATION_ROWS: usize = 1 << 20;

@@ -24,9 +24,12 @@ use auc_stream::Report;
 use auc_stream::memory;
 
 use crate::default_learner::{self, DefaultLearner};
-use crate::outcome::{MomentSeconds, PREQUENTIAL_CALIBRATION_ROWS, Route, TrainOutcome};
+use crate::outcome::{MomentSeconds, Route, TrainOutcome};
 use crate::request::{CalibrateOn, Input, TrainRequest};
 use crate::{Error, Order, arrays, calibrate, checks, in_memory, moments, resume, streamed, tune};
+
+/// The most prequential scores a calibration on them keeps: the last this many rows'.
+pub const PREQUENTIAL_CALIBRATION_ROWS: usize = 1 << 20;
 
 /// Trains what `req` asks and returns the model; what is worth saying on the way goes to
 /// `report` (the default learner chosen, the positive class, notes, warnings, progress).
