@@ -124,6 +124,9 @@ impl RunArgs {
         // Learning from the values as read: refuse those whose squares overflow.
         let mut opts = self.read.options(self.limit)?;
         opts.bounded_values = self.stages.spec().reads_raw_values();
+        let paths: Vec<&std::path::Path> = self.data().iter().map(|p| p.as_path()).collect();
+        let opts = opts.surveyed(&paths)?;
+        input::report_schema(&opts);
         let mut train = input::read_with(&opts, self.data(), self.limit)?;
         memory::check(
             train.stored_bytes(),
@@ -142,7 +145,9 @@ impl RunArgs {
             input::report_positive(&choice, &data);
             return Ok((data, None, choice));
         };
-        let mut test = self.read.read(std::slice::from_ref(test_path), None)?;
+        let mut test_opts = opts.clone();
+        test_opts.limit = None;
+        let mut test = input::read_with(&test_opts, std::slice::from_ref(test_path), None)?;
         let dim = train.dim().max(test.dim());
         train = train.with_dim(dim)?;
         test = test.with_dim(dim)?;

@@ -22,8 +22,10 @@ pub(crate) struct ReadArgs {
     /// else, standard input included, as LIBSVM.
     #[arg(long, value_enum, help_heading = "Reading")]
     format: Option<FormatArg>,
-    /// CSV label column: a 0-based position, a header name, `last`, or `auto`, the default: the
-    /// header's column named label, class, target or y (ignoring case), else column 0.
+    /// CSV label column: a header name (any case), a 0-based position, `last`, or `auto`, the
+    /// default: the header's column named label, class, target, y, outcome or response (any
+    /// case); a header without one is refused with its columns listed. A file without a header
+    /// keeps column 0.
     #[arg(long, value_name = "COLUMN", help_heading = "Reading")]
     label_column: Option<String>,
     /// CSV field delimiter: one character, or `tab` [default: `,`; tab for .tsv].
@@ -32,17 +34,35 @@ pub(crate) struct ReadArgs {
     /// CSV header line: `auto` detects one (a first line with a field that is not a number).
     #[arg(long, value_enum, help_heading = "Reading")]
     header: Option<HeaderArg>,
-    /// Label value(s) of the positive class, comma separated. Default: +1 / 1 of a file labelled
-    /// {-1, +1} / {0, 1} (as scikit-learn, LIBSVM and Vowpal Wabbit), the minority class
-    /// otherwise.
+    /// Label value(s) of the positive class, comma separated: numbers, or text such as `bad`
+    /// or `yes` in a CSV file with a header. Default: +1 / 1 of a file labelled {-1, +1} /
+    /// {0, 1} (as scikit-learn, LIBSVM and Vowpal Wabbit); in a CSV file with a header, the
+    /// value 1, +1, true or yes of a two-valued label; else the minority class.
     #[arg(
         long,
         value_name = "LABEL[,LABEL..]",
         value_delimiter = ',',
         allow_negative_numbers = true,
+        allow_hyphen_values = true,
         help_heading = "Reading"
     )]
-    pub(crate) positive: Option<Vec<f64>>,
+    pub(crate) positive: Option<Vec<String>>,
+    /// Tokens that mean a missing value in a CSV file with a header, comma separated, replacing
+    /// the default set; an empty field is always missing [default: NA,N/A,NaN,nan,null,NULL,?].
+    #[arg(long, value_name = "TOKEN[,TOKEN..]", help_heading = "Tables")]
+    na_values: Option<String>,
+    /// Columns to read as categories although their values are numbers (codes), comma
+    /// separated names. Columns with a value that is not a number are categorical anyway.
+    #[arg(long, value_name = "NAME[,NAME..]", value_delimiter = ',', help_heading = "Tables")]
+    categorical: Option<Vec<String>>,
+    /// The least number of training rows a category needs for a feature of its own; rarer
+    /// values share the "other" feature with values never seen in training [default: 5].
+    #[arg(long, value_name = "N", help_heading = "Tables")]
+    min_category_count: Option<u64>,
+    /// The most one-hot features of one categorical column; a column with more categories is
+    /// hashed into this many features instead [default: 64].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=65536), help_heading = "Tables")]
+    max_one_hot: Option<u64>,
     /// Fold feature indices into 2^B features (Vowpal Wabbit's `-b`), for files with huge or
     /// unbounded index spaces; colliding values in a row are summed.
     #[arg(long, value_name = "B", value_parser = clap::value_parser!(u8).range(1..=31), help_heading = "Reading")]
@@ -115,6 +135,21 @@ impl ReadArgs {
             Some(HeaderArg::Yes) => Some(true),
             Some(HeaderArg::No) => Some(false),
         };
+        if let Some(na) = &self.na_values {
+            csv.table.na = auc_data::table::NaTokens::from_word(na);
+        }
+        if let Some(c) = &self.categorical {
+            csv.table.categorical = c.clone();
+        }
+        if let Some(n) = self.min_category_count {
+            csv.table.min_count = n;
+        }
+        if let Some(n) = self.max_one_hot {
+            csv.table.max_one_hot = n as usize;
+        }
+        if let Some(p) = &self.positive {
+            csv.table.positive = p.clone();
+        }
         Ok(ReadOptions {
             dim: None,
             limit,
@@ -128,6 +163,7 @@ impl ReadArgs {
             cross_bits: self.cross_hash_bits,
             max_line_bytes: self.max_line_bytes(),
             bounded_values: false,
+            schema: None,
         })
     }
 
@@ -142,7 +178,7 @@ impl ReadArgs {
     /// The positive-class rule: the given labels, else the default rule.
     pub(crate) fn positive_rule(&self) -> Positive {
         match &self.positive {
-            Some(l) => Positive::Labels(l.clone()),
+            Some(l) => Positive::Named(l.clone()),
             None => Positive::Auto,
         }
     }
@@ -302,6 +338,22 @@ pub(crate) fn fmt_labels(labels: &[f64]) -> String {
 
 pub(crate) use auc_stream::fmt_label;
 
+/// What the survey of a table decided, on stderr: its label and positive class, categorical
+/// columns and filled cells (nothing for files read without a schema).
+pub(crate) fn report_schema(opts: &ReadOptions) {
+    let Some(schema) = &opts.schema else {
+        return;
+    };
+    let (pos, neg) = schema.label.class_counts();
+    eprintln!(
+        "auc: label column \"{}\"; positive class: {}; {pos} positive, {neg} negative",
+        schema.label.name, schema.label
+    );
+    for note in schema.notes() {
+        eprintln!("auc: {note}");
+    }
+}
+
 /// The stderr line that says which class is positive and why.
 pub(crate) fn report_positive(choice: &PositiveChoice, data: &Dataset) {
     let (pos, neg) = data.class_counts();
@@ -312,6 +364,10 @@ pub(crate) fn report_positive(choice: &PositiveChoice, data: &Dataset) {
 /// class only gives no ground for a rule's reason (`+1 of a {-1, +1} file` for a file of `1`s),
 /// so that line says what was seen instead.
 pub(crate) fn report_positive_counts(choice: &PositiveChoice, pos: u64, neg: u64) {
+    // A table's positive class is said when its schema is fitted, in its own words.
+    if choice.rule == auc_data::PositiveRule::Table {
+        return;
+    }
     if (pos == 0 || neg == 0) && choice.rule != auc_data::PositiveRule::Given {
         eprintln!("auc: one class only: {pos} positive, {neg} negative");
         return;

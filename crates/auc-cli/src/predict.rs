@@ -126,6 +126,26 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         max_line_bytes: a.read.max_line_bytes(),
     };
     let scoring = auc_train::Scoring::open(&m, &a.data, &options, &Stderr)?;
+    // Rows without the label column are scored and nothing else: there is nothing to measure.
+    let no_metrics = a.no_metrics || !scoring.labelled();
+    if !a.json {
+        if !scoring.labelled() && !a.no_metrics {
+            eprintln!(
+                "auc: {} has no label column: scoring its rows only (no AUC)",
+                a.data.display()
+            );
+        }
+        let ignored = scoring.ignored_columns();
+        if !ignored.is_empty() {
+            eprintln!(
+                "auc: {} column{} the model does not use {} ignored: {}",
+                ignored.len(),
+                if ignored.len() == 1 { "" } else { "s" },
+                if ignored.len() == 1 { "is" } else { "are" },
+                ignored.join(", ")
+            );
+        }
+    }
     let mut sink = Sink::create(a.output.as_deref().unwrap_or(Path::new("-")))?;
     // Kept for the metrics: the scores, with --proba the probabilities printed, the labels.
     let (mut scores, mut probs, mut labels) = (Vec::new(), Vec::new(), Vec::new());
@@ -145,7 +165,7 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         }
         sink.write(text.as_bytes())
             .map_err(auc_train::Error::Callback)?;
-        if !a.no_metrics {
+        if !no_metrics {
             scores.extend_from_slice(s);
             probs.extend_from_slice(&p);
             labels.extend_from_slice(chunk.labels);
@@ -162,7 +182,7 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
             prep.dim
         );
     }
-    if a.no_metrics {
+    if no_metrics {
         report_count(&a, done.rows, seconds, unseen);
     } else {
         report_metrics(
@@ -170,12 +190,22 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
             &scores,
             a.proba.then_some(probs.as_slice()),
             &labels,
-            &positive,
+            (&positive, &positive_words(&a, prep, &positive)),
             seconds,
             unseen,
         );
     }
     Ok(())
+}
+
+/// The class the printed metrics take as positive, in words: a table's label values (the
+/// model's, or those of `--positive`), else the label numbers.
+fn positive_words(a: &PredictArgs, prep: &auc_prep::Preparation, positive: &[f64]) -> String {
+    match (prep.reading.schema(), &a.read.positive) {
+        (Some(_), Some(given)) => given.join(","),
+        (Some(s), None) => s.label.positive.join(","),
+        (None, _) => input::fmt_labels(positive),
+    }
 }
 
 /// The number of rows scored, when no metrics are computed.
@@ -197,7 +227,7 @@ fn report_metrics(
     scores: &[f64],
     probs: Option<&[f64]>,
     labels: &[Label],
-    positive: &[f64],
+    (positive, positive_words): (&[f64], &str),
     seconds: f64,
     unseen: u64,
 ) {
@@ -228,12 +258,24 @@ fn report_metrics(
     match metrics {
         Ok((auc, ap)) => eprintln!(
             "auc: {n} examples scored in {seconds:.3} s; AUC {auc:.6}, AP {ap:.6}{loss_text} against the file's labels (positive class {})",
-            input::fmt_labels(positive)
+            positive_words
         ),
         Err(_) => eprintln!(
             "auc: {n} examples scored in {seconds:.3} s (the file's labels hold one class: no AUC){loss_text}"
         ),
     }
+}
+
+/// A table column in words: `income (number, missing filled)`, `color (3 categories)`.
+fn describe_column(c: &auc_data::table::Column) -> String {
+    use auc_data::table::Encoding;
+    let what = match &c.encoding {
+        Encoding::Numeric { indicator: false, .. } => "number".to_owned(),
+        Encoding::Numeric { indicator: true, .. } => "number, missing filled".to_owned(),
+        Encoding::OneHot { kept, .. } => format!("{} categories", kept.len()),
+        Encoding::Hashed { buckets, .. } => format!("categories hashed into {buckets}"),
+    };
+    format!("{} ({what})", c.name)
 }
 
 pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
@@ -252,6 +294,7 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
             "positive_rule": p.positive_rule,
             "features": p.dim,
             "reading": p.reading,
+            "feature_names": p.reading.feature_names(),
             "hash_bits": p.hash_bits,
             "cross_bits": p.cross_bits,
             "scaling": p.scaler().kind().to_string(),
@@ -275,12 +318,12 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
         }
     ))?;
     line(format!("parameters  {}", m.params()))?;
-    line(format!(
-        "positive    {} ({})",
-        input::fmt_labels(&p.positive_labels),
-        p.positive_rule
-    ))?;
+    line(format!("positive    {}", p.positive_words()))?;
     line(format!("reading     {}", p.describe_reading()))?;
+    if let Some(schema) = p.reading.schema() {
+        let columns: Vec<String> = schema.columns.iter().map(describe_column).collect();
+        line(format!("columns     {}", columns.join(", ")))?;
+    }
     line(format!(
         "scaling     {}{}",
         p.scaler().kind(),

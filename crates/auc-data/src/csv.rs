@@ -21,9 +21,10 @@ use crate::cross::Crosses;
 use crate::hashing::{Hashed, fold_hashed};
 use crate::input::{BUFFER, Decoded, io_error};
 use crate::number::{Number, whole_number};
-use crate::options::label_by_name;
+use crate::options::{column_by_name, label_by_name};
 use crate::raw::{Parts, canonical};
-use crate::{CsvReading, DataError, LabelColumn, ParseErrorKind, ReadOptions};
+use crate::table::{Binding, NaTokens, Schema, Survey, text_cell};
+use crate::{CsvReading, DataError, LabelColumn, ParseErrorKind, ReadOptions, Reading, TableReading};
 
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -231,6 +232,16 @@ pub(crate) struct CsvParser<R> {
     crosses: Option<Crosses>,
     /// [`ReadOptions::bounded_values`].
     bounded: bool,
+    /// The schema rows are encoded by, for a file with named columns read as a table.
+    table: Option<Table>,
+}
+
+/// A table's schema bound to this file's columns, and the row it encodes into.
+struct Table {
+    schema: Box<Schema>,
+    binding: Binding,
+    row: Vec<f64>,
+    na: NaTokens,
 }
 
 impl<R: BufRead> CsvParser<R> {
@@ -273,6 +284,7 @@ impl<R: BufRead> CsvParser<R> {
             scratch: Vec::new(),
             crosses,
             bounded: opts.bounded_values,
+            table: None,
         };
         if !p.next_record(source)? {
             if let LabelColumn::Index(i) = csv.label {
@@ -293,6 +305,36 @@ impl<R: BufRead> CsvParser<R> {
                 .collect()
         });
         let at_start = |p: &Self, kind| p.error(source, 0, 0, kind);
+        if let Some(schema) = &opts.schema {
+            let Some(names) = names else {
+                return Err(DataError::Table(format!(
+                    "{source}: the model reads columns by name, and this file has no header line"
+                )));
+            };
+            let binding = Binding::new(schema, &names, source)?;
+            let found = schema.dim();
+            if let (Some(dim), None) = (base_dim, p.hash_mask)
+                && dim < found
+            {
+                let kind = ParseErrorKind::TooManyFeatures { found, dim };
+                return Err(at_start(&p, kind));
+            }
+            p.shape = Some(Shape {
+                fields,
+                label: usize::MAX,
+                dim: fixed_dim.unwrap_or(found),
+            });
+            p.reading.fields = fields;
+            p.reading.header = Some(names);
+            p.table = Some(Table {
+                schema: schema.clone(),
+                binding,
+                row: vec![0.0; found],
+                na: schema.options.na.clone(),
+            });
+            p.release();
+            return Ok(p);
+        }
         let label = match &csv.label {
             LabelColumn::Index(i) if *i < fields => *i,
             LabelColumn::Index(i) => {
@@ -300,13 +342,27 @@ impl<R: BufRead> CsvParser<R> {
                 return Err(at_start(&p, kind));
             }
             LabelColumn::Last => fields - 1,
-            LabelColumn::Auto => names.as_deref().and_then(label_by_name).unwrap_or(0),
-            LabelColumn::Name(name) => match &names {
-                None => return Err(at_start(&p, ParseErrorKind::NoHeader)),
-                Some(names) => match names.iter().position(|n| n == name) {
+            LabelColumn::Auto => match &names {
+                None => 0,
+                Some(names) => match label_by_name(names) {
                     Some(k) => k,
                     None => {
-                        let kind = ParseErrorKind::NoSuchColumn { name: name.clone() };
+                        let kind = ParseErrorKind::NoLabelColumn {
+                            columns: names.clone(),
+                        };
+                        return Err(at_start(&p, kind));
+                    }
+                },
+            },
+            LabelColumn::Name(name) => match &names {
+                None => return Err(at_start(&p, ParseErrorKind::NoHeader)),
+                Some(names) => match column_by_name(name, names) {
+                    Some(k) => k,
+                    None => {
+                        let kind = ParseErrorKind::NoSuchColumn {
+                            name: name.clone(),
+                            columns: names.clone(),
+                        };
                         return Err(at_start(&p, kind));
                     }
                 },
@@ -339,13 +395,96 @@ impl<R: BufRead> CsvParser<R> {
     /// dimension is more than four times the file's feature count (dense rows would be mostly
     /// padding).
     pub(crate) fn prefers_sparse(&self) -> bool {
-        let found = self.reading.fields.saturating_sub(1);
+        let found = match &self.table {
+            Some(t) => t.schema.dim(),
+            None => self.reading.fields.saturating_sub(1),
+        };
         self.hash_mask.is_some() || self.crosses.is_some() || self.dim() > found.saturating_mul(4)
     }
 
-    /// The resolved layout.
-    pub(crate) fn reading(&self) -> &CsvReading {
+    /// How the file is read: its layout, or its schema as a table.
+    pub(crate) fn reading(&self) -> Reading {
+        match &self.table {
+            Some(t) => Reading::Table(TableReading {
+                delimiter: self.reading.delimiter,
+                schema: (*t.schema).clone(),
+            }),
+            None => Reading::Csv(self.reading.clone()),
+        }
+    }
+
+    /// The resolved layout (for a table, the header and column count of this file).
+    pub(crate) fn layout(&self) -> &CsvReading {
         &self.reading
+    }
+
+    /// Whether rows carry labels: always, except a table file without the label column (rows
+    /// to score; their labels read as -1).
+    pub(crate) fn labelled(&self) -> bool {
+        self.table.as_ref().is_none_or(|t| t.binding.labelled())
+    }
+
+    /// The file's columns a table's schema does not use.
+    pub(crate) fn ignored_columns(&self) -> &[String] {
+        self.table.as_ref().map_or(&[], |t| t.binding.ignored())
+    }
+
+    /// Counts every remaining record into `survey` (a survey of the columns this parser resolved;
+    /// see [`crate::ReadOptions::surveyed`]).
+    pub(crate) fn survey(&mut self, source: &str, survey: &mut Survey, na: &NaTokens) -> Result<(), DataError> {
+        let Some(shape) = self.shape else {
+            return Ok(());
+        };
+        loop {
+            if self.pending {
+                self.pending = false;
+            } else if !self.next_record(source)? {
+                return Ok(());
+            }
+            let found = self.record.len();
+            if found != shape.fields {
+                let kind = ParseErrorKind::FieldCount {
+                    expected: shape.fields,
+                    found,
+                };
+                return Err(self.error(source, shape.fields.min(found), 0, kind));
+            }
+            let first_record = self.start == 0;
+            let mut failure = None;
+            for (k, raw) in self.record.iter().enumerate() {
+                let (text, lead) = content(raw, first_record && k == 0);
+                let cell = match text_cell(text, na) {
+                    Ok(c) => c,
+                    Err(_) => {
+                        failure = Some((k, lead, ParseErrorKind::BadValue));
+                        break;
+                    }
+                };
+                if k == shape.label {
+                    if !survey.label(cell) {
+                        let column = survey.names()[k].clone();
+                        let kind = ParseErrorKind::Cell(crate::table::CellProblem::MissingLabel { column });
+                        failure = Some((k, lead, kind));
+                        break;
+                    }
+                } else {
+                    survey.cell(k, cell);
+                }
+            }
+            if let Some((k, offset, kind)) = failure {
+                return Err(self.error(source, k, offset, kind));
+            }
+            survey.end_row();
+            self.release();
+        }
+    }
+
+    /// The label column resolved from the header, and the header's names (`None` without one).
+    pub(crate) fn label_and_names(&self) -> (usize, Option<&[String]>) {
+        (
+            self.shape.map_or(0, |s| s.label),
+            self.reading.header.as_deref(),
+        )
     }
 
     /// The dimension of every row.
@@ -480,6 +619,9 @@ impl<R: BufRead> CsvParser<R> {
             // A long row points at its first extra field, a short one just past its end.
             return Err(self.error(source, shape.fields.min(found), 0, kind));
         }
+        if self.table.is_some() {
+            return self.table_row(source, shape, labels, parts);
+        }
         let mut label = 0.0;
         self.scratch.clear();
         let start = match parts {
@@ -564,6 +706,98 @@ impl<R: BufRead> CsvParser<R> {
                     && let Err(kind) = c.append(indices, values, start)
                 {
                     // At the record's first field.
+                    let e = Err(self.error(source, 0, 0, kind));
+                    return self.undo(parts, start, e);
+                }
+                indptr.push(indices.len());
+            }
+        }
+        labels.push(label);
+        Ok(())
+    }
+
+    /// Encodes the current record by the table's schema into one row.
+    fn table_row(
+        &mut self,
+        source: &str,
+        shape: Shape,
+        labels: &mut Vec<f64>,
+        parts: &mut Parts<'_>,
+    ) -> Result<(), DataError> {
+        let table = self.table.as_mut().expect("a table row needs the table");
+        table.row.fill(0.0);
+        let mut label = -1.0;
+        let first_record = self.start == 0;
+        let mut failure = None;
+        for (k, raw) in self.record.iter().enumerate() {
+            let (text, lead) = content(raw, first_record && k == 0);
+            let cell = match text_cell(text, &table.na) {
+                Ok(c) => c,
+                Err(_) => {
+                    failure = Some((k, lead, ParseErrorKind::BadValue));
+                    break;
+                }
+            };
+            if let crate::table::Cell::Number(x) = cell
+                && self.bounded
+                && x.abs() > crate::MAX_BOUNDED_VALUE
+            {
+                failure = Some((k, lead, ParseErrorKind::ValueTooLarge));
+                break;
+            }
+            if let Err(problem) = table
+                .binding
+                .encode(&table.schema, k, cell, &mut label, &mut table.row)
+            {
+                failure = Some((k, lead, ParseErrorKind::Cell(problem)));
+                break;
+            }
+        }
+        if let Some((k, offset, kind)) = failure {
+            return Err(self.error(source, k, offset, kind));
+        }
+        let start = match parts {
+            Parts::Dense { values } => values.len(),
+            Parts::Sparse { indices, .. } => indices.len(),
+        };
+        let row = &self.table.as_ref().expect("checked above").row;
+        match parts {
+            Parts::Dense { values } => {
+                values.extend_from_slice(row);
+                values.resize(start + shape.dim, 0.0);
+            }
+            Parts::Sparse {
+                indptr,
+                indices,
+                values,
+            } => {
+                self.scratch.clear();
+                for (j, &x) in row.iter().enumerate() {
+                    if x == 0.0 {
+                        continue;
+                    }
+                    match self.hash_mask {
+                        Some(mask) => self.scratch.push(Hashed {
+                            index: (j as u32) & mask,
+                            seq: j,
+                            value: x,
+                            at: 0,
+                        }),
+                        None => {
+                            indices.push(j as u32);
+                            values.push(x);
+                        }
+                    }
+                }
+                if self.hash_mask.is_some()
+                    && let Err((_, kind)) = fold_hashed(&mut self.scratch, indices, values)
+                {
+                    let e = Err(self.error(source, 0, 0, kind));
+                    return self.undo(parts, start, e);
+                }
+                if let Some(c) = &mut self.crosses
+                    && let Err(kind) = c.append(indices, values, start)
+                {
                     let e = Err(self.error(source, 0, 0, kind));
                     return self.undo(parts, start, e);
                 }

@@ -65,6 +65,8 @@ pub enum ParseErrorKind {
     NoSuchColumn {
         /// The name that was asked for.
         name: String,
+        /// The header's names.
+        columns: Vec<String>,
     },
     /// The CSV label column index is not below the number of fields.
     LabelColumnOutOfRange {
@@ -75,6 +77,14 @@ pub enum ParseErrorKind {
     },
     /// A CSV label column was asked for by name, but the file has no header.
     NoHeader,
+    /// A headed CSV file has no column named as a label is (SPEC 11) and no label column was
+    /// given: it is refused rather than read with its first column as the label.
+    NoLabelColumn {
+        /// The header's names.
+        columns: Vec<String>,
+    },
+    /// A cell cannot be encoded by the table's schema.
+    Cell(crate::table::CellProblem),
     /// The file has more features than the dimension given in the read options.
     TooManyFeatures {
         /// The number of features of the file.
@@ -157,7 +167,20 @@ impl fmt::Display for ParseErrorKind {
             K::FieldCount { expected, found } => {
                 write!(f, "row has {found} fields, expected {expected}")
             }
-            K::NoSuchColumn { name } => write!(f, "no column named {name:?} in the header"),
+            K::NoSuchColumn { name, columns } => {
+                write!(f, "no column named {name:?} in the header")?;
+                if let Some(c) = crate::options::closest_name(name, columns) {
+                    write!(f, " (did you mean {c:?}?)")?;
+                }
+                write!(f, "; the columns are {}", crate::table::names_list(columns))
+            }
+            K::NoLabelColumn { columns } => write!(
+                f,
+                "no label column: none of the columns {} is named {} (any case); name it with --label-column NAME (Python: label_column=)",
+                crate::table::names_list(columns),
+                crate::LABEL_NAMES.join(", ")
+            ),
+            K::Cell(p) => write!(f, "{p}"),
             K::LabelColumnOutOfRange { index, fields } => write!(
                 f,
                 "label column {index} (0-based) is out of range: the row has {fields} fields"
@@ -290,11 +313,14 @@ pub enum ReadingProblem {
         /// Fields per record (0: a reading of a file without records, which has no header).
         fields: usize,
     },
+    /// A table's schema is inconsistent.
+    Schema(String),
 }
 
 impl fmt::Display for ReadingProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ReadingProblem::Schema(why) => write!(f, "the table schema is damaged: {why}"),
             ReadingProblem::LabelColumn {
                 label_index,
                 fields,
@@ -444,6 +470,8 @@ pub enum DataError {
     Param(ParamError),
     /// Building the [`auc_core::Dataset`] failed (a bug in this crate if it ever happens).
     Dataset(DatasetError),
+    /// A table cannot be read as asked (its label, its columns, its schema), with the reason.
+    Table(String),
 }
 
 impl fmt::Display for DataError {
@@ -496,6 +524,7 @@ impl fmt::Display for DataError {
             ),
             DataError::Param(e) => write!(f, "{e}"),
             DataError::Dataset(e) => write!(f, "invalid dataset: {e}"),
+            DataError::Table(why) => f.write_str(why),
         }
     }
 }

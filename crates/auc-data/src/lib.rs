@@ -61,6 +61,7 @@ mod raw;
 mod scale;
 mod stream;
 mod synthetic;
+pub mod table;
 
 pub use crate::stream::{read_csv, read_libsvm, read_path};
 pub use block_ranges::BlockRanges;
@@ -71,10 +72,11 @@ pub use input::STDIN;
 pub use lines::{DEFAULT_MAX_LINE_BYTES, LineReadError, Lines};
 pub use options::{
     CsvOptions, CsvReading, Format, LABEL_NAMES, LabelColumn, MAX_BOUNDED_VALUE, ReadOptions,
-    Reading, label_by_name,
+    Reading, TableReading, closest_name, column_by_name, label_by_name,
 };
 pub use raw::{
     BinaryLabels, DENSE_DENSITY, Layout, MANY_LABELS, Positive, PositiveChoice, PositiveRule,
+    named_numbers,
     RawData, dense_bytes,
 };
 pub use scale::{

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cross::{Crosses, MAX_CROSS_BITS};
 use crate::error::{DataError, Mismatch, ReadingProblem};
+use crate::table::{Schema, TableOptions};
 
 /// How to read a data file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,6 +53,11 @@ pub struct ReadOptions {
     /// scoring and scaled learning read any finite value. Not part of a [`Reading`].
     #[serde(default)]
     pub bounded_values: bool,
+    /// The schema a CSV file with named columns is read by (SPEC 11): fitted by a survey of the
+    /// training file ([`ReadOptions::surveyed`]) or taken from a model. `None`: numbers only,
+    /// the label column by [`CsvOptions::label`].
+    #[serde(default)]
+    pub schema: Option<Box<Schema>>,
 }
 
 /// The largest feature magnitude read with [`ReadOptions::bounded_values`]: its square is
@@ -77,6 +83,7 @@ impl Default for ReadOptions {
             cross_bits: None,
             max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
             bounded_values: false,
+            schema: None,
         }
     }
 }
@@ -187,6 +194,10 @@ pub struct CsvOptions {
     /// Whether the first record is a header. `None` detects it: the first record is a header when
     /// one of its fields is non-empty and not a number.
     pub header: Option<bool>,
+    /// How a file with named columns becomes features: missing-value tokens, categorical
+    /// columns, category limits, the positive label values (SPEC 11).
+    #[serde(default)]
+    pub table: TableOptions,
 }
 
 impl CsvOptions {
@@ -210,6 +221,7 @@ impl Default for CsvOptions {
             label: LabelColumn::default(),
             delimiter: b',',
             header: None,
+            table: TableOptions::default(),
         }
     }
 }
@@ -223,15 +235,42 @@ pub enum LabelColumn {
     Name(String),
     /// The last column.
     Last,
-    /// The default: with a header, the one column named `label`, `class`, `target` or `y`
-    /// (in that order of preference, ignoring case and surrounding spaces); column 0 when no
-    /// column has such a name or there is no header. A file whose header says where its label
-    /// is was otherwise read with its first column as the target.
+    /// The default: with a header, the one column named `label`, `class`, `target`, `y`,
+    /// `outcome` or `response` (in that order of preference, ignoring case and surrounding
+    /// spaces); a header without such a name is refused with the list of its columns
+    /// ([`crate::ParseErrorKind::NoLabelColumn`]), never read with its first column as the
+    /// label. Without a header, column 0 (LIBSVM's habit).
     Auto,
 }
 
 /// The header names [`LabelColumn::Auto`] takes as the label's, most preferred first.
-pub const LABEL_NAMES: [&str; 4] = ["label", "class", "target", "y"];
+pub const LABEL_NAMES: [&str; 6] = ["label", "class", "target", "y", "outcome", "response"];
+
+/// The name among `names` closest to `want` by edit distance, ignoring case, when it is close
+/// (at most a third of the longer name's letters differ): the "did you mean" of messages.
+pub fn closest_name<'a>(want: &str, names: &'a [String]) -> Option<&'a str> {
+    let want = want.trim().to_lowercase();
+    names
+        .iter()
+        .map(|n| (strsim::damerau_levenshtein(&want, &n.trim().to_lowercase()), n))
+        .filter(|(d, n)| *d > 0 && *d * 3 <= want.chars().count().max(n.chars().count()))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n.as_str())
+}
+
+/// The column of `names` that `want` names: exactly after trimming, or else ignoring case when
+/// that finds one column.
+pub fn column_by_name(want: &str, names: &[String]) -> Option<usize> {
+    let want = want.trim();
+    let exact: Vec<usize> = (0..names.len()).filter(|&k| names[k].trim() == want).collect();
+    if exact.len() == 1 {
+        return Some(exact[0]);
+    }
+    let loose: Vec<usize> = (0..names.len())
+        .filter(|&k| names[k].trim().eq_ignore_ascii_case(want))
+        .collect();
+    (loose.len() == 1).then(|| loose[0])
+}
 
 /// The column [`LabelColumn::Auto`] chooses among header `names`: the only column with the
 /// first of [`LABEL_NAMES`] that exactly one column has (ignoring case and surrounding
@@ -278,14 +317,45 @@ pub enum Reading {
     Libsvm,
     /// Delimited text with this layout.
     Csv(CsvReading),
+    /// Delimited text with named columns, read by their schema (SPEC 11).
+    Table(TableReading),
+}
+
+/// How a file with named columns was read: its delimiter and its schema, which later files are
+/// read by (columns matched by name, in any order; the label column may be absent).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableReading {
+    /// The field delimiter.
+    pub delimiter: u8,
+    /// The schema fitted on the training rows.
+    pub schema: Schema,
 }
 
 impl Reading {
     /// The CSV layout, if the file was CSV.
     pub fn csv(&self) -> Option<&CsvReading> {
         match self {
-            Reading::Libsvm => None,
             Reading::Csv(c) => Some(c),
+            Reading::Libsvm | Reading::Table(_) => None,
+        }
+    }
+
+    /// The schema, when the file was read as a table.
+    pub fn schema(&self) -> Option<&Schema> {
+        match self {
+            Reading::Table(t) => Some(&t.schema),
+            Reading::Libsvm | Reading::Csv(_) => None,
+        }
+    }
+
+    /// The feature names, when the file named its columns.
+    pub fn feature_names(&self) -> Option<Vec<String>> {
+        match self {
+            Reading::Table(t) => Some(t.schema.feature_names()),
+            Reading::Csv(c) => c
+                .feature_names()
+                .map(|n| n.into_iter().map(str::to_owned).collect()),
+            Reading::Libsvm => None,
         }
     }
 
@@ -297,8 +367,10 @@ impl Reading {
     /// # Errors
     /// The first [`ReadingProblem`] found.
     pub fn validate(&self) -> Result<(), ReadingProblem> {
-        let Reading::Csv(c) = self else {
-            return Ok(());
+        let c = match self {
+            Reading::Csv(c) => c,
+            Reading::Libsvm => return Ok(()),
+            Reading::Table(t) => return t.schema.validate().map_err(ReadingProblem::Schema),
         };
         let names = c.header.as_ref().map(Vec::len);
         if c.fields == 0 {
@@ -334,6 +406,17 @@ impl Reading {
             Reading::Csv(c) => ReadOptions {
                 format: Format::Csv,
                 csv: c.options(),
+                ..ReadOptions::default()
+            },
+            Reading::Table(t) => ReadOptions {
+                format: Format::Csv,
+                csv: CsvOptions {
+                    label: LabelColumn::Name(t.schema.label.name.clone()),
+                    delimiter: t.delimiter,
+                    header: Some(true),
+                    table: t.schema.options.clone(),
+                },
+                schema: Some(Box::new(t.schema.clone())),
                 ..ReadOptions::default()
             },
         }
@@ -391,6 +474,7 @@ impl CsvReading {
             label: LabelColumn::Index(self.label_index),
             delimiter: self.delimiter,
             header: Some(self.has_header()),
+            table: TableOptions::default(),
         }
     }
 

@@ -71,6 +71,13 @@ pub enum Positive {
     /// elsewhere (a saved model's positive class applied to a batch that may hold only negatives,
     /// or one chunk of a stream).
     Known(Vec<f64>),
+    /// Label values as the user typed them (`--positive bad`, `--positive 1`): numbers for a file
+    /// whose labels are numbers (then as [`Positive::Labels`]); a table's label map resolves
+    /// text ([`crate::table::TableOptions::positive`]).
+    Named(Vec<String>),
+    /// The labels of a table, already mapped to +1 (positive) and -1 by its schema's label map
+    /// ([`crate::table::LabelMap`]): +1 is positive.
+    Table,
 }
 
 /// The two binary label sets whose positive class is the label 1 under [`Positive::Auto`].
@@ -92,6 +99,8 @@ pub enum PositiveRule {
     /// The class with the fewest examples ([`Positive::Minority`], or [`Positive::Auto`] on any
     /// other label set).
     Minority,
+    /// A table's label map chose it ([`Positive::Table`]); the map says why.
+    Table,
 }
 
 impl fmt::Display for PositiveRule {
@@ -102,6 +111,7 @@ impl fmt::Display for PositiveRule {
             PositiveRule::BinaryPlusOne(BinaryLabels::MinusOnePlusOne) => "+1 of a {-1, +1} file",
             PositiveRule::BinaryPlusOne(BinaryLabels::ZeroOne) => "1 of a {0, 1} file",
             PositiveRule::Minority => "minority class",
+            PositiveRule::Table => "by the label column's map",
         })
     }
 }
@@ -181,6 +191,13 @@ impl PositiveChoice {
                 labels: known.iter().map(|&l| canonical(l)).collect(),
                 rule: PositiveRule::Given,
             },
+            Positive::Table => PositiveChoice {
+                labels: vec![1.0],
+                rule: PositiveRule::Table,
+            },
+            Positive::Named(words) => {
+                return PositiveChoice::from_counts(counts, &Positive::Labels(named_numbers(words)?));
+            }
             Positive::Labels(wanted) => {
                 let mut out = Vec::with_capacity(wanted.len());
                 for &w in wanted {
@@ -201,6 +218,22 @@ impl PositiveChoice {
         choice.labels.dedup_by(|a, b| a.to_bits() == b.to_bits());
         Ok(choice)
     }
+}
+
+/// The numbers `words` name (`--positive` values for a file whose labels are numbers).
+///
+/// # Errors
+/// [`DataError::Table`] for a word that is not a number.
+pub fn named_numbers(words: &[String]) -> Result<Vec<f64>, DataError> {
+    words
+        .iter()
+        .map(|w| match crate::number::whole_number(w.trim().as_bytes()) {
+            Ok(crate::number::Number::Finite(x, _)) => Ok(x),
+            _ => Err(DataError::Table(format!(
+                "--positive {w}: this file's labels are numbers (LIBSVM, or CSV without a header), so the positive class is named by number; text labels need a CSV file with a header"
+            ))),
+        })
+        .collect()
 }
 
 /// Mutable views of a [`RawData`]'s feature arrays, for the readers.
@@ -578,6 +611,10 @@ impl RawData {
     ///
     /// Labels are returned sorted, without repeats, with `-0` as `0`.
     pub fn choose_positive(&self, positive: &Positive) -> Result<PositiveChoice, DataError> {
+        // A table's labels were mapped to +1 and -1 by its label map, which took `--positive`.
+        if let Reading::Table(_) = self.reading {
+            return PositiveChoice::from_counts(&[], &Positive::Table);
+        }
         PositiveChoice::from_counts(&self.label_counts(), positive)
     }
 

@@ -17,6 +17,7 @@ use crate::input::{BoxedReader, Decoded, open};
 use crate::libsvm::{Csr, LibsvmParser};
 use crate::options::name_ext;
 use crate::raw::Parts;
+use crate::table::{Schema, Survey};
 use crate::{DataError, Format, RawData, ReadOptions, Reading};
 
 enum Parser<R> {
@@ -86,7 +87,7 @@ impl<R: BufRead> RowStream<R> {
         let input = Decoded::new(reader, source)?;
         let (parser, reading, sparse) = if format == Format::Csv {
             let p = CsvParser::new(input, source, opts, fixed_dim, crosses)?;
-            let reading = Reading::Csv(p.reading().clone());
+            let reading = p.reading();
             let sparse = p.prefers_sparse();
             (Parser::Csv(Box::new(p)), reading, sparse)
         } else {
@@ -192,6 +193,79 @@ impl<R: BufRead> RowStream<R> {
     /// The name of the input used in errors.
     pub fn source(&self) -> &str {
         &self.source
+    }
+}
+
+impl<R: BufRead> RowStream<R> {
+    /// Whether the rows carry labels: always, except a file read by a table's schema that lacks
+    /// the label column (rows to score, whose labels read as -1).
+    pub fn labelled(&self) -> bool {
+        match &self.parser {
+            Parser::Csv(p) => p.labelled(),
+            Parser::Libsvm(_) => true,
+        }
+    }
+
+    /// The file's columns that a table's schema does not use (empty otherwise).
+    pub fn ignored_columns(&self) -> &[String] {
+        match &self.parser {
+            Parser::Csv(p) => p.ignored_columns(),
+            Parser::Libsvm(_) => &[],
+        }
+    }
+}
+
+impl ReadOptions {
+    /// These options with the schema of the CSV files at `paths` (the training files, in order)
+    /// fitted by a survey of their rows (one pass; SPEC 11), when they are CSV files with a header
+    /// and no schema is set yet; else these options unchanged (LIBSVM, standard input, which is
+    /// read once, files without a header, whose columns have no names and whose cells must be
+    /// numbers). Every file must have the first one's columns.
+    ///
+    /// # Errors
+    /// Those of reading the files; columns that differ between files; those of
+    /// [`crate::table::Schema::from_survey`].
+    pub fn surveyed(&self, paths: &[&Path]) -> Result<ReadOptions, DataError> {
+        let Some(first) = paths.first() else {
+            return Ok(self.clone());
+        };
+        let csv_file = |p: &Path| {
+            let name = p.display().to_string();
+            name != crate::STDIN && self.format.resolve(&name) == Format::Csv
+        };
+        if self.schema.is_some() || !paths.iter().all(|p| csv_file(p)) {
+            return Ok(self.clone());
+        }
+        let mut survey: Option<Survey> = None;
+        let mut delimiter = self.csv.delimiter;
+        for path in paths {
+            let name = path.display().to_string();
+            let mut stream = RowStream::open(path, self)?;
+            let Parser::Csv(p) = &mut stream.parser else {
+                return Ok(self.clone());
+            };
+            let (label, names) = p.label_and_names();
+            let Some(names) = names else {
+                return Ok(self.clone());
+            };
+            let s = survey.get_or_insert_with(|| Survey::new(names.to_vec(), label));
+            if s.names() != names {
+                return Err(DataError::Table(format!(
+                    "{name}: its columns differ from those of {}: the files of one training run share their header",
+                    first.display()
+                )));
+            }
+            p.survey(&name, s, &self.csv.table.na)?;
+            delimiter = p.layout().delimiter;
+        }
+        let survey = survey.expect("one file at least");
+        let schema = Schema::from_survey(&survey, &self.csv.table)
+            .map_err(|e| DataError::Table(format!("{}: {e}", first.display())))?;
+        let mut out = self.clone();
+        out.schema = Some(Box::new(schema));
+        // A `.tsv` name's tab, resolved by the stream, is the delimiter of every later pass.
+        out.csv.delimiter = delimiter;
+        Ok(out)
     }
 }
 

@@ -14,6 +14,7 @@ fn opts(label: LabelColumn, delimiter: u8, header: Option<bool>) -> ReadOptions 
             label,
             delimiter,
             header,
+            ..Default::default()
         },
         ..Default::default()
     }
@@ -105,20 +106,21 @@ fn label_by_its_header_name_by_default() {
     ] {
         check(text, &ReadOptions::default(), &[1.0, -1.0], rows);
     }
-    // Two columns named y: not a choice; column 0 as without a header name.
-    check(
-        "y,a,y\n1,2,1\n3,4,-1\n",
-        &ReadOptions::default(),
-        &[1.0, 3.0],
-        &[&[2.0, 1.0], &[4.0, -1.0]],
-    );
-    // No such name, or no header: column 0.
-    check(
-        "w,a,b\n1,2,1\n3,4,-1\n",
-        &ReadOptions::default(),
-        &[1.0, 3.0],
-        &[&[2.0, 1.0], &[4.0, -1.0]],
-    );
+    // Two columns named y: not a choice; no such name: refused with the columns listed (SPEC
+    // 11), never read with column 0 as the label.
+    for (text, columns) in [("y,a,y\n1,2,1\n", ["y", "a", "y"]), ("w,a,b\n1,2,1\n", ["w", "a", "b"])] {
+        let columns = columns.iter().map(|c| (*c).to_owned()).collect();
+        check_err(text, &ReadOptions::default(), 1, 1, K::NoLabelColumn { columns });
+    }
+    // Outcome and response are label names too; a named label column matches in any case.
+    check("a,Outcome\n1,0\n2,1\n", &ReadOptions::default(), &[0.0, 1.0], &[&[1.0], &[2.0]]);
+    let named = opts(LabelColumn::Name("isfraud".into()), b',', None);
+    check("a,isFraud\n1,0\n2,1\n", &named, &[0.0, 1.0], &[&[1.0], &[2.0]]);
+    let e = read_csv("a,isFraud\n1,0\n".as_bytes(), "t.csv", &opts(LabelColumn::Name("isfrad".into()), b',', None))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("did you mean \"isFraud\"?"), "{e}");
+    // Without a header: column 0.
     check(
         "1,2,1\n3,4,-1\n",
         &ReadOptions::default(),
@@ -251,7 +253,10 @@ fn error_label_column() {
         &by_name,
         1,
         1,
-        K::NoSuchColumn { name: "z".into() },
+        K::NoSuchColumn {
+            name: "z".into(),
+            columns: vec!["a".into(), "b".into()],
+        },
     );
     check_err("1,2\n", &by_name, 1, 1, K::NoHeader);
     let far = opts(LabelColumn::Index(5), b',', None);
@@ -284,7 +289,7 @@ fn read_path_picks_the_format_by_extension() {
         format: Format::Csv,
         ..Default::default()
     };
-    // As CSV, the first line is a (non-numeric) header and the second has a bad label.
+    // As CSV, the first line is a (non-numeric) header that names no label column: refused.
     let e = read_path(&svm, &forced).unwrap_err();
     // Under a `.gz` suffix the name still decides, and the content is decompressed.
     let gz = dir.path().join("d.tsv.gz");
@@ -294,7 +299,7 @@ fn read_path_picks_the_format_by_extension() {
     assert_eq!(d.reading().csv().map(|r| r.delimiter), Some(b'\t'));
     assert!(
         e.to_string()
-            .starts_with(&format!("{}:2:1: ", svm.display())),
+            .starts_with(&format!("{}:1:1: no label column", svm.display())),
         "{e}"
     );
     let missing = read_path(&dir.path().join("nope.libsvm"), &o).unwrap_err();
@@ -311,7 +316,7 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 fn reading(input: &str, opts: &ReadOptions) -> CsvReading {
     match read_csv(input.as_bytes(), "t.csv", opts).unwrap().reading() {
         Reading::Csv(r) => r.clone(),
-        Reading::Libsvm => panic!("a CSV reading expected"),
+        Reading::Libsvm | Reading::Table(_) => panic!("a CSV reading expected"),
     }
 }
 
@@ -463,7 +468,7 @@ fn error_columns_count_quotes_and_point_at_the_field() {
     // A quoted header line that spans two lines: the record after it is on line 3.
     check_err(
         "\"y\nz\",a\n1,q\n",
-        &ReadOptions::default(),
+        &opts(LabelColumn::Index(0), b',', None),
         3,
         3,
         K::BadValue,

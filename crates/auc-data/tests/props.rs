@@ -399,6 +399,7 @@ impl Table {
                 label: LabelColumn::Index(self.label),
                 delimiter: self.delimiter,
                 header: Some(self.names.is_some()),
+                ..Default::default()
             },
             ..ReadOptions::default()
         }
@@ -432,6 +433,7 @@ fn options() -> impl Strategy<Value = ReadOptions> {
                     label,
                     delimiter,
                     header,
+                    ..Default::default()
                 },
                 ..ReadOptions::default()
             },

@@ -381,11 +381,13 @@ fn reading_options_and_readings_serialize() {
                 label,
                 delimiter: b';',
                 header: Some(true),
+                ..Default::default()
             },
             hash_bits: Some(18),
             cross_bits: Some(3),
             max_line_bytes: 1 << 20,
             bounded_values: true,
+            schema: None,
         });
     }
     for f in [Format::Auto, Format::Libsvm, Format::Csv] {

@@ -57,6 +57,23 @@ impl Preparation {
                 };
                 format!("CSV ({label}, {header}, delimiter {d})")
             }
+            Reading::Table(t) => {
+                let s = &t.schema;
+                let categorical = s
+                    .columns
+                    .iter()
+                    .filter(|c| !matches!(c.encoding, auc_data::table::Encoding::Numeric { .. }))
+                    .count();
+                let d = match t.delimiter {
+                    b'\t' => "tab".to_owned(),
+                    d => format!("'{}'", d as char),
+                };
+                format!(
+                    "CSV table (label \"{}\", {} columns of which {categorical} categorical, delimiter {d})",
+                    s.label.name,
+                    s.columns.len()
+                )
+            }
         };
         let hashed = self
             .hash_bits
@@ -69,6 +86,16 @@ impl Preparation {
         format!("{format}, {} features{hashed}{crossed}", self.dim)
     }
 
+    /// The positive class in words: `bad (the minority class of {bad, good})` for a table,
+    /// `1 (1 of a {0, 1} file)` otherwise.
+    pub fn positive_words(&self) -> String {
+        if self.reading.schema().is_some() {
+            return self.positive_rule.clone();
+        }
+        let labels: Vec<String> = self.positive_labels.iter().map(|&l| auc_core::shortest(l)).collect();
+        format!("{} ({})", labels.join(","), self.positive_rule)
+    }
+
     /// The preparation of rows read as `reading`, of `dim` features (hashed into $2^B$ with
     /// `hash_bits`, crossed into $2^C$ more with `cross_bits`: `dim` counts them), whose
     /// positive class `choice` took, through `transform`.
@@ -79,10 +106,15 @@ impl Preparation {
         (hash_bits, cross_bits): (Option<u8>, Option<u8>),
         transform: Transform,
     ) -> Preparation {
+        // A table's label map says which of its values are positive and why.
+        let positive_rule = match reading.schema() {
+            Some(s) => s.label.to_string(),
+            None => choice.rule.to_string(),
+        };
         Preparation {
             reading,
             positive_labels: choice.labels.clone(),
-            positive_rule: choice.rule.to_string(),
+            positive_rule,
             dim,
             hash_bits,
             cross_bits,

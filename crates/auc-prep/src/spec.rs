@@ -288,6 +288,27 @@ impl PrepSpec {
         })
     }
 
+    /// This spec for training on `paths`: CSV files with named columns get their schema from a
+    /// survey of their rows (one pass, [`ReadOptions::surveyed`]) and their positive class from
+    /// its label map ([`Positive::Table`]); other inputs keep the spec as it is.
+    ///
+    /// # Errors
+    /// Those of the survey.
+    pub fn surveyed(&self, paths: &[&std::path::Path]) -> Result<PrepSpec, auc_data::DataError> {
+        let read = self.read.surveyed(paths)?;
+        let positive = if read.schema.is_some() {
+            Positive::Table
+        } else {
+            self.positive.clone()
+        };
+        Ok(PrepSpec {
+            read,
+            positive,
+            transform: self.transform.clone(),
+            scale_from: self.scale_from.clone(),
+        })
+    }
+
     /// Whether a first pass must find the training rows' ranges before any row is prepared.
     pub fn needs_ranges(&self) -> bool {
         self.transform.needs_ranges() && self.scale_from.is_none()

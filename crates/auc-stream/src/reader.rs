@@ -70,6 +70,9 @@ pub struct Reader {
     dense_dim: Option<usize>,
     /// Added to an error about an index past a fixed dimension (`auc predict`: the model's).
     pub(crate) wider: Option<String>,
+    /// Whether the first input's rows carry labels, and its columns a table's schema ignores.
+    labelled: bool,
+    ignored: Vec<String>,
 }
 
 impl Reader {
@@ -100,6 +103,8 @@ impl Reader {
             total,
             dense_dim: None,
             wider: None,
+            labelled: true,
+            ignored: Vec::new(),
         };
         r.open_next()?;
         Ok(r)
@@ -137,6 +142,15 @@ impl Reader {
         }
         if self.reading.is_none() {
             self.reading = Some(s.reading().clone());
+            self.labelled = s.labelled();
+            self.ignored = s.ignored_columns().to_vec();
+        } else if s.labelled() != self.labelled {
+            return Err(Error::input(format!(
+                "{}: {} the label column, and the first file {}: score files with and without labels apart",
+                path.display(),
+                if s.labelled() { "has" } else { "lacks" },
+                if self.labelled { "has it" } else { "does not" },
+            )));
         }
         self.stream = Some(s);
         self.next += 1;
@@ -207,6 +221,17 @@ impl Reader {
     /// The largest dimension of the inputs so far.
     pub fn dim(&self) -> usize {
         self.dim
+    }
+
+    /// Whether the rows carry labels: always, except files read by a table's schema that lack
+    /// its label column (rows to score).
+    pub fn labelled(&self) -> bool {
+        self.labelled
+    }
+
+    /// The first input's columns that a table's schema does not use.
+    pub fn ignored_columns(&self) -> &[String] {
+        &self.ignored
     }
 
     /// How the first input is read.

@@ -46,6 +46,7 @@ pub fn train(mut req: TrainRequest<'_>, report: &dyn Report) -> Result<TrainOutc
     )?;
     let mut given = req.params.clone();
     check_request(algo, &given, &req)?;
+    survey_tables(&mut req, report)?;
     let observer = req.observer.take();
     // Without scaling the learner sees the values as read: those whose squares overflow are
     // refused.
@@ -66,6 +67,27 @@ pub fn train(mut req: TrainRequest<'_>, report: &dyn Report) -> Result<TrainOutc
         (Route::Streamed, _) => streamed_route(algo, &given, config, &req, observer, report),
         _ => in_memory_route(algo, default, &given, config, &req, observer, report),
     }
+}
+
+/// Fits the schema of CSV files with named columns by a survey of their rows (SPEC 11), and says
+/// what it decided: the label column and positive class, categorical columns, filled cells.
+fn survey_tables(req: &mut TrainRequest<'_>, report: &dyn Report) -> Result<(), Error> {
+    let Input::Files(paths) = &req.input else {
+        return Ok(());
+    };
+    let paths: Vec<&std::path::Path> = paths.iter().map(|p| p.as_path()).collect();
+    req.prep = req.prep.surveyed(&paths)?;
+    if let Some(schema) = &req.prep.read.schema {
+        let (pos, neg) = schema.label.class_counts();
+        report.note(&format!(
+            "label column \"{}\"; positive class: {}; {pos} positive, {neg} negative",
+            schema.label.name, schema.label
+        ));
+        for note in schema.notes() {
+            report.note(&note);
+        }
+    }
+    Ok(())
 }
 
 /// The route of `algo` with parameters `given` for `req` (a resumed model aside): a moment
@@ -215,18 +237,22 @@ fn moment_route(
             let mut model = fit.model;
             model.training.written_by = req.options.written_by.clone();
             let (p, t) = (&model.preparation, &model.training);
+            let table = p.reading.schema().is_some();
             let labels: Vec<String> = p
                 .positive_labels
                 .iter()
                 .map(|l| auc_stream::fmt_label(*l))
                 .collect();
-            report.note(&format!(
-                "positive class: {} ({}); {} positive, {} negative",
-                labels.join(","),
-                p.positive_rule,
-                t.positives,
-                t.negatives
-            ));
+            // A table's positive class was said when its schema was fitted.
+            if !table {
+                report.note(&format!(
+                    "positive class: {} ({}); {} positive, {} negative",
+                    labels.join(","),
+                    p.positive_rule,
+                    t.positives,
+                    t.negatives
+                ));
+            }
             Ok(Ok(TrainOutcome {
                 model,
                 route: Route::Moments,

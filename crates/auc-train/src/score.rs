@@ -13,9 +13,10 @@ use crate::Error;
 /// How [`score_file`] reads beyond what the model fixes.
 #[derive(Clone, Debug)]
 pub struct ScoreOptions {
-    /// The positive class of the labels handed on with the scores (for metrics), which must
-    /// occur in the file; the model's when `None`.
-    pub positive: Option<Vec<f64>>,
+    /// The positive class of the labels handed on with the scores (for metrics), as typed: label
+    /// numbers, which must occur in the file, or for a model of a table, values its label
+    /// column took in training; the model's when `None`.
+    pub positive: Option<Vec<String>>,
     /// Refuse a row with a feature index past the model's dimension; by default such a feature
     /// (never seen in training: no weight, no fitted scale) is dropped and the row counted in
     /// [`auc_stream::Seen::unseen_rows`].
@@ -99,6 +100,16 @@ impl<'a> Scoring<'a> {
         let prep = &model.preparation;
         let mut opts = prep.read_options();
         opts.max_line_bytes = options.max_line_bytes;
+        // A table's labels are mapped by its label map: another positive class is another map.
+        let table = opts.schema.is_some();
+        if let (Some(given), Some(schema)) = (&options.positive, opts.schema.as_mut()) {
+            let l = &schema.label;
+            schema.label = auc_data::table::LabelMap::choose(l.name.clone(), l.counts.clone(), given)?;
+        }
+        let given_numbers = match &options.positive {
+            Some(given) if !table => Some(auc_data::named_numbers(given)?),
+            _ => None,
+        };
         if !options.strict_dim && prep.cross_bits.is_none() {
             // Read every index; the shaper drops those past the model's dimension. (Crosses are
             // placed after the model's columns, which fix the dimension: a model crossed
@@ -116,7 +127,7 @@ impl<'a> Scoring<'a> {
         // The class of the labels handed on: the model's, or the one `positive` names, which
         // must occur in the file: a file that can be read twice is checked by a first pass
         // over its labels before anything is scored; standard input at the end.
-        if let Some(given) = &options.positive
+        if let Some(given) = &given_numbers
             && auc_stream::rereadable(&paths)
         {
             let survey = auc_stream::survey(
@@ -132,7 +143,7 @@ impl<'a> Scoring<'a> {
                 &auc_data::Positive::Labels(given.clone()),
             )?;
         }
-        let classes = match &options.positive {
+        let classes = match &given_numbers {
             None => Classes::Known {
                 labels: prep.positive_labels.clone(),
                 given: false,
@@ -152,6 +163,17 @@ impl<'a> Scoring<'a> {
             threaded: options.threaded,
             report,
         })
+    }
+
+    /// Whether the file's rows carry labels (a file read by a table's schema may lack its label
+    /// column: rows to score, whose labels read as negative and mean nothing).
+    pub fn labelled(&self) -> bool {
+        self.reader.labelled()
+    }
+
+    /// The file's columns the model does not use (a table's extra columns).
+    pub fn ignored_columns(&self) -> &[String] {
+        self.reader.ignored_columns()
     }
 
     /// Scores the file, handing each chunk's scores to `each`; checks at the end that a given

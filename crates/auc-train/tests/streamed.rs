@@ -560,7 +560,7 @@ fn score_file_scores_as_the_model_scores_the_rows_in_memory() {
         // The labels binarized by another class: -1 is positive.
         let mut positives = 0;
         let options = ScoreOptions {
-            positive: Some(vec![-1.0]),
+            positive: Some(vec!["-1".to_owned()]),
             ..ScoreOptions::default()
         };
         let scored = score_file(model, &file, &options, &Silent, |c| {
