@@ -202,6 +202,9 @@ impl ReadArgs {
             )
             .into()
         };
+        if let auc_data::Reading::Table(t) = &prep.reading {
+            return self.check_against_table(t, &contradiction);
+        }
         match (self.format, csv) {
             (Some(FormatArg::Csv), None) => return Err(contradiction("--format csv".into())),
             (Some(FormatArg::Libsvm), Some(_)) => {
@@ -337,6 +340,52 @@ pub(crate) fn fmt_labels(labels: &[f64]) -> String {
 }
 
 pub(crate) use auc_stream::fmt_label;
+
+impl ReadArgs {
+    /// [`ReadArgs::check_against`] for a model of a table: its files are CSV with a header, by
+    /// its delimiter, the label column by its name (in any case), the categories and missing
+    /// tokens of training.
+    fn check_against_table(
+        &self,
+        t: &auc_data::TableReading,
+        contradiction: &dyn Fn(String) -> Error,
+    ) -> Result<(), Error> {
+        if self.format == Some(FormatArg::Libsvm) {
+            return Err(contradiction("--format libsvm".into()));
+        }
+        if let Some(d) = &self.delimiter
+            && delimiter(d)? != t.delimiter
+        {
+            return Err(contradiction(format!("--delimiter {d}")));
+        }
+        if let Some(l) = &self.label_column {
+            let same = match LabelColumn::from_word(l) {
+                LabelColumn::Auto => true,
+                LabelColumn::Name(n) => n.trim().eq_ignore_ascii_case(t.schema.label.name.trim()),
+                LabelColumn::Index(_) | LabelColumn::Last => false,
+            };
+            if !same {
+                return Err(contradiction(format!("--label-column {l}")));
+            }
+        }
+        if self.header == Some(HeaderArg::No) {
+            return Err(contradiction("--header no".into()));
+        }
+        let table_flags = [
+            (self.na_values.is_some(), "--na-values"),
+            (self.categorical.is_some(), "--categorical"),
+            (self.min_category_count.is_some(), "--min-category-count"),
+            (self.max_one_hot.is_some(), "--max-one-hot"),
+        ];
+        if let Some((_, flag)) = table_flags.iter().find(|(given, _)| *given) {
+            return Err(contradiction((*flag).to_owned()));
+        }
+        if self.hash_bits.is_some() || self.cross_hash_bits.is_some() {
+            return Err(contradiction("--hash-bits".into()));
+        }
+        Ok(())
+    }
+}
 
 /// What the survey of a table decided, on stderr: its label and positive class, categorical
 /// columns and filled cells (nothing for files read without a schema).

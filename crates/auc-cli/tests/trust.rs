@@ -98,7 +98,7 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     // The user chose the column: nothing to say about it.
-    assert!(!stderr(&o).contains("label column"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("by its header name"), "{}", stderr(&o));
     let o = auc(&["predict", "-m", m, c, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let j: serde_json::Value = serde_json::from_str(stderr(&o).trim()).unwrap();
@@ -109,16 +109,20 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
         "--label-column 0",
     );
     check_fails(
+        &["predict", "-m", m, c, "--categorical", "f1"],
+        "--categorical",
+    );
+    check_fails(
         &["predict", "-m", m, c, "--format", "libsvm"],
         "--format libsvm",
     );
-    // A file whose columns differ is refused, naming the column.
+    // A file that lacks a column of the model is refused, naming the columns.
     let other = write(dir.path(), "o.csv", "\"f1\",\"g2\",\"y\"\n1,2,1\n");
-    check_fails(&["predict", "-m", m, other.to_str().unwrap()], "o.csv");
+    check_fails(&["predict", "-m", m, other.to_str().unwrap()], "\"f2\"");
     // The model says how it reads data.
     let o = auc(&["model", m]);
     assert!(
-        stdout(&o).contains("CSV (label column 13 \"y\", header"),
+        stdout(&o).contains("CSV table (label \"y\", 13 columns of which 0 categorical"),
         "{}",
         stdout(&o)
     );
@@ -129,7 +133,7 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
     let o = auc(&["train", "--algo", "pa-i", "--c", "0.1", c, "-o", a]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("auc: label column 13 \"y\", by its header name"),
+        stderr(&o).contains("auc: label column \"y\"; positive class: 1 (of {-1, 1})"),
         "{}",
         stderr(&o)
     );
@@ -139,7 +143,7 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
     );
     let o = auc(&["model", a]);
     assert!(
-        stdout(&o).contains("CSV (label column 13 \"y\", header"),
+        stdout(&o).contains("CSV table (label \"y\""),
         "{}",
         stdout(&o)
     );

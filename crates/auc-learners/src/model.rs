@@ -1,12 +1,12 @@
 //! Model files: a trained model with everything needed to read new data as its training data
 //! was read, tagged by the algorithm's name, versioned and checksummed as a whole.
 //!
-//! # Layout (format version 6)
+//! # Layout (format version 7)
 //!
 //! | bytes | content |
 //! |---|---|
 //! | 8 | `AUCMODEL` |
-//! | 4 | format version, `u32` little endian (6; 3 to 5 are still read) |
+//! | 4 | format version, `u32` little endian (7; 3 to 6 are still read) |
 //! | 8 | payload length $L$, `u64` little endian |
 //! | $L$ | payload: postcard encoding of the wire struct below |
 //! | 4 | CRC-32 of every byte before it (header and payload), `u32` little endian |
@@ -24,7 +24,7 @@
 //! decode is an error that names its format version.
 //!
 //! Reading checks, in order: the magic, the format version (1 and 2 were written before models
-//! were tagged by name and are refused with a message that says so; 3 to 6 are read), the length, the checksum,
+//! were tagged by name and are refused with a message that says so; 3 to 7 are read), the length, the checksum,
 //! the payload's decoding, the algorithm's name, its state version, the parameters (as the
 //! command line checks them), the preparation, the state (`SavedState::validate`) and the
 //! calibration. So a
@@ -46,10 +46,12 @@ use crate::trained::{Configured, Trained};
 
 const MAGIC: &[u8; 8] = b"AUCMODEL";
 /// The format version this build writes.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 /// The oldest format version this build reads: version 3 stored the preparation as a scaler and
 /// a unit-norm flag ([`PreparationV3`]), version 4 as a list of stages, version 5 added the
-/// calibration, version 6 the feature crosses of the preparation ([`PreparationV5`] is the
+/// calibration, version 6 the feature crosses of the preparation, version 7 the tables read by a
+/// schema (`auc_data::Reading::Table`, a variant version 6 files never hold, so they decode with
+/// the same layout) ([`PreparationV5`] is the
 /// layout before them).
 pub const OLDEST_READ_VERSION: u32 = 3;
 /// Bytes before the payload: magic, version, length.

@@ -78,7 +78,7 @@ fn check_golden(dir: &std::path::Path, write_missing: bool) -> Vec<&'static str>
         // Written again, the model loads back to the same scores, and writing is then a fixed
         // point. (The bytes need not equal the golden file's: a parameter added since, such as
         // GAM-CVM's `landmarks`, is written out with the value that reproduces the old fit, and
-        // a version 3 to 5 file is written as version 6.)
+        // a version 3 to 6 file is written as version 7.)
         let again = m.to_bytes();
         let m2 = Model::from_bytes(&again)
             .unwrap_or_else(|e| panic!("{}: a rewritten model no longer loads: {e}", algo.name));

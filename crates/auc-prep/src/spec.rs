@@ -296,10 +296,11 @@ impl PrepSpec {
     /// Those of the survey.
     pub fn surveyed(&self, paths: &[&std::path::Path]) -> Result<PrepSpec, auc_data::DataError> {
         let read = self.read.surveyed(paths)?;
-        let positive = if read.schema.is_some() {
-            Positive::Table
-        } else {
-            self.positive.clone()
+        let positive = match &self.positive {
+            _ if read.schema.is_some() => Positive::Table,
+            // Label numbers of a file read without a schema.
+            Positive::Named(words) => Positive::Labels(auc_data::named_numbers(words)?),
+            other => other.clone(),
         };
         Ok(PrepSpec {
             read,

@@ -173,6 +173,9 @@ pub fn plan_beside(
     }
     let given = match &spec.positive {
         Positive::Labels(l) => Some(l.clone()),
+        Positive::Named(words) => Some(auc_data::named_numbers(words)?),
+        // A table's labels are +1 and -1 by its label map: nothing to count first.
+        Positive::Table => Some(vec![1.0]),
         _ => None,
     };
     let fixed = spec.fixed_dim();
