@@ -84,11 +84,19 @@ pub(crate) struct ReadArgs {
 
 impl ReadArgs {
     /// The line that says which CSV column became the label when `--label-column` was left
-    /// to its default and the header named one (`None` otherwise: column 0 as always, or the
-    /// user's own choice).
+    /// to its default: column 0 of a file without a header, or the column the header names
+    /// (`None` for the user's own choice, and for tables, whose survey says it).
     pub(crate) fn label_note(&self, reading: &auc_data::Reading) -> Option<String> {
         let c = reading.csv()?;
-        if self.label_column.is_some() || c.label_index == 0 {
+        if self.label_column.is_some() {
+            return None;
+        }
+        if !c.has_header() {
+            return Some(
+                "auc: no header line: column 0 is the label, as in LIBSVM files (--label-column chooses another; a header names the columns)".to_owned(),
+            );
+        }
+        if c.label_index == 0 {
             return None;
         }
         Some(format!(
@@ -187,7 +195,9 @@ impl ReadArgs {
     /// keeping at most `limit` rows. Every file must be read the same way (CSV files: the same
     /// columns).
     pub(crate) fn read(&self, paths: &[PathBuf], limit: Option<usize>) -> Result<RawData, Error> {
-        Ok(read_with(&self.options(limit)?, paths, limit)?)
+        let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+        let opts = self.options(limit)?.surveyed(&refs)?;
+        Ok(read_with(&opts, paths, limit)?)
     }
 
     /// Refuses flags that contradict how a model's training data was read (`auc predict` reads

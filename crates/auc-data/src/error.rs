@@ -169,15 +169,15 @@ impl fmt::Display for ParseErrorKind {
             }
             K::NoSuchColumn { name, columns } => {
                 write!(f, "no column named {name:?} in the header")?;
-                if let Some(c) = crate::options::closest_name(name, columns) {
+                if let Some(c) = crate::names::closest_name(name, columns) {
                     write!(f, " (did you mean {c:?}?)")?;
                 }
-                write!(f, "; the columns are {}", crate::table::names_list(columns))
+                write!(f, "; the columns are {}", crate::names::names_list(columns))
             }
             K::NoLabelColumn { columns } => write!(
                 f,
                 "no label column: none of the columns {} is named {} (any case); name it with --label-column NAME (Python: label_column=)",
-                crate::table::names_list(columns),
+                crate::names::names_list(columns),
                 crate::LABEL_NAMES.join(", ")
             ),
             K::Cell(p) => write!(f, "{p}"),

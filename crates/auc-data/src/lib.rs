@@ -55,6 +55,7 @@ mod hashing;
 mod input;
 mod libsvm;
 mod lines;
+mod names;
 mod number;
 mod options;
 mod raw;
@@ -69,10 +70,11 @@ pub use cross::{Crosses, MAX_CROSS_BITS, MAX_CROSS_NNZ, pair_hash};
 pub use error::{DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProblem};
 pub use first_sight::{DENSITY_CHECK_ROWS, FirstSight, Unsighted};
 pub use input::STDIN;
+pub use names::{closest_name, column_by_name};
 pub use lines::{DEFAULT_MAX_LINE_BYTES, LineReadError, Lines};
 pub use options::{
     CsvOptions, CsvReading, Format, LABEL_NAMES, LabelColumn, MAX_BOUNDED_VALUE, ReadOptions,
-    Reading, TableReading, closest_name, column_by_name, label_by_name,
+    Reading, TableReading, label_by_name,
 };
 pub use raw::{
     BinaryLabels, DENSE_DENSITY, Layout, MANY_LABELS, Positive, PositiveChoice, PositiveRule,

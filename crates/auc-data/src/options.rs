@@ -246,32 +246,6 @@ pub enum LabelColumn {
 /// The header names [`LabelColumn::Auto`] takes as the label's, most preferred first.
 pub const LABEL_NAMES: [&str; 6] = ["label", "class", "target", "y", "outcome", "response"];
 
-/// The name among `names` closest to `want` by edit distance, ignoring case, when it is close
-/// (at most a third of the longer name's letters differ): the "did you mean" of messages.
-pub fn closest_name<'a>(want: &str, names: &'a [String]) -> Option<&'a str> {
-    let want = want.trim().to_lowercase();
-    names
-        .iter()
-        .map(|n| (strsim::damerau_levenshtein(&want, &n.trim().to_lowercase()), n))
-        .filter(|(d, n)| *d > 0 && *d * 3 <= want.chars().count().max(n.chars().count()))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, n)| n.as_str())
-}
-
-/// The column of `names` that `want` names: exactly after trimming, or else ignoring case when
-/// that finds one column.
-pub fn column_by_name(want: &str, names: &[String]) -> Option<usize> {
-    let want = want.trim();
-    let exact: Vec<usize> = (0..names.len()).filter(|&k| names[k].trim() == want).collect();
-    if exact.len() == 1 {
-        return Some(exact[0]);
-    }
-    let loose: Vec<usize> = (0..names.len())
-        .filter(|&k| names[k].trim().eq_ignore_ascii_case(want))
-        .collect();
-    (loose.len() == 1).then(|| loose[0])
-}
-
 /// The column [`LabelColumn::Auto`] chooses among header `names`: the only column with the
 /// first of [`LABEL_NAMES`] that exactly one column has (ignoring case and surrounding
 /// spaces); `None` when there is none.

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 
 use super::cell::Cell;
 use super::label::value_key;
-use super::schema::{Encoding, Schema, names_list};
+use super::schema::{Encoding, Schema};
+use crate::names::names_list;
 use crate::DataError;
 
 /// What one field of the file is.

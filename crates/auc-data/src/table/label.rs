@@ -7,6 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::cell::Cell;
+use crate::names::list;
 use crate::DataError;
 
 /// The key a label or category value is compared by: a number in its shortest round-trip form
@@ -147,19 +148,6 @@ impl fmt::Display for LabelMap {
             }
         };
         write!(f, "{} ({why})", self.positive.join(", "))
-    }
-}
-
-/// `{a, b, c}`, or the first `most` and a count of the rest.
-pub(crate) fn list(items: &[&str], most: usize) -> String {
-    if items.len() <= most {
-        format!("{{{}}}", items.join(", "))
-    } else {
-        format!(
-            "{{{}, ... and {} more}}",
-            items[..most].join(", "),
-            items.len() - most
-        )
     }
 }
 

@@ -17,5 +17,4 @@ pub use label::{LabelMap, LabelRule, value_key};
 pub use schema::{
     Column, DEFAULT_MAX_ONE_HOT, DEFAULT_MIN_COUNT, Encoding, Schema, TableOptions,
 };
-pub(crate) use schema::names_list;
 pub use survey::{NUMBER_KEYS, Survey, TEXT_CAP};

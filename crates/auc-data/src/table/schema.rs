@@ -19,7 +19,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::cell::NaTokens;
-use super::label::{LabelMap, list};
+use super::label::LabelMap;
+use crate::names::names_list;
 use super::survey::{Survey, Tally};
 use crate::DataError;
 
@@ -302,9 +303,3 @@ fn categories(tally: &Tally, options: &TableOptions) -> Encoding {
     }
 }
 
-/// `{"a", "b"}` for messages, at most 30 names.
-pub(crate) fn names_list(names: &[String]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
-    let refs: Vec<&str> = quoted.iter().map(String::as_str).collect();
-    list(&refs, 30)
-}
