@@ -226,15 +226,28 @@ impl ReadOptions {
     /// Those of reading the files; columns that differ between files; those of
     /// [`crate::table::Schema::from_survey`].
     pub fn surveyed(&self, paths: &[&Path]) -> Result<ReadOptions, DataError> {
+        Ok(self.survey_tables(paths)?.map_or_else(|| self.clone(), |(o, _)| o))
+    }
+
+    /// [`ReadOptions::surveyed`], with the ranges of the encoded rows the survey gives
+    /// ([`crate::table::Schema::ranges`]), so that scaling needs no pass of its own; `None`
+    /// when the files are not tables (and the options stay as they are).
+    ///
+    /// # Errors
+    /// Those of [`ReadOptions::surveyed`].
+    pub fn survey_tables(
+        &self,
+        paths: &[&Path],
+    ) -> Result<Option<(ReadOptions, Option<crate::FeatureRanges>)>, DataError> {
         let Some(first) = paths.first() else {
-            return Ok(self.clone());
+            return Ok(None);
         };
         let csv_file = |p: &Path| {
             let name = p.display().to_string();
             name != crate::STDIN && self.format.resolve(&name) == Format::Csv
         };
         if self.schema.is_some() || !paths.iter().all(|p| csv_file(p)) {
-            return Ok(self.clone());
+            return Ok(None);
         }
         let mut survey: Option<Survey> = None;
         let mut delimiter = self.csv.delimiter;
@@ -242,11 +255,11 @@ impl ReadOptions {
             let name = path.display().to_string();
             let mut stream = RowStream::open(path, self)?;
             let Parser::Csv(p) = &mut stream.parser else {
-                return Ok(self.clone());
+                return Ok(None);
             };
             let (label, names) = p.label_and_names();
             let Some(names) = names else {
-                return Ok(self.clone());
+                return Ok(None);
             };
             let s = survey.get_or_insert_with(|| Survey::new(names.to_vec(), label));
             if s.names() != names {
@@ -261,11 +274,12 @@ impl ReadOptions {
         let survey = survey.expect("one file at least");
         let schema = Schema::from_survey(&survey, &self.csv.table)
             .map_err(|e| DataError::Table(format!("{}: {e}", first.display())))?;
+        let ranges = schema.ranges(&survey);
         let mut out = self.clone();
         out.schema = Some(Box::new(schema));
         // A `.tsv` name's tab, resolved by the stream, is the delimiter of every later pass.
         out.csv.delimiter = delimiter;
-        Ok(out)
+        Ok(Some((out, ranges)))
     }
 }
 

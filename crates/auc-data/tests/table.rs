@@ -139,3 +139,23 @@ fn headerless_and_libsvm_files_are_not_surveyed() {
     let s = file(dir.path(), "n.libsvm", "1 1:2\n");
     assert!(ReadOptions::default().surveyed(&[&s]).unwrap().schema.is_none());
 }
+
+#[test]
+fn the_surveys_ranges_equal_those_of_the_encoded_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "t.csv", TEXT);
+    for (min_count, max_one_hot) in [(1, 64), (2, 64), (1, 2)] {
+        let mut o = options(min_count);
+        o.csv.table.max_one_hot = max_one_hot;
+        let (opts, ranges) = o.survey_tables(&[&p]).unwrap().unwrap();
+        let ranges = ranges.expect("every count kept");
+        let raw = read_path(&p, &opts).unwrap();
+        let mut pass = auc_data::FeatureRanges::new(0);
+        pass.observe_rows(&raw);
+        assert_eq!(
+            (ranges.min(), ranges.max(), ranges.nnz(), ranges.rows()),
+            (pass.min(), pass.max(), pass.nnz(), pass.rows()),
+            "min_count {min_count}, max_one_hot {max_one_hot}"
+        );
+    }
+}

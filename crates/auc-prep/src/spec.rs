@@ -295,18 +295,40 @@ impl PrepSpec {
     /// # Errors
     /// Those of the survey.
     pub fn surveyed(&self, paths: &[&std::path::Path]) -> Result<PrepSpec, auc_data::DataError> {
-        let read = self.read.surveyed(paths)?;
-        let positive = match &self.positive {
-            _ if read.schema.is_some() => Positive::Table,
-            // Label numbers of a file read without a schema.
-            Positive::Named(words) => Positive::Labels(auc_data::named_numbers(words)?),
-            other => other.clone(),
+        let Some((mut read, ranges)) = self.read.survey_tables(paths)? else {
+            let positive = match &self.positive {
+                // Label numbers of a file read without a schema.
+                Positive::Named(words) => Positive::Labels(auc_data::named_numbers(words)?),
+                other => other.clone(),
+            };
+            return Ok(PrepSpec {
+                positive,
+                ..self.clone()
+            });
         };
+        let dim = read.schema.as_ref().map_or(0, |s| s.dim());
+        // The survey's ranges are those of every encoded row: scaling needs no pass of its own
+        // when the rows read are exactly those (no limit, no hashing or crosses).
+        let exact = read.limit.is_none() && read.hash_bits.is_none() && read.cross_bits.is_none();
+        let scale_from = match (&self.scale_from, ranges) {
+            (None, Some(r)) if exact && self.transform.needs_ranges() => Some(ScaleFrom {
+                origin: format!("the survey of {}", paths[0].display()),
+                source: ScaleSource::Ranges(r),
+                dim,
+                hash_bits: None,
+                cross_bits: None,
+            }),
+            _ => self.scale_from.clone(),
+        };
+        if read.hash_bits.is_none() && read.cross_bits.is_none() {
+            // A table's dimension is its schema's.
+            read.dim = Some(read.dim.unwrap_or(0).max(dim));
+        }
         Ok(PrepSpec {
             read,
-            positive,
+            positive: Positive::Table,
             transform: self.transform.clone(),
-            scale_from: self.scale_from.clone(),
+            scale_from,
         })
     }
 

@@ -224,7 +224,11 @@ pub fn train_streamed(
     let choice = match &plan.choice {
         Some(c) => c.clone(),
         None => {
-            let c = auc_stream::final_choice(&plan.classes, &done.seen)?;
+            let mut c = auc_stream::final_choice(&plan.classes, &done.seen)?;
+            if spec.positive == auc_data::Positive::Table {
+                // A table's label map chose the class, and its survey said so.
+                c.rule = auc_data::PositiveRule::Table;
+            }
             report.positive_class(&c, positives, negatives);
             c
         }

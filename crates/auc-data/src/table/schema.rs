@@ -252,6 +252,79 @@ impl Schema {
         out
     }
 
+    /// The ranges of the encoded training rows ([`crate::FeatureRanges`]: per feature the non-zero
+    /// count and extremes), computed from the survey that fitted this schema instead of a pass
+    /// over the encoded rows, which they equal: a filled cell is the mean, a one-hot feature is
+    /// 1 on its category's rows, an indicator on the missing ones. `None` when the survey could
+    /// not keep every category's count (a hashed column past its caps).
+    pub fn ranges(&self, survey: &Survey) -> Option<crate::FeatureRanges> {
+        let dim = self.dim();
+        let (mut min, mut max, mut nnz) = (vec![0.0; dim], vec![0.0; dim], vec![0u64; dim]);
+        let mut ones = |j: usize, count: u64| {
+            if count > 0 {
+                (min[j], max[j], nnz[j]) = (1.0, 1.0, count);
+            }
+        };
+        let tallies = survey.tallies.iter().enumerate().filter(|(k, _)| *k != survey.label);
+        let mut numeric = Vec::new();
+        for (c, (_, t)) in self.columns.iter().zip(tallies) {
+            let at = c.first;
+            match &c.encoding {
+                Encoding::Numeric { mean, indicator } => {
+                    numeric.push((at, t, *mean));
+                    if *indicator {
+                        ones(at + 1, t.missing);
+                    }
+                }
+                Encoding::OneHot { kept, missing } => {
+                    let count = |k: &str| {
+                        t.text_counts.get(k).copied().unwrap_or(0)
+                            + t.number_counts.as_ref().and_then(|n| n.get(k)).copied().unwrap_or(0)
+                    };
+                    let mut in_kept = 0;
+                    for (i, k) in kept.iter().enumerate() {
+                        let n = count(k);
+                        in_kept += n;
+                        ones(at + i, n);
+                    }
+                    ones(at + kept.len(), t.numbers + t.texts - in_kept);
+                    if *missing {
+                        ones(at + kept.len() + 1, t.missing);
+                    }
+                }
+                Encoding::Hashed { buckets, missing } => {
+                    if t.overflow || (t.numbers > 0 && t.number_counts.is_none()) {
+                        return None;
+                    }
+                    let mut per = vec![0u64; *buckets as usize];
+                    let numbers = t.number_counts.iter().flatten();
+                    for (k, n) in t.text_counts.iter().chain(numbers) {
+                        per[super::encode::bucket(k, *buckets)] += n;
+                    }
+                    for (b, n) in per.into_iter().enumerate() {
+                        ones(at + b, n);
+                    }
+                    if *missing {
+                        ones(at + *buckets as usize, t.missing);
+                    }
+                }
+            }
+        }
+        for (j, t, mean) in numeric {
+            (min[j], max[j], nnz[j]) = (t.nonzero_min, t.nonzero_max, t.nonzero);
+            if mean != 0.0 && t.missing > 0 {
+                if nnz[j] == 0 {
+                    (min[j], max[j]) = (mean, mean);
+                } else {
+                    min[j] = min[j].min(mean);
+                    max[j] = max[j].max(mean);
+                }
+                nnz[j] += t.missing;
+            }
+        }
+        Some(crate::FeatureRanges::from_parts(min, max, nnz, survey.rows))
+    }
+
     /// Checks a decoded schema (from a model file): offsets in order, widths bounded, the label
     /// map's positive values among its values.
     pub fn validate(&self) -> Result<(), String> {

@@ -35,6 +35,10 @@ pub(crate) struct Tally {
     pub number_counts: Option<HashMap<String, u64>>,
     /// Whether a text value was not kept for lack of room.
     pub overflow: bool,
+    /// Numbers other than 0, and their least and greatest: what the ranges of scaling count.
+    pub nonzero: u64,
+    pub nonzero_min: f64,
+    pub nonzero_max: f64,
 }
 
 impl Tally {
@@ -43,6 +47,15 @@ impl Tally {
             Cell::Missing => self.missing += 1,
             Cell::Number(x) => {
                 self.numbers += 1;
+                if x != 0.0 {
+                    if self.nonzero == 0 {
+                        (self.nonzero_min, self.nonzero_max) = (x, x);
+                    } else {
+                        self.nonzero_min = self.nonzero_min.min(x);
+                        self.nonzero_max = self.nonzero_max.max(x);
+                    }
+                    self.nonzero += 1;
+                }
                 let t = self.sum + x;
                 self.compensation += if self.sum.abs() >= x.abs() {
                     (self.sum - t) + x
