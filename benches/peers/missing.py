@@ -39,6 +39,7 @@ Outputs: --tsv (every fold: set, rate, learner, fold, auc, ap, fit_seconds, erro
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 import time
@@ -229,6 +230,10 @@ def page(a, sets, info, rows, argv):
          "each column is called: benches/peers/missing.py's docstring.",
          "",
          f"Produced by `{cmd}` (auc binary `{a.auc}`).",
+         "",
+         "Fit times are only comparable on an otherwise idle machine (1-minute load average "
+         f"{a.load[0]:.2f} at the start of this run, {a.load[1]:.2f} at its end, on "
+         f"{os.cpu_count()} cores).",
          "", "## Summary", ""]
     L += ["Mean AUC over the sets where the column completed every fold at that rate, and the "
           "mean change from 0 % over the sets where it completed both:", "",
@@ -320,7 +325,9 @@ def main(argv=None):
         p.error("--folds must be at least 2")
     tabular_data.bootstrap(Path(a.venv), __file__, argv)
     tabular.limit_threads(a.threads)
+    start_load = os.getloadavg()[0]
     sets, info, rows = run(a)
+    a.load = (start_load, os.getloadavg()[0])
     write_tsv(Path(a.tsv), rows)
     page(a, sets, info, rows, argv)
 

@@ -492,6 +492,10 @@ def page(a, sets, metas, rows, argv):
         "",
         f"Produced by `{cmd}` (auc binary `{a.auc}`).",
         "",
+        "Fit times are only comparable on an otherwise idle machine (1-minute load average "
+        f"{a.load[0]:.2f} at the start of this run, {a.load[1]:.2f} at its end, on "
+        f"{os.cpu_count()} cores).",
+        "",
         "## The sets",
         "",
         "| set | source | rows | features | string columns | missing cells "
@@ -628,7 +632,9 @@ def main(argv=None):
     limit_threads(a.threads)
     if not Path(a.auc).exists():
         log(f"note: {a.auc} does not exist; the ours (CLI) column will record that")
+    start_load = os.getloadavg()[0]
     sets, metas, rows = run(a)
+    a.load = (start_load, os.getloadavg()[0])
     write_tsv(Path(a.tsv), rows)
     page(a, sets, metas, rows, argv)
 
