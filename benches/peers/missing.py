@@ -229,11 +229,11 @@ def page(a, sets, info, rows, argv):
          "(shared by the rates) and the same cells. AUC in percent, mean over the folds. How "
          "each column is called: benches/peers/missing.py's docstring.",
          "",
-         f"Produced by `{cmd}` (auc binary `{a.auc}`).",
+         f"Produced by `{cmd}`; {a.provenance}.",
          "",
          "Fit times are only comparable on an otherwise idle machine (1-minute load average "
          f"{a.load[0]:.2f} at the start of this run, {a.load[1]:.2f} at its end, on "
-         f"{os.cpu_count()} cores).",
+         f"{os.cpu_count()} cores; the run took {a.minutes:.0f} minutes).",
          "", "## Summary", ""]
     L += ["Mean AUC over the sets where the column completed every fold at that rate, and the "
           "mean change from 0 % over the sets where it completed both:", "",
@@ -281,8 +281,8 @@ def page(a, sets, info, rows, argv):
         L.append("None: every column completed every fold.")
     else:
         L += ["The first error line, with the set and rate (failed folds / folds) where it was "
-              "the first failure (messages that differ only in a line:column position are listed "
-              "once, with the first set's):", "", "| column | first error line | where |",
+              "the first failure (messages that differ only in a line:column position or a quoted "
+              "value are listed once, with the first set's):", "", "| column | first error line | where |",
               "|---|---|---|"]
         for key, where in by_msg.items():
             lr, msg = key[0], example[key]
@@ -325,9 +325,11 @@ def main(argv=None):
         p.error("--folds must be at least 2")
     tabular_data.bootstrap(Path(a.venv), __file__, argv)
     tabular.limit_threads(a.threads)
-    start_load = os.getloadavg()[0]
+    start_load, started = os.getloadavg()[0], time.perf_counter()
+    a.provenance = tabular.provenance(a.auc)
     sets, info, rows = run(a)
     a.load = (start_load, os.getloadavg()[0])
+    a.minutes = (time.perf_counter() - started) / 60
     write_tsv(Path(a.tsv), rows)
     page(a, sets, info, rows, argv)
 

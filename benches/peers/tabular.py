@@ -98,11 +98,28 @@ def error_line(stderr: str) -> str:
     return lines[0] if lines else "failed (no message)"
 
 
+def provenance(auc: str) -> str:
+    """`auc --version` of the binary and the checkout's commit, for a page's "Produced by"."""
+    try:
+        v = subprocess.run([auc, "--version"], capture_output=True, text=True, timeout=30)
+        version = v.stdout.strip() or error_line(v.stderr)
+    except OSError as e:
+        version = f"not runnable: {e.strerror}"
+    try:
+        c = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
+                           capture_output=True, text=True, timeout=30)
+        commit = c.stdout.strip() or "unknown"
+    except OSError:
+        commit = "unknown"
+    return f"auc binary `{auc}` ({version}), checkout {commit}"
+
+
 def error_kind(msg: str) -> str:
-    """A message with its line:column positions masked, to group the same failure."""
+    """A message with its line:column positions and quoted values masked, to group the same
+    failure (e.g. one refusal of each set's positive label)."""
     import re
 
-    return re.sub(r":\d+:\d+:", ":L:C:", msg)
+    return re.sub(r"'[^']*'", "'_'", re.sub(r":\d+:\d+:", ":L:C:", msg))
 
 
 def exc_line(e: BaseException) -> str:
@@ -490,11 +507,11 @@ def page(a, sets, metas, rows, argv):
         "reading the CSV included). How each column is called: benches/peers/tabular.py's "
         "docstring; the sets: benches/peers/tabular_data.py.",
         "",
-        f"Produced by `{cmd}` (auc binary `{a.auc}`).",
+        f"Produced by `{cmd}`; {a.provenance}.",
         "",
         "Fit times are only comparable on an otherwise idle machine (1-minute load average "
         f"{a.load[0]:.2f} at the start of this run, {a.load[1]:.2f} at its end, on "
-        f"{os.cpu_count()} cores).",
+        f"{os.cpu_count()} cores; the run took {a.minutes:.0f} minutes).",
         "",
         "## The sets",
         "",
@@ -576,7 +593,7 @@ def page(a, sets, metas, rows, argv):
             by_msg.setdefault(key, []).append(f"{s} ({d['failed']}/{d['n']})")
         L += ["The first error line of each column, with the sets (failed folds / folds) where "
               "it was the first failure (messages that differ only in a line:column position "
-              "are listed once, with the first set's):", "",
+              "or a quoted value are listed once, with the first set's):", "",
               "| column | first error line | sets |", "|---|---|---|"]
         for key, where in by_msg.items():
             c, msg = key[0], example[key]
@@ -632,9 +649,11 @@ def main(argv=None):
     limit_threads(a.threads)
     if not Path(a.auc).exists():
         log(f"note: {a.auc} does not exist; the ours (CLI) column will record that")
-    start_load = os.getloadavg()[0]
+    start_load, started = os.getloadavg()[0], time.perf_counter()
+    a.provenance = provenance(a.auc)
     sets, metas, rows = run(a)
     a.load = (start_load, os.getloadavg()[0])
+    a.minutes = (time.perf_counter() - started) / 60
     write_tsv(Path(a.tsv), rows)
     page(a, sets, metas, rows, argv)
 
