@@ -9,8 +9,8 @@ tabular_data.py.
         --out target/tabular/quick.md --tsv target/tabular/quick.tsv     # a quick check
 
 Any python3 will do: outside the peers' venv (--venv, default target/peers-venv) the script runs
-setup_venv.sh with tabular-requirements.txt and re-runs itself there. The data (--data, default
-target/tabular/data) is written by tabular_data.py first when a set is missing there.
+setup_venv.sh with tabular-requirements.txt and re-runs itself there. The sets are written to
+--data (default target/tabular/data) by tabular_data.py's code at the start of every run.
 
 Splits: per set, --folds (5) stratified folds, shuffled with --seed (0), written to
 DATA/NAME.folds.json (format "tabular-folds-1": the 0-based test rows of each fold, rows
@@ -337,20 +337,20 @@ def run(a):
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
     sets = [s.strip() for s in a.sets.split(",")] if a.sets else tabular_data.NAMES
+    # The sets are written afresh from the pinned packages on every run (seconds), so that the
+    # files and their metadata always match tabular_data.py; the folds files are kept.
     metas = {}
     sets_json = data / "sets.json"
     if sets_json.exists():
         metas = {m["name"]: m for m in json.loads(sets_json.read_text())["sets"]}
     for name in sets:
-        if name not in metas or not (data / f"{name}.csv").exists() \
-                or not (data / f"{name}.parquet").exists():
-            log(f"{name}: writing the set to {data}")
-            df, meta = tabular_data.build(name)
-            tabular_data.write(df, meta, data)
-            metas[name] = meta
-            all_metas = sorted(metas.values(), key=lambda m: tabular_data.NAMES.index(m["name"]))
-            sets_json.write_text(json.dumps({"format": "tabular-sets-1", "sets": all_metas},
-                                            indent=1) + "\n")
+        df, meta = tabular_data.build(name)
+        tabular_data.write(df, meta, data)
+        metas[name] = meta
+    all_metas = sorted(metas.values(), key=lambda m: tabular_data.NAMES.index(m["name"]))
+    sets_json.write_text(json.dumps({"format": "tabular-sets-1", "sets": all_metas},
+                                    indent=1) + "\n")
+    log(f"wrote {len(sets)} sets to {data}")
     learners = a.learners
     skip_reason = {}
     if "hgb" in learners:
@@ -604,7 +604,7 @@ def page(a, sets, metas, rows, argv):
           "bash benches/peers/setup_venv.sh target/peers-venv benches/peers/tabular-requirements.txt"
           "   # optional: the scripts run it",
           "python3 benches/peers/tabular_data.py --out target/tabular/data"
-          "        # optional: tabular.py writes missing sets",
+          "        # optional: tabular.py writes the sets itself",
           cmd,
           "```", "",
           "The folds are in target/tabular/data/NAME.folds.json (written on the first run, read "

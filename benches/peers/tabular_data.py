@@ -175,9 +175,10 @@ SETS = [
      "Boston mortgage application denied (yes / no), Home Mortgage Disclosure Act data", keep,
      ROWNAMES),
     ("swisslabor", rdata("AER", "SwissLabor"), "participation", "yes",
-     "Swiss woman participates in the labour force (yes / no)", keep, ROWNAMES),
+     "Swiss woman participates in the labour force (yes / no), 1981 SOMIPOPS survey", keep, ROWNAMES),
     ("health_insurance", rdata("AER", "HealthInsurance"), "insurance", "no",
-     "US worker has no employer-provided health insurance (insurance = no vs yes), 1995 MEPS",
+     "US respondent has no health insurance (insurance = no vs yes), 1996 Medical "
+     "Expenditure Panel Survey",
      keep, ROWNAMES),
     ("credit_data", rdata("modeldata", "credit_data"), "Status", "bad",
      "credit applicant's status is bad (bad / good), with missing incomes, assets, debts",
@@ -199,7 +200,7 @@ SETS = [
     ("ncbirths", rdata("openintro", "ncbirths"), "lowbirthweight", "low",
      "North Carolina baby of low birth weight (low / not low), from the parents, pregnancy "
      "and habits", keep,
-     {**ROWNAMES, "weight": "the birth weight the label is made from (low = under 5.5 lb)"}),
+     {**ROWNAMES, "weight": "the birth weight the label is made from (low = 5.5 lb or less)"}),
     ("gbsg2", lifelines_csv("gbsg2.csv"), "event_3y", "yes",
      "German Breast Cancer Study Group 2: recurrence or death within 3 years (1095 days) of "
      "surgery (yes / no), from hormone therapy, menopause, tumour size and grade, nodes, "
@@ -208,7 +209,8 @@ SETS = [
       "made from (1 = recurrence or death)"}),
     ("flchain", rdata("survival", "flchain"), "death_5y", "yes",
      "Olmsted County serum free light chain study: death within 5 years (1826 days) of the "
-     "sample (yes / no), from age, sex, light chains and creatinine (1350 missing)",
+     "sample (yes / no), from age, sex, light chains and creatinine (missing in 17 % of "
+     "the rows)",
      within_horizon("death_5y", "futime", "death", 1826),
      {**ROWNAMES, "futime": "follow-up days the label is made from", "death": "the event "
       "flag the label is made from", "chapter": "cause of death, present only for the dead: "
