@@ -26,7 +26,10 @@ Every column sees the same training and test rows of the frame as the package ga
             Its scratch files go to WORK/catboost_info (train_dir), which changes no model.
   hgb       sklearn.ensemble.HistGradientBoostingClassifier(categorical_features="from_dtype"),
             the same `category` columns as LightGBM (only with a scikit-learn that has
-            "from_dtype", 1.4 on). One thread count for both through OMP_NUM_THREADS.
+            "from_dtype", 1.4 on). One thread count for both through OMP_NUM_THREADS. Above
+            10,000 training rows its default early stopping holds out a validation part drawn
+            with random_state=None (its default), so there (nass_cds) its figures vary a little
+            from run to run; every other column is deterministic.
   logreg    scikit-learn pipeline: numbers SimpleImputer(strategy="median") + StandardScaler,
             strings SimpleImputer(strategy="most_frequent") + OneHotEncoder(handle_unknown=
             "ignore"), then LogisticRegression(max_iter=1000).
