@@ -156,7 +156,8 @@ def run(a):
                         if learner == "ours-cli":
                             s, sec = tabular.fit_ours_cli(
                                 a.auc, header, lines, train_rows, test_rows, "label", positive,
-                                work / name / f"r{round(100 * rate)}" / f"fold{k}")
+                                work / name / f"r{round(100 * rate)}" / f"fold{k}",
+                                keep=a.keep_csv)
                         else:
                             s, sec = fit_lightgbm(Xr[train_rows], y[train_rows], Xr[test_rows],
                                                   a.threads)
@@ -306,7 +307,9 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--work", default="target/missing", help="CSV files, folds, fold scratch files")
-    p.add_argument("--keep-csv", action="store_true", help="keep each rate's NAME.rR.csv")
+    p.add_argument("--keep-csv", action="store_true",
+                   help="keep each rate's NAME.rR.csv and each fold's train.csv, test.csv, model "
+                   "and scores (by default removed once used: a9a's make 600 MB)")
     p.add_argument("--tsv", default="docs/results/missing-folds.tsv")
     p.add_argument("--out", default="docs/results/missing.md")
     p.add_argument("--venv", default=str(tabular_data.DEFAULT_VENV))

@@ -282,8 +282,20 @@ def write_rows(path: Path, header: str, lines: list[str], rows) -> None:
             f.write(lines[i])
 
 
-def fit_ours_cli(auc, header, lines, train_rows, test_rows, label, positive, fold_dir):
-    """`auc train` on the training rows, `auc predict` on the test rows; (scores, train wall)."""
+def fit_ours_cli(auc, header, lines, train_rows, test_rows, label, positive, fold_dir,
+                 keep=True):
+    """`auc train` on the training rows, `auc predict` on the test rows; (scores, train wall).
+    Without `keep`, the fold's files (CSV parts, model, scores) are removed afterwards."""
+    if keep:
+        return _fit_ours_cli(auc, header, lines, train_rows, test_rows, label, positive, fold_dir)
+    try:
+        return _fit_ours_cli(auc, header, lines, train_rows, test_rows, label, positive, fold_dir)
+    finally:
+        for f in ("train.csv", "test.csv", "m.auc", "scores.txt"):
+            (fold_dir / f).unlink(missing_ok=True)
+
+
+def _fit_ours_cli(auc, header, lines, train_rows, test_rows, label, positive, fold_dir):
     import numpy as np
 
     fold_dir.mkdir(parents=True, exist_ok=True)
