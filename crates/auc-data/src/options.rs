@@ -1,6 +1,7 @@
 //! The settings of a read and its record: [`ReadOptions`] (format, CSV layout, dimension, limit,
-//! feature hashing and crosses) and [`Reading`], how a file was read (for CSV its resolved layout,
-//! [`CsvReading`]), which model files store so that later files are read the same way.
+//! feature hashing and crosses, LIBSVM's index base) and [`Reading`], how a file was read (for
+//! CSV its resolved layout, [`CsvReading`]; for LIBSVM whether 0-based), which model files store
+//! so that later files are read the same way.
 
 use std::path::Path;
 
@@ -8,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cross::{Crosses, MAX_CROSS_BITS};
 use crate::error::{DataError, Mismatch, ReadingProblem};
+use crate::zero_based::ZeroBased;
 
 /// How to read a data file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,6 +54,12 @@ pub struct ReadOptions {
     /// scoring and scaled learning read any finite value. Not part of a [`Reading`].
     #[serde(default)]
     pub bounded_values: bool,
+    /// Whether LIBSVM feature indices count from 0 ([`ZeroBased::Yes`], as scikit-learn's
+    /// `dump_svmlight_file` writes them), from 1 ([`ZeroBased::No`], LIBSVM's convention), or,
+    /// the default, from 0 exactly when the file holds an index 0 ([`ZeroBased::Auto`], decided
+    /// before the first row: see [`crate::ZeroBased`]). Not used for CSV.
+    #[serde(default)]
+    pub zero_based: ZeroBased,
 }
 
 /// The largest feature magnitude read with [`ReadOptions::bounded_values`]: its square is
@@ -77,6 +85,7 @@ impl Default for ReadOptions {
             cross_bits: None,
             max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
             bounded_values: false,
+            zero_based: ZeroBased::Auto,
         }
     }
 }
@@ -274,19 +283,55 @@ impl Default for LabelColumn {
 /// stores so that later files are read exactly the same way.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Reading {
-    /// LIBSVM text.
+    /// LIBSVM text, indices counted from 1.
     Libsvm,
     /// Delimited text with this layout.
     Csv(CsvReading),
+    /// LIBSVM text, indices counted from 0 (index $j$ is feature $j$). Last, so that the
+    /// variant numbers model files store for the others stay as they were.
+    LibsvmZeroBased,
 }
 
 impl Reading {
+    /// The reading of LIBSVM text counted from 0 (`zero_based`) or from 1.
+    pub fn libsvm(zero_based: bool) -> Reading {
+        match zero_based {
+            true => Reading::LibsvmZeroBased,
+            false => Reading::Libsvm,
+        }
+    }
+
     /// The CSV layout, if the file was CSV.
     pub fn csv(&self) -> Option<&CsvReading> {
         match self {
-            Reading::Libsvm => None,
+            Reading::Libsvm | Reading::LibsvmZeroBased => None,
             Reading::Csv(c) => Some(c),
         }
+    }
+
+    /// Whether the file was LIBSVM with indices counted from 0.
+    pub fn is_zero_based(&self) -> bool {
+        matches!(self, Reading::LibsvmZeroBased)
+    }
+
+    /// Checks that `found` (the reading of `file`, read after data read as `self`) counts
+    /// LIBSVM indices from the same base: input decided on its first lines
+    /// ([`ZeroBased::Auto`] on standard input) can differ from the files before it. Other
+    /// differences are not looked at ([`CsvReading::check`] compares CSV layouts).
+    ///
+    /// # Errors
+    /// [`DataError::Mismatch`] with [`Mismatch::IndexBase`].
+    pub fn check_index_base(&self, found: &Reading, file: &str) -> Result<(), DataError> {
+        let libsvm = |r: &Reading| matches!(r, Reading::Libsvm | Reading::LibsvmZeroBased);
+        if libsvm(self) && libsvm(found) && self.is_zero_based() != found.is_zero_based() {
+            return Err(DataError::Mismatch {
+                file: file.to_string(),
+                kind: Mismatch::IndexBase {
+                    expected_zero_based: self.is_zero_based(),
+                },
+            });
+        }
+        Ok(())
     }
 
     /// Checks a decoded reading (from a model or a moment file) for a layout no file can have:
@@ -323,12 +368,19 @@ impl Reading {
     }
 
     /// The format and CSV settings that read a file this way (label column by index, the same
-    /// delimiter, a header only if this reading had one). Dimension, limit and hashing are left to
-    /// the caller.
+    /// delimiter, a header only if this reading had one; LIBSVM indices from the same base,
+    /// [`ZeroBased::Yes`] or [`ZeroBased::No`]). Dimension, limit and hashing are left to the
+    /// caller.
     pub fn options(&self) -> ReadOptions {
         match self {
             Reading::Libsvm => ReadOptions {
                 format: Format::Libsvm,
+                zero_based: ZeroBased::No,
+                ..ReadOptions::default()
+            },
+            Reading::LibsvmZeroBased => ReadOptions {
+                format: Format::Libsvm,
+                zero_based: ZeroBased::Yes,
                 ..ReadOptions::default()
             },
             Reading::Csv(c) => ReadOptions {
