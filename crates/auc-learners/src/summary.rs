@@ -544,6 +544,11 @@ impl MomentSummary {
                 bits_name(other.cross_bits)
             )));
         }
+        if self.reading.check_index_base(&other.reading, "").is_err() {
+            return Err(MomentError::Mismatch(
+                "one part was read with 0-based LIBSVM indices, the other 1-based: give every part the same --zero-based (yes for files scikit-learn wrote)".to_owned(),
+            ));
+        }
         if self.reading != other.reading {
             return Err(MomentError::Mismatch(format!(
                 "the parts were read differently ({:?} and {:?}); every part must have the same format and columns",

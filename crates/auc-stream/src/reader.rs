@@ -74,8 +74,10 @@ pub struct Reader {
 
 impl Reader {
     /// Opens the first input (which resolves a CSV file's layout, so errors in its header come
-    /// first). `opts.limit` counts rows over all the inputs.
+    /// first). `opts.limit` counts rows over all the inputs. Whether LIBSVM indices are 0-based
+    /// is decided for all the inputs together ([`ReadOptions::zero_based_for`]).
     pub fn open(paths: &[PathBuf], opts: &ReadOptions) -> Result<Self, Error> {
+        let opts = &opts.zero_based_for(paths);
         let total = paths
             .iter()
             .map(|p| {
@@ -135,8 +137,9 @@ impl Reader {
                 None => self.first_csv = Some(csv.clone()),
             }
         }
-        if self.reading.is_none() {
-            self.reading = Some(s.reading().clone());
+        match &self.reading {
+            Some(first) => first.check_index_base(s.reading(), &path.display().to_string())?,
+            None => self.reading = Some(s.reading().clone()),
         }
         self.stream = Some(s);
         self.next += 1;
