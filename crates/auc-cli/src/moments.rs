@@ -74,7 +74,8 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
         return Err("--unit-norm divides each row by its own norm, which does not commute with class moments".into());
     }
     let limit = memory::limit(a.max_memory);
-    let read = a.read.options(None)?;
+    // LIBSVM's index base decided once for the data files, so that every part agrees.
+    let read = auc_train::moments::data_options(&a.read.options(None)?, &a.inputs);
     let stages = auc_train::moments::stages_for(
         &a.inputs,
         &read,
