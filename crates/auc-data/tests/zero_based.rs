@@ -297,3 +297,61 @@ fn a_reading_gives_back_its_index_base() {
     assert!(Reading::LibsvmZeroBased.validate().is_ok());
     assert!(Reading::LibsvmZeroBased.csv().is_none());
 }
+
+/// A LIBSVM line whose indices (as written, strictly increasing) may start at 0, with tokens
+/// that look like an index 0 but are not one (labels, `qid:0`, `10:`, comments).
+fn line() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    (
+        prop::sample::select(vec!["0", "1", "-1", "+1", "00"]),
+        prop::option::of(0u32..3),
+        prop::collection::btree_set(0u32..25, 0..5),
+        prop::sample::select(vec![" ", "\t", "  "]),
+        prop::sample::select(vec!["", " # 0:1", "# x 00:2", "\r"]),
+        any::<bool>(),
+    )
+        .prop_map(|(label, qid, indices, sep, tail, padded)| {
+            let mut s = String::from(if padded { " " } else { "" });
+            s.push_str(label);
+            if let Some(q) = qid {
+                s.push_str(&format!("{sep}qid:{q}"));
+            }
+            for j in indices {
+                let j = if j == 0 && padded {
+                    "00".to_owned()
+                } else {
+                    j.to_string()
+                };
+                s.push_str(&format!("{sep}{j}:0.5"));
+            }
+            s.push_str(tail);
+            s
+        })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// The scan finds an index 0 exactly when the parser reads one, and a file, its gzip and
+    /// the same bytes read once (decided on their first lines) read alike.
+    #[test]
+    fn the_scan_agrees_with_the_parser(lines in proptest::collection::vec(line(), 0..12)) {
+        let text = lines.join("\n");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.libsvm");
+        std::fs::write(&path, &text).unwrap();
+        let decided = ReadOptions::default().zero_based_for(&[&path]).zero_based;
+        let refused = matches!(
+            read_libsvm(text.as_bytes(), "p", &with(ZeroBased::No)),
+            Err(DataError::Parse { kind: K::IndexZero, .. })
+        );
+        proptest::prop_assert_eq!(decided == ZeroBased::Yes, refused, "{:?}", text);
+        let want = read_libsvm(text.as_bytes(), "p", &with(decided)).unwrap();
+        let file = read_path(&path, &ReadOptions::default()).unwrap();
+        let once = read_libsvm(text.as_bytes(), "p", &ReadOptions::default()).unwrap();
+        let packed = read_libsvm(&gzip(text.as_bytes())[..], "p", &ReadOptions::default()).unwrap();
+        for got in [&file, &once, &packed] {
+            proptest::prop_assert_eq!((dense(got), got.reading()), (dense(&want), want.reading()));
+        }
+    }
+}
