@@ -15,7 +15,6 @@
 //! - with feature crosses, a row of too many non-zeros or a cross that overflows: the line's
 //!   first byte.
 
-use std::collections::VecDeque;
 use std::io::BufRead;
 
 use nom::bytes::complete::{tag, take_while};
@@ -28,8 +27,8 @@ use crate::input::{Decoded, io_error};
 use crate::lines::{LineReadError, Lines};
 use crate::number::{Number, number, token, whole_number};
 use crate::raw::canonical;
-use crate::zero_based::{WINDOW_BYTES, ZeroScan};
-use crate::{DENSITY_CHECK_ROWS, DataError, ParseErrorKind, ReadOptions, ZeroBased};
+use crate::zero_based::Ahead;
+use crate::{DataError, ParseErrorKind, ReadOptions, ZeroBased};
 
 fn is_space(b: u8) -> bool {
     b == b' ' || b == b'\t'
@@ -254,15 +253,6 @@ impl LineParser {
     }
 }
 
-/// Lines read before their turn, to decide [`ZeroBased::Auto`] on input read once: their
-/// bytes, each line's number and range in them, and the error that ended the reading early.
-#[derive(Default)]
-struct Ahead {
-    bytes: Vec<u8>,
-    lines: VecDeque<(usize, usize, usize)>,
-    error: Option<DataError>,
-}
-
 /// Reads LIBSVM lines from a decoded input, a chunk at a time.
 pub(crate) struct LibsvmParser<R> {
     lines: Lines<Decoded<R>>,
@@ -308,39 +298,16 @@ impl<R: BufRead> LibsvmParser<R> {
             ahead: Ahead::default(),
         };
         if opts.zero_based == ZeroBased::Auto {
-            match parser.look_ahead(source) {
+            let gzip = parser.gzip;
+            let found = parser
+                .ahead
+                .read(&mut parser.lines, |e| line_error(source, gzip, e));
+            match found {
                 (true, _) => parser.state.shift = 1,
                 (false, lines) => parser.state.window = Some(lines),
             }
         }
         parser
-    }
-
-    /// Reads lines ahead until one holds an index 0, or [`DENSITY_CHECK_ROWS`] lines, or
-    /// [`WINDOW_BYTES`] of them (at least one line), or the end or an error: whether an index 0
-    /// was found, and the lines read.
-    fn look_ahead(&mut self, source: &str) -> (bool, usize) {
-        let scan = ZeroScan::new();
-        let gzip = self.gzip;
-        let ahead = &mut self.ahead;
-        while ahead.lines.len() < DENSITY_CHECK_ROWS as usize && ahead.bytes.len() < WINDOW_BYTES {
-            match self.lines.next_line() {
-                Ok(Some((no, line))) => {
-                    let start = ahead.bytes.len();
-                    ahead.bytes.extend_from_slice(line);
-                    ahead.lines.push_back((no, start, ahead.bytes.len()));
-                    if scan.zero_index(line).is_some() {
-                        return (true, ahead.lines.len());
-                    }
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    ahead.error = Some(line_error(source, gzip, e));
-                    break;
-                }
-            }
-        }
-        (false, ahead.lines.len())
     }
 
     /// Whether the indices are read 0-based.
@@ -368,13 +335,8 @@ impl<R: BufRead> LibsvmParser<R> {
     ) -> Result<usize, DataError> {
         let mut rows = 0;
         while rows < max_rows {
-            if self.ahead.lines.is_empty() && self.ahead.bytes.capacity() > 0 {
-                self.ahead.bytes = Vec::new();
-            }
-            let (line_no, line) = if let Some((no, a, b)) = self.ahead.lines.pop_front() {
-                (no, &self.ahead.bytes[a..b])
-            } else if let Some(e) = self.ahead.error.take() {
-                return Err(e);
+            let (line_no, line) = if let Some(kept) = self.ahead.next() {
+                kept?
             } else {
                 let gzip = self.gzip;
                 let line = self

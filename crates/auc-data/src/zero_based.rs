@@ -19,14 +19,16 @@
 //! file with an index 0 makes them all 0-based, as scikit-learn's `load_svmlight_files` does, so
 //! a test file whose first feature happens to be always 0 is not read shifted by one.
 
-use std::io::{ErrorKind, Read};
+use std::collections::VecDeque;
+use std::io::{BufRead, ErrorKind, Read};
 use std::path::Path;
 
 use memchr::memmem::Finder;
 use serde::{Deserialize, Serialize};
 
 use crate::input::{BUFFER, Decoded, STDIN, open};
-use crate::{Format, ReadOptions};
+use crate::lines::{LineReadError, Lines};
+use crate::{DENSITY_CHECK_ROWS, DataError, Format, ReadOptions};
 
 /// The most bytes of the window on which input that cannot be read twice is judged (its lines
 /// are kept until the decision): a window of long lines ends here, after at least one line.
@@ -146,6 +148,59 @@ impl ZeroScan {
             buf.copy_within(end..filled, 0);
             filled -= end;
         }
+    }
+}
+
+/// Lines read before their turn, to decide [`ZeroBased::Auto`] on input read once: their
+/// bytes, each line's number and range in them, and the error that ended the reading early.
+#[derive(Default)]
+pub(crate) struct Ahead {
+    bytes: Vec<u8>,
+    lines: VecDeque<(usize, usize, usize)>,
+    error: Option<DataError>,
+}
+
+impl Ahead {
+    /// Reads and keeps lines of `lines` until one holds an index 0, or [`DENSITY_CHECK_ROWS`]
+    /// lines, or [`WINDOW_BYTES`] of them (at least one line), or the end, or an error (kept as
+    /// `error` makes it, to be raised after the lines before it): whether an index 0 was found,
+    /// and the lines read.
+    pub(crate) fn read<R: BufRead>(
+        &mut self,
+        lines: &mut Lines<R>,
+        error: impl Fn(LineReadError) -> DataError,
+    ) -> (bool, usize) {
+        let scan = ZeroScan::new();
+        while self.lines.len() < DENSITY_CHECK_ROWS as usize && self.bytes.len() < WINDOW_BYTES {
+            match lines.next_line() {
+                Ok(Some((no, line))) => {
+                    let start = self.bytes.len();
+                    self.bytes.extend_from_slice(line);
+                    self.lines.push_back((no, start, self.bytes.len()));
+                    if scan.zero_index(line).is_some() {
+                        return (true, self.lines.len());
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    self.error = Some(error(e));
+                    break;
+                }
+            }
+        }
+        (false, self.lines.len())
+    }
+
+    /// The next kept line and its number, then the error that ended the reading, then `None`
+    /// (the kept bytes freed).
+    pub(crate) fn next(&mut self) -> Option<Result<(usize, &[u8]), DataError>> {
+        if let Some((no, a, b)) = self.lines.pop_front() {
+            return Some(Ok((no, &self.bytes[a..b])));
+        }
+        if self.bytes.capacity() > 0 {
+            self.bytes = Vec::new();
+        }
+        self.error.take().map(Err)
     }
 }
 
