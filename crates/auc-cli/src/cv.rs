@@ -124,6 +124,10 @@ impl RunArgs {
         // Learning from the values as read: refuse those whose squares overflow.
         let mut opts = self.read.options(self.limit)?;
         opts.bounded_values = self.stages.spec().reads_raw_values();
+        // The training and test files count LIBSVM indices from one base, decided together
+        // (a test file whose feature 0 is never set is 0-based like its training file).
+        let all: Vec<&PathBuf> = self.data().iter().chain(&self.test).collect();
+        opts = opts.zero_based_for(&all);
         let paths: Vec<&std::path::Path> = self.data().iter().map(|p| p.as_path()).collect();
         let opts = opts.surveyed(&paths)?;
         input::report_schema(&opts);
@@ -148,6 +152,9 @@ impl RunArgs {
         let mut test_opts = opts.clone();
         test_opts.limit = None;
         let mut test = input::read_with(&test_opts, std::slice::from_ref(test_path), None)?;
+        train
+            .reading()
+            .check_index_base(test.reading(), &test_path.display().to_string())?;
         let dim = train.dim().max(test.dim());
         train = train.with_dim(dim)?;
         test = test.with_dim(dim)?;

@@ -82,7 +82,12 @@ pub(crate) fn info(a: InfoArgs) -> Result<(), Error> {
         .join(", ");
     line(format!("file        {}", a.file.display()))?;
     line(format!("instances   {}", data.n()))?;
-    line(format!("features    {}", data.dim()))?;
+    let base = if raw.reading().is_zero_based() {
+        " (LIBSVM indices read 0-based: index 0 is the first feature)"
+    } else {
+        ""
+    };
+    line(format!("features    {}{base}", data.dim()))?;
     line(format!("classes     {} ({classes})", counts.len()))?;
     line(format!(
         "positive    {} ({}): {pos} positives, {neg} negatives",

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use auc_core::Dataset;
 use auc_data::{
     CsvOptions, FeatureRanges, Format, LabelColumn, Positive, PositiveChoice, RawData, ReadOptions,
+    ZeroBased,
 };
 use auc_prep::{Preparation, ScaleFrom, ScaleSource};
 use auc_stream::memory::Bytes;
@@ -80,6 +81,14 @@ pub(crate) struct ReadArgs {
     /// quote, a decompressed gzip bomb) is buffered beyond it.
     #[arg(long, value_name = "SIZE", help_heading = "Reading")]
     pub(crate) max_line_bytes: Option<Bytes>,
+    /// LIBSVM feature indices counted from 0 (`yes`: index 0 is the first feature, as
+    /// scikit-learn's dump_svmlight_file writes by default) or from 1 (`no`, LIBSVM's own
+    /// convention). `auto`, the default, reads 0-based the files that hold an index 0, as
+    /// scikit-learn's loader does: files are scanned first (several files of one run are
+    /// decided together), standard input is judged on its first 1024 lines. Models record it;
+    /// predict reads as the model's training data unless the flag is given.
+    #[arg(long, value_enum, value_name = "WHEN", help_heading = "Reading")]
+    zero_based: Option<ZeroBasedArg>,
 }
 
 impl ReadArgs {
@@ -113,6 +122,13 @@ enum FormatArg {
     Auto,
     Libsvm,
     Csv,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ZeroBasedArg {
+    Auto,
+    Yes,
+    No,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +188,40 @@ impl ReadArgs {
             max_line_bytes: self.max_line_bytes(),
             bounded_values: false,
             schema: None,
+            zero_based: self.zero_based().unwrap_or_default(),
         })
+    }
+
+    /// `--zero-based` when given.
+    pub(crate) fn zero_based(&self) -> Option<ZeroBased> {
+        self.zero_based.map(|z| match z {
+            ZeroBasedArg::Auto => ZeroBased::Auto,
+            ZeroBasedArg::Yes => ZeroBased::Yes,
+            ZeroBasedArg::No => ZeroBased::No,
+        })
+    }
+
+    /// Refuses a `--zero-based` that contradicts the LIBSVM index base of a model's training
+    /// data (`auc train --resume` continues on data read the model's way); `auto` leaves it to
+    /// the model.
+    pub(crate) fn check_zero_based_against(
+        &self,
+        prep: &Preparation,
+        model: &Path,
+    ) -> Result<(), Error> {
+        let model_zero = prep.reading.is_zero_based();
+        match self.zero_based() {
+            Some(ZeroBased::Yes) if !model_zero => {}
+            Some(ZeroBased::No) if model_zero => {}
+            _ => return Ok(()),
+        }
+        Err(format!(
+            "--zero-based {}, but the model {} was trained on data read otherwise ({}); leave the flag out: the model's data is read its way",
+            if model_zero { "no" } else { "yes" },
+            model.display(),
+            prep.describe_reading()
+        )
+        .into())
     }
 
     /// The line cap: the flag, or the data layer's default.

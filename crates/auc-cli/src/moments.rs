@@ -74,15 +74,17 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
         return Err("--unit-norm divides each row by its own norm, which does not commute with class moments".into());
     }
     let limit = memory::limit(a.max_memory);
-    // CSV files with named columns: one schema for every data file of the call (moment files
+    // LIBSVM's index base decided once for the data files, so that every part agrees; CSV
+    // files with named columns: one schema for every data file of the call (moment files
     // already hold theirs).
+    let read = auc_train::moments::data_options(&a.read.options(None)?, &a.inputs);
     let data_files: Vec<&std::path::Path> = a
         .inputs
         .iter()
         .filter(|p| !is_moment_file(p))
         .map(|p| p.as_path())
         .collect();
-    let read = a.read.options(None)?.surveyed(&data_files)?;
+    let read = read.surveyed(&data_files)?;
     input::report_schema(&read);
     let stages = auc_train::moments::stages_for(
         &a.inputs,

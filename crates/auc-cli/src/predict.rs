@@ -30,8 +30,10 @@ pub(crate) struct PredictArgs {
     /// printed) leaves the k - 1 scores before it there and exits with code 2.
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
-    /// Reading flags must agree with the model's reading (they cannot change it); `--positive`
-    /// picks the class the printed AUC and AP are computed for (default: the model's).
+    /// Reading flags must agree with the model's reading (they cannot change it), except
+    /// `--zero-based`, which overrides the model's (a model fitted on arrays in Python scores a
+    /// file scikit-learn wrote with `--zero-based yes`); `--positive` picks the class the
+    /// printed AUC and AP are computed for (default: the model's).
     #[command(flatten)]
     read: ReadArgs,
     /// Print the AUC/AP summary as one JSON object on stderr instead of a sentence.
@@ -124,6 +126,7 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         strict_dim: a.strict_dim,
         threaded: !a.one_thread,
         max_line_bytes: a.read.max_line_bytes(),
+        zero_based: a.read.zero_based(),
     };
     let scoring = auc_train::Scoring::open(&m, &a.data, &options, &Stderr)?;
     // Rows without the label column are scored and nothing else: there is nothing to measure.

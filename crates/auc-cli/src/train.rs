@@ -132,6 +132,7 @@ impl TrainArgs {
             .into());
         }
         l.read.check_against(&model.preparation, path)?;
+        l.read.check_zero_based_against(&model.preparation, path)?;
         Ok(model)
     }
 }

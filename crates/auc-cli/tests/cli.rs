@@ -37,7 +37,10 @@ fn malformed_files_give_exit_2_and_file_line_col() {
     for (name, text, at) in cases {
         let p = write(dir.path(), name, text);
         let path = p.display().to_string();
-        check_fails(&["info", &path], &format!("{path}{at}"));
+        check_fails(
+            &["info", &path, "--zero-based", "no"],
+            &format!("{path}{at}"),
+        );
     }
 }
 

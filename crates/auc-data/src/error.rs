@@ -16,28 +16,37 @@ pub enum ParseErrorKind {
     NonFiniteLabel,
     /// A LIBSVM feature token does not start with a decimal index.
     BadIndex,
-    /// A LIBSVM feature index is 0; indices start at 1.
+    /// A LIBSVM feature index is 0 in input read 1-based ([`crate::ZeroBased::No`]).
     IndexZero,
-    /// A LIBSVM feature index does not fit in `u32`.
+    /// A LIBSVM feature index is 0 in input that cannot be read twice, after its first `lines`
+    /// lines, which held no index 0, decided that it is 1-based ([`crate::ZeroBased::Auto`]).
+    LateIndexZero {
+        /// The lines the decision was made on.
+        lines: usize,
+    },
+    /// A LIBSVM feature index does not fit in `u32` (`u32::MAX - 1` at most when 0-based).
     IndexOverflow,
     /// A LIBSVM feature index is smaller than the one before it on the line.
     IndexNotIncreasing {
-        /// The index (1-based, as written).
+        /// The index (as written).
         index: u64,
         /// The index before it on the line.
         previous: u64,
     },
     /// A LIBSVM feature index appears twice on the line.
     DuplicateIndex {
-        /// The index (1-based, as written).
+        /// The index (as written).
         index: u64,
     },
-    /// A LIBSVM feature index is larger than the dimension given in the read options.
+    /// A LIBSVM feature index is larger than the dimension given in the read options (at least
+    /// the dimension, when 0-based).
     IndexExceedsDim {
-        /// The index (1-based, as written).
+        /// The index (as written).
         index: u64,
         /// The given dimension.
         dim: usize,
+        /// Whether the input is read 0-based.
+        zero_based: bool,
     },
     /// A LIBSVM feature index is not followed by `:` (for example `3 0.5`).
     MissingColon,
@@ -131,11 +140,18 @@ impl fmt::Display for ParseErrorKind {
             K::BadIndex => {
                 f.write_str("expected a feature `index:value` with a positive integer index")
             }
-            K::IndexZero => f.write_str("feature index 0: LIBSVM indices start at 1"),
+            K::IndexZero => f.write_str(
+                "feature index 0: LIBSVM indices start at 1 (pass --zero-based yes to read a 0-based file, as scikit-learn writes by default)",
+            ),
+            K::LateIndexZero { lines } => write!(
+                f,
+                "feature index 0 in input read 1-based, as its first {lines} lines (which had no index 0) decided: pass --zero-based yes to read it 0-based"
+            ),
             K::IndexOverflow => write!(
                 f,
-                "feature index does not fit in 32 bits: expected an index at most {}",
-                u32::MAX
+                "feature index does not fit in 32 bits: expected an index at most {} ({} when 0-based)",
+                u32::MAX,
+                u32::MAX - 1
             ),
             K::IndexNotIncreasing { index, previous } => write!(
                 f,
@@ -145,9 +161,21 @@ impl fmt::Display for ParseErrorKind {
                 f,
                 "duplicate feature index {index}: expected strictly increasing indices"
             ),
-            K::IndexExceedsDim { index, dim } => write!(
+            K::IndexExceedsDim {
+                index,
+                dim,
+                zero_based: false,
+            } => write!(
                 f,
                 "feature index {index} exceeds the given dimension {dim}: expected at most {dim}"
+            ),
+            K::IndexExceedsDim {
+                index,
+                dim,
+                zero_based: true,
+            } => write!(
+                f,
+                "feature index {index} (0-based) exceeds the given dimension {dim}: expected an index below {dim}"
             ),
             K::MissingColon => f.write_str("expected `:` after the feature index"),
             K::MissingValue => f.write_str("expected a value after `:`"),
@@ -243,6 +271,12 @@ pub enum Mismatch {
         /// This file's 0-based label column.
         found: usize,
     },
+    /// LIBSVM indices count from another base: input judged on its first lines
+    /// ([`crate::ZeroBased::Auto`] on standard input) against the files read before it.
+    IndexBase {
+        /// Whether the reading to match is 0-based.
+        expected_zero_based: bool,
+    },
     /// A column has another name (the first such column is reported).
     ColumnName {
         /// The 1-based column number.
@@ -282,6 +316,17 @@ impl fmt::Display for Mismatch {
                 found + 1,
                 expected + 1
             ),
+            Mismatch::IndexBase {
+                expected_zero_based,
+            } => {
+                let base = |zero: bool| if zero { "0-based" } else { "1-based" };
+                write!(
+                    f,
+                    "LIBSVM indices are read {}, expected {} as the data before it: pass --zero-based yes (or no) to read every file the same way",
+                    base(!expected_zero_based),
+                    base(*expected_zero_based)
+                )
+            }
             Mismatch::ColumnName {
                 column,
                 expected,

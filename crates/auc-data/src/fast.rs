@@ -19,7 +19,8 @@ use crate::number::POW10;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Simple {
     pub(crate) label: f64,
-    /// The line's last (so largest) 1-based index, explicit zeros included; 0 without features.
+    /// The line's last (so largest) index counted from 1 (as written plus the shift), explicit
+    /// zeros included; 0 without features.
     pub(crate) max_index: u64,
 }
 
@@ -128,6 +129,8 @@ fn leading_digits(b: &[u8]) -> Option<(u64, usize)> {
 
 /// Parses `line` (without its line end) when it has the common form of the module docs,
 /// appending its stored entries (0-based indices and non-zero values) to `indices` and `values`.
+/// `shift` (1 for a 0-based file, else 0) is added to each index as written, which then counts
+/// from 1.
 ///
 /// `Some(None)`: a line of spaces and tabs only (no row). `Some(Some(_))`: a row. `None`: not
 /// the common form or an error; entries may have been appended, which the caller removes before
@@ -136,6 +139,7 @@ pub(crate) fn simple_line(
     line: &[u8],
     dim_limit: Option<u64>,
     bounded: bool,
+    shift: u64,
     indices: &mut Vec<u32>,
     values: &mut Vec<f64>,
 ) -> Option<Option<Simple>> {
@@ -176,6 +180,7 @@ pub(crate) fn simple_line(
                 index
             }
         };
+        let index = index + shift;
         if i == start || index <= previous || index > limit || line.get(i) != Some(&b':') {
             return None;
         }
@@ -261,7 +266,7 @@ mod tests {
     #[test]
     fn lines_of_the_common_form() {
         let (mut ix, mut vs) = (Vec::new(), Vec::new());
-        let got = simple_line(b" -1 3:1\t7:0 10:0.5 ", None, false, &mut ix, &mut vs);
+        let got = simple_line(b" -1 3:1\t7:0 10:0.5 ", None, false, 0, &mut ix, &mut vs);
         assert_eq!(
             got,
             Some(Some(Simple {
@@ -270,9 +275,19 @@ mod tests {
             }))
         );
         assert_eq!((ix, vs), (vec![2, 9], vec![1.0, 0.5]));
+        // 0-based: index 0 is the first feature, and the dimension is the last index plus one.
+        let (mut ix, mut vs) = (Vec::new(), Vec::new());
+        let got = simple_line(b"1 0:2 9:1", Some(10), false, 1, &mut ix, &mut vs);
+        assert_eq!(got.map(|r| r.map(|r| r.max_index)), Some(Some(10)));
+        assert_eq!((ix, vs), (vec![0, 9], vec![2.0, 1.0]));
         let (mut ix, mut vs) = (Vec::new(), Vec::new());
         assert_eq!(
-            simple_line(b" \t", None, false, &mut ix, &mut vs),
+            simple_line(b"1 10:1", Some(10), false, 1, &mut ix, &mut vs),
+            None
+        );
+        let (mut ix, mut vs) = (Vec::new(), Vec::new());
+        assert_eq!(
+            simple_line(b" \t", None, false, 0, &mut ix, &mut vs),
             Some(None)
         );
         for bad in [
@@ -291,14 +306,14 @@ mod tests {
         ] {
             let (mut ix, mut vs) = (Vec::new(), Vec::new());
             assert_eq!(
-                simple_line(bad.as_bytes(), Some(10), false, &mut ix, &mut vs),
+                simple_line(bad.as_bytes(), Some(10), false, 0, &mut ix, &mut vs),
                 None,
                 "{bad}"
             );
         }
         let (mut ix, mut vs) = (Vec::new(), Vec::new());
         assert_eq!(
-            simple_line(b"1 2:1e300", None, true, &mut ix, &mut vs),
+            simple_line(b"1 2:1e300", None, true, 0, &mut ix, &mut vs),
             None
         );
     }

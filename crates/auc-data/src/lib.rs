@@ -20,7 +20,7 @@
 //! and mutated bytes, plain and gzip).
 //!
 //! ```
-//! use auc_data::{Positive, PositiveRule, ReadOptions, read_libsvm};
+//! use auc_data::{Positive, PositiveRule, ReadOptions, Reading, ZeroBased, read_libsvm};
 //! let text = "+1 1:0.5 3:2\n-1 2:1 # a comment\n-1 qid:4 1:-1\n";
 //! let raw = read_libsvm(text.as_bytes(), "inline", &ReadOptions::default()).unwrap();
 //! assert_eq!((raw.n(), raw.dim(), raw.nnz()), (3, 3, 4));
@@ -29,11 +29,14 @@
 //! assert_eq!(choice.rule.to_string(), "+1 of a {-1, +1} file");
 //! let data = raw.binarize(&Positive::Auto).unwrap();
 //! assert_eq!(data.class_counts(), (1, 2));
-//! let bad = read_libsvm("1 0:1\n".as_bytes(), "a.libsvm", &ReadOptions::default());
-//! assert_eq!(
-//!     bad.unwrap_err().to_string(),
-//!     "a.libsvm:1:3: feature index 0: LIBSVM indices start at 1"
-//! );
+//! // A file with an index 0 (scikit-learn's `dump_svmlight_file`) is read 0-based by default.
+//! let zero = read_libsvm("1 0:1 2:3\n".as_bytes(), "a.libsvm", &ReadOptions::default()).unwrap();
+//! assert_eq!((zero.dim(), zero.reading()), (3, &Reading::LibsvmZeroBased));
+//! let one_based = ReadOptions { zero_based: ZeroBased::No, ..ReadOptions::default() };
+//! let bad = read_libsvm("1 0:1\n".as_bytes(), "a.libsvm", &one_based);
+//! assert!(bad.unwrap_err().to_string().starts_with(
+//!     "a.libsvm:1:3: feature index 0: LIBSVM indices start at 1 (pass --zero-based yes"
+//! ));
 //! ```
 //!
 //! | paper symbol | Rust name | meaning |
@@ -63,6 +66,7 @@ mod scale;
 mod stream;
 mod synthetic;
 pub mod table;
+mod zero_based;
 
 pub use crate::stream::{read_csv, read_libsvm, read_path};
 pub use block_ranges::BlockRanges;
@@ -86,3 +90,4 @@ pub use scale::{
 };
 pub use stream::RowStream;
 pub use synthetic::Synthetic;
+pub use zero_based::{WINDOW_BYTES, ZeroBased};

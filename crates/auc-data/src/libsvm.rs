@@ -2,7 +2,8 @@
 //!
 //! A line is `LABEL (INDEX:VALUE | qid:N)*`, tokens separated by spaces or tabs, with `#` starting
 //! a comment that runs to the end of the line. Blank, whitespace-only and comment-only lines are
-//! skipped; CRLF line ends are accepted. Indices are 1-based and strictly increasing within a line.
+//! skipped; CRLF line ends are accepted. Indices are 1-based (or 0-based, [`crate::ZeroBased`])
+//! and strictly increasing within a line.
 //!
 //! Where an error points (the column of [`crate::DataError::Parse`]):
 //! - label errors, and index errors (not a number, 0, too large, out of order, duplicate, missing
@@ -26,7 +27,8 @@ use crate::input::{Decoded, io_error};
 use crate::lines::{LineReadError, Lines};
 use crate::number::{Number, number, token, whole_number};
 use crate::raw::canonical;
-use crate::{DataError, ParseErrorKind, ReadOptions};
+use crate::zero_based::Ahead;
+use crate::{DataError, ParseErrorKind, ReadOptions, ZeroBased};
 
 fn is_space(b: u8) -> bool {
     b == b' ' || b == b'\t'
@@ -48,11 +50,13 @@ pub(crate) struct Csr<'a> {
     pub(crate) values: &'a mut Vec<f64>,
 }
 
-/// The line parser's state: the largest index so far, the limits, and the hashing scratch.
+/// The line parser's state: the largest index so far, the limits, the index base and the
+/// hashing scratch. Indices are counted from 1 inside: an index as written plus `shift`.
 struct LineParser {
-    /// Largest 1-based index seen, explicit zeros included.
+    /// Largest index seen (counted from 1), explicit zeros included.
     max_index: u64,
-    /// Largest 1-based index allowed (the given dimension), if any; not used with hashing.
+    /// Largest index (counted from 1) allowed (the given dimension), if any; not used with
+    /// hashing.
     dim_limit: Option<u64>,
     /// `2^B - 1` with feature hashing.
     hash_mask: Option<u32>,
@@ -62,6 +66,11 @@ struct LineParser {
     crosses: Option<Crosses>,
     /// [`ReadOptions::bounded_values`].
     bounded: bool,
+    /// 1 when the indices are 0-based, else 0.
+    shift: u64,
+    /// The lines of a window that decided the input is 1-based ([`ZeroBased::Auto`] on input
+    /// read once), which an index 0 found later contradicts.
+    window: Option<usize>,
 }
 
 impl LineParser {
@@ -70,7 +79,15 @@ impl LineParser {
     fn line(&mut self, line: &[u8], out: &mut Csr<'_>) -> Result<bool, LineError> {
         if self.hash_mask.is_none() && self.crosses.is_none() {
             let start = out.indices.len();
-            match simple_line(line, self.dim_limit, self.bounded, out.indices, out.values) {
+            let fast = simple_line(
+                line,
+                self.dim_limit,
+                self.bounded,
+                self.shift,
+                out.indices,
+                out.values,
+            );
+            match fast {
                 Some(None) => return Ok(false),
                 Some(Some(row)) => {
                     self.max_index = self.max_index.max(row.max_index);
@@ -126,7 +143,7 @@ impl LineParser {
             if x == 0.0 {
                 continue;
             }
-            // Fits: index <= u32::MAX was checked, so index - 1 < u32::MAX.
+            // Fits: 1 <= index <= u32::MAX was checked, so index - 1 < u32::MAX.
             let j = (index - 1) as u32;
             match self.hash_mask {
                 Some(mask) => self.scratch.push(Hashed {
@@ -160,7 +177,8 @@ impl LineParser {
         Ok(true)
     }
 
-    /// Parses one `INDEX:VALUE` token into the 1-based index and the value.
+    /// Parses one `INDEX:VALUE` token into the index counted from 1 (as written plus the
+    /// shift) and the value.
     fn feature(
         &self,
         tok: &[u8],
@@ -172,10 +190,13 @@ impl LineParser {
         if digits == 0 {
             return err(tok, ParseErrorKind::BadIndex);
         }
-        let mut index: u64 = 0;
+        let mut written: u64 = 0;
         for &b in &tok[..digits] {
-            index = index.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+            written = written
+                .saturating_mul(10)
+                .saturating_add(u64::from(b - b'0'));
         }
+        let index = written.saturating_add(self.shift);
         if index > u64::from(u32::MAX) {
             return err(tok, ParseErrorKind::IndexOverflow);
         }
@@ -183,13 +204,25 @@ impl LineParser {
             return err(tok, ParseErrorKind::MissingColon);
         };
         if index == 0 {
-            return err(tok, ParseErrorKind::IndexZero);
+            return err(
+                tok,
+                match self.window {
+                    Some(lines) => ParseErrorKind::LateIndexZero { lines },
+                    None => ParseErrorKind::IndexZero,
+                },
+            );
         }
         if index == previous {
-            return err(tok, ParseErrorKind::DuplicateIndex { index });
+            return err(tok, ParseErrorKind::DuplicateIndex { index: written });
         }
         if index < previous {
-            return err(tok, ParseErrorKind::IndexNotIncreasing { index, previous });
+            return err(
+                tok,
+                ParseErrorKind::IndexNotIncreasing {
+                    index: written,
+                    previous: previous - self.shift,
+                },
+            );
         }
         if let Some(dim) = self.dim_limit
             && index > dim
@@ -197,8 +230,9 @@ impl LineParser {
             return err(
                 tok,
                 ParseErrorKind::IndexExceedsDim {
-                    index,
+                    index: written,
                     dim: dim as usize,
+                    zero_based: self.shift == 1,
                 },
             );
         }
@@ -226,19 +260,24 @@ pub(crate) struct LibsvmParser<R> {
     state: LineParser,
     /// The dimension every row is read into (given, or $2^B$ with hashing).
     fixed_dim: Option<usize>,
+    ahead: Ahead,
 }
 
 impl<R: BufRead> LibsvmParser<R> {
-    /// A parser of `input` with the dimension rules of `opts` (already checked: `fixed_dim` is
-    /// `opts.fixed_dim()`, `crosses` is `opts.crosses()`).
+    /// A parser of `input`, named `source` in errors, with the dimension rules of `opts`
+    /// (already checked: `fixed_dim` is `opts.fixed_dim()`, `crosses` is `opts.crosses()`).
+    /// With [`ZeroBased::Auto`] (input that could not be scanned first) the first lines are
+    /// read here and decide the index base: 0-based when one of them holds an index 0. An
+    /// error while reading them is raised after the rows before it.
     pub(crate) fn new(
         input: Decoded<R>,
+        source: &str,
         opts: &ReadOptions,
         fixed_dim: Option<usize>,
         crosses: Option<Crosses>,
     ) -> Self {
         let hash_mask = opts.hash_bits.map(|b| (1u32 << b) - 1);
-        Self {
+        let mut parser = Self {
             gzip: input.is_gzip(),
             lines: Lines::new(input, opts.max_line_bytes),
             state: LineParser {
@@ -252,9 +291,28 @@ impl<R: BufRead> LibsvmParser<R> {
                 scratch: Vec::new(),
                 crosses,
                 bounded: opts.bounded_values,
+                shift: u64::from(opts.zero_based == ZeroBased::Yes),
+                window: None,
             },
             fixed_dim,
+            ahead: Ahead::default(),
+        };
+        if opts.zero_based == ZeroBased::Auto {
+            let gzip = parser.gzip;
+            let found = parser
+                .ahead
+                .read(&mut parser.lines, |e| line_error(source, gzip, e));
+            match found {
+                (true, _) => parser.state.shift = 1,
+                (false, lines) => parser.state.window = Some(lines),
+            }
         }
+        parser
+    }
+
+    /// Whether the indices are read 0-based.
+    pub(crate) fn zero_based(&self) -> bool {
+        self.state.shift == 1
     }
 
     /// The dimension so far: the given one, $2^B$ with hashing, or the largest index seen.
@@ -277,17 +335,18 @@ impl<R: BufRead> LibsvmParser<R> {
     ) -> Result<usize, DataError> {
         let mut rows = 0;
         while rows < max_rows {
-            let line = self.lines.next_line().map_err(|e| match e {
-                LineReadError::Io(e) => io_error(source, self.gzip, e),
-                LineReadError::TooLong { line, limit } => DataError::Parse {
-                    file: source.to_string(),
-                    line,
-                    col: limit.saturating_add(1),
-                    kind: ParseErrorKind::LineTooLong { limit },
-                },
-            })?;
-            let Some((line_no, line)) = line else {
-                break;
+            let (line_no, line) = if let Some(kept) = self.ahead.next() {
+                kept?
+            } else {
+                let gzip = self.gzip;
+                let line = self
+                    .lines
+                    .next_line()
+                    .map_err(|e| line_error(source, gzip, e))?;
+                match line {
+                    Some(l) => l,
+                    None => break,
+                }
             };
             let added = self
                 .state
@@ -304,6 +363,19 @@ impl<R: BufRead> LibsvmParser<R> {
     }
 }
 
+/// The [`DataError`] of a line that could not be read from `source`.
+fn line_error(source: &str, gzip: bool, e: LineReadError) -> DataError {
+    match e {
+        LineReadError::Io(e) => io_error(source, gzip, e),
+        LineReadError::TooLong { line, limit } => DataError::Parse {
+            file: source.to_string(),
+            line,
+            col: limit.saturating_add(1),
+            kind: ParseErrorKind::LineTooLong { limit },
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,6 +389,8 @@ mod tests {
             scratch: Vec::new(),
             crosses: None,
             bounded: false,
+            shift: 0,
+            window: None,
         };
         let (mut labels, mut indptr, mut indices, mut values) = (vec![], vec![0], vec![], vec![]);
         let mut out = Csr {
@@ -331,7 +405,7 @@ mod tests {
         assert!(indices.is_empty() && labels.is_empty() && indptr == [0]);
     }
 
-    fn parser(dim_limit: Option<u64>, bounded: bool) -> LineParser {
+    fn parser(dim_limit: Option<u64>, bounded: bool, shift: u64) -> LineParser {
         LineParser {
             max_index: 0,
             dim_limit,
@@ -339,6 +413,8 @@ mod tests {
             scratch: Vec::new(),
             crosses: None,
             bounded,
+            shift,
+            window: None,
         }
     }
 
@@ -352,8 +428,14 @@ mod tests {
     );
 
     /// The line parsed with or without the fast path: the outcome, the dimension and the rows.
-    fn parse_with(line: &[u8], fast: bool, dim_limit: Option<u64>, bounded: bool) -> Parsed {
-        let mut p = parser(dim_limit, bounded);
+    fn parse_with(
+        line: &[u8],
+        fast: bool,
+        dim_limit: Option<u64>,
+        bounded: bool,
+        shift: u64,
+    ) -> Parsed {
+        let mut p = parser(dim_limit, bounded, shift);
         p.max_index = 3;
         let (mut labels, mut indptr, mut indices, mut values) = (vec![], vec![0], vec![], vec![]);
         let mut out = Csr {
@@ -383,10 +465,11 @@ mod tests {
                 0..8),
             dim in proptest::option::of(1u64..2000),
             bounded: bool,
+            shift in 0u64..2,
         ) {
             let line = tokens.join(" ");
-            let fast = parse_with(line.as_bytes(), true, dim, bounded);
-            let full = parse_with(line.as_bytes(), false, dim, bounded);
+            let fast = parse_with(line.as_bytes(), true, dim, bounded, shift);
+            let full = parse_with(line.as_bytes(), false, dim, bounded, shift);
             proptest::prop_assert_eq!(fast, full, "{:?}", line);
         }
     }

@@ -1,6 +1,7 @@
 //! The settings of a read and its record: [`ReadOptions`] (format, CSV layout, dimension, limit,
-//! feature hashing and crosses) and [`Reading`], how a file was read (for CSV its resolved layout,
-//! [`CsvReading`]), which model files store so that later files are read the same way.
+//! feature hashing and crosses, LIBSVM's index base) and [`Reading`], how a file was read (for
+//! CSV its resolved layout, [`CsvReading`]; for LIBSVM whether 0-based), which model files store
+//! so that later files are read the same way.
 
 use std::path::Path;
 
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::cross::{Crosses, MAX_CROSS_BITS};
 use crate::error::{DataError, Mismatch, ReadingProblem};
 use crate::table::{Schema, TableOptions};
+use crate::zero_based::ZeroBased;
 
 /// How to read a data file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,6 +60,12 @@ pub struct ReadOptions {
     /// the label column by [`CsvOptions::label`].
     #[serde(default)]
     pub schema: Option<Box<Schema>>,
+    /// Whether LIBSVM feature indices count from 0 ([`ZeroBased::Yes`], as scikit-learn's
+    /// `dump_svmlight_file` writes them), from 1 ([`ZeroBased::No`], LIBSVM's convention), or,
+    /// the default, from 0 exactly when the file holds an index 0 ([`ZeroBased::Auto`], decided
+    /// before the first row: see [`crate::ZeroBased`]). Not used for CSV.
+    #[serde(default)]
+    pub zero_based: ZeroBased,
 }
 
 /// The largest feature magnitude read with [`ReadOptions::bounded_values`]: its square is
@@ -84,6 +92,7 @@ impl Default for ReadOptions {
             max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
             bounded_values: false,
             schema: None,
+            zero_based: ZeroBased::Auto,
         }
     }
 }
@@ -287,12 +296,15 @@ impl Default for LabelColumn {
 /// stores so that later files are read exactly the same way.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Reading {
-    /// LIBSVM text.
+    /// LIBSVM text, indices counted from 1.
     Libsvm,
     /// Delimited text with this layout.
     Csv(CsvReading),
     /// Delimited text with named columns, read by their schema (SPEC 11).
     Table(TableReading),
+    /// LIBSVM text, indices counted from 0 (index $j$ is feature $j$). Last, so that the
+    /// variant numbers model files store for the others stay as they were.
+    LibsvmZeroBased,
 }
 
 /// How a file with named columns was read: its delimiter and its schema, which later files are
@@ -306,11 +318,19 @@ pub struct TableReading {
 }
 
 impl Reading {
+    /// The reading of LIBSVM text counted from 0 (`zero_based`) or from 1.
+    pub fn libsvm(zero_based: bool) -> Reading {
+        match zero_based {
+            true => Reading::LibsvmZeroBased,
+            false => Reading::Libsvm,
+        }
+    }
+
     /// The CSV layout, if the file was CSV.
     pub fn csv(&self) -> Option<&CsvReading> {
         match self {
             Reading::Csv(c) => Some(c),
-            Reading::Libsvm | Reading::Table(_) => None,
+            Reading::Libsvm | Reading::LibsvmZeroBased | Reading::Table(_) => None,
         }
     }
 
@@ -318,7 +338,7 @@ impl Reading {
     pub fn schema(&self) -> Option<&Schema> {
         match self {
             Reading::Table(t) => Some(&t.schema),
-            Reading::Libsvm | Reading::Csv(_) => None,
+            Reading::Libsvm | Reading::LibsvmZeroBased | Reading::Csv(_) => None,
         }
     }
 
@@ -329,8 +349,33 @@ impl Reading {
             Reading::Csv(c) => c
                 .feature_names()
                 .map(|n| n.into_iter().map(str::to_owned).collect()),
-            Reading::Libsvm => None,
+            Reading::Libsvm | Reading::LibsvmZeroBased => None,
         }
+    }
+
+    /// Whether the file was LIBSVM with indices counted from 0.
+    pub fn is_zero_based(&self) -> bool {
+        matches!(self, Reading::LibsvmZeroBased)
+    }
+
+    /// Checks that `found` (the reading of `file`, read after data read as `self`) counts
+    /// LIBSVM indices from the same base: input decided on its first lines
+    /// ([`ZeroBased::Auto`] on standard input) can differ from the files before it. Other
+    /// differences are not looked at ([`CsvReading::check`] compares CSV layouts).
+    ///
+    /// # Errors
+    /// [`DataError::Mismatch`] with [`Mismatch::IndexBase`].
+    pub fn check_index_base(&self, found: &Reading, file: &str) -> Result<(), DataError> {
+        let libsvm = |r: &Reading| matches!(r, Reading::Libsvm | Reading::LibsvmZeroBased);
+        if libsvm(self) && libsvm(found) && self.is_zero_based() != found.is_zero_based() {
+            return Err(DataError::Mismatch {
+                file: file.to_string(),
+                kind: Mismatch::IndexBase {
+                    expected_zero_based: self.is_zero_based(),
+                },
+            });
+        }
+        Ok(())
     }
 
     /// Checks a decoded reading (from a model or a moment file) for a layout no file can have:
@@ -343,7 +388,7 @@ impl Reading {
     pub fn validate(&self) -> Result<(), ReadingProblem> {
         let c = match self {
             Reading::Csv(c) => c,
-            Reading::Libsvm => return Ok(()),
+            Reading::Libsvm | Reading::LibsvmZeroBased => return Ok(()),
             Reading::Table(t) => return t.schema.validate().map_err(ReadingProblem::Schema),
         };
         let names = c.header.as_ref().map(Vec::len);
@@ -369,12 +414,19 @@ impl Reading {
     }
 
     /// The format and CSV settings that read a file this way (label column by index, the same
-    /// delimiter, a header only if this reading had one). Dimension, limit and hashing are left to
-    /// the caller.
+    /// delimiter, a header only if this reading had one; LIBSVM indices from the same base,
+    /// [`ZeroBased::Yes`] or [`ZeroBased::No`]). Dimension, limit and hashing are left to the
+    /// caller.
     pub fn options(&self) -> ReadOptions {
         match self {
             Reading::Libsvm => ReadOptions {
                 format: Format::Libsvm,
+                zero_based: ZeroBased::No,
+                ..ReadOptions::default()
+            },
+            Reading::LibsvmZeroBased => ReadOptions {
+                format: Format::Libsvm,
+                zero_based: ZeroBased::Yes,
                 ..ReadOptions::default()
             },
             Reading::Csv(c) => ReadOptions {

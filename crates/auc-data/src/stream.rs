@@ -61,8 +61,10 @@ impl<R: BufRead> RowStream<R> {
     ///
     /// gzip input is recognized by its magic bytes and decompressed. A CSV stream reads its first
     /// record here, so [`RowStream::reading`] is resolved (label column, header) before the first
-    /// chunk. Errors: invalid `opts` (hash bits, a `dim` that contradicts them), an unreadable or
-    /// corrupt start of input, a bad CSV header.
+    /// chunk; a LIBSVM stream with [`crate::ZeroBased::Auto`] reads its first lines here to
+    /// decide whether its indices are 0-based (a reader cannot be scanned whole first:
+    /// [`RowStream::open`] does that for files). Errors: invalid `opts` (hash bits, a `dim` that
+    /// contradicts them), an unreadable or corrupt start of input, a bad CSV header.
     pub fn new(reader: R, source: &str, opts: &ReadOptions) -> Result<Self, DataError> {
         let format = opts.format.resolve(source);
         let mut opts = opts.clone();
@@ -91,8 +93,9 @@ impl<R: BufRead> RowStream<R> {
             let sparse = p.prefers_sparse();
             (Parser::Csv(Box::new(p)), reading, sparse)
         } else {
-            let p = LibsvmParser::new(input, opts, fixed_dim, crosses);
-            (Parser::Libsvm(Box::new(p)), Reading::Libsvm, true)
+            let p = LibsvmParser::new(input, source, opts, fixed_dim, crosses);
+            let reading = Reading::libsvm(p.zero_based());
+            (Parser::Libsvm(Box::new(p)), reading, true)
         };
         Ok(Self {
             source: source.to_string(),
@@ -185,7 +188,7 @@ impl<R: BufRead> RowStream<R> {
         self.len
     }
 
-    /// How the input is read: LIBSVM, or CSV with its resolved layout.
+    /// How the input is read: LIBSVM (0-based or not), or CSV with its resolved layout.
     pub fn reading(&self) -> &Reading {
         &self.reading
     }
@@ -285,12 +288,15 @@ impl ReadOptions {
 
 impl RowStream<Box<dyn BufRead + Send>> {
     /// A stream of the file at `path`, or of standard input when `path` is `-`; the format comes
-    /// from `opts.format` and the name ([`RowStream::new`]), gzip from the content.
+    /// from `opts.format` and the name ([`RowStream::new`]), gzip from the content. With
+    /// [`crate::ZeroBased::Auto`] a regular LIBSVM file is scanned for an index 0 first
+    /// ([`ReadOptions::zero_based_for`]).
     pub fn open(path: &Path, opts: &ReadOptions) -> Result<Self, DataError> {
         let name = path.display().to_string();
         opts.fixed_dim()?;
+        let opts = opts.zero_based_for(&[path]);
         let (reader, len): (BoxedReader, Option<u64>) = open(path)?;
-        let mut stream = RowStream::new(reader, &name, opts)?;
+        let mut stream = RowStream::new(reader, &name, &opts)?;
         stream.len = len;
         Ok(stream)
     }
@@ -299,8 +305,9 @@ impl RowStream<Box<dyn BufRead + Send>> {
 /// Reads LIBSVM text from `reader` (plain or gzip), line by line into one reused buffer.
 ///
 /// `source` names the input in errors. Honours `opts.dim` (every index must be at most `dim`, and
-/// the result has exactly that dimension), `opts.limit` (stop after that many examples) and
-/// `opts.hash_bits` and `opts.cross_bits`; `opts.format` and `opts.csv` are ignored. Lines are read as bytes, so invalid
+/// the result has exactly that dimension), `opts.limit` (stop after that many examples),
+/// `opts.hash_bits`, `opts.cross_bits` and `opts.zero_based` (`Auto`: decided on the first
+/// lines, as for standard input); `opts.format` and `opts.csv` are ignored. Lines are read as bytes, so invalid
 /// UTF-8 is reported as a parse error at its column (or ignored inside a comment), never as a
 /// panic. The same parser reads chunk by chunk through [`RowStream`].
 pub fn read_libsvm<R: BufRead>(

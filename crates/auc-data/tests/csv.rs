@@ -316,7 +316,7 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 fn reading(input: &str, opts: &ReadOptions) -> CsvReading {
     match read_csv(input.as_bytes(), "t.csv", opts).unwrap().reading() {
         Reading::Csv(r) => r.clone(),
-        Reading::Libsvm | Reading::Table(_) => panic!("a CSV reading expected"),
+        other => panic!("a CSV reading expected, not {other:?}"),
     }
 }
 

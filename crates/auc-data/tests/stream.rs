@@ -388,8 +388,13 @@ fn reading_options_and_readings_serialize() {
             max_line_bytes: 1 << 20,
             bounded_values: true,
             schema: None,
+            zero_based: auc_data::ZeroBased::Yes,
         });
     }
+    // Options serialized before `zero_based` existed decode with `auto`.
+    let old = r#"{"dim":null,"limit":null,"format":"libsvm","csv":{"label":"Last","delimiter":44,"header":null},"hash_bits":null}"#;
+    let decoded: ReadOptions = serde_json::from_str(old).unwrap();
+    assert_eq!(decoded.zero_based, auc_data::ZeroBased::Auto);
     for f in [Format::Auto, Format::Libsvm, Format::Csv] {
         round_trips(&f);
     }
@@ -400,6 +405,13 @@ fn reading_options_and_readings_serialize() {
     let d = read_csv(&b"y,\"a,b\"\n1,2\n"[..], "r.csv", &ReadOptions::default()).unwrap();
     round_trips(d.reading());
     round_trips(&Reading::Libsvm);
+    round_trips(&Reading::LibsvmZeroBased);
+    // Model files hold a reading by its variant number: the first ones keep theirs.
+    assert_eq!(postcard::to_allocvec(&Reading::Libsvm).unwrap(), [0]);
+    assert_eq!(
+        postcard::to_allocvec(&Reading::LibsvmZeroBased).unwrap(),
+        [2]
+    );
     for p in [
         Positive::Auto,
         Positive::Minority,

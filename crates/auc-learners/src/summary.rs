@@ -43,7 +43,7 @@
 //! the same stages merge. Such moments are ordinary class moments of $z(x)$, so merging is as
 //! exact as for rows as read (conventions section 9).
 //!
-//! # Moment file format (version 3)
+//! # Moment file format (version 4)
 //!
 //! `AUCMOMNT`, the format version (`u32`, little-endian), the payload length (`u64`), the
 //! payload (postcard: dimension, hashing, crosses, reading, the sorted per-label moments, the
@@ -72,10 +72,11 @@ mod wire;
 pub const MOMENTS_MAGIC: &[u8; 8] = b"AUCMOMNT";
 
 /// The moment file format this build writes.
-pub const MOMENTS_FORMAT_VERSION: u32 = 3;
+pub const MOMENTS_FORMAT_VERSION: u32 = 4;
 
 /// The oldest moment file format this build reads (version 1: no stages; version 2: no
-/// crosses).
+/// crosses; version 3 has the layout of version 4, whose readings may also be tables and
+/// 0-based LIBSVM files, variants version 3 files never hold).
 pub const MOMENTS_OLDEST_READ_VERSION: u32 = 1;
 
 /// Bytes before the payload: magic, version, length.
@@ -543,6 +544,11 @@ impl MomentSummary {
                 bits_name(self.cross_bits),
                 bits_name(other.cross_bits)
             )));
+        }
+        if self.reading.check_index_base(&other.reading, "").is_err() {
+            return Err(MomentError::Mismatch(
+                "one part was read with 0-based LIBSVM indices, the other 1-based: give every part the same --zero-based (yes for files scikit-learn wrote)".to_owned(),
+            ));
         }
         if self.reading != other.reading {
             return Err(MomentError::Mismatch(format!(

@@ -36,11 +36,12 @@ pub struct Preparation {
 }
 
 impl Preparation {
-    /// How the model's data is read, in words: `LIBSVM, 13 features` or `CSV (label column 13
-    /// "y", header, delimiter ','), 13 features`.
+    /// How the model's data is read, in words: `LIBSVM, 13 features`, `LIBSVM (0-based), 13
+    /// features` or `CSV (label column 13 "y", header, delimiter ','), 13 features`.
     pub fn describe_reading(&self) -> String {
         let format = match &self.reading {
             Reading::Libsvm => "LIBSVM".to_owned(),
+            Reading::LibsvmZeroBased => "LIBSVM (0-based)".to_owned(),
             Reading::Csv(c) => {
                 let label = match c.label_name() {
                     Some(n) => format!("label column {} \"{n}\"", c.label_index),

@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use auc_data::{CsvOptions, Format, LabelColumn, Positive, ReadOptions};
+use auc_data::{CsvOptions, Format, LabelColumn, Positive, ReadOptions, ZeroBased};
 use auc_prep::PrepSpec;
 use auc_train::{Input, Learner, Options, Order, ScoreOptions, TrainRequest};
 use numpy::IntoPyArray;
@@ -79,6 +79,7 @@ pub(crate) struct Reading {
     cross_hash_bits: Option<u8>,
     dim: Option<usize>,
     limit: Option<usize>,
+    zero_based: Option<String>,
 }
 
 /// A CSV label column: an index, `"last"` or a header name.
@@ -128,9 +129,23 @@ impl Reading {
             csv,
             hash_bits: self.hash_bits,
             cross_bits: self.cross_hash_bits,
+            zero_based: zero_based(self.zero_based.as_deref())?.unwrap_or_default(),
             ..ReadOptions::default()
         })
     }
+}
+
+/// The index base `zero_based=` names (`"auto"`, `"yes"`, `"no"`; Python turns `True` and
+/// `False` into the last two), `None` when not given.
+fn zero_based(word: Option<&str>) -> PyResult<Option<ZeroBased>> {
+    word.map(|w| {
+        ZeroBased::from_word(w).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "zero_based must be 'auto', 'yes' or 'no' (or True / False), not {w:?}"
+            ))
+        })
+    })
+    .transpose()
 }
 
 /// Trains algorithm `name` with the JSON `params` on the data files `paths` (read in order and
@@ -207,9 +222,10 @@ pub(crate) fn stream_fit(
 /// the scores as an array, or, with `output`, written one per line to that file as they come
 /// (as `auc predict -o` writes them; the file appears, complete, when every row is scored) and
 /// the number of rows returned. `strict_dim` refuses a row with a feature past the model's
-/// dimension (by default the feature is dropped).
+/// dimension (by default the feature is dropped). `zero_based` (`"auto"`, `"yes"`, `"no"`)
+/// overrides the LIBSVM index base of the model's reading.
 #[pyfunction]
-#[pyo3(signature = (model, path, output = None, strict_dim = false, threaded = true))]
+#[pyo3(signature = (model, path, output = None, strict_dim = false, threaded = true, zero_based = None))]
 pub(crate) fn score_file<'py>(
     py: Python<'py>,
     model: PyRef<'_, PyModel>,
@@ -217,11 +233,13 @@ pub(crate) fn score_file<'py>(
     output: Option<PathBuf>,
     strict_dim: bool,
     threaded: bool,
+    zero_based: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let model = model.model();
     let options = ScoreOptions {
         strict_dim,
         threaded,
+        zero_based: self::zero_based(zero_based)?,
         ..ScoreOptions::default()
     };
     let report = Collected::default();

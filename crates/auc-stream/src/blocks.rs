@@ -44,7 +44,7 @@ pub fn plain_libsvm(path: &Path, opts: &ReadOptions) -> Result<bool, Error> {
 /// `each` turns a block's rows into a result on a worker thread, `merge` receives the results in
 /// file order with the bytes read so far. A parse error names the line counted from the start
 /// of the file; errors of `each` and `merge` (of any type an engine error converts into) are
-/// returned as they are.
+/// returned as they are. Whether the indices are 0-based is decided for the whole file first.
 pub fn for_each<T: Send, E: From<Error> + Send>(
     path: &Path,
     opts: &ReadOptions,
@@ -53,6 +53,7 @@ pub fn for_each<T: Send, E: From<Error> + Send>(
     mut merge: impl FnMut(T, u64) -> Result<(), E>,
 ) -> Result<(), E> {
     let name = path.display().to_string();
+    let opts = &opts.zero_based_for(&[path]);
     let mut blocks = Blocks::open(path, block_bytes, usize::MAX, opts.max_line_bytes)
         .map_err(|e| Error::io(&name, e))?;
     let width = window();
@@ -88,9 +89,11 @@ pub fn window() -> usize {
 }
 
 /// The rows of `block` of the LIBSVM file `path`; a parse error names the line counted from the
-/// start of the file.
+/// start of the file. A block is read with the index base of the whole file: callers decide it
+/// once ([`ReadOptions::zero_based_for`]), else the file is scanned here.
 pub fn parse(block: &Block, path: &Path, opts: &ReadOptions) -> Result<RawData, DataError> {
     let name = path.display().to_string();
+    let opts = &opts.zero_based_for(&[path]);
     RowStream::new(&block.bytes[..], &name, opts)
         .and_then(RowStream::read_all)
         .map_err(|e| at_file_line(e, path, block.offset))

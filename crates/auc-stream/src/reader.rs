@@ -77,8 +77,10 @@ pub struct Reader {
 
 impl Reader {
     /// Opens the first input (which resolves a CSV file's layout, so errors in its header come
-    /// first). `opts.limit` counts rows over all the inputs.
+    /// first). `opts.limit` counts rows over all the inputs. Whether LIBSVM indices are 0-based
+    /// is decided for all the inputs together ([`ReadOptions::zero_based_for`]).
     pub fn open(paths: &[PathBuf], opts: &ReadOptions) -> Result<Self, Error> {
+        let opts = &opts.zero_based_for(paths);
         let total = paths
             .iter()
             .map(|p| {
@@ -140,17 +142,23 @@ impl Reader {
                 None => self.first_csv = Some(csv.clone()),
             }
         }
-        if self.reading.is_none() {
-            self.reading = Some(s.reading().clone());
-            self.labelled = s.labelled();
-            self.ignored = s.ignored_columns().to_vec();
-        } else if s.labelled() != self.labelled {
-            return Err(Error::input(format!(
-                "{}: {} the label column, and the first file {}: score files with and without labels apart",
-                path.display(),
-                if s.labelled() { "has" } else { "lacks" },
-                if self.labelled { "has it" } else { "does not" },
-            )));
+        match &self.reading {
+            Some(first) => {
+                first.check_index_base(s.reading(), &path.display().to_string())?;
+                if s.labelled() != self.labelled {
+                    return Err(Error::input(format!(
+                        "{}: {} the label column, and the first file {}: score files with and without labels apart",
+                        path.display(),
+                        if s.labelled() { "has" } else { "lacks" },
+                        if self.labelled { "has it" } else { "does not" },
+                    )));
+                }
+            }
+            None => {
+                self.reading = Some(s.reading().clone());
+                self.labelled = s.labelled();
+                self.ignored = s.ignored_columns().to_vec();
+            }
         }
         self.stream = Some(s);
         self.next += 1;

@@ -109,6 +109,7 @@ pub fn survey_beside(
     beside: RangesCheck<'_>,
     progress: &dyn Progress,
 ) -> Result<Survey, Error> {
+    let opts = &opts.zero_based_for(paths);
     let mut plain = opts.limit.is_none();
     for p in paths {
         plain = plain && blocks::plain_libsvm(p, opts)?;

@@ -15,12 +15,15 @@ use auc_stream::{Observer, Progress, Report};
 use crate::Error;
 
 /// Reads `paths` with `opts` and concatenates them, keeping at most `limit` rows; a CSV file
-/// whose columns differ from the first file's is an error naming the column.
+/// whose columns differ from the first file's is an error naming the column. Whether LIBSVM
+/// indices are 0-based is decided for all the files together
+/// ([`ReadOptions::zero_based_for`]).
 pub fn read_all(
     opts: &ReadOptions,
     paths: &[PathBuf],
     limit: Option<usize>,
 ) -> Result<RawData, Error> {
+    let opts = &opts.zero_based_for(paths);
     let mut parts: Vec<RawData> = Vec::with_capacity(paths.len());
     let mut left = limit;
     for path in paths {
@@ -35,6 +38,11 @@ pub fn read_all(
             part.reading().csv(),
         ) {
             first.check(this, &path.display().to_string())?;
+        }
+        if let Some(first) = parts.first() {
+            first
+                .reading()
+                .check_index_base(part.reading(), &path.display().to_string())?;
         }
         left = left.map(|l| l.saturating_sub(part.n()));
         parts.push(part);

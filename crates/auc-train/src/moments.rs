@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use auc_core::ParamMap;
-use auc_data::{Positive, ReadOptions, RowStream};
+use auc_data::{Positive, ReadOptions, RowStream, ZeroBased};
 use auc_learners::{Algorithm, Model, MomentSummary, fit_from_moments};
 use auc_prep::{Transform, TransformSpec};
 use auc_stream::Report;
@@ -323,7 +323,7 @@ pub fn summarize(
     stages: Option<&Transform>,
     budget: Budget<'_>,
 ) -> Result<MomentSummary, Error> {
-    let mut opts = read.clone();
+    let mut opts = data_options(read, inputs);
     // Raw moments (no stages, or stages without a scaling) sum the values' squares as read.
     opts.bounded_values = stages.is_none_or(Transform::reads_raw_values);
     let pool = pool(threads)?;
@@ -365,6 +365,13 @@ pub fn summarize(
         )));
     }
     Ok(total)
+}
+
+/// `read` with the index base of LIBSVM decided for the data files among `inputs` together
+/// ([`ReadOptions::zero_based_for`]; moment files are not looked at).
+pub fn data_options(read: &ReadOptions, inputs: &[PathBuf]) -> ReadOptions {
+    let data: Vec<&PathBuf> = inputs.iter().filter(|p| !is_moment_file(p)).collect();
+    read.zero_based_for(&data)
 }
 
 /// The summary of one data file: parallel blocks for a plain LIBSVM file, a pipelined stream
@@ -468,6 +475,8 @@ fn summarize_blocks(
     budget: Budget<'_>,
 ) -> Result<MomentSummary, Error> {
     let name = path.display().to_string();
+    let opts = &opts.zero_based_for(&[path]);
+    let reading = auc_data::Reading::libsvm(opts.zero_based == ZeroBased::Yes);
     // A summary per block in flight (no more than the file has blocks), and the total.
     let file_blocks = std::fs::metadata(path).map_or(u64::MAX, |m| {
         m.len().div_ceil(block_bytes.max(1) as u64).max(1)
@@ -479,7 +488,7 @@ fn summarize_blocks(
         Some(_) => opts.fixed_dim()?.unwrap_or(0),
         None => 0,
     };
-    let mut total = empty(fixed, auc_data::Reading::Libsvm, opts, stages);
+    let mut total = empty(fixed, reading.clone(), opts, stages);
     total.add_source(&name);
     blocks::for_each(
         path,
@@ -487,7 +496,7 @@ fn summarize_blocks(
         block_bytes,
         |raw| {
             check_moments(&raw, stages, in_flight, budget, &name)?;
-            let mut s = empty(0, auc_data::Reading::Libsvm, opts, stages);
+            let mut s = empty(0, reading.clone(), opts, stages);
             s.observe_mapped(&raw, &name)
                 .map_err(|e| Error::input(format!("{name}: {e}")))?;
             Ok(s)

@@ -51,6 +51,8 @@ pub fn train(mut req: TrainRequest<'_>, report: &dyn Report) -> Result<TrainOutc
     // Without scaling the learner sees the values as read: those whose squares overflow are
     // refused.
     req.prep.read.bounded_values = req.prep.transform.reads_raw_values();
+    // Whether LIBSVM indices are 0-based, decided once for every file and every pass.
+    req.prep.read = moments::data_options(&req.prep.read, req.input.paths());
     if choose_route(algo, &given, &req) == Route::Moments {
         match moment_route(algo, &given, &req, report)? {
             Ok(outcome) => return Ok(outcome),

@@ -25,17 +25,24 @@ pub struct ScoreOptions {
     pub threaded: bool,
     /// The longest line a data file may hold.
     pub max_line_bytes: usize,
+    /// Whether LIBSVM indices are 0-based; the model's reading when `None` (a model trained
+    /// on a 0-based file reads 0-based). Given, it wins: a model fitted on arrays records
+    /// 1-based LIBSVM, and can score a file scikit-learn wrote with [`ZeroBased::Yes`].
+    ///
+    /// [`ZeroBased::Yes`]: auc_data::ZeroBased::Yes
+    pub zero_based: Option<auc_data::ZeroBased>,
 }
 
 impl Default for ScoreOptions {
     /// The model's positive class, unseen features dropped, parsing on other threads, the data
-    /// layer's line cap.
+    /// layer's line cap, the model's index base.
     fn default() -> Self {
         ScoreOptions {
             positive: None,
             strict_dim: false,
             threaded: true,
             max_line_bytes: auc_data::DEFAULT_MAX_LINE_BYTES,
+            zero_based: None,
         }
     }
 }
@@ -110,6 +117,9 @@ impl<'a> Scoring<'a> {
             Some(given) if !table => Some(auc_data::named_numbers(given)?),
             _ => None,
         };
+        if let Some(z) = options.zero_based {
+            opts.zero_based = z;
+        }
         if !options.strict_dim && prep.cross_bits.is_none() {
             // Read every index; the shaper drops those past the model's dimension. (Crosses are
             // placed after the model's columns, which fix the dimension: a model crossed

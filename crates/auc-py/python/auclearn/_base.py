@@ -335,7 +335,7 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         X = self._validate_X(X, reset=False)
         return self.model_.decision_function(_as_native(X)) * self._sign
 
-    def scores_file(self, path, output=None, *, strict_dim=False):
+    def scores_file(self, path, output=None, *, strict_dim=False, zero_based=None):
         """``scores`` of every row of the data file ``path`` (LIBSVM or CSV, gzip detected),
         read as the model's training data was read (for a model fitted on arrays: LIBSVM, the
         columns as feature indices 1, 2, ...) and prepared with its stages, chunk by chunk: the
@@ -344,9 +344,14 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         is ``classes_[0]``). With ``output`` (a path), the scores are written there one per
         line as ``auc predict -o`` writes them, the file appearing when every row is scored,
         and the number of rows is returned. A feature past the model's columns is dropped
-        unless ``strict_dim``. The GIL is released while reading and scoring."""
+        unless ``strict_dim``. ``zero_based`` (``"auto"``, ``"yes"`` / ``True``, ``"no"`` /
+        ``False``) says whether LIBSVM indices count from 0, as ``auc predict --zero-based``:
+        by default (``None``) as the model's training data was read, so a model fitted on
+        arrays, whose columns are indices 1, 2, ..., scores a file that scikit-learn's
+        ``dump_svmlight_file`` wrote (0-based) with ``zero_based="yes"``. The GIL is released
+        while reading and scoring."""
         check_is_fitted(self, "model_")
-        from ._stream import check_paths
+        from ._stream import check_paths, zero_based_word
 
         (path,) = check_paths(path)
         if output is not None:
@@ -357,7 +362,13 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
                     "this estimator scores classes_[1] with the opposite sign (pos_label is "
                     "classes_[0]): call scores_file without output and write the array"
                 )
-        got = _native.score_file(self.model_, path, output, strict_dim=bool(strict_dim))
+        got = _native.score_file(
+            self.model_,
+            path,
+            output,
+            strict_dim=bool(strict_dim),
+            zero_based=None if zero_based is None else zero_based_word(zero_based),
+        )
         if output is not None:
             return got
         return got * self._sign

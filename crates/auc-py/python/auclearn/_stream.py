@@ -35,10 +35,23 @@ _FILE_KEYWORDS = {
     "hash_bits": None,
     "dim": None,
     "limit": None,
+    "zero_based": "auto",
     "max_memory": None,
     "threads": None,
     "one_thread": False,
 }
+
+
+def zero_based_word(value) -> str:
+    """The word of ``zero_based=`` that the library takes: ``"auto"``, ``"yes"`` or ``"no"``,
+    ``True`` and ``False`` standing for the last two (as scikit-learn's ``zero_based=``)."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value in ("auto", "yes", "no"):
+        return value
+    raise ValueError(f"zero_based must be 'auto', 'yes' or 'no' (or True / False), not {value!r}")
 
 
 def check_paths(data) -> list:
@@ -99,9 +112,13 @@ def stream_fit(data, algorithm, **kwargs) -> AUCEstimator:
     - ``format``, ``label_column``, ``delimiter``, ``header``, ``hash_bits``, ``dim``, ``limit``
       (the reading flags; ``label_column`` is by default the CSV header's column named
       ``label``, ``class``, ``target`` or ``y``, else the first, as ``--label-column auto``;
-      ``model_.reading`` says which column it took); ``max_memory`` in bytes (``--max-memory``;
-      by default three quarters of physical memory); ``threads`` (a moment pass's workers);
-      ``one_thread``.
+      ``model_.reading`` says which column it took);
+    - ``zero_based``: whether LIBSVM indices count from 0 (``--zero-based``): ``"auto"`` (the
+      default, as scikit-learn's ``load_svmlight_file``: 0-based when a file holds an index 0,
+      the files decided together), ``"yes"`` / ``True`` or ``"no"`` / ``False``; the model
+      records it, so ``scores_file`` reads later files the same way;
+    - ``max_memory`` in bytes (``--max-memory``; by default three quarters of physical
+      memory); ``threads`` (a moment pass's workers); ``one_thread``.
 
     A positive class that is the rarest of more than 20 distinct labels (a measurement read as
     the label?) raises a ``RuntimeWarning``, as ``auc train`` warns.
@@ -149,6 +166,7 @@ def stream_fit(data, algorithm, **kwargs) -> AUCEstimator:
         "cross_hash_bits": est.cross_hash_bits,
         "dim": own["dim"],
         "limit": own["limit"],
+        "zero_based": zero_based_word(own["zero_based"]),
     }
     model, _notes, warned = _native.stream_fit(
         paths,
@@ -175,7 +193,7 @@ def stream_fit(data, algorithm, **kwargs) -> AUCEstimator:
     return from_model(model)
 
 
-def score_file(model, path, output=None, *, strict_dim=False):
+def score_file(model, path, output=None, *, strict_dim=False, zero_based=None):
     """The scores of every row of the data file ``path`` by ``model`` (a fitted estimator, or a
     model file's path), streaming: see ``AUCEstimator.scores_file``."""
     if isinstance(model, AUCEstimator):
@@ -185,7 +203,7 @@ def score_file(model, path, output=None, *, strict_dim=False):
 
         (model_path,) = check_paths(model)
         est = load(model_path)
-    return est.scores_file(path, output, strict_dim=strict_dim)
+    return est.scores_file(path, output, strict_dim=strict_dim, zero_based=zero_based)
 
 
 __all__ = ["score_file", "stream_fit"]
