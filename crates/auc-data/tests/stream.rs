@@ -410,7 +410,7 @@ fn reading_options_and_readings_serialize() {
     assert_eq!(postcard::to_allocvec(&Reading::Libsvm).unwrap(), [0]);
     assert_eq!(
         postcard::to_allocvec(&Reading::LibsvmZeroBased).unwrap(),
-        [2]
+        [3]
     );
     for p in [
         Positive::Auto,
