@@ -19,8 +19,11 @@ use crate::output::Error;
 /// takes its default, or, for `auc predict`, the model's own reading.
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct ReadArgs {
-    /// File format; `auto` reads `.csv`/`.tsv` (also gzipped, `.csv.gz`) as CSV and everything
-    /// else, standard input included, as LIBSVM.
+    /// File format; `auto` reads `.csv`/`.tsv` (also gzipped, `.csv.gz`) as CSV, `.parquet`/`.pq`
+    /// as Parquet, `.arrow`/`.feather`/`.ipc`/`.arrows` as Arrow IPC (both read by column name,
+    /// a row group or record batch at a time, always as a table) and everything else, standard
+    /// input included, as LIBSVM. A model of a table scores a file named as Parquet or Arrow
+    /// in that format whatever its training file was, and any other file as CSV.
     #[arg(long, value_enum, help_heading = "Reading")]
     format: Option<FormatArg>,
     /// CSV label column: a header name (any case), a 0-based position, `last`, or `auto`, the
@@ -122,6 +125,8 @@ enum FormatArg {
     Auto,
     Libsvm,
     Csv,
+    Parquet,
+    Arrow,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,6 +186,8 @@ impl ReadArgs {
                 None | Some(FormatArg::Auto) => Format::Auto,
                 Some(FormatArg::Libsvm) => Format::Libsvm,
                 Some(FormatArg::Csv) => Format::Csv,
+                Some(FormatArg::Parquet) => Format::Parquet,
+                Some(FormatArg::Arrow) => Format::Arrow,
             },
             csv,
             hash_bits: self.hash_bits,

@@ -122,7 +122,7 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
     // The model says how it reads data.
     let o = auc(&["model", m]);
     assert!(
-        stdout(&o).contains("CSV table (label \"y\", 13 columns of which 0 categorical"),
+        stdout(&o).contains("table (label \"y\", 13 columns of which 0 categorical"),
         "{}",
         stdout(&o)
     );
@@ -143,7 +143,7 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
     );
     let o = auc(&["model", a]);
     assert!(
-        stdout(&o).contains("CSV table (label \"y\""),
+        stdout(&o).contains("table (label \"y\""),
         "{}",
         stdout(&o)
     );

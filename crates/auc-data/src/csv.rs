@@ -24,6 +24,7 @@ use crate::number::{Number, whole_number};
 use crate::names::column_by_name;
 use crate::options::label_by_name;
 use crate::raw::{Parts, canonical};
+use crate::rows::append_row;
 use crate::table::{Binding, NaTokens, Schema, Survey, text_cell};
 use crate::{CsvReading, DataError, LabelColumn, ParseErrorKind, ReadOptions, Reading, TableReading};
 
@@ -757,53 +758,17 @@ impl<R: BufRead> CsvParser<R> {
         if let Some((k, offset, kind)) = failure {
             return Err(self.error(source, k, offset, kind));
         }
-        let start = match parts {
-            Parts::Dense { values } => values.len(),
-            Parts::Sparse { indices, .. } => indices.len(),
-        };
-        let row = &self.table.as_ref().expect("checked above").row;
-        match parts {
-            Parts::Dense { values } => {
-                values.extend_from_slice(row);
-                values.resize(start + shape.dim, 0.0);
-            }
-            Parts::Sparse {
-                indptr,
-                indices,
-                values,
-            } => {
-                self.scratch.clear();
-                for (j, &x) in row.iter().enumerate() {
-                    if x == 0.0 {
-                        continue;
-                    }
-                    match self.hash_mask {
-                        Some(mask) => self.scratch.push(Hashed {
-                            index: (j as u32) & mask,
-                            seq: j,
-                            value: x,
-                            at: 0,
-                        }),
-                        None => {
-                            indices.push(j as u32);
-                            values.push(x);
-                        }
-                    }
-                }
-                if self.hash_mask.is_some()
-                    && let Err((_, kind)) = fold_hashed(&mut self.scratch, indices, values)
-                {
-                    let e = Err(self.error(source, 0, 0, kind));
-                    return self.undo(parts, start, e);
-                }
-                if let Some(c) = &mut self.crosses
-                    && let Err(kind) = c.append(indices, values, start)
-                {
-                    let e = Err(self.error(source, 0, 0, kind));
-                    return self.undo(parts, start, e);
-                }
-                indptr.push(indices.len());
-            }
+        let table = self.table.as_ref().expect("checked above");
+        if let Err(kind) = append_row(
+            &table.row,
+            shape.dim,
+            parts,
+            &mut self.scratch,
+            self.hash_mask,
+            self.crosses.as_mut(),
+        ) {
+            // At the record's first field.
+            return Err(self.error(source, 0, 0, kind));
         }
         labels.push(label);
         Ok(())

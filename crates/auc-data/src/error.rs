@@ -434,6 +434,35 @@ impl fmt::Display for ScalerProblem {
     }
 }
 
+/// Where and why a cell of a Parquet or Arrow IPC file cannot be read. Displays as
+/// `FILE: row N (row group G, row R): column "C": MESSAGE`, counted from 0 as pyarrow and pandas
+/// count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColumnarError {
+    /// The file name given to the reader.
+    pub file: String,
+    /// The row of the file, counted from 0.
+    pub row: u64,
+    /// Where the row lies: `row group 2, row 17` (Parquet) or `record batch 0, row 5` (Arrow
+    /// IPC), counted from 0.
+    pub place: String,
+    /// The column's name.
+    pub column: String,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+impl fmt::Display for ColumnarError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: row {} ({}): ", self.file, self.row, self.place)?;
+        // A cell problem names its column itself.
+        if !matches!(self.kind, ParseErrorKind::Cell(_)) {
+            write!(f, "column \"{}\": ", self.column)?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
 /// Why data could not be read, binarized, scaled or generated.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -517,6 +546,9 @@ pub enum DataError {
     Dataset(DatasetError),
     /// A table cannot be read as asked (its label, its columns, its schema), with the reason.
     Table(String),
+    /// A cell of a Parquet or Arrow IPC file cannot be read (boxed: it is rarer and larger than
+    /// the others).
+    Columnar(Box<ColumnarError>),
 }
 
 impl fmt::Display for DataError {
@@ -570,6 +602,7 @@ impl fmt::Display for DataError {
             DataError::Param(e) => write!(f, "{e}"),
             DataError::Dataset(e) => write!(f, "invalid dataset: {e}"),
             DataError::Table(why) => f.write_str(why),
+            DataError::Columnar(e) => e.fmt(f),
         }
     }
 }

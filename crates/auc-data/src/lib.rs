@@ -49,6 +49,7 @@
 //! | $C$ | [`ReadOptions::cross_bits`] | feature crosses folded into $2^C$ indices after them |
 
 mod block_ranges;
+mod columnar;
 mod cross;
 mod csv;
 mod error;
@@ -62,6 +63,7 @@ mod names;
 mod number;
 mod options;
 mod raw;
+mod rows;
 mod scale;
 mod stream;
 mod synthetic;
@@ -71,7 +73,7 @@ mod zero_based;
 pub use crate::stream::{read_csv, read_libsvm, read_path};
 pub use block_ranges::BlockRanges;
 pub use cross::{Crosses, MAX_CROSS_BITS, MAX_CROSS_NNZ, pair_hash};
-pub use error::{DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProblem};
+pub use error::{ColumnarError, DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProblem};
 pub use first_sight::{DENSITY_CHECK_ROWS, FirstSight, Unsighted};
 pub use input::STDIN;
 pub use names::{closest_name, column_by_name};

@@ -158,6 +158,7 @@ impl ReadOptions {
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     /// By the name: `.csv` and `.tsv` (any case, also under a `.gz` suffix: `x.csv.gz`) are CSV,
+    /// `.parquet` and `.pq` Parquet, `.arrow`, `.arrows`, `.feather` and `.ipc` Arrow IPC,
     /// anything else (standard input too) LIBSVM.
     #[default]
     Auto,
@@ -165,6 +166,11 @@ pub enum Format {
     Libsvm,
     /// Delimited numeric text.
     Csv,
+    /// Apache Parquet: columns by name, read a row group at a time (SPEC 11).
+    Parquet,
+    /// Arrow IPC, the file format (Feather v2) or the stream format: columns by name, read a
+    /// record batch at a time.
+    Arrow,
 }
 
 impl Format {
@@ -174,9 +180,31 @@ impl Format {
         match self {
             Format::Auto => match name_ext(name).as_deref() {
                 Some("csv" | "tsv") => Format::Csv,
+                Some("parquet" | "pq") => Format::Parquet,
+                Some("arrow" | "arrows" | "feather" | "ipc") => Format::Arrow,
                 _ => Format::Libsvm,
             },
             other => other,
+        }
+    }
+
+    /// Whether files of this format hold typed columns with names (Parquet, Arrow IPC), which
+    /// are always read as a table and need the whole file (not a stream of lines).
+    pub fn is_columnar(self) -> bool {
+        matches!(self, Format::Parquet | Format::Arrow)
+    }
+
+    /// The format a file named `name` is read in by `opts`: [`Format::resolve`], except that
+    /// a table's schema (a model's) reads a file named as Parquet or Arrow IPC in that format,
+    /// whatever the format of its training file: a model trained on CSV scores Parquet and
+    /// back, the columns matched by name.
+    pub fn for_file(opts: &ReadOptions, name: &str) -> Format {
+        let format = opts.format.resolve(name);
+        match Format::Auto.resolve(name) {
+            by_name if opts.schema.is_some() && format == Format::Csv && by_name.is_columnar() => {
+                by_name
+            }
+            _ => format,
         }
     }
 }

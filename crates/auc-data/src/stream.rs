@@ -9,11 +9,12 @@
 //! (LIBSVM) unless [`crate::ReadOptions::dim`] or [`crate::ReadOptions::hash_bits`] fixes it. Each
 //! chunk has the dimension reached at its end, so later chunks may be wider.
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
+use crate::columnar::{ColumnarParser, Source};
 use crate::csv::CsvParser;
-use crate::input::{BoxedReader, Decoded, open};
+use crate::input::{BoxedReader, Decoded, io_error, open};
 use crate::libsvm::{Csr, LibsvmParser};
 use crate::options::name_ext;
 use crate::raw::Parts;
@@ -23,6 +24,8 @@ use crate::{DataError, Format, RawData, ReadOptions, Reading};
 enum Parser<R> {
     Libsvm(Box<LibsvmParser<R>>),
     Csv(Box<CsvParser<R>>),
+    /// Parquet or Arrow IPC: the parser owns its file (or the bytes read from the reader).
+    Columnar(Box<ColumnarParser>),
 }
 
 /// An incremental reader of LIBSVM or CSV rows: yields chunks of rows as [`RawData`] (labels as
@@ -56,8 +59,10 @@ pub struct RowStream<R> {
 
 impl<R: BufRead> RowStream<R> {
     /// A stream of the rows of `reader`, named `source` in errors, in the format `opts.format`
-    /// resolves to for that name ([`Format::resolve`]: `x.csv`, `x.tsv.gz` are CSV, anything else
-    /// LIBSVM; a `.tsv` name switches the default comma to a tab).
+    /// resolves to for that name ([`Format::for_file`]: `x.csv`, `x.tsv.gz` are CSV, `x.parquet`
+    /// Parquet, `x.arrow` Arrow IPC, anything else LIBSVM; a `.tsv` name switches the default
+    /// comma to a tab). A Parquet or Arrow IPC reader is read into memory first (a Parquet
+    /// file's index is at its end): [`RowStream::open`] reads such files from disk instead.
     ///
     /// gzip input is recognized by its magic bytes and decompressed. A CSV stream reads its first
     /// record here, so [`RowStream::reading`] is resolved (label column, header) before the first
@@ -66,7 +71,7 @@ impl<R: BufRead> RowStream<R> {
     /// [`RowStream::open`] does that for files). Errors: invalid `opts` (hash bits, a `dim` that
     /// contradicts them), an unreadable or corrupt start of input, a bad CSV header.
     pub fn new(reader: R, source: &str, opts: &ReadOptions) -> Result<Self, DataError> {
-        let format = opts.format.resolve(source);
+        let format = Format::for_file(opts, source);
         let mut opts = opts.clone();
         if opts.format == Format::Auto
             && name_ext(source).as_deref() == Some("tsv")
@@ -77,7 +82,7 @@ impl<R: BufRead> RowStream<R> {
         Self::with_format(reader, source, format, &opts)
     }
 
-    /// A stream in `format` (LIBSVM unless [`Format::Csv`]) whatever the name says.
+    /// A stream in `format` (LIBSVM unless another one) whatever the name says.
     pub(crate) fn with_format(
         reader: R,
         source: &str,
@@ -86,7 +91,14 @@ impl<R: BufRead> RowStream<R> {
     ) -> Result<Self, DataError> {
         let fixed_dim = opts.fixed_dim()?;
         let crosses = opts.crosses()?;
-        let input = Decoded::new(reader, source)?;
+        let mut input = Decoded::new(reader, source)?;
+        if format.is_columnar() {
+            let mut bytes = Vec::new();
+            input
+                .read_to_end(&mut bytes)
+                .map_err(|e| io_error(source, input.is_gzip(), e))?;
+            return Self::columnar(&Source::Memory(bytes.into()), source, format, opts);
+        }
         let (parser, reading, sparse) = if format == Format::Csv {
             let p = CsvParser::new(input, source, opts, fixed_dim, crosses)?;
             let reading = p.reading();
@@ -102,6 +114,38 @@ impl<R: BufRead> RowStream<R> {
             parser,
             reading,
             sparse,
+            left: opts.limit.unwrap_or(usize::MAX),
+            rows: 0,
+            len: None,
+        })
+    }
+
+    /// A stream of the Parquet or Arrow IPC file at `src`, read by `opts.schema`, or without
+    /// one by the schema a survey of the file alone fits (so such a file is always a table;
+    /// several training files are surveyed together by [`ReadOptions::surveyed`] first).
+    fn columnar(
+        src: &Source,
+        source: &str,
+        format: Format,
+        opts: &ReadOptions,
+    ) -> Result<Self, DataError> {
+        let fixed_dim = opts.fixed_dim()?;
+        let crosses = opts.crosses()?;
+        let mut opts = opts.clone();
+        if opts.schema.is_none() {
+            let mut p = ColumnarParser::new(src, source, format, &opts, None, None)?;
+            let mut survey = Survey::new(p.names().to_vec(), p.label_index());
+            p.survey(source, &mut survey)?;
+            let schema = Schema::from_survey(&survey, &opts.csv.table)
+                .map_err(|e| DataError::Table(format!("{source}: {e}")))?;
+            opts.schema = Some(Box::new(schema));
+        }
+        let p = ColumnarParser::new(src, source, format, &opts, fixed_dim, crosses)?;
+        Ok(Self {
+            source: source.to_string(),
+            reading: p.reading(),
+            sparse: p.prefers_sparse(),
+            parser: Parser::Columnar(Box::new(p)),
             left: opts.limit.unwrap_or(usize::MAX),
             rows: 0,
             len: None,
@@ -136,6 +180,7 @@ impl<R: BufRead> RowStream<R> {
                 p.read_rows(&self.source, &mut out, max_rows)?
             }
             (Parser::Csv(p), parts) => p.read_rows(&self.source, labels, parts, max_rows)?,
+            (Parser::Columnar(p), parts) => p.read_rows(&self.source, labels, parts, max_rows)?,
             // `reset` gave LIBSVM chunks sparse storage.
             (Parser::Libsvm(_), Parts::Dense { .. }) => 0,
         };
@@ -165,6 +210,7 @@ impl<R: BufRead> RowStream<R> {
         match &self.parser {
             Parser::Libsvm(p) => p.dim(),
             Parser::Csv(p) => p.dim(),
+            Parser::Columnar(p) => p.dim(),
         }
     }
 
@@ -180,6 +226,7 @@ impl<R: BufRead> RowStream<R> {
         match &self.parser {
             Parser::Libsvm(p) => p.consumed(),
             Parser::Csv(p) => p.consumed(),
+            Parser::Columnar(p) => p.consumed(),
         }
     }
 
@@ -205,6 +252,7 @@ impl<R: BufRead> RowStream<R> {
     pub fn labelled(&self) -> bool {
         match &self.parser {
             Parser::Csv(p) => p.labelled(),
+            Parser::Columnar(p) => p.labelled(),
             Parser::Libsvm(_) => true,
         }
     }
@@ -213,6 +261,7 @@ impl<R: BufRead> RowStream<R> {
     pub fn ignored_columns(&self) -> &[String] {
         match &self.parser {
             Parser::Csv(p) => p.ignored_columns(),
+            Parser::Columnar(p) => p.ignored_columns(),
             Parser::Libsvm(_) => &[],
         }
     }
@@ -245,17 +294,39 @@ impl ReadOptions {
         let Some(first) = paths.first() else {
             return Ok(None);
         };
-        let csv_file = |p: &Path| {
+        let table_file = |p: &Path| {
             let name = p.display().to_string();
-            name != crate::STDIN && self.format.resolve(&name) == Format::Csv
+            name != crate::STDIN
+                && matches!(
+                    Format::for_file(self, &name),
+                    Format::Csv | Format::Parquet | Format::Arrow
+                )
         };
-        if self.schema.is_some() || !paths.iter().all(|p| csv_file(p)) {
+        if self.schema.is_some() || !paths.iter().all(|p| table_file(p)) {
             return Ok(None);
         }
         let mut survey: Option<Survey> = None;
         let mut delimiter = self.csv.delimiter;
+        let differ = |name: &str| {
+            DataError::Table(format!(
+                "{name}: its columns differ from those of {}: the files of one training run share their columns",
+                first.display()
+            ))
+        };
         for path in paths {
             let name = path.display().to_string();
+            let format = Format::for_file(self, &name);
+            if format.is_columnar() {
+                let src = Source::Path(path.to_path_buf());
+                let mut p = ColumnarParser::new(&src, &name, format, self, None, None)?;
+                let names = p.names().to_vec();
+                let s = survey.get_or_insert_with(|| Survey::new(names.clone(), p.label_index()));
+                if s.names() != names {
+                    return Err(differ(&name));
+                }
+                p.survey(&name, s)?;
+                continue;
+            }
             let mut stream = RowStream::open(path, self)?;
             let Parser::Csv(p) = &mut stream.parser else {
                 return Ok(None);
@@ -266,10 +337,7 @@ impl ReadOptions {
             };
             let s = survey.get_or_insert_with(|| Survey::new(names.to_vec(), label));
             if s.names() != names {
-                return Err(DataError::Table(format!(
-                    "{name}: its columns differ from those of {}: the files of one training run share their header",
-                    first.display()
-                )));
+                return Err(differ(&name));
             }
             p.survey(&name, s, &self.csv.table.na)?;
             delimiter = p.layout().delimiter;
@@ -294,6 +362,16 @@ impl RowStream<Box<dyn BufRead + Send>> {
     pub fn open(path: &Path, opts: &ReadOptions) -> Result<Self, DataError> {
         let name = path.display().to_string();
         opts.fixed_dim()?;
+        let format = Format::for_file(opts, &name);
+        if format.is_columnar() && name != crate::STDIN {
+            let src = Source::Path(path.to_path_buf());
+            let mut stream = Self::columnar(&src, &name, format, opts)?;
+            stream.len = std::fs::metadata(path)
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len());
+            return Ok(stream);
+        }
         let opts = opts.zero_based_for(&[path]);
         let (reader, len): (BoxedReader, Option<u64>) = open(path)?;
         let mut stream = RowStream::new(reader, &name, &opts)?;

@@ -70,7 +70,7 @@ impl Preparation {
                     d => format!("'{}'", d as char),
                 };
                 format!(
-                    "CSV table (label \"{}\", {} columns of which {categorical} categorical, delimiter {d})",
+                    "table (label \"{}\", {} columns of which {categorical} categorical; CSV with delimiter {d}, Parquet or Arrow IPC)",
                     s.label.name,
                     s.columns.len()
                 )

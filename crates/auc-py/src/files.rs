@@ -102,9 +102,11 @@ impl Reading {
             None | Some("auto") => Format::Auto,
             Some("libsvm") => Format::Libsvm,
             Some("csv") => Format::Csv,
+            Some("parquet") => Format::Parquet,
+            Some("arrow") => Format::Arrow,
             Some(other) => {
                 return Err(PyValueError::new_err(format!(
-                    "format must be 'auto', 'libsvm' or 'csv', not {other:?}"
+                    "format must be 'auto', 'libsvm', 'csv', 'parquet' or 'arrow', not {other:?}"
                 )));
             }
         };

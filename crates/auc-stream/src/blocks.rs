@@ -6,7 +6,8 @@
 //! training, whose results merge exactly, so they do not depend on the number of threads.
 //!
 //! Only a plain (not gzipped) LIBSVM file can be cut anywhere at a line end; CSV files (a header,
-//! quoted fields), gzip and standard input are read by one `RowStream` instead.
+//! quoted fields), Parquet and Arrow IPC files, gzip and standard input are read by one
+//! `RowStream` instead.
 
 use std::io::Read;
 use std::path::Path;
@@ -27,7 +28,7 @@ pub const BLOCK_BYTES: usize = 4 << 20;
 /// input), which [`for_each`] can cut into blocks.
 pub fn plain_libsvm(path: &Path, opts: &ReadOptions) -> Result<bool, Error> {
     let name = path.display().to_string();
-    if path.as_os_str() == auc_data::STDIN || opts.format.resolve(&name) == Format::Csv {
+    if path.as_os_str() == auc_data::STDIN || Format::for_file(opts, &name) != Format::Libsvm {
         return Ok(false);
     }
     let meta = std::fs::metadata(path).map_err(|e| Error::io(&name, e))?;

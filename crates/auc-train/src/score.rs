@@ -128,6 +128,15 @@ impl<'a> Scoring<'a> {
             // shaper dropped it.)
             opts.dim = None;
         }
+        let name = path.display().to_string();
+        // A model without column names reads LIBSVM or CSV whatever the name says; a file
+        // named as Parquet or Arrow would be parsed as text.
+        if !table && auc_data::Format::Auto.resolve(&name).is_columnar() {
+            return Err(Error::input(format!(
+                "{name}: a Parquet or Arrow IPC file is read as a table, by column name, and this model was trained on data without column names ({}): train it on a file with named columns",
+                prep.describe_reading()
+            )));
+        }
         let paths = vec![path.to_path_buf()];
         let mut reader = Reader::open(&paths, &opts)?;
         reader.on_wider(format!("the model was trained on {} features", prep.dim));

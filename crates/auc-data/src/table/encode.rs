@@ -142,6 +142,24 @@ impl Binding {
         &self.ignored
     }
 
+    /// Whether field `k` is read: the label or a column of the schema, not an ignored one.
+    pub fn used(&self, k: usize) -> bool {
+        self.slots.get(k).is_some_and(|s| *s != Slot::Ignored)
+    }
+
+    /// Whether field `k` holds the label.
+    pub fn is_label(&self, k: usize) -> bool {
+        self.slots.get(k) == Some(&Slot::Label)
+    }
+
+    /// The schema column field `k` feeds, if any.
+    pub fn column_of(&self, k: usize) -> Option<usize> {
+        match self.slots.get(k) {
+            Some(Slot::Column(j)) => Some(*j),
+            _ => None,
+        }
+    }
+
     /// The number of fields a row has.
     pub fn fields(&self) -> usize {
         self.slots.len()
