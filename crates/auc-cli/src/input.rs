@@ -57,7 +57,12 @@ pub(crate) struct ReadArgs {
     na_values: Option<String>,
     /// Columns to read as categories although their values are numbers (codes), comma
     /// separated names. Columns with a value that is not a number are categorical anyway.
-    #[arg(long, value_name = "NAME[,NAME..]", value_delimiter = ',', help_heading = "Tables")]
+    #[arg(
+        long,
+        value_name = "NAME[,NAME..]",
+        value_delimiter = ',',
+        help_heading = "Tables"
+    )]
     categorical: Option<Vec<String>>,
     /// The least number of training rows a category needs for a feature of its own; rarer
     /// values share the "other" feature with values never seen in training [default: 5].

@@ -273,8 +273,12 @@ fn report_metrics(
 fn describe_column(c: &auc_data::table::Column) -> String {
     use auc_data::table::Encoding;
     let what = match &c.encoding {
-        Encoding::Numeric { indicator: false, .. } => "number".to_owned(),
-        Encoding::Numeric { indicator: true, .. } => "number, missing filled".to_owned(),
+        Encoding::Numeric {
+            indicator: false, ..
+        } => "number".to_owned(),
+        Encoding::Numeric {
+            indicator: true, ..
+        } => "number, missing filled".to_owned(),
         Encoding::OneHot { kept, .. } => format!("{} categories", kept.len()),
         Encoding::Hashed { buckets, .. } => format!("categories hashed into {buckets}"),
     };

@@ -142,11 +142,7 @@ fn class_2_csv_models_read_predict_data_as_train_did() {
         std::fs::read(&auto).unwrap().len()
     );
     let o = auc(&["model", a]);
-    assert!(
-        stdout(&o).contains("table (label \"y\""),
-        "{}",
-        stdout(&o)
-    );
+    assert!(stdout(&o).contains("table (label \"y\""), "{}", stdout(&o));
     let o = auc(&["predict", "-m", a, c, "--label-column", "auto", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }

@@ -20,13 +20,15 @@ use std::io::{self, BufRead, Read};
 use crate::cross::Crosses;
 use crate::hashing::{Hashed, fold_hashed};
 use crate::input::{BUFFER, Decoded, io_error};
-use crate::number::{Number, whole_number};
 use crate::names::column_by_name;
+use crate::number::{Number, whole_number};
 use crate::options::label_by_name;
 use crate::raw::{Parts, canonical};
 use crate::rows::append_row;
 use crate::table::{Binding, NaTokens, Schema, Survey, text_cell};
-use crate::{CsvReading, DataError, LabelColumn, ParseErrorKind, ReadOptions, Reading, TableReading};
+use crate::{
+    CsvReading, DataError, LabelColumn, ParseErrorKind, ReadOptions, Reading, TableReading,
+};
 
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -433,7 +435,12 @@ impl<R: BufRead> CsvParser<R> {
 
     /// Counts every remaining record into `survey` (a survey of the columns this parser resolved;
     /// see [`crate::ReadOptions::surveyed`]).
-    pub(crate) fn survey(&mut self, source: &str, survey: &mut Survey, na: &NaTokens) -> Result<(), DataError> {
+    pub(crate) fn survey(
+        &mut self,
+        source: &str,
+        survey: &mut Survey,
+        na: &NaTokens,
+    ) -> Result<(), DataError> {
         let Some(shape) = self.shape else {
             return Ok(());
         };
@@ -465,7 +472,9 @@ impl<R: BufRead> CsvParser<R> {
                 if k == shape.label {
                     if !survey.label(cell) {
                         let column = survey.names()[k].clone();
-                        let kind = ParseErrorKind::Cell(crate::table::CellProblem::MissingLabel { column });
+                        let kind = ParseErrorKind::Cell(crate::table::CellProblem::MissingLabel {
+                            column,
+                        });
                         failure = Some((k, lead, kind));
                         break;
                     }
@@ -747,9 +756,10 @@ impl<R: BufRead> CsvParser<R> {
                 failure = Some((k, lead, ParseErrorKind::ValueTooLarge));
                 break;
             }
-            if let Err(problem) = table
-                .binding
-                .encode(&table.schema, k, cell, &mut label, &mut table.row)
+            if let Err(problem) =
+                table
+                    .binding
+                    .encode(&table.schema, k, cell, &mut label, &mut table.row)
             {
                 failure = Some((k, lead, ParseErrorKind::Cell(problem)));
                 break;

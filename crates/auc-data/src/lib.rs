@@ -73,19 +73,20 @@ mod zero_based;
 pub use crate::stream::{read_csv, read_libsvm, read_path};
 pub use block_ranges::BlockRanges;
 pub use cross::{Crosses, MAX_CROSS_BITS, MAX_CROSS_NNZ, pair_hash};
-pub use error::{ColumnarError, DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProblem};
+pub use error::{
+    ColumnarError, DataError, Mismatch, ParseErrorKind, ReadingProblem, ScalerProblem,
+};
 pub use first_sight::{DENSITY_CHECK_ROWS, FirstSight, Unsighted};
 pub use input::STDIN;
-pub use names::{closest_name, column_by_name};
 pub use lines::{DEFAULT_MAX_LINE_BYTES, LineReadError, Lines};
+pub use names::{closest_name, column_by_name};
 pub use options::{
     CsvOptions, CsvReading, Format, LABEL_NAMES, LabelColumn, MAX_BOUNDED_VALUE, ReadOptions,
     Reading, TableReading, label_by_name,
 };
 pub use raw::{
     BinaryLabels, DENSE_DENSITY, Layout, MANY_LABELS, Positive, PositiveChoice, PositiveRule,
-    named_numbers,
-    RawData, dense_bytes,
+    RawData, dense_bytes, named_numbers,
 };
 pub use scale::{
     AUTO_MIN_MAX_DENSITY, FeatureRanges, SCALED_LIMIT, Scaler, Scaling, row_norm, unit_norm,

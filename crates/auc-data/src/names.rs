@@ -7,7 +7,12 @@ pub fn closest_name<'a>(want: &str, names: &'a [String]) -> Option<&'a str> {
     let want = want.trim().to_lowercase();
     names
         .iter()
-        .map(|n| (strsim::damerau_levenshtein(&want, &n.trim().to_lowercase()), n))
+        .map(|n| {
+            (
+                strsim::damerau_levenshtein(&want, &n.trim().to_lowercase()),
+                n,
+            )
+        })
         .filter(|(d, n)| *d > 0 && *d * 3 <= want.chars().count().max(n.chars().count()))
         .min_by_key(|(d, _)| *d)
         .map(|(_, n)| n.as_str())
@@ -17,7 +22,9 @@ pub fn closest_name<'a>(want: &str, names: &'a [String]) -> Option<&'a str> {
 /// that finds one column.
 pub fn column_by_name(want: &str, names: &[String]) -> Option<usize> {
     let want = want.trim();
-    let exact: Vec<usize> = (0..names.len()).filter(|&k| names[k].trim() == want).collect();
+    let exact: Vec<usize> = (0..names.len())
+        .filter(|&k| names[k].trim() == want)
+        .collect();
     if exact.len() == 1 {
         return Some(exact[0]);
     }
@@ -26,7 +33,6 @@ pub fn column_by_name(want: &str, names: &[String]) -> Option<usize> {
         .collect();
     (loose.len() == 1).then(|| loose[0])
 }
-
 
 /// `{a, b, c}`, or the first `most` and a count of the rest.
 pub(crate) fn list(items: &[&str], most: usize) -> String {

@@ -196,7 +196,10 @@ impl PositiveChoice {
                 rule: PositiveRule::Table,
             },
             Positive::Named(words) => {
-                return PositiveChoice::from_counts(counts, &Positive::Labels(named_numbers(words)?));
+                return PositiveChoice::from_counts(
+                    counts,
+                    &Positive::Labels(named_numbers(words)?),
+                );
             }
             Positive::Labels(wanted) => {
                 let mut out = Vec::with_capacity(wanted.len());

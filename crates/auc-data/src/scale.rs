@@ -127,7 +127,12 @@ impl FeatureRanges {
     /// Ranges from their parts: per feature the least and greatest non-zero value and the
     /// number of non-zeros (0, 0 and 0 for a feature never non-zero), over `rows` rows.
     pub(crate) fn from_parts(min: Vec<f64>, max: Vec<f64>, nnz: Vec<u64>, rows: u64) -> Self {
-        Self { min, max, nnz, rows }
+        Self {
+            min,
+            max,
+            nnz,
+            rows,
+        }
     }
 
     /// The ranges of every row of `data`, with its dimension.

@@ -278,7 +278,9 @@ impl ReadOptions {
     /// Those of reading the files; columns that differ between files; those of
     /// [`crate::table::Schema::from_survey`].
     pub fn surveyed(&self, paths: &[&Path]) -> Result<ReadOptions, DataError> {
-        Ok(self.survey_tables(paths)?.map_or_else(|| self.clone(), |(o, _)| o))
+        Ok(self
+            .survey_tables(paths)?
+            .map_or_else(|| self.clone(), |(o, _)| o))
     }
 
     /// [`ReadOptions::surveyed`], with the ranges of the encoded rows the survey gives

@@ -108,17 +108,40 @@ fn label_by_its_header_name_by_default() {
     }
     // Two columns named y: not a choice; no such name: refused with the columns listed (SPEC
     // 11), never read with column 0 as the label.
-    for (text, columns) in [("y,a,y\n1,2,1\n", ["y", "a", "y"]), ("w,a,b\n1,2,1\n", ["w", "a", "b"])] {
+    for (text, columns) in [
+        ("y,a,y\n1,2,1\n", ["y", "a", "y"]),
+        ("w,a,b\n1,2,1\n", ["w", "a", "b"]),
+    ] {
         let columns = columns.iter().map(|c| (*c).to_owned()).collect();
-        check_err(text, &ReadOptions::default(), 1, 1, K::NoLabelColumn { columns });
+        check_err(
+            text,
+            &ReadOptions::default(),
+            1,
+            1,
+            K::NoLabelColumn { columns },
+        );
     }
     // Outcome and response are label names too; a named label column matches in any case.
-    check("a,Outcome\n1,0\n2,1\n", &ReadOptions::default(), &[0.0, 1.0], &[&[1.0], &[2.0]]);
+    check(
+        "a,Outcome\n1,0\n2,1\n",
+        &ReadOptions::default(),
+        &[0.0, 1.0],
+        &[&[1.0], &[2.0]],
+    );
     let named = opts(LabelColumn::Name("isfraud".into()), b',', None);
-    check("a,isFraud\n1,0\n2,1\n", &named, &[0.0, 1.0], &[&[1.0], &[2.0]]);
-    let e = read_csv("a,isFraud\n1,0\n".as_bytes(), "t.csv", &opts(LabelColumn::Name("isfrad".into()), b',', None))
-        .unwrap_err()
-        .to_string();
+    check(
+        "a,isFraud\n1,0\n2,1\n",
+        &named,
+        &[0.0, 1.0],
+        &[&[1.0], &[2.0]],
+    );
+    let e = read_csv(
+        "a,isFraud\n1,0\n".as_bytes(),
+        "t.csv",
+        &opts(LabelColumn::Name("isfrad".into()), b',', None),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("did you mean \"isFraud\"?"), "{e}");
     // Without a header: column 0.
     check(

@@ -1,11 +1,13 @@
 //! Tables (SPEC 11): a survey of a CSV file with named columns fits its schema, and reading by
 //! the schema gives the rows an independent, hand-written encoding of the same cells gives.
 
+#![allow(clippy::float_cmp)] // Encoded values are exact copies or 0/1, compared as such.
+
 use std::path::Path;
 
+use auc_core::Row;
 use auc_data::table::{Encoding, bucket};
 use auc_data::{Positive, RawData, ReadOptions, Reading, read_path};
-use auc_core::Row;
 
 const TEXT: &str = "\
 size,colour,\"note, free\",label
@@ -51,17 +53,35 @@ fn the_schema_encodes_as_written_by_hand() {
     assert_eq!(schema.label.positive, ["yes"]);
     // size: mean of 1.5, 4 and 2; two cells missing, so an indicator follows.
     let mean = (1.5 + 4.0 + 2.0) / 3.0;
-    assert_eq!(schema.columns[0].encoding, Encoding::Numeric { mean, indicator: true });
+    assert_eq!(
+        schema.columns[0].encoding,
+        Encoding::Numeric {
+            mean,
+            indicator: true
+        }
+    );
     // colour: red (3) before blue and green (1 each, by value); never missing.
     assert_eq!(
         schema.columns[1].encoding,
-        Encoding::OneHot { kept: vec!["red".into(), "blue".into(), "green".into()], missing: false }
+        Encoding::OneHot {
+            kept: vec!["red".into(), "blue".into(), "green".into()],
+            missing: false
+        }
     );
     assert_eq!(
         schema.feature_names(),
         [
-            "size", "size (missing)", "colour=red", "colour=blue", "colour=green", "colour (other)",
-            "note, free=a", "note, free=b", "note, free=c", "note, free (other)", "note, free (missing)"
+            "size",
+            "size (missing)",
+            "colour=red",
+            "colour=blue",
+            "colour=green",
+            "colour (other)",
+            "note, free=a",
+            "note, free=b",
+            "note, free=c",
+            "note, free (other)",
+            "note, free (missing)"
         ]
     );
     let raw = read_path(&p, &opts).unwrap();
@@ -88,10 +108,24 @@ fn rare_and_unseen_values_share_other_and_many_values_are_hashed() {
     // With min_count 2 only red keeps a column of its own.
     let opts = options(2).surveyed(&[&p]).unwrap();
     let schema = opts.schema.as_deref().unwrap();
-    assert_eq!(schema.columns[1].encoding, Encoding::OneHot { kept: vec!["red".into()], missing: false });
+    assert_eq!(
+        schema.columns[1].encoding,
+        Encoding::OneHot {
+            kept: vec!["red".into()],
+            missing: false
+        }
+    );
     // Scoring: columns reordered, no label, a value never seen, an extra column.
-    let q = file(dir.path(), "q.csv", "extra,\"note, free\",colour,size\n0,zzz,purple,\n");
-    let mut scoring = Reading::Table(auc_data::TableReading { delimiter: b',', schema: schema.clone() }).options();
+    let q = file(
+        dir.path(),
+        "q.csv",
+        "extra,\"note, free\",colour,size\n0,zzz,purple,\n",
+    );
+    let mut scoring = Reading::Table(auc_data::TableReading {
+        delimiter: b',',
+        schema: schema.clone(),
+    })
+    .options();
     scoring.dim = None;
     let mut stream = auc_data::RowStream::open(&q, &scoring).unwrap();
     assert!(!stream.labelled());
@@ -107,7 +141,13 @@ fn rare_and_unseen_values_share_other_and_many_values_are_hashed() {
     few.csv.table.max_one_hot = 2;
     let opts = few.surveyed(&[&p]).unwrap();
     let schema = opts.schema.as_deref().unwrap();
-    assert_eq!(schema.columns[1].encoding, Encoding::Hashed { buckets: 2, missing: false });
+    assert_eq!(
+        schema.columns[1].encoding,
+        Encoding::Hashed {
+            buckets: 2,
+            missing: false
+        }
+    );
     let raw = read_path(&p, &opts).unwrap();
     let first = schema.columns[1].first;
     assert_eq!(dense(&raw)[3][first + bucket("green", 2)], 1.0);
@@ -126,18 +166,38 @@ fn the_schema_round_trips_and_a_damaged_one_is_refused() {
     let back: Reading = postcard::from_bytes(&bytes).unwrap();
     assert_eq!(back, reading);
     assert!(back.validate().is_ok());
-    let Reading::Table(mut t) = back else { unreachable!() };
+    let Reading::Table(mut t) = back else {
+        unreachable!()
+    };
     t.schema.columns[1].first += 1;
-    assert!(Reading::Table(t).validate().unwrap_err().to_string().contains("starts at feature"));
+    assert!(
+        Reading::Table(t)
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("starts at feature")
+    );
 }
 
 #[test]
 fn headerless_and_libsvm_files_are_not_surveyed() {
     let dir = tempfile::tempdir().unwrap();
     let p = file(dir.path(), "n.csv", "1,2\n0,3\n");
-    assert!(ReadOptions::default().surveyed(&[&p]).unwrap().schema.is_none());
+    assert!(
+        ReadOptions::default()
+            .surveyed(&[&p])
+            .unwrap()
+            .schema
+            .is_none()
+    );
     let s = file(dir.path(), "n.libsvm", "1 1:2\n");
-    assert!(ReadOptions::default().surveyed(&[&s]).unwrap().schema.is_none());
+    assert!(
+        ReadOptions::default()
+            .surveyed(&[&s])
+            .unwrap()
+            .schema
+            .is_none()
+    );
 }
 
 #[test]

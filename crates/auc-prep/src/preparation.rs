@@ -93,7 +93,11 @@ impl Preparation {
         if self.reading.schema().is_some() {
             return self.positive_rule.clone();
         }
-        let labels: Vec<String> = self.positive_labels.iter().map(|&l| auc_core::shortest(l)).collect();
+        let labels: Vec<String> = self
+            .positive_labels
+            .iter()
+            .map(|&l| auc_core::shortest(l))
+            .collect();
         format!("{} ({})", labels.join(","), self.positive_rule)
     }
 

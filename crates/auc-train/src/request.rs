@@ -27,6 +27,9 @@ pub enum Learner {
 }
 
 /// Where the training rows come from.
+// One request is built per training run: the size of its largest variant (arrays with their
+// preparation, which may hold a table's schema) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 pub enum Input<'a> {
     /// Data files read in order and concatenated (`-` is standard input; gzip is detected); a
     /// learner fitted from class moments also merges moment files among them.

@@ -111,7 +111,8 @@ impl<'a> Scoring<'a> {
         let table = opts.schema.is_some();
         if let (Some(given), Some(schema)) = (&options.positive, opts.schema.as_mut()) {
             let l = &schema.label;
-            schema.label = auc_data::table::LabelMap::choose(l.name.clone(), l.counts.clone(), given)?;
+            schema.label =
+                auc_data::table::LabelMap::choose(l.name.clone(), l.counts.clone(), given)?;
         }
         let given_numbers = match &options.positive {
             Some(given) if !table => Some(auc_data::named_numbers(given)?),

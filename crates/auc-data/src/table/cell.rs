@@ -68,7 +68,10 @@ pub fn text_cell<'a>(text: &'a [u8], na: &NaTokens) -> Result<Cell<'a>, String> 
 }
 
 fn is_nan_word(text: &[u8]) -> bool {
-    let t = text.strip_prefix(b"+").or_else(|| text.strip_prefix(b"-")).unwrap_or(text);
+    let t = text
+        .strip_prefix(b"+")
+        .or_else(|| text.strip_prefix(b"-"))
+        .unwrap_or(text);
     t.eq_ignore_ascii_case(b"nan")
 }
 

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use super::cell::Cell;
 use super::label::value_key;
 use super::schema::{Encoding, Schema};
-use crate::names::names_list;
 use crate::DataError;
+use crate::names::names_list;
 
 /// What one field of the file is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +70,9 @@ impl Binding {
     pub fn new(schema: &Schema, names: &[String], file: &str) -> Result<Binding, DataError> {
         let find = |want: &str| -> Option<usize> {
             let want = want.trim();
-            let exact: Vec<usize> = (0..names.len()).filter(|&k| names[k].trim() == want).collect();
+            let exact: Vec<usize> = (0..names.len())
+                .filter(|&k| names[k].trim() == want)
+                .collect();
             if exact.len() == 1 {
                 return Some(exact[0]);
             }
@@ -188,7 +190,11 @@ impl Binding {
                     });
                 }
                 value_key(cell, &mut self.key);
-                *label = if schema.label.is_positive(&self.key) { 1.0 } else { -1.0 };
+                *label = if schema.label.is_positive(&self.key) {
+                    1.0
+                } else {
+                    -1.0
+                };
                 return Ok(());
             }
             Slot::Column(j) => j,
@@ -215,7 +221,9 @@ impl Binding {
                     Cell::Missing => other,
                     cell => {
                         value_key(cell, &mut self.key);
-                        self.lookups[j].get(self.key.as_str()).map_or(other, |&i| i as usize)
+                        self.lookups[j]
+                            .get(self.key.as_str())
+                            .map_or(other, |&i| i as usize)
                     }
                 };
                 row[at + offset] = 1.0;

@@ -7,8 +7,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::cell::Cell;
-use crate::names::list;
 use crate::DataError;
+use crate::names::list;
 
 /// The key a label or category value is compared by: a number in its shortest round-trip form
 /// (`1.0` and `1` are one value), text as written after trimming.
@@ -91,7 +91,10 @@ impl LabelMap {
                 LabelRule::Minority
             };
             // Fewest rows; among equal counts the first key (the list is sorted).
-            let rarest = counts.iter().min_by_key(|(_, c)| *c).map(|(k, _)| k.clone());
+            let rarest = counts
+                .iter()
+                .min_by_key(|(_, c)| *c)
+                .map(|(k, _)| k.clone());
             (rarest.into_iter().collect(), rule)
         };
         let mut positive = positive;
@@ -107,7 +110,9 @@ impl LabelMap {
 
     /// Whether the value with this key is positive.
     pub fn is_positive(&self, key: &str) -> bool {
-        self.positive.binary_search_by(|p| p.as_str().cmp(key)).is_ok()
+        self.positive
+            .binary_search_by(|p| p.as_str().cmp(key))
+            .is_ok()
     }
 
     /// Rows of the positive and of the negative class in training.
@@ -162,14 +167,21 @@ mod tests {
     #[test]
     fn the_default_rule_takes_yes_one_true_then_the_minority() {
         let yes = LabelMap::choose("y".into(), counts(&[("no", 2), ("yes", 9)]), &[]).unwrap();
-        assert_eq!((yes.positive.clone(), yes.rule.clone()), (vec!["yes".to_owned()], LabelRule::Affirmative));
+        assert_eq!(
+            (yes.positive.clone(), yes.rule.clone()),
+            (vec!["yes".to_owned()], LabelRule::Affirmative)
+        );
         assert_eq!(yes.to_string(), "yes (of {no, yes})");
         let t = LabelMap::choose("y".into(), counts(&[("False", 5), ("True", 9)]), &[]).unwrap();
         assert_eq!(t.positive, ["True"]);
         let bad = LabelMap::choose("s".into(), counts(&[("bad", 3), ("good", 9)]), &[]).unwrap();
-        assert_eq!((bad.positive.clone(), bad.rule.clone()), (vec!["bad".to_owned()], LabelRule::Minority));
+        assert_eq!(
+            (bad.positive.clone(), bad.rule.clone()),
+            (vec!["bad".to_owned()], LabelRule::Minority)
+        );
         assert_eq!(bad.class_counts(), (3, 9));
-        let many = LabelMap::choose("s".into(), counts(&[("a", 3), ("b", 2), ("c", 2)]), &[]).unwrap();
+        let many =
+            LabelMap::choose("s".into(), counts(&[("a", 3), ("b", 2), ("c", 2)]), &[]).unwrap();
         assert_eq!(many.positive, ["b"]);
         assert!(many.warning().unwrap().contains("3 values"));
     }

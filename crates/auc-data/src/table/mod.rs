@@ -14,7 +14,5 @@ mod survey;
 pub use cell::{Cell, DEFAULT_NA_TOKENS, NaTokens, text_cell};
 pub use encode::{Binding, CellProblem, bucket};
 pub use label::{LabelMap, LabelRule, value_key};
-pub use schema::{
-    Column, DEFAULT_MAX_ONE_HOT, DEFAULT_MIN_COUNT, Encoding, Schema, TableOptions,
-};
+pub use schema::{Column, DEFAULT_MAX_ONE_HOT, DEFAULT_MIN_COUNT, Encoding, Schema, TableOptions};
 pub use survey::{NUMBER_KEYS, Survey, TEXT_CAP};

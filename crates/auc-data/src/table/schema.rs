@@ -20,9 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use super::cell::NaTokens;
 use super::label::LabelMap;
-use crate::names::names_list;
 use super::survey::{Survey, Tally};
 use crate::DataError;
+use crate::names::names_list;
 
 /// The default least number of rows a category needs to get its own feature.
 pub const DEFAULT_MIN_COUNT: u64 = 5;
@@ -129,15 +129,22 @@ impl Schema {
             return Err(DataError::Table("the file has no data rows".to_owned()));
         }
         for want in &options.categorical {
-            if !survey.names.iter().any(|n| n.trim().eq_ignore_ascii_case(want.trim())) {
+            if !survey
+                .names
+                .iter()
+                .any(|n| n.trim().eq_ignore_ascii_case(want.trim()))
+            {
                 return Err(DataError::Table(format!(
                     "--categorical {want}: no column has that name; the columns are {}",
                     names_list(&survey.names)
                 )));
             }
         }
-        let mut counts: Vec<(String, u64)> =
-            survey.label_counts.iter().map(|(k, c)| (k.clone(), *c)).collect();
+        let mut counts: Vec<(String, u64)> = survey
+            .label_counts
+            .iter()
+            .map(|(k, c)| (k.clone(), *c))
+            .collect();
         counts.sort();
         if counts.len() == 1 {
             return Err(DataError::Table(format!(
@@ -190,7 +197,9 @@ impl Schema {
 
     /// The number of features.
     pub fn dim(&self) -> usize {
-        self.columns.last().map_or(0, |c| c.first + c.encoding.width())
+        self.columns
+            .last()
+            .map_or(0, |c| c.first + c.encoding.width())
     }
 
     /// The feature names, in feature order: `income`, `income (missing)`, `color=red`,
@@ -265,7 +274,11 @@ impl Schema {
                 (min[j], max[j], nnz[j]) = (1.0, 1.0, count);
             }
         };
-        let tallies = survey.tallies.iter().enumerate().filter(|(k, _)| *k != survey.label);
+        let tallies = survey
+            .tallies
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != survey.label);
         let mut numeric = Vec::new();
         for (c, (_, t)) in self.columns.iter().zip(tallies) {
             let at = c.first;
@@ -279,7 +292,11 @@ impl Schema {
                 Encoding::OneHot { kept, missing } => {
                     let count = |k: &str| {
                         t.text_counts.get(k).copied().unwrap_or(0)
-                            + t.number_counts.as_ref().and_then(|n| n.get(k)).copied().unwrap_or(0)
+                            + t.number_counts
+                                .as_ref()
+                                .and_then(|n| n.get(k))
+                                .copied()
+                                .unwrap_or(0)
                     };
                     let mut in_kept = 0;
                     for (i, k) in kept.iter().enumerate() {
@@ -331,7 +348,10 @@ impl Schema {
         let mut first = 0usize;
         for c in &self.columns {
             if c.first != first {
-                return Err(format!("column \"{}\" starts at feature {}, not {first}", c.name, c.first));
+                return Err(format!(
+                    "column \"{}\" starts at feature {}, not {first}",
+                    c.name, c.first
+                ));
             }
             if let Encoding::Hashed { buckets: 0, .. } = c.encoding {
                 return Err(format!("column \"{}\" is hashed into 0 features", c.name));
@@ -339,14 +359,22 @@ impl Schema {
             if let Encoding::Numeric { mean, .. } = c.encoding
                 && !mean.is_finite()
             {
-                return Err(format!("column \"{}\" has a mean that is not finite", c.name));
+                return Err(format!(
+                    "column \"{}\" has a mean that is not finite",
+                    c.name
+                ));
             }
             first = first
                 .checked_add(c.encoding.width())
                 .filter(|&f| f <= 1 << 31)
                 .ok_or_else(|| "the table has more than 2^31 features".to_owned())?;
         }
-        if self.label.positive.iter().any(|p| !self.label.counts.iter().any(|(k, _)| k == p)) {
+        if self
+            .label
+            .positive
+            .iter()
+            .any(|p| !self.label.counts.iter().any(|(k, _)| k == p))
+        {
             return Err("a positive label value is not among the label's values".to_owned());
         }
         Ok(())
@@ -375,4 +403,3 @@ fn categories(tally: &Tally, options: &TableOptions) -> Encoding {
         missing,
     }
 }
-
