@@ -111,14 +111,15 @@ def test_a_measurement_read_as_the_label_warns(tmp_path):
         est = auclearn.stream_fit(csv, "pa-i", label_column=2)
     assert est.model_.counts == (120, 60, 60)
     assert est.model_.reading.startswith("CSV (label column 2, no header"), est.model_.reading
-    # With a header, the default takes its column named label and the model says so.
+    # With a header, the default takes its column named label and the model says so: a table
+    # with named columns (SPEC 11).
     named = tmp_path / "named.csv"
     named.write_text("age,visits,label\n" + csv.read_text())
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         est = auclearn.stream_fit(named, "pa-i")
     assert est.model_.counts == (120, 60, 60)
-    assert 'label column 2 "label", header' in est.model_.reading, est.model_.reading
+    assert est.model_.reading.startswith('CSV table (label "label"'), est.model_.reading
 
 
 def test_scores_file_scores_rows_as_the_array_path_and_writes_predicts_text(auc_bin, tmp_path):
