@@ -195,8 +195,12 @@ def test_errors_are_value_errors():
     with pytest.raises(ValueError, match="class"):
         auclearn.OPAUC().fit(X, np.arange(len(y)) % 3)
     bad = X.copy()
-    bad[3, 2] = np.nan
-    with pytest.raises(ValueError, match="NaN"):
+    bad[3, 2] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        auclearn.OPAUC().fit(bad, y)
+    # NaN is a missing value (test_frames.py), infinity no value at all, in a table too.
+    bad[4, 1] = np.nan
+    with pytest.raises(ValueError, match='column "x2", row 3: inf is not a value'):
         auclearn.OPAUC().fit(bad, y)
     est = auclearn.OPAUC().fit(X, y)
     with pytest.raises(ValueError, match="features"):

@@ -49,6 +49,7 @@ def test_constructor_is_the_registry_parameters_with_defaults(cls):
     expected_common = {
         "seed": 0,
         "scale": "none",
+        "positive": None,
         "pos_label": None,
         "calibration": None,
         "calibration_folds": 5,

@@ -3,13 +3,15 @@
 Every estimator class is ordinary source in ``estimators.py``, generated from the Rust learner
 registry (``auc_learners::ALL``) by ``python -m auclearn._generate``: one class per registry row
 whose constructor takes the row's parameters with the row's defaults (``lambda`` is spelled
-``lam``) plus the shared arguments of ``common_params`` (``seed``, ``scale``, ``pos_label``,
-``calibration``, ``calibration_folds``, ``cross_hash_bits``, for linear learners ``average``,
+``lam``) plus the shared arguments of ``common_params`` (``seed``, ``scale``, ``positive``,
+``pos_label``, ``calibration``, ``calibration_folds``, ``cross_hash_bits``, for linear learners
+``average``,
 and for the learners whose model is linear in its input (``takes_map``: the linear learners and
 the moment learners) ``one_hot`` and the feature map's ``features``, ``n_features_map`` and
 ``feature_sigma``). What the classes do is here, in ``AUCEstimator`` and
 ``OnlineAUCEstimator``, driven by each class's registry row (``_row``). Nothing here names a
-learner.
+learner. Data frames and arrays with missing values or text go through a table's schema
+(``auclearn._tables``); numeric arrays and sparse matrices are read as they are.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import _native
+from . import _frames, _native, _tables
 
 #: Registry parameter names that are Python keywords, and how Python spells them.
 PYTHON_NAMES = {"lambda": "lam"}
@@ -170,6 +172,15 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"scale must be one of 'none', 'minmax', 'maxabs', 'auto', not {self.scale!r}"
             )
+        if (
+            self.positive is not None
+            and self.pos_label is not None
+            and self.positive != self.pos_label
+        ):
+            raise ValueError(
+                f"positive={self.positive!r} and pos_label={self.pos_label!r} name two classes: "
+                "give one of them"
+            )
         if not isinstance(self.seed, numbers.Integral) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, not {self.seed!r}")
         if self.calibration not in (None, "sigmoid", "isotonic"):
@@ -253,11 +264,22 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             )
         return y, found
 
+    def _given_positive(self):
+        """The positive class the user named (``positive``, or its older name ``pos_label``),
+        or ``None``."""
+        return self.pos_label if self.positive is None else self.positive
+
     def _positive(self, classes):
-        pos = classes[1] if self.pos_label is None else self.pos_label
+        given = self._given_positive()
+        pos = classes[1] if given is None else given
         if pos not in classes.tolist():
-            raise ValueError(f"pos_label={pos!r} is not one of the classes {classes.tolist()}")
+            word = "pos_label" if self.positive is None else "positive"
+            raise ValueError(f"{word}={pos!r} is not one of the classes {classes.tolist()}")
         return pos
+
+    def _positive_class(self):
+        """The class the model ranks first (its positive class)."""
+        return self.classes_[1] if self._sign > 0 else self.classes_[0]
 
     # -- training -----------------------------------------------------------------------------
 
@@ -270,6 +292,11 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         else:
             positive_labels = [1.0]
             rule = f"pos_label {pos!r} (auclearn; written as label 1)"
+        self._train(X, y == pos, classes, pos, partial, positive_labels, rule)
+
+    def _train(self, X, positive, classes, pos, partial, positive_labels=(1.0,), rule="", table=None):
+        """Trains on the rows ``X`` (numeric) whose positive-class rows ``positive`` marks, the
+        class ``pos`` of ``classes`` positive; ``table``: the schema ``X`` was encoded by."""
         self.classes_ = classes
         self._sign = 1.0 if pos == classes[1] else -1.0
         kwargs = {}
@@ -281,19 +308,20 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             self._row["name"],
             json.dumps(self._registry_params()),
             _as_native(X),
-            np.ascontiguousarray(y == pos),
+            np.ascontiguousarray(positive),
             int(self.seed),
             self.scale,
-            positive_labels,
+            list(positive_labels),
             rule,
             partial=partial,
             max_memory=memory_limit(),
             calibration=self.calibration,
             calibration_folds=int(self.calibration_folds),
             cross_hash_bits=None if self.cross_hash_bits is None else int(self.cross_hash_bits),
+            table=table,
             **kwargs,
         )
-        self._set_threshold(X, y == pos)
+        self._set_threshold(X, positive)
         self._warn_divergence()
 
     def _set_threshold(self, X, positive):
@@ -307,14 +335,22 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
     def _warn_divergence(self):
         d = self.model_.diverged
         if d is not None:
-            warnings.warn(f"{self._row['name']} diverged: {d}", RuntimeWarning, stacklevel=3)
+            warnings.warn(f"{self._row['name']} diverged: {d}", RuntimeWarning, stacklevel=4)
 
     def fit(self, X, y):
         """Trains on ``X`` (n_samples, n_features) and the two-valued labels ``y``.
 
+        ``X`` is a numeric array, a sparse matrix, or a table: a pandas or polars DataFrame, a
+        pyarrow Table, or an array with NaN or text, whose columns (numbers, text, categories,
+        booleans, with missing values) are encoded by a schema fitted here and stored in the
+        model (see the package docs). ``y`` holds any two values: numbers, strings or booleans.
+
         One-pass learners see the rows once, in the given order (shuffle sorted data first);
         batch learners fit on all of them. The GIL is released while training.
         """
+        if _frames.is_table(X):
+            self._check_common()
+            return _tables.fit(self, X, y, partial=False)
         X, y = validate_data(
             self,
             X,
@@ -326,14 +362,22 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         self._start(X, y, classes, partial=False)
         return self
 
+    def _rows(self, X):
+        """``X`` as the model reads it: a table's rows encoded by the model's schema (columns
+        matched by name), other input checked as arrays."""
+        check_is_fitted(self, "model_")
+        table = self.model_.table
+        if table is not None:
+            return _tables.rows(self, X, table)
+        return _as_native(self._validate_X(X, reset=False))
+
     def scores(self, X):
         """The model's scores of ``classes_[1]`` (larger: more likely ``classes_[1]``), with the
         scaling fitted on the training data applied: for a model saved with ``save``, the numbers
-        ``auc predict`` prints (up to the sign when ``pos_label`` is ``classes_[0]``). The GIL is
-        released while scoring."""
-        check_is_fitted(self, "model_")
-        X = self._validate_X(X, reset=False)
-        return self.model_.decision_function(_as_native(X)) * self._sign
+        ``auc predict`` prints (up to the sign when the positive class is ``classes_[0]``). The
+        GIL is released while scoring."""
+        rows = self._rows(X)
+        return self.model_.decision_function(rows) * self._sign
 
     def scores_file(self, path, output=None, *, strict_dim=False):
         """``scores`` of every row of the data file ``path`` (LIBSVM or CSV, gzip detected),
@@ -367,9 +411,8 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         ``calibration``: the calibrated log-odds of ``classes_[1]``."""
         if self.calibration is None:
             return self.scores(X) - self.threshold_
-        check_is_fitted(self, "model_")
-        X = self._validate_X(X, reset=False)
-        return self.model_.log_odds(_as_native(X)) * self._sign
+        rows = self._rows(X)
+        return self.model_.log_odds(rows) * self._sign
 
     def predict(self, X):
         """``classes_[1]`` where ``decision_function(X) > 0`` (the score is above
@@ -385,9 +428,8 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """The probabilities of ``classes_[0]`` and ``classes_[1]`` (columns in that order) by
         the model's calibration."""
-        check_is_fitted(self, "model_")
-        X = self._validate_X(X, reset=False)
-        p = self.model_.predict_proba(_as_native(X))
+        rows = self._rows(X)
+        p = self.model_.predict_proba(rows)
         p1 = p if self._sign > 0 else 1.0 - p
         return np.column_stack([1.0 - p1, p1])
 
@@ -439,6 +481,8 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
+        # NaN is a missing value, filled by the model's schema (SPEC 11).
+        tags.input_tags.allow_nan = True
         tags.classifier_tags.multi_class = False
         return tags
 
@@ -452,12 +496,18 @@ class OnlineAUCEstimator(AUCEstimator):
         gives the model one ``fit`` on ``X1`` followed by ``X2`` gives.
 
         ``classes`` (the two labels) is required on the first call. A first call starts the
-        learner (the scaling, if any, is fitted on this batch). ``threshold_`` is recomputed on
-        each batch that holds both classes.
+        learner (the scaling, if any, is fitted on this batch, and on a table the schema: its
+        categories, its means of missing cells). ``threshold_`` is recomputed on each batch that
+        holds both classes.
         """
         first = not hasattr(self, "model_")
         if first and classes is None:
             raise ValueError("classes must be passed on the first call to partial_fit")
+        if first and _frames.is_table(X):
+            self._check_common()
+            return _tables.fit(self, X, y, partial=True, classes=classes)
+        if not first and self.model_.table is not None:
+            return _tables.continue_fit(self, X, y, self.model_.table)
         X, y = validate_data(
             self,
             X,
@@ -503,11 +553,22 @@ def common_params(row: dict) -> list:
             "``--scale``); ``none`` by default, so arrays are used as given.",
         ),
         (
+            "positive",
+            "Any",
+            "label or None",
+            None,
+            "The positive class the learner ranks first: a value of ``y`` (string, number or "
+            "bool). ``None``: ``classes_[1]`` (the greater label), except for text labels on a "
+            "table (a data frame, an array with NaN or text), where it is the CLI's rule on a "
+            "CSV file: yes or true (any case) when ``y`` holds one of them, else the rarer "
+            "class. ``decision_function`` scores ``classes_[1]`` either way.",
+        ),
+        (
             "pos_label",
             "Any",
             "label or None",
             None,
-            "The positive class the learner ranks first; ``None``: ``classes_[1]``.",
+            "The earlier name of ``positive`` (scikit-learn's); give one of the two.",
         ),
         (
             "calibration",

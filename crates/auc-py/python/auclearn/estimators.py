@@ -89,8 +89,14 @@ class Perceptron(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -141,6 +147,7 @@ class Perceptron(OnlineAUCEstimator):
         *,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -153,6 +160,7 @@ class Perceptron(OnlineAUCEstimator):
     ) -> None:
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -178,8 +186,14 @@ class PaI(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -233,6 +247,7 @@ class PaI(OnlineAUCEstimator):
         c: float = 0.25,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -246,6 +261,7 @@ class PaI(OnlineAUCEstimator):
         self.c = c
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -273,8 +289,14 @@ class OaucM(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -329,6 +351,7 @@ class OaucM(OnlineAUCEstimator):
         sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -343,6 +366,7 @@ class OaucM(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -372,8 +396,14 @@ class OaucMc(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -429,6 +459,7 @@ class OaucMc(OnlineAUCEstimator):
         sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -444,6 +475,7 @@ class OaucMc(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -473,8 +505,14 @@ class Opauc(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -530,6 +568,7 @@ class Opauc(OnlineAUCEstimator):
         sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -545,6 +584,7 @@ class Opauc(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -576,8 +616,14 @@ class Adaoam(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -634,6 +680,7 @@ class Adaoam(OnlineAUCEstimator):
         sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -650,6 +697,7 @@ class Adaoam(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -685,8 +733,14 @@ class Admoam(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -746,6 +800,7 @@ class Admoam(OnlineAUCEstimator):
         sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -764,6 +819,7 @@ class Admoam(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -791,8 +847,14 @@ class OamSeq(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -847,6 +909,7 @@ class OamSeq(OnlineAUCEstimator):
         budget: int = 100,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -861,6 +924,7 @@ class OamSeq(OnlineAUCEstimator):
         self.budget = budget
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -888,8 +952,14 @@ class OamGra(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -944,6 +1014,7 @@ class OamGra(OnlineAUCEstimator):
         budget: int = 100,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -958,6 +1029,7 @@ class OamGra(OnlineAUCEstimator):
         self.budget = budget
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -985,8 +1057,14 @@ class Solam(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1041,6 +1119,7 @@ class Solam(OnlineAUCEstimator):
         r: float = 1.0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1055,6 +1134,7 @@ class Solam(OnlineAUCEstimator):
         self.r = r
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -1082,8 +1162,14 @@ class BalAdagrad(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1139,6 +1225,7 @@ class BalAdagrad(OnlineAUCEstimator):
         lam: float = 0.0009765625,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1153,6 +1240,7 @@ class BalAdagrad(OnlineAUCEstimator):
         self.lam = lam
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -1184,8 +1272,14 @@ class BalFtrl(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1242,6 +1336,7 @@ class BalFtrl(OnlineAUCEstimator):
         l2: float = 0.0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1258,6 +1353,7 @@ class BalFtrl(OnlineAUCEstimator):
         self.l2 = l2
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -1289,8 +1385,14 @@ class OkaucM(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1331,6 +1433,7 @@ class OkaucM(OnlineAUCEstimator):
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1342,6 +1445,7 @@ class OkaucM(OnlineAUCEstimator):
         self.removal = removal
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -1370,8 +1474,14 @@ class OkaucS(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1414,6 +1524,7 @@ class OkaucS(OnlineAUCEstimator):
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1426,6 +1537,7 @@ class OkaucS(OnlineAUCEstimator):
         self.removal = removal
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -1456,8 +1568,14 @@ class Koil(OnlineAUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1500,6 +1618,7 @@ class Koil(OnlineAUCEstimator):
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1513,6 +1632,7 @@ class Koil(OnlineAUCEstimator):
         self.removal = removal
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -1551,8 +1671,14 @@ class GamCvm(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1599,6 +1725,7 @@ class GamCvm(AUCEstimator):
         transductive: bool = True,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1616,6 +1743,7 @@ class GamCvm(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -1646,8 +1774,14 @@ class GamCvmK1(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1690,6 +1824,7 @@ class GamCvmK1(AUCEstimator):
         transductive: bool = True,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1703,6 +1838,7 @@ class GamCvmK1(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -1733,8 +1869,14 @@ class GamCvmK2(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1777,6 +1919,7 @@ class GamCvmK2(AUCEstimator):
         transductive: bool = True,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1790,6 +1933,7 @@ class GamCvmK2(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -1820,8 +1964,14 @@ class GamCvmK3(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1864,6 +2014,7 @@ class GamCvmK3(AUCEstimator):
         transductive: bool = True,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1877,6 +2028,7 @@ class GamCvmK3(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -1915,8 +2067,14 @@ class GamCvmK12(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1963,6 +2121,7 @@ class GamCvmK12(AUCEstimator):
         transductive: bool = True,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -1980,6 +2139,7 @@ class GamCvmK12(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -2018,8 +2178,14 @@ class GamCvmK13(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2066,6 +2232,7 @@ class GamCvmK13(AUCEstimator):
         transductive: bool = True,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -2083,6 +2250,7 @@ class GamCvmK13(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -2121,8 +2289,14 @@ class GamCvmK23(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2169,6 +2343,7 @@ class GamCvmK23(AUCEstimator):
         transductive: bool = True,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -2186,6 +2361,7 @@ class GamCvmK23(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -2216,8 +2392,14 @@ class RhoAuccvm(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2260,6 +2442,7 @@ class RhoAuccvm(AUCEstimator):
         transductive: bool = True,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -2273,6 +2456,7 @@ class RhoAuccvm(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -2299,8 +2483,14 @@ class Aucsvm(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2341,6 +2531,7 @@ class Aucsvm(AUCEstimator):
         transductive: bool = True,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -2352,6 +2543,7 @@ class Aucsvm(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -2376,8 +2568,14 @@ class OpaucBatch(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2431,6 +2629,7 @@ class OpaucBatch(AUCEstimator):
         sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -2445,6 +2644,7 @@ class OpaucBatch(AUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -2475,8 +2675,14 @@ class OaucMBatch(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2531,6 +2737,7 @@ class OaucMBatch(AUCEstimator):
         sketch: int = 0,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -2546,6 +2753,7 @@ class OaucMBatch(AUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -2576,8 +2784,14 @@ class PaucSvm(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2632,6 +2846,7 @@ class PaucSvm(AUCEstimator):
         max_steps: int = 500,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -2647,6 +2862,7 @@ class PaucSvm(AUCEstimator):
         self.max_steps = max_steps
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -2683,8 +2899,14 @@ class GbtAuc(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2728,6 +2950,7 @@ class GbtAuc(AUCEstimator):
         loss: Literal["square", "hinge", "exp"] = "exp",
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -2742,6 +2965,7 @@ class GbtAuc(AUCEstimator):
         self.loss = loss
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
@@ -2774,8 +2998,14 @@ class Blend(AUCEstimator):
     scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
         Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
         ``none`` by default, so arrays are used as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2819,6 +3049,7 @@ class Blend(AUCEstimator):
         weight_folds: int = 3,
         seed: int = 0,
         scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
@@ -2833,6 +3064,7 @@ class Blend(AUCEstimator):
         self.weight_folds = weight_folds
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
