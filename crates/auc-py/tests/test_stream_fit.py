@@ -87,13 +87,13 @@ def test_stream_fit_takes_the_flags_of_auc_train(name, auc_bin, tmp_path):
         assert est.model_.counts == auclearn.load(model).model_.counts, kw
         want = cli_scores(auc_bin, model, b, tmp_path)
         assert np.array_equal(est.scores_file(b), want), kw
-    # An estimator as the algorithm: its parameters and its own scale ("none" by default).
+    # An estimator as the algorithm: its parameters and its own scale.
     cls = auclearn.estimator_class(name)
     param = "c" if name == "pa-i" else "lam"
     registry = "c" if name == "pa-i" else "lambda"
     model = tmp_path / "cli.model"
     auc_train(auc_bin, model, name, [a], "--param", f"{registry}=0.5", "--scale", "none")
-    est = auclearn.stream_fit(a, cls(**{param: 0.5}))
+    est = auclearn.stream_fit(a, cls(**{param: 0.5}, scale="none"))
     assert est.scale == "none" and getattr(est, param) == 0.5
     assert np.array_equal(est.scores_file(a), cli_scores(auc_bin, model, a, tmp_path))
 

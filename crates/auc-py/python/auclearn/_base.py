@@ -4,8 +4,8 @@ Every estimator class is ordinary source in ``estimators.py``, generated from th
 registry (``auc_learners::ALL``) by ``python -m auclearn._generate``: one class per registry row
 whose constructor takes the row's parameters with the row's defaults (``lambda`` is spelled
 ``lam``) plus the shared arguments of ``common_params`` (``seed``, ``scale``, ``positive``,
-``pos_label``, ``calibration``, ``calibration_folds``, ``cross_hash_bits``, for linear learners
-``average``,
+``pos_label``, ``calibration``, ``calibration_folds``, ``cross_hash_bits``, ``allow_diverged``,
+for linear learners ``average``,
 and for the learners whose model is linear in its input (``takes_map``: the linear learners and
 the moment learners) ``one_hot`` and the feature map's ``features``, ``n_features_map`` and
 ``feature_sigma``). What the classes do is here, in ``AUCEstimator`` and
@@ -172,6 +172,8 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"scale must be one of 'none', 'minmax', 'maxabs', 'auto', not {self.scale!r}"
             )
+        if not isinstance(self.allow_diverged, (bool, np.bool_)):
+            raise ValueError(f"allow_diverged must be True or False, not {self.allow_diverged!r}")
         if (
             self.positive is not None
             and self.pos_label is not None
@@ -322,7 +324,7 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             **kwargs,
         )
         self._set_threshold(X, positive)
-        self._warn_divergence()
+        self._check_divergence(fitting=not partial)
 
     def _set_threshold(self, X, positive):
         if positive.all() or not positive.any():
@@ -332,10 +334,23 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         scores = self.model_.decision_function(_as_native(X)) * self._sign
         self.threshold_ = _youden_threshold(scores, positive if self._sign > 0 else ~positive)
 
-    def _warn_divergence(self):
+    def _check_divergence(self, fitting: bool):
+        """A model whose training diverged (its state grew without bound): with
+        ``allow_diverged`` a ``RuntimeWarning``; else a ``RuntimeError``, and a ``fit`` leaves no
+        model behind (a continued model keeps its diverged state)."""
         d = self.model_.diverged
-        if d is not None:
-            warnings.warn(f"{self._row['name']} diverged: {d}", RuntimeWarning, stacklevel=4)
+        if d is None:
+            return
+        text = f"{self._row['name']} diverged: {d}"
+        if self.allow_diverged:
+            warnings.warn(text, RuntimeWarning, stacklevel=5)
+            return
+        if fitting:
+            del self.model_
+        advice = " or scale the features (scale='auto')" if self.scale == "none" else ""
+        raise RuntimeError(
+            f"{text}; pass allow_diverged=True to keep the model with a warning{advice}"
+        )
 
     def fit(self, X, y):
         """Trains on ``X`` (n_samples, n_features) and the two-valued labels ``y``.
@@ -346,7 +361,8 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         model (see the package docs). ``y`` holds any two values: numbers, strings or booleans.
 
         One-pass learners see the rows once, in the given order (shuffle sorted data first);
-        batch learners fit on all of them. The GIL is released while training.
+        batch learners fit on all of them. The GIL is released while training. A training run
+        that diverged raises ``RuntimeError`` unless ``allow_diverged``.
         """
         if _frames.is_table(X):
             self._check_common()
@@ -498,7 +514,8 @@ class OnlineAUCEstimator(AUCEstimator):
         ``classes`` (the two labels) is required on the first call. A first call starts the
         learner (the scaling, if any, is fitted on this batch, and on a table the schema: its
         categories, its means of missing cells). ``threshold_`` is recomputed on each batch that
-        holds both classes.
+        holds both classes. A batch whose training diverged raises ``RuntimeError`` unless
+        ``allow_diverged``, and the model keeps its diverged state.
         """
         first = not hasattr(self, "model_")
         if first and classes is None:
@@ -529,7 +546,7 @@ class OnlineAUCEstimator(AUCEstimator):
             _as_native(X), np.ascontiguousarray(y == pos), calibration=self.calibration
         )
         self._set_threshold(X, y == pos)
-        self._warn_divergence()
+        self._check_divergence(fitting=False)
         return self
 
 
@@ -548,9 +565,11 @@ def common_params(row: dict) -> list:
             "scale",
             "Literal['none', 'minmax', 'maxabs', 'auto']",
             "{'none', 'minmax', 'maxabs', 'auto'}",
-            "none",
+            "auto",
             "Feature scaling fitted on the training rows and stored in the model (the CLI's "
-            "``--scale``); ``none`` by default, so arrays are used as given.",
+            "``--scale``): ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at "
+            "least 10 % and max-abs on sparser ones (the scale the learners' defaults were "
+            "measured on); ``none`` uses the values as given.",
         ),
         (
             "positive",
@@ -597,6 +616,15 @@ def common_params(row: dict) -> list:
             "into 2^C columns after the n_features_in_ columns (colliding products are summed; "
             "a row of more than 1024 non-zeros is refused). Stored in the model, which crosses "
             "the rows it scores the same way.",
+        ),
+        (
+            "allow_diverged",
+            "bool",
+            "bool",
+            False,
+            "Keep a model whose training diverged (its state grew without bound; the model "
+            "records it): ``fit`` then warns (``RuntimeWarning``) instead of raising "
+            "``RuntimeError``.",
         ),
     ]
     if row["family"] == "linear":

@@ -112,7 +112,7 @@ def continue_fit(est, X, y, table):
     positive = values == est._positive_class()
     est.model_.partial_fit(encoded, np.ascontiguousarray(positive), calibration=est.calibration)
     est._set_threshold(encoded, positive)
-    est._warn_divergence()
+    est._check_divergence(fitting=False)
     return est
 
 

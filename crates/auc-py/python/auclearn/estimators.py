@@ -86,9 +86,11 @@ class Perceptron(OnlineAUCEstimator):
     ----------
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -109,6 +111,9 @@ class Perceptron(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -146,12 +151,13 @@ class Perceptron(OnlineAUCEstimator):
         self,
         *,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -165,6 +171,7 @@ class Perceptron(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -183,9 +190,11 @@ class PaI(OnlineAUCEstimator):
         aggressiveness C > 0, the cap on each step [PA06] (finite and > 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -206,6 +215,9 @@ class PaI(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -246,12 +258,13 @@ class PaI(OnlineAUCEstimator):
         *,
         c: float = 0.25,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -266,6 +279,7 @@ class PaI(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -286,9 +300,11 @@ class OaucM(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -309,6 +325,9 @@ class OaucM(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -350,12 +369,13 @@ class OaucM(OnlineAUCEstimator):
         lam: float = 0.0625,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -371,6 +391,7 @@ class OaucM(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -393,9 +414,11 @@ class OaucMc(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -416,6 +439,9 @@ class OaucMc(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -458,12 +484,13 @@ class OaucMc(OnlineAUCEstimator):
         lam: float = 2.384185791015625e-07,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -480,6 +507,7 @@ class OaucMc(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -502,9 +530,11 @@ class Opauc(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -525,6 +555,9 @@ class Opauc(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -567,12 +600,13 @@ class Opauc(OnlineAUCEstimator):
         lam: float = 0.00390625,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -589,6 +623,7 @@ class Opauc(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -613,9 +648,11 @@ class Adaoam(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -636,6 +673,9 @@ class Adaoam(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -679,12 +719,13 @@ class Adaoam(OnlineAUCEstimator):
         epsilon: float = 1e-08,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -702,6 +743,7 @@ class Adaoam(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -730,9 +772,11 @@ class Admoam(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -753,6 +797,9 @@ class Admoam(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -799,12 +846,13 @@ class Admoam(OnlineAUCEstimator):
         epsilon: float = 1e-08,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -824,6 +872,7 @@ class Admoam(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -844,9 +893,11 @@ class OamSeq(OnlineAUCEstimator):
         reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup] (an integer >= 1).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -867,6 +918,9 @@ class OamSeq(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -908,12 +962,13 @@ class OamSeq(OnlineAUCEstimator):
         c: float = 0.000244140625,
         budget: int = 100,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -929,6 +984,7 @@ class OamSeq(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -949,9 +1005,11 @@ class OamGra(OnlineAUCEstimator):
         reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup] (an integer >= 1).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -972,6 +1030,9 @@ class OamGra(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1013,12 +1074,13 @@ class OamGra(OnlineAUCEstimator):
         c: float = 0.000244140625,
         budget: int = 100,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1034,6 +1096,7 @@ class OamGra(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1054,9 +1117,11 @@ class Solam(OnlineAUCEstimator):
         radius R > 0 of the ball ||w|| <= R [SOLAM16]; tuned in 10^[-1..5] there (finite and > 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -1077,6 +1142,9 @@ class Solam(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1118,12 +1186,13 @@ class Solam(OnlineAUCEstimator):
         eta: float = 1.0,
         r: float = 1.0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1139,6 +1208,7 @@ class Solam(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1159,9 +1229,11 @@ class BalAdagrad(OnlineAUCEstimator):
         L2 weight lambda >= 0, AdaGrad's proximal step [ADAGRAD11], applied lazily (finite and >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -1182,6 +1254,9 @@ class BalAdagrad(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1224,12 +1299,13 @@ class BalAdagrad(OnlineAUCEstimator):
         eta: float = 0.25,
         lam: float = 0.0009765625,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1245,6 +1321,7 @@ class BalAdagrad(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1269,9 +1346,11 @@ class BalFtrl(OnlineAUCEstimator):
         L2 weight lambda2 >= 0, against the sum of the losses seen [FTRL13] (finite and >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -1292,6 +1371,9 @@ class BalFtrl(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1335,12 +1417,13 @@ class BalFtrl(OnlineAUCEstimator):
         l1: float = 0.25,
         l2: float = 0.0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1358,6 +1441,7 @@ class BalFtrl(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1382,9 +1466,11 @@ class OkaucM(OnlineAUCEstimator):
         which row a full buffer evicts: fifo [OAUC alg. 4] or reservoir sampling; the evicted weight is projected onto the best remaining row [OAUC eq. 28] (one of fifo, reservoir).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -1405,6 +1491,9 @@ class OkaucM(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1432,12 +1521,13 @@ class OkaucM(OnlineAUCEstimator):
         budget: int = 100,
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.lam = lam
         self.sigma = sigma
@@ -1450,6 +1540,7 @@ class OkaucM(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class OkaucS(OnlineAUCEstimator):
@@ -1471,9 +1562,11 @@ class OkaucS(OnlineAUCEstimator):
         which row a full buffer evicts: fifo [OAUC alg. 4] or reservoir sampling; the evicted weight is projected onto the best remaining row [OAUC eq. 28] (one of fifo, reservoir).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -1494,6 +1587,9 @@ class OkaucS(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1523,12 +1619,13 @@ class OkaucS(OnlineAUCEstimator):
         budget: int = 100,
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.eta = eta
         self.lam = lam
@@ -1542,6 +1639,7 @@ class OkaucS(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class Koil(OnlineAUCEstimator):
@@ -1565,9 +1663,11 @@ class Koil(OnlineAUCEstimator):
         fifo = FIFO++, reservoir = RS++; the evicted weight goes to the most similar remaining row [KOIL18] (one of fifo, reservoir).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -1588,6 +1688,9 @@ class Koil(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1617,12 +1720,13 @@ class Koil(OnlineAUCEstimator):
         budget: int = 100,
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.eta = eta
         self.c = c
@@ -1637,6 +1741,7 @@ class Koil(OnlineAUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvm(AUCEstimator):
@@ -1668,9 +1773,11 @@ class GamCvm(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -1691,6 +1798,9 @@ class GamCvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1724,12 +1834,13 @@ class GamCvm(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -1748,6 +1859,7 @@ class GamCvm(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK1(AUCEstimator):
@@ -1771,9 +1883,11 @@ class GamCvmK1(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -1794,6 +1908,9 @@ class GamCvmK1(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1823,12 +1940,13 @@ class GamCvmK1(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -1843,6 +1961,7 @@ class GamCvmK1(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK2(AUCEstimator):
@@ -1866,9 +1985,11 @@ class GamCvmK2(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -1889,6 +2010,9 @@ class GamCvmK2(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1918,12 +2042,13 @@ class GamCvmK2(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -1938,6 +2063,7 @@ class GamCvmK2(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK3(AUCEstimator):
@@ -1961,9 +2087,11 @@ class GamCvmK3(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -1984,6 +2112,9 @@ class GamCvmK3(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2013,12 +2144,13 @@ class GamCvmK3(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2033,6 +2165,7 @@ class GamCvmK3(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK12(AUCEstimator):
@@ -2064,9 +2197,11 @@ class GamCvmK12(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -2087,6 +2222,9 @@ class GamCvmK12(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2120,12 +2258,13 @@ class GamCvmK12(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2144,6 +2283,7 @@ class GamCvmK12(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK13(AUCEstimator):
@@ -2175,9 +2315,11 @@ class GamCvmK13(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -2198,6 +2340,9 @@ class GamCvmK13(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2231,12 +2376,13 @@ class GamCvmK13(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2255,6 +2401,7 @@ class GamCvmK13(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK23(AUCEstimator):
@@ -2286,9 +2433,11 @@ class GamCvmK23(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -2309,6 +2458,9 @@ class GamCvmK23(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2342,12 +2494,13 @@ class GamCvmK23(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2366,6 +2519,7 @@ class GamCvmK23(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class RhoAuccvm(AUCEstimator):
@@ -2389,9 +2543,11 @@ class RhoAuccvm(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -2412,6 +2568,9 @@ class RhoAuccvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2441,12 +2600,13 @@ class RhoAuccvm(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2461,6 +2621,7 @@ class RhoAuccvm(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class Aucsvm(AUCEstimator):
@@ -2480,9 +2641,11 @@ class Aucsvm(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -2503,6 +2666,9 @@ class Aucsvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2530,12 +2696,13 @@ class Aucsvm(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.n_loc = n_loc
@@ -2548,6 +2715,7 @@ class Aucsvm(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class OpaucBatch(AUCEstimator):
@@ -2565,9 +2733,11 @@ class OpaucBatch(AUCEstimator):
         0 = the exact covariances; K >= 1 = each class's co-moment from a Frequent Directions sketch of rank K (O(pK) memory, within a stated bound; solved by cg on the rows in memory) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -2588,6 +2758,9 @@ class OpaucBatch(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     one_hot : int or None, default=None
         Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a
         seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value,
@@ -2628,12 +2801,13 @@ class OpaucBatch(AUCEstimator):
         solver: Literal["auto", "cholesky", "cg"] = "auto",
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
@@ -2649,6 +2823,7 @@ class OpaucBatch(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.one_hot = one_hot
         self.features = features
         self.n_features_map = n_features_map
@@ -2672,9 +2847,11 @@ class OaucMBatch(AUCEstimator):
         0 = the exact covariances; K >= 1 = each class's co-moment from a Frequent Directions sketch of rank K (O(pK) memory, within a stated bound; solved by cg on the rows in memory) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -2695,6 +2872,9 @@ class OaucMBatch(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     one_hot : int or None, default=None
         Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a
         seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value,
@@ -2736,12 +2916,13 @@ class OaucMBatch(AUCEstimator):
         solver: Literal["auto", "cholesky", "cg"] = "auto",
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
@@ -2758,6 +2939,7 @@ class OaucMBatch(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.one_hot = one_hot
         self.features = features
         self.n_features_map = n_features_map
@@ -2781,9 +2963,11 @@ class PaucSvm(AUCEstimator):
         the most solver steps (a fit stopped there above tol is reported as not converged) (an integer >= 1).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -2804,6 +2988,9 @@ class PaucSvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     one_hot : int or None, default=None
         Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a
         seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value,
@@ -2845,12 +3032,13 @@ class PaucSvm(AUCEstimator):
         tol: float = 0.001,
         max_steps: int = 500,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
@@ -2867,6 +3055,7 @@ class PaucSvm(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.one_hot = one_hot
         self.features = features
         self.n_features_map = n_features_map
@@ -2896,9 +3085,11 @@ class GbtAuc(AUCEstimator):
         the pairwise surrogate over all pairs of a positive and a negative score: square (1 - (f+ - f-))^2 / 2, hinge max(0, 1 - (f+ - f-))^2 / 2, or exp e^-(f+ - f-) (RankBoost's; the default by docs/results/boosted-trees.md) (one of square, hinge, exp).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -2919,6 +3110,9 @@ class GbtAuc(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2949,12 +3143,13 @@ class GbtAuc(AUCEstimator):
         bins: int = 255,
         loss: Literal["square", "hinge", "exp"] = "exp",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.trees = trees
         self.leaves = leaves
@@ -2970,6 +3165,7 @@ class GbtAuc(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class Blend(AUCEstimator):
@@ -2995,9 +3191,11 @@ class Blend(AUCEstimator):
         0: the blend takes weight as given; k >= 2: it chooses the weight among 0, 1/4, 1/2, 3/4, 1 by k-fold held-out AUC on at most 20000 training rows, the nearest to weight within one standard error of the best (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
     positive : label or None, default=None
         The positive class the learner ranks first: a value of ``y`` (string, number or bool).
         ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
@@ -3018,6 +3216,9 @@ class Blend(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -3048,12 +3249,13 @@ class Blend(AUCEstimator):
         weight: float = 0.5,
         weight_folds: int = 3,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
         positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.landmarks = landmarks
         self.lam = lam
@@ -3069,6 +3271,7 @@ class Blend(AUCEstimator):
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class Default(Blend):
