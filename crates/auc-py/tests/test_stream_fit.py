@@ -119,7 +119,7 @@ def test_a_measurement_read_as_the_label_warns(tmp_path):
         warnings.simplefilter("error")
         est = auclearn.stream_fit(named, "pa-i")
     assert est.model_.counts == (120, 60, 60)
-    assert est.model_.reading.startswith('CSV table (label "label"'), est.model_.reading
+    assert est.model_.reading.startswith('table (label "label"'), est.model_.reading
     assert est.feature_names_in_.tolist() == ["age", "visits"]
 
 
