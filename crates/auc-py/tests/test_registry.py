@@ -48,13 +48,11 @@ def test_constructor_is_the_registry_parameters_with_defaults(cls):
         assert by_name.pop(py) == spec["default"]
     expected_common = {
         "seed": 0,
-        "scale": "auto",
-        "positive": None,
+        "scale": "none",
         "pos_label": None,
         "calibration": None,
         "calibration_folds": 5,
         "cross_hash_bits": None,
-        "allow_diverged": False,
     }
     if row["family"] == "linear":
         expected_common["average"] = False

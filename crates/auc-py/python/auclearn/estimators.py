@@ -86,19 +86,11 @@ class Perceptron(OnlineAUCEstimator):
     ----------
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -111,9 +103,6 @@ class Perceptron(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -151,13 +140,11 @@ class Perceptron(OnlineAUCEstimator):
         self,
         *,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -166,12 +153,10 @@ class Perceptron(OnlineAUCEstimator):
     ) -> None:
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -190,19 +175,11 @@ class PaI(OnlineAUCEstimator):
         aggressiveness C > 0, the cap on each step [PA06] (finite and > 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -215,9 +192,6 @@ class PaI(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -258,13 +232,11 @@ class PaI(OnlineAUCEstimator):
         *,
         c: float = 0.25,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -274,12 +246,10 @@ class PaI(OnlineAUCEstimator):
         self.c = c
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -300,19 +270,11 @@ class OaucM(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -325,9 +287,6 @@ class OaucM(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -369,13 +328,11 @@ class OaucM(OnlineAUCEstimator):
         lam: float = 0.0625,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -386,12 +343,10 @@ class OaucM(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -414,19 +369,11 @@ class OaucMc(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -439,9 +386,6 @@ class OaucMc(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -484,13 +428,11 @@ class OaucMc(OnlineAUCEstimator):
         lam: float = 2.384185791015625e-07,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -502,12 +444,10 @@ class OaucMc(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -530,19 +470,11 @@ class Opauc(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -555,9 +487,6 @@ class Opauc(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -600,13 +529,11 @@ class Opauc(OnlineAUCEstimator):
         lam: float = 0.00390625,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -618,12 +545,10 @@ class Opauc(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -648,19 +573,11 @@ class Adaoam(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -673,9 +590,6 @@ class Adaoam(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -719,13 +633,11 @@ class Adaoam(OnlineAUCEstimator):
         epsilon: float = 1e-08,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -738,12 +650,10 @@ class Adaoam(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -772,19 +682,11 @@ class Admoam(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -797,9 +699,6 @@ class Admoam(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -846,13 +745,11 @@ class Admoam(OnlineAUCEstimator):
         epsilon: float = 1e-08,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -867,12 +764,10 @@ class Admoam(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -893,19 +788,11 @@ class OamSeq(OnlineAUCEstimator):
         reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup] (an integer >= 1).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -918,9 +805,6 @@ class OamSeq(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -962,13 +846,11 @@ class OamSeq(OnlineAUCEstimator):
         c: float = 0.000244140625,
         budget: int = 100,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -979,12 +861,10 @@ class OamSeq(OnlineAUCEstimator):
         self.budget = budget
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1005,19 +885,11 @@ class OamGra(OnlineAUCEstimator):
         reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup] (an integer >= 1).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1030,9 +902,6 @@ class OamGra(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1074,13 +943,11 @@ class OamGra(OnlineAUCEstimator):
         c: float = 0.000244140625,
         budget: int = 100,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1091,12 +958,10 @@ class OamGra(OnlineAUCEstimator):
         self.budget = budget
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1117,19 +982,11 @@ class Solam(OnlineAUCEstimator):
         radius R > 0 of the ball ||w|| <= R [SOLAM16]; tuned in 10^[-1..5] there (finite and > 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1142,9 +999,6 @@ class Solam(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1186,13 +1040,11 @@ class Solam(OnlineAUCEstimator):
         eta: float = 1.0,
         r: float = 1.0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1203,12 +1055,10 @@ class Solam(OnlineAUCEstimator):
         self.r = r
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1229,19 +1079,11 @@ class BalAdagrad(OnlineAUCEstimator):
         L2 weight lambda >= 0, AdaGrad's proximal step [ADAGRAD11], applied lazily (finite and >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1254,9 +1096,6 @@ class BalAdagrad(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1299,13 +1138,11 @@ class BalAdagrad(OnlineAUCEstimator):
         eta: float = 0.25,
         lam: float = 0.0009765625,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1316,12 +1153,10 @@ class BalAdagrad(OnlineAUCEstimator):
         self.lam = lam
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1346,19 +1181,11 @@ class BalFtrl(OnlineAUCEstimator):
         L2 weight lambda2 >= 0, against the sum of the losses seen [FTRL13] (finite and >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1371,9 +1198,6 @@ class BalFtrl(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1417,13 +1241,11 @@ class BalFtrl(OnlineAUCEstimator):
         l1: float = 0.25,
         l2: float = 0.0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1436,12 +1258,10 @@ class BalFtrl(OnlineAUCEstimator):
         self.l2 = l2
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1466,19 +1286,11 @@ class OkaucM(OnlineAUCEstimator):
         which row a full buffer evicts: fifo [OAUC alg. 4] or reservoir sampling; the evicted weight is projected onto the best remaining row [OAUC eq. 28] (one of fifo, reservoir).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1491,9 +1303,6 @@ class OkaucM(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1521,13 +1330,11 @@ class OkaucM(OnlineAUCEstimator):
         budget: int = 100,
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.lam = lam
         self.sigma = sigma
@@ -1535,12 +1342,10 @@ class OkaucM(OnlineAUCEstimator):
         self.removal = removal
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class OkaucS(OnlineAUCEstimator):
@@ -1562,19 +1367,11 @@ class OkaucS(OnlineAUCEstimator):
         which row a full buffer evicts: fifo [OAUC alg. 4] or reservoir sampling; the evicted weight is projected onto the best remaining row [OAUC eq. 28] (one of fifo, reservoir).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1587,9 +1384,6 @@ class OkaucS(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1619,13 +1413,11 @@ class OkaucS(OnlineAUCEstimator):
         budget: int = 100,
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.eta = eta
         self.lam = lam
@@ -1634,12 +1426,10 @@ class OkaucS(OnlineAUCEstimator):
         self.removal = removal
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class Koil(OnlineAUCEstimator):
@@ -1663,19 +1453,11 @@ class Koil(OnlineAUCEstimator):
         fifo = FIFO++, reservoir = RS++; the evicted weight goes to the most similar remaining row [KOIL18] (one of fifo, reservoir).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1688,9 +1470,6 @@ class Koil(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1720,13 +1499,11 @@ class Koil(OnlineAUCEstimator):
         budget: int = 100,
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.eta = eta
         self.c = c
@@ -1736,12 +1513,10 @@ class Koil(OnlineAUCEstimator):
         self.removal = removal
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class GamCvm(AUCEstimator):
@@ -1773,19 +1548,11 @@ class GamCvm(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1798,9 +1565,6 @@ class GamCvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1834,13 +1598,11 @@ class GamCvm(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -1854,12 +1616,10 @@ class GamCvm(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class GamCvmK1(AUCEstimator):
@@ -1883,19 +1643,11 @@ class GamCvmK1(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1908,9 +1660,6 @@ class GamCvmK1(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1940,13 +1689,11 @@ class GamCvmK1(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -1956,12 +1703,10 @@ class GamCvmK1(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class GamCvmK2(AUCEstimator):
@@ -1985,19 +1730,11 @@ class GamCvmK2(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2010,9 +1747,6 @@ class GamCvmK2(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2042,13 +1776,11 @@ class GamCvmK2(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2058,12 +1790,10 @@ class GamCvmK2(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class GamCvmK3(AUCEstimator):
@@ -2087,19 +1817,11 @@ class GamCvmK3(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2112,9 +1834,6 @@ class GamCvmK3(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2144,13 +1863,11 @@ class GamCvmK3(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2160,12 +1877,10 @@ class GamCvmK3(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class GamCvmK12(AUCEstimator):
@@ -2197,19 +1912,11 @@ class GamCvmK12(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2222,9 +1929,6 @@ class GamCvmK12(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2258,13 +1962,11 @@ class GamCvmK12(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2278,12 +1980,10 @@ class GamCvmK12(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class GamCvmK13(AUCEstimator):
@@ -2315,19 +2015,11 @@ class GamCvmK13(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2340,9 +2032,6 @@ class GamCvmK13(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2376,13 +2065,11 @@ class GamCvmK13(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2396,12 +2083,10 @@ class GamCvmK13(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class GamCvmK23(AUCEstimator):
@@ -2433,19 +2118,11 @@ class GamCvmK23(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2458,9 +2135,6 @@ class GamCvmK23(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2494,13 +2168,11 @@ class GamCvmK23(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2514,12 +2186,10 @@ class GamCvmK23(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class RhoAuccvm(AUCEstimator):
@@ -2543,19 +2213,11 @@ class RhoAuccvm(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2568,9 +2230,6 @@ class RhoAuccvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2600,13 +2259,11 @@ class RhoAuccvm(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2616,12 +2273,10 @@ class RhoAuccvm(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class Aucsvm(AUCEstimator):
@@ -2641,19 +2296,11 @@ class Aucsvm(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2666,9 +2313,6 @@ class Aucsvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2696,13 +2340,11 @@ class Aucsvm(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.n_loc = n_loc
@@ -2710,12 +2352,10 @@ class Aucsvm(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class OpaucBatch(AUCEstimator):
@@ -2733,19 +2373,11 @@ class OpaucBatch(AUCEstimator):
         0 = the exact covariances; K >= 1 = each class's co-moment from a Frequent Directions sketch of rank K (O(pK) memory, within a stated bound; solved by cg on the rows in memory) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2758,9 +2390,6 @@ class OpaucBatch(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     one_hot : int or None, default=None
         Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a
         seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value,
@@ -2801,13 +2430,11 @@ class OpaucBatch(AUCEstimator):
         solver: Literal["auto", "cholesky", "cg"] = "auto",
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
@@ -2818,12 +2445,10 @@ class OpaucBatch(AUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.one_hot = one_hot
         self.features = features
         self.n_features_map = n_features_map
@@ -2847,19 +2472,11 @@ class OaucMBatch(AUCEstimator):
         0 = the exact covariances; K >= 1 = each class's co-moment from a Frequent Directions sketch of rank K (O(pK) memory, within a stated bound; solved by cg on the rows in memory) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2872,9 +2489,6 @@ class OaucMBatch(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     one_hot : int or None, default=None
         Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a
         seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value,
@@ -2916,13 +2530,11 @@ class OaucMBatch(AUCEstimator):
         solver: Literal["auto", "cholesky", "cg"] = "auto",
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
@@ -2934,12 +2546,10 @@ class OaucMBatch(AUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.one_hot = one_hot
         self.features = features
         self.n_features_map = n_features_map
@@ -2963,19 +2573,11 @@ class PaucSvm(AUCEstimator):
         the most solver steps (a fit stopped there above tol is reported as not converged) (an integer >= 1).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2988,9 +2590,6 @@ class PaucSvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     one_hot : int or None, default=None
         Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a
         seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value,
@@ -3032,13 +2631,11 @@ class PaucSvm(AUCEstimator):
         tol: float = 0.001,
         max_steps: int = 500,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
@@ -3050,12 +2647,10 @@ class PaucSvm(AUCEstimator):
         self.max_steps = max_steps
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
         self.one_hot = one_hot
         self.features = features
         self.n_features_map = n_features_map
@@ -3085,19 +2680,11 @@ class GbtAuc(AUCEstimator):
         the pairwise surrogate over all pairs of a positive and a negative score: square (1 - (f+ - f-))^2 / 2, hinge max(0, 1 - (f+ - f-))^2 / 2, or exp e^-(f+ - f-) (RankBoost's; the default by docs/results/boosted-trees.md) (one of square, hinge, exp).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -3110,9 +2697,6 @@ class GbtAuc(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -3143,13 +2727,11 @@ class GbtAuc(AUCEstimator):
         bins: int = 255,
         loss: Literal["square", "hinge", "exp"] = "exp",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.trees = trees
         self.leaves = leaves
@@ -3160,12 +2742,10 @@ class GbtAuc(AUCEstimator):
         self.loss = loss
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class Blend(AUCEstimator):
@@ -3191,19 +2771,11 @@ class Blend(AUCEstimator):
         0: the blend takes weight as given; k >= 2: it chooses the weight among 0, 1/4, 1/2, 3/4, 1 by k-fold held-out AUC on at most 20000 training rows, the nearest to weight within one standard error of the best (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
-        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
-        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
-        as given.
-    positive : label or None, default=None
-        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
-        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
-        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
-        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
-        ``classes_[1]`` either way.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
+        ``none`` by default, so arrays are used as given.
     pos_label : label or None, default=None
-        The earlier name of ``positive`` (scikit-learn's); give one of the two.
+        The positive class the learner ranks first; ``None``: ``classes_[1]``.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -3216,9 +2788,6 @@ class Blend(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
-    allow_diverged : bool, default=False
-        Keep a model whose training diverged (its state grew without bound; the model records it):
-        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -3249,13 +2818,11 @@ class Blend(AUCEstimator):
         weight: float = 0.5,
         weight_folds: int = 3,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
-        positive: Any = None,
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
-        allow_diverged: bool = False,
     ) -> None:
         self.landmarks = landmarks
         self.lam = lam
@@ -3266,12 +2833,10 @@ class Blend(AUCEstimator):
         self.weight_folds = weight_folds
         self.seed = seed
         self.scale = scale
-        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
-        self.allow_diverged = allow_diverged
 
 
 class Default(Blend):
