@@ -7,28 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{auc, heart, stderr, stdout};
-
-fn data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-fn ok(args: &[&str]) -> (String, String) {
-    let o = auc(args);
-    assert!(o.status.success(), "auc {args:?} failed: {}", stderr(&o));
-    (stdout(&o), stderr(&o))
-}
-
-fn refused(args: &[&str]) -> String {
-    let o = auc(args);
-    assert_eq!(o.status.code(), Some(2), "auc {args:?}: {}", stderr(&o));
-    assert!(stdout(&o).is_empty());
-    stderr(&o)
-}
+use common::{data, heart, ok, refused};
 
 #[test]
 fn a_parquet_file_trains_the_model_its_csv_trains_and_both_score_either() {

@@ -7,27 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{auc, stderr, stdout};
-
-fn data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-fn ok(args: &[&str]) -> (String, String) {
-    let o = auc(args);
-    assert!(o.status.success(), "auc {args:?} failed: {}", stderr(&o));
-    (stdout(&o), stderr(&o))
-}
-
-fn refused(args: &[&str]) -> String {
-    let o = auc(args);
-    assert_eq!(o.status.code(), Some(2), "auc {args:?}: {}", stderr(&o));
-    stderr(&o)
-}
+use common::{data, ok, refused};
 
 fn scores(text: &str) -> Vec<f64> {
     text.lines().map(|l| l.parse().unwrap()).collect()

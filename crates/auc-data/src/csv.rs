@@ -450,14 +450,7 @@ impl<R: BufRead> CsvParser<R> {
             } else if !self.next_record(source)? {
                 return Ok(());
             }
-            let found = self.record.len();
-            if found != shape.fields {
-                let kind = ParseErrorKind::FieldCount {
-                    expected: shape.fields,
-                    found,
-                };
-                return Err(self.error(source, shape.fields.min(found), 0, kind));
-            }
+            self.check_field_count(source, shape)?;
             let first_record = self.start == 0;
             let mut failure = None;
             for (k, raw) in self.record.iter().enumerate() {
@@ -613,6 +606,20 @@ impl<R: BufRead> CsvParser<R> {
         Ok(rows)
     }
 
+    /// Refuses a record whose field count differs from the first record's (or the header's):
+    /// a long row points at its first extra field, a short one just past its end.
+    fn check_field_count(&self, source: &str, shape: Shape) -> Result<(), DataError> {
+        let found = self.record.len();
+        if found == shape.fields {
+            return Ok(());
+        }
+        let kind = ParseErrorKind::FieldCount {
+            expected: shape.fields,
+            found,
+        };
+        Err(self.error(source, shape.fields.min(found), 0, kind))
+    }
+
     /// Parses the current record into one row.
     fn row(
         &mut self,
@@ -621,15 +628,7 @@ impl<R: BufRead> CsvParser<R> {
         labels: &mut Vec<f64>,
         parts: &mut Parts<'_>,
     ) -> Result<(), DataError> {
-        let found = self.record.len();
-        if found != shape.fields {
-            let kind = ParseErrorKind::FieldCount {
-                expected: shape.fields,
-                found,
-            };
-            // A long row points at its first extra field, a short one just past its end.
-            return Err(self.error(source, shape.fields.min(found), 0, kind));
-        }
+        self.check_field_count(source, shape)?;
         if self.table.is_some() {
             return self.table_row(source, shape, labels, parts);
         }

@@ -103,3 +103,27 @@ pub(crate) fn prequential_pa_i(path: &str, dim: usize) -> (Vec<f64>, Vec<auc_cor
     }
     (scores, data.labels().to_vec())
 }
+
+/// The path of a fixture under tests/data.
+pub(crate) fn data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// Runs `auc` with `args`, which must succeed; its stdout and stderr.
+pub(crate) fn ok(args: &[&str]) -> (String, String) {
+    let o = auc(args);
+    assert!(o.status.success(), "auc {args:?} failed: {}", stderr(&o));
+    (stdout(&o), stderr(&o))
+}
+
+/// Runs `auc` with `args`, which must be refused (exit 2, nothing on stdout); its stderr.
+pub(crate) fn refused(args: &[&str]) -> String {
+    let o = auc(args);
+    assert_eq!(o.status.code(), Some(2), "auc {args:?}: {}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+    stderr(&o)
+}

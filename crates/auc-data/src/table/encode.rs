@@ -9,7 +9,7 @@ use super::cell::Cell;
 use super::label::value_key;
 use super::schema::{Encoding, Schema};
 use crate::DataError;
-use crate::names::names_list;
+use crate::names::{column_by_name, names_list};
 
 /// What one field of the file is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,19 +68,7 @@ impl Binding {
     /// # Errors
     /// [`DataError::Table`] for a schema column the file lacks, or a name the header repeats.
     pub fn new(schema: &Schema, names: &[String], file: &str) -> Result<Binding, DataError> {
-        let find = |want: &str| -> Option<usize> {
-            let want = want.trim();
-            let exact: Vec<usize> = (0..names.len())
-                .filter(|&k| names[k].trim() == want)
-                .collect();
-            if exact.len() == 1 {
-                return Some(exact[0]);
-            }
-            let loose: Vec<usize> = (0..names.len())
-                .filter(|&k| names[k].trim().eq_ignore_ascii_case(want))
-                .collect();
-            (loose.len() == 1).then(|| loose[0])
-        };
+        let find = |want: &str| column_by_name(want, names);
         let mut slots = vec![Slot::Ignored; names.len()];
         let label = find(&schema.label.name);
         if let Some(k) = label {

@@ -15,7 +15,15 @@ use crate::names::list;
 pub fn value_key(cell: Cell<'_>, buf: &mut String) {
     buf.clear();
     match cell {
-        Cell::Number(x) => buf.push_str(&auc_core::shortest(x + 0.0)),
+        // `auc_core::shortest`'s form, written into the reused buffer: every row's label goes
+        // through here, so no string is allocated per row.
+        Cell::Number(x) => {
+            use std::fmt::Write;
+            let _ = write!(buf, "{:?}", x + 0.0);
+            if buf.ends_with(".0") {
+                buf.truncate(buf.len() - 2);
+            }
+        }
         Cell::Text(t) => buf.push_str(t),
         Cell::Missing => {}
     }
@@ -184,6 +192,15 @@ mod tests {
             LabelMap::choose("s".into(), counts(&[("a", 3), ("b", 2), ("c", 2)]), &[]).unwrap();
         assert_eq!(many.positive, ["b"]);
         assert!(many.warning().unwrap().contains("3 values"));
+    }
+
+    #[test]
+    fn number_keys_are_the_shortest_form() {
+        let mut buf = String::new();
+        for x in [1.0, -0.0, 0.25, 1e-8, 1e300, 1024.0, -3.5] {
+            value_key(Cell::Number(x), &mut buf);
+            assert_eq!(buf, auc_core::shortest(x + 0.0), "{x}");
+        }
     }
 
     #[test]
