@@ -3,8 +3,8 @@
 //!
 //! Only CPython (3.9 or newer, with `venv` and pip) is needed: the environment is made with
 //! `python3 -m venv` under the target directory and the pinned packages of
-//! `crates/auc-py/requirements-test.txt` (maturin, numpy, scipy, pandas, scikit-learn, pytest)
-//! come from PyPI.
+//! `crates/auc-py/requirements-test.txt` (maturin, numpy, scipy, pandas, polars, pyarrow,
+//! scikit-learn, pytest) come from PyPI.
 //!
 //! Why not `maturin develop` here: maturin runs its own `cargo rustc -p auc-py`, whose feature
 //! resolution (auc-py's dependencies alone) differs from the CI's build of the `auc` binary

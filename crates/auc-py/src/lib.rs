@@ -14,6 +14,9 @@
 //! map's seeded sample) apart from the fit, so that partitions surveyed apart fit the same
 //! stages (`auclearn.dask` with a map).
 //!
+//! `table` fits the schema of a data frame's columns (SPEC 11) and encodes frames by it, so
+//! the estimators train on frames with text, categories and missing cells.
+//!
 //! `files` trains on data files and scores them in bounded memory through `auc_train` (what
 //! `auc train` and `auc predict` run), behind `auclearn.stream_fit` and `scores_file`.
 //!
@@ -30,6 +33,7 @@ mod input;
 mod model;
 mod moments;
 mod sample;
+mod table;
 mod transform;
 
 use pyo3::prelude::*;
@@ -62,6 +66,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model::fit, m)?)?;
     m.add_function(wrap_pyfunction!(files::stream_fit, m)?)?;
     m.add_function(wrap_pyfunction!(files::score_file, m)?)?;
+    m.add_class::<table::PyTableSchema>()?;
+    m.add_function(wrap_pyfunction!(table::table_schema, m)?)?;
     m.add_class::<transform::PyTransform>()?;
     m.add_function(wrap_pyfunction!(transform::map_sample, m)?)?;
     m.add_function(wrap_pyfunction!(transform::merge_map_samples, m)?)?;

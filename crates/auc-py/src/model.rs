@@ -8,11 +8,14 @@
 //! `cross_hash_bits` after the columns when asked ([`crate::crossed`]), the scaling fitted on
 //! the (crossed) training rows as the estimator's `scale` parameter asks (`none` by default) and
 //! no unit norm. `auc predict` then reads a LIBSVM file, crosses and scales it as Python does.
+//! A fit on a frame's rows encoded by a table's schema ([`crate::table`]) records the schema as
+//! its reading instead, and the label map's positive class: `auc predict` then reads a CSV file
+//! with the frame's column names.
 //!
 //! Fitting and scoring run with the GIL released.
 
 use auc_core::{Label, ParamMap};
-use auc_data::Scaling;
+use auc_data::{Reading, Scaling, TableReading};
 use auc_learners::{Calibration, CalibrationSpec, Model};
 use auc_prep::{FeatureMapSpec, MapShape, Preparation, SigmaRule, Transform, TransformSpec};
 use auc_train::{
@@ -25,6 +28,7 @@ use pyo3::types::PyBytes;
 
 use crate::crossed::cross;
 use crate::input::{Borrowed, Rows, labels};
+use crate::table::PyTableSchema;
 
 /// An error with its chain of causes, `outer: inner: ...` (a cause whose text is already there
 /// is not repeated).
@@ -136,7 +140,10 @@ pub(crate) struct PyModel {
 /// scores of the batch.
 /// `cross_hash_bits`: the crosses of every row's pairs of non-zeros into `2^C` features after
 /// the columns ([`crate::crossed`]), recorded in the model.
-#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None, features = None, feature_sigma = None, calibration = None, calibration_folds = auc_learners::DEFAULT_CALIBRATION_FOLDS, cross_hash_bits = None, one_hot = None))]
+/// `table`: the schema of the frame `x` was encoded from ([`crate::table`]), stored as the
+/// model's reading, whose label map then names the positive class (`positive_labels` and
+/// `positive_rule` are not used).
+#[pyo3(signature = (name, params, x, y, seed, scale, positive_labels, positive_rule, partial = false, average = false, max_memory = None, features = None, feature_sigma = None, calibration = None, calibration_folds = auc_learners::DEFAULT_CALIBRATION_FOLDS, cross_hash_bits = None, one_hot = None, table = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fit(
     py: Python<'_>,
@@ -157,6 +164,7 @@ pub(crate) fn fit(
     calibration_folds: usize,
     cross_hash_bits: Option<u8>,
     one_hot: Option<u16>,
+    table: Option<PyRef<'_, PyTableSchema>>,
 ) -> PyResult<PyModel> {
     let algo = auc_learners::lookup(name).map_err(value_error)?;
     let calibrate = crate::calibration::kind(calibration)?.map(|kind| Calibrate {
@@ -181,6 +189,19 @@ pub(crate) fn fit(
     }
     let labels = labels(&y, rows.n())?;
     let base_dim = columns.dim();
+    let schema = table.map(|t| t.schema.clone());
+    if let Some(s) = &schema
+        && s.dim() != base_dim
+    {
+        return Err(value_error(format!(
+            "X has {base_dim} features, but its table's schema encodes {}",
+            s.dim()
+        )));
+    }
+    let (positive_labels, positive_rule) = match &schema {
+        Some(s) => (vec![1.0], s.label.to_string()),
+        None => (positive_labels, positive_rule),
+    };
     let spec = PrepSpec::new(
         auc_data::ReadOptions::default(),
         auc_data::Positive::Auto,
@@ -189,13 +210,19 @@ pub(crate) fn fit(
     )
     .map_err(value_error)?;
     let result = py.detach(|| -> Result<Model, auc_train::Error> {
-        let preparation = Preparation::for_arrays(
+        let mut preparation = Preparation::for_arrays(
             base_dim,
             cross_hash_bits,
             positive_labels,
             positive_rule,
             fit_transform(&rows, &stages).map_err(auc_train::Error::input)?,
         );
+        if let Some(schema) = schema {
+            preparation.reading = Reading::Table(TableReading {
+                delimiter: b',',
+                schema,
+            });
+        }
         let request = TrainRequest {
             learner: Learner::Named(algo),
             params: given,
@@ -476,6 +503,17 @@ impl PyModel {
     fn counts(&self) -> (u64, u64, u64) {
         let t = &self.model.training;
         (t.examples, t.positives, t.negatives)
+    }
+
+    /// The schema of the table it was fitted on (a data frame's, or a CSV file's with named
+    /// columns), or `None` for a model of arrays of numbers.
+    #[getter]
+    fn table(&self) -> Option<PyTableSchema> {
+        self.model
+            .preparation
+            .reading
+            .schema()
+            .map(|s| PyTableSchema { schema: s.clone() })
     }
 
     /// The divergence report of the last run, when it diverged.

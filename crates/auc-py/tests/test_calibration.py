@@ -100,13 +100,15 @@ def test_saved_probabilities_equal_auc_predict_proba(method, auc_bin, tmp_path):
 @pytest.mark.parametrize("method", ["sigmoid", "isotonic"])
 def test_prequential_calibration_equals_scikit_learn(method):
     X, y = blobs(n=60, seed=11)
-    est = auclearn.Learner("pa-i", calibration=method)
+    # Unscaled, so that a replay on the first i rows learns what the whole batch learned on them
+    # (a scaling is fitted on the rows of a first partial_fit).
+    est = auclearn.Learner("pa-i", calibration=method, scale="none")
     est.partial_fit(X, y, classes=[0, 1])
     # The prequential scores, replayed: row i scored by the learner trained on rows < i (the
     # untrained PA-I scores 0).
     scores = [0.0]
     for i in range(1, len(y)):
-        step = auclearn.Learner("pa-i").partial_fit(X[:i], y[:i], classes=[0, 1])
+        step = auclearn.Learner("pa-i", scale="none").partial_fit(X[:i], y[:i], classes=[0, 1])
         scores.append(float(step.scores(X[i : i + 1])[0]))
     scores = np.array(scores)
     test_scores = est.scores(X)

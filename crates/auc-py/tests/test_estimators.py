@@ -77,8 +77,9 @@ def test_grid_search_and_cross_val_score(cls):
 @pytest.mark.parametrize("cls", ONLINE, ids=ids(ONLINE))
 def test_partial_fit_continues_exactly_like_one_fit(cls):
     X, y = blobs(n=200)
-    whole = small(cls).fit(X, y)
-    parts = small(cls).partial_fit(X[:70], y[:70], classes=[0, 1])
+    # Unscaled: a scaling is fitted on the first batch, by fit on all the rows.
+    whole = small(cls, scale="none").fit(X, y)
+    parts = small(cls, scale="none").partial_fit(X[:70], y[:70], classes=[0, 1])
     parts.partial_fit(X[70:150], y[70:150]).partial_fit(X[150:], y[150:])
     assert np.array_equal(parts.scores(X), whole.scores(X))
     assert parts.model_.counts == whole.model_.counts == (200, int(y.sum()), 200 - int(y.sum()))
@@ -195,8 +196,12 @@ def test_errors_are_value_errors():
     with pytest.raises(ValueError, match="class"):
         auclearn.OPAUC().fit(X, np.arange(len(y)) % 3)
     bad = X.copy()
-    bad[3, 2] = np.nan
-    with pytest.raises(ValueError, match="NaN"):
+    bad[3, 2] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        auclearn.OPAUC().fit(bad, y)
+    # NaN is a missing value (test_frames.py), infinity no value at all, in a table too.
+    bad[4, 1] = np.nan
+    with pytest.raises(ValueError, match='column "x2", row 3: inf is not a value'):
         auclearn.OPAUC().fit(bad, y)
     est = auclearn.OPAUC().fit(X, y)
     with pytest.raises(ValueError, match="features"):

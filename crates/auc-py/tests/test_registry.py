@@ -48,11 +48,13 @@ def test_constructor_is_the_registry_parameters_with_defaults(cls):
         assert by_name.pop(py) == spec["default"]
     expected_common = {
         "seed": 0,
-        "scale": "none",
+        "scale": "auto",
+        "positive": None,
         "pos_label": None,
         "calibration": None,
         "calibration_folds": 5,
         "cross_hash_bits": None,
+        "allow_diverged": False,
     }
     if row["family"] == "linear":
         expected_common["average"] = False

@@ -87,13 +87,13 @@ def test_stream_fit_takes_the_flags_of_auc_train(name, auc_bin, tmp_path):
         assert est.model_.counts == auclearn.load(model).model_.counts, kw
         want = cli_scores(auc_bin, model, b, tmp_path)
         assert np.array_equal(est.scores_file(b), want), kw
-    # An estimator as the algorithm: its parameters and its own scale ("none" by default).
+    # An estimator as the algorithm: its parameters and its own scale.
     cls = auclearn.estimator_class(name)
     param = "c" if name == "pa-i" else "lam"
     registry = "c" if name == "pa-i" else "lambda"
     model = tmp_path / "cli.model"
     auc_train(auc_bin, model, name, [a], "--param", f"{registry}=0.5", "--scale", "none")
-    est = auclearn.stream_fit(a, cls(**{param: 0.5}))
+    est = auclearn.stream_fit(a, cls(**{param: 0.5}, scale="none"))
     assert est.scale == "none" and getattr(est, param) == 0.5
     assert np.array_equal(est.scores_file(a), cli_scores(auc_bin, model, a, tmp_path))
 
@@ -111,7 +111,8 @@ def test_a_measurement_read_as_the_label_warns(tmp_path):
         est = auclearn.stream_fit(csv, "pa-i", label_column=2)
     assert est.model_.counts == (120, 60, 60)
     assert est.model_.reading.startswith("CSV (label column 2, no header"), est.model_.reading
-    # With a header, the default takes its column named label and the model says so.
+    # With a header, the default takes its column named label and the model says so: a table
+    # with named columns (SPEC 11).
     named = tmp_path / "named.csv"
     named.write_text("age,visits,label\n" + csv.read_text())
     with warnings.catch_warnings():
@@ -119,6 +120,7 @@ def test_a_measurement_read_as_the_label_warns(tmp_path):
         est = auclearn.stream_fit(named, "pa-i")
     assert est.model_.counts == (120, 60, 60)
     assert est.model_.reading.startswith('table (label "label"'), est.model_.reading
+    assert est.feature_names_in_.tolist() == ["age", "visits"]
 
 
 def test_scores_file_scores_rows_as_the_array_path_and_writes_predicts_text(auc_bin, tmp_path):

@@ -3,13 +3,15 @@
 Every estimator class is ordinary source in ``estimators.py``, generated from the Rust learner
 registry (``auc_learners::ALL``) by ``python -m auclearn._generate``: one class per registry row
 whose constructor takes the row's parameters with the row's defaults (``lambda`` is spelled
-``lam``) plus the shared arguments of ``common_params`` (``seed``, ``scale``, ``pos_label``,
-``calibration``, ``calibration_folds``, ``cross_hash_bits``, for linear learners ``average``,
+``lam``) plus the shared arguments of ``common_params`` (``seed``, ``scale``, ``positive``,
+``pos_label``, ``calibration``, ``calibration_folds``, ``cross_hash_bits``, ``allow_diverged``,
+for linear learners ``average``,
 and for the learners whose model is linear in its input (``takes_map``: the linear learners and
 the moment learners) ``one_hot`` and the feature map's ``features``, ``n_features_map`` and
 ``feature_sigma``). What the classes do is here, in ``AUCEstimator`` and
 ``OnlineAUCEstimator``, driven by each class's registry row (``_row``). Nothing here names a
-learner.
+learner. Data frames and arrays with missing values or text go through a table's schema
+(``auclearn._tables``); numeric arrays and sparse matrices are read as they are.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import _native
+from . import _frames, _native, _tables
 
 #: Registry parameter names that are Python keywords, and how Python spells them.
 PYTHON_NAMES = {"lambda": "lam"}
@@ -170,6 +172,17 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"scale must be one of 'none', 'minmax', 'maxabs', 'auto', not {self.scale!r}"
             )
+        if not isinstance(self.allow_diverged, (bool, np.bool_)):
+            raise ValueError(f"allow_diverged must be True or False, not {self.allow_diverged!r}")
+        if (
+            self.positive is not None
+            and self.pos_label is not None
+            and self.positive != self.pos_label
+        ):
+            raise ValueError(
+                f"positive={self.positive!r} and pos_label={self.pos_label!r} name two classes: "
+                "give one of them"
+            )
         if not isinstance(self.seed, numbers.Integral) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, not {self.seed!r}")
         if self.calibration not in (None, "sigmoid", "isotonic"):
@@ -253,11 +266,22 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             )
         return y, found
 
+    def _given_positive(self):
+        """The positive class the user named (``positive``, or its older name ``pos_label``),
+        or ``None``."""
+        return self.pos_label if self.positive is None else self.positive
+
     def _positive(self, classes):
-        pos = classes[1] if self.pos_label is None else self.pos_label
+        given = self._given_positive()
+        pos = classes[1] if given is None else given
         if pos not in classes.tolist():
-            raise ValueError(f"pos_label={pos!r} is not one of the classes {classes.tolist()}")
+            word = "pos_label" if self.positive is None else "positive"
+            raise ValueError(f"{word}={pos!r} is not one of the classes {classes.tolist()}")
         return pos
+
+    def _positive_class(self):
+        """The class the model ranks first (its positive class)."""
+        return self.classes_[1] if self._sign > 0 else self.classes_[0]
 
     # -- training -----------------------------------------------------------------------------
 
@@ -270,6 +294,11 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         else:
             positive_labels = [1.0]
             rule = f"pos_label {pos!r} (auclearn; written as label 1)"
+        self._train(X, y == pos, classes, pos, partial, positive_labels, rule)
+
+    def _train(self, X, positive, classes, pos, partial, positive_labels=(1.0,), rule="", table=None):
+        """Trains on the rows ``X`` (numeric) whose positive-class rows ``positive`` marks, the
+        class ``pos`` of ``classes`` positive; ``table``: the schema ``X`` was encoded by."""
         self.classes_ = classes
         self._sign = 1.0 if pos == classes[1] else -1.0
         kwargs = {}
@@ -281,20 +310,21 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             self._row["name"],
             json.dumps(self._registry_params()),
             _as_native(X),
-            np.ascontiguousarray(y == pos),
+            np.ascontiguousarray(positive),
             int(self.seed),
             self.scale,
-            positive_labels,
+            list(positive_labels),
             rule,
             partial=partial,
             max_memory=memory_limit(),
             calibration=self.calibration,
             calibration_folds=int(self.calibration_folds),
             cross_hash_bits=None if self.cross_hash_bits is None else int(self.cross_hash_bits),
+            table=table,
             **kwargs,
         )
-        self._set_threshold(X, y == pos)
-        self._warn_divergence()
+        self._set_threshold(X, positive)
+        self._check_divergence(fitting=not partial)
 
     def _set_threshold(self, X, positive):
         if positive.all() or not positive.any():
@@ -304,17 +334,39 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         scores = self.model_.decision_function(_as_native(X)) * self._sign
         self.threshold_ = _youden_threshold(scores, positive if self._sign > 0 else ~positive)
 
-    def _warn_divergence(self):
+    def _check_divergence(self, fitting: bool):
+        """A model whose training diverged (its state grew without bound): with
+        ``allow_diverged`` a ``RuntimeWarning``; else a ``RuntimeError``, and a ``fit`` leaves no
+        model behind (a continued model keeps its diverged state)."""
         d = self.model_.diverged
-        if d is not None:
-            warnings.warn(f"{self._row['name']} diverged: {d}", RuntimeWarning, stacklevel=3)
+        if d is None:
+            return
+        text = f"{self._row['name']} diverged: {d}"
+        if self.allow_diverged:
+            warnings.warn(text, RuntimeWarning, stacklevel=5)
+            return
+        if fitting:
+            del self.model_
+        advice = " or scale the features (scale='auto')" if self.scale == "none" else ""
+        raise RuntimeError(
+            f"{text}; pass allow_diverged=True to keep the model with a warning{advice}"
+        )
 
     def fit(self, X, y):
         """Trains on ``X`` (n_samples, n_features) and the two-valued labels ``y``.
 
+        ``X`` is a numeric array, a sparse matrix, or a table: a pandas or polars DataFrame, a
+        pyarrow Table, or an array with NaN or text, whose columns (numbers, text, categories,
+        booleans, with missing values) are encoded by a schema fitted here and stored in the
+        model (see the package docs). ``y`` holds any two values: numbers, strings or booleans.
+
         One-pass learners see the rows once, in the given order (shuffle sorted data first);
-        batch learners fit on all of them. The GIL is released while training.
+        batch learners fit on all of them. The GIL is released while training. A training run
+        that diverged raises ``RuntimeError`` unless ``allow_diverged``.
         """
+        if _frames.is_table(X):
+            self._check_common()
+            return _tables.fit(self, X, y, partial=False)
         X, y = validate_data(
             self,
             X,
@@ -326,14 +378,22 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         self._start(X, y, classes, partial=False)
         return self
 
+    def _rows(self, X):
+        """``X`` as the model reads it: a table's rows encoded by the model's schema (columns
+        matched by name), other input checked as arrays."""
+        check_is_fitted(self, "model_")
+        table = self.model_.table
+        if table is not None:
+            return _tables.rows(self, X, table)
+        return _as_native(self._validate_X(X, reset=False))
+
     def scores(self, X):
         """The model's scores of ``classes_[1]`` (larger: more likely ``classes_[1]``), with the
         scaling fitted on the training data applied: for a model saved with ``save``, the numbers
-        ``auc predict`` prints (up to the sign when ``pos_label`` is ``classes_[0]``). The GIL is
-        released while scoring."""
-        check_is_fitted(self, "model_")
-        X = self._validate_X(X, reset=False)
-        return self.model_.decision_function(_as_native(X)) * self._sign
+        ``auc predict`` prints (up to the sign when the positive class is ``classes_[0]``). The
+        GIL is released while scoring."""
+        rows = self._rows(X)
+        return self.model_.decision_function(rows) * self._sign
 
     def scores_file(self, path, output=None, *, strict_dim=False, zero_based=None):
         """``scores`` of every row of the data file ``path`` (LIBSVM or CSV, gzip detected),
@@ -378,9 +438,8 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         ``calibration``: the calibrated log-odds of ``classes_[1]``."""
         if self.calibration is None:
             return self.scores(X) - self.threshold_
-        check_is_fitted(self, "model_")
-        X = self._validate_X(X, reset=False)
-        return self.model_.log_odds(_as_native(X)) * self._sign
+        rows = self._rows(X)
+        return self.model_.log_odds(rows) * self._sign
 
     def predict(self, X):
         """``classes_[1]`` where ``decision_function(X) > 0`` (the score is above
@@ -396,9 +455,8 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """The probabilities of ``classes_[0]`` and ``classes_[1]`` (columns in that order) by
         the model's calibration."""
-        check_is_fitted(self, "model_")
-        X = self._validate_X(X, reset=False)
-        p = self.model_.predict_proba(_as_native(X))
+        rows = self._rows(X)
+        p = self.model_.predict_proba(rows)
         p1 = p if self._sign > 0 else 1.0 - p
         return np.column_stack([1.0 - p1, p1])
 
@@ -450,6 +508,8 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
+        # NaN is a missing value, filled by the model's schema (SPEC 11).
+        tags.input_tags.allow_nan = True
         tags.classifier_tags.multi_class = False
         return tags
 
@@ -463,12 +523,19 @@ class OnlineAUCEstimator(AUCEstimator):
         gives the model one ``fit`` on ``X1`` followed by ``X2`` gives.
 
         ``classes`` (the two labels) is required on the first call. A first call starts the
-        learner (the scaling, if any, is fitted on this batch). ``threshold_`` is recomputed on
-        each batch that holds both classes.
+        learner (the scaling, if any, is fitted on this batch, and on a table the schema: its
+        categories, its means of missing cells). ``threshold_`` is recomputed on each batch that
+        holds both classes. A batch whose training diverged raises ``RuntimeError`` unless
+        ``allow_diverged``, and the model keeps its diverged state.
         """
         first = not hasattr(self, "model_")
         if first and classes is None:
             raise ValueError("classes must be passed on the first call to partial_fit")
+        if first and _frames.is_table(X):
+            self._check_common()
+            return _tables.fit(self, X, y, partial=True, classes=classes)
+        if not first and self.model_.table is not None:
+            return _tables.continue_fit(self, X, y, self.model_.table)
         X, y = validate_data(
             self,
             X,
@@ -490,7 +557,7 @@ class OnlineAUCEstimator(AUCEstimator):
             _as_native(X), np.ascontiguousarray(y == pos), calibration=self.calibration
         )
         self._set_threshold(X, y == pos)
-        self._warn_divergence()
+        self._check_divergence(fitting=False)
         return self
 
 
@@ -509,16 +576,29 @@ def common_params(row: dict) -> list:
             "scale",
             "Literal['none', 'minmax', 'maxabs', 'auto']",
             "{'none', 'minmax', 'maxabs', 'auto'}",
-            "none",
+            "auto",
             "Feature scaling fitted on the training rows and stored in the model (the CLI's "
-            "``--scale``); ``none`` by default, so arrays are used as given.",
+            "``--scale``): ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at "
+            "least 10 % and max-abs on sparser ones (the scale the learners' defaults were "
+            "measured on); ``none`` uses the values as given.",
+        ),
+        (
+            "positive",
+            "Any",
+            "label or None",
+            None,
+            "The positive class the learner ranks first: a value of ``y`` (string, number or "
+            "bool). ``None``: ``classes_[1]`` (the greater label), except for text labels on a "
+            "table (a data frame, an array with NaN or text), where it is the CLI's rule on a "
+            "CSV file: yes or true (any case) when ``y`` holds one of them, else the rarer "
+            "class. ``decision_function`` scores ``classes_[1]`` either way.",
         ),
         (
             "pos_label",
             "Any",
             "label or None",
             None,
-            "The positive class the learner ranks first; ``None``: ``classes_[1]``.",
+            "The earlier name of ``positive`` (scikit-learn's); give one of the two.",
         ),
         (
             "calibration",
@@ -547,6 +627,15 @@ def common_params(row: dict) -> list:
             "into 2^C columns after the n_features_in_ columns (colliding products are summed; "
             "a row of more than 1024 non-zeros is refused). Stored in the model, which crosses "
             "the rows it scores the same way.",
+        ),
+        (
+            "allow_diverged",
+            "bool",
+            "bool",
+            False,
+            "Keep a model whose training diverged (its state grew without bound; the model "
+            "records it): ``fit`` then warns (``RuntimeWarning``) instead of raising "
+            "``RuntimeError``.",
         ),
     ]
     if row["family"] == "linear":

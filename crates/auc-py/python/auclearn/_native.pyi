@@ -26,7 +26,41 @@ def fit(
     calibration_folds: int = 5,
     cross_hash_bits: int | None = None,
     one_hot: int | None = None,
+    table: TableSchema | None = None,
 ) -> Model: ...
+def table_schema(
+    names: list[str],
+    columns: list[NDArray[np.float64] | list[str | None]],
+    label: int,
+    positive: str | None = None,
+    classes: NDArray[np.float64] | list[str | None] | None = None,
+    min_count: int = 5,
+    max_one_hot: int = 64,
+) -> TableSchema: ...
+
+class TableSchema:
+    def encode(
+        self,
+        names: list[str],
+        columns: list[NDArray[np.float64] | list[str | None]],
+        what: str = "X",
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_] | None]: ...
+    @property
+    def columns(self) -> list[str]: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def label_values(self) -> list[tuple[str, int]]: ...
+    @property
+    def positive(self) -> list[str]: ...
+    @property
+    def positive_rule(self) -> str: ...
+    @property
+    def feature_names(self) -> list[str]: ...
+    @property
+    def dim(self) -> int: ...
+    @property
+    def notes(self) -> list[str]: ...
 def stream_fit(
     paths: list[str],
     name: str,
@@ -151,6 +185,8 @@ class Model:
     def seed(self) -> int: ...
     @property
     def counts(self) -> tuple[int, int, int]: ...
+    @property
+    def table(self) -> TableSchema | None: ...
     @property
     def diverged(self) -> str | None: ...
     @property

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from . import _native
+from . import _native, _tables
 from ._base import PYTHON_NAMES, REGISTRY, AUCEstimator, python_name, takes_map
 from .estimators import ESTIMATORS
 
@@ -37,6 +37,12 @@ def load(path) -> AUCEstimator:
     has ``classes_ = [0, 1]`` (1: the model's positive class) and ``threshold_ = 0.0``, so
     ``scores`` and ``decision_function`` both return the model's scores of its positive class
     (as ``auc predict`` prints them). Set ``threshold_`` to predict with another cut.
+
+    A model of a table (fitted on a data frame, or by ``auc train`` on a CSV file with named
+    columns) stores its columns and its label's values: ``feature_names_in_`` are its columns,
+    ``classes_`` the label's two values (sorted; numbers when both are), and ``scores`` those
+    of ``classes_[1]``, which is the model's scores negated when its positive class is
+    ``classes_[0]`` (as for the estimator that was saved).
     """
     with open(os.fspath(path), "rb") as f:
         data = f.read()
@@ -73,4 +79,6 @@ def from_model(model) -> AUCEstimator:
     est._sign = 1.0
     est.threshold_ = 0.0
     est.n_features_in_ = model.dim
+    if model.table is not None:
+        _tables.loaded(est, model)
     return est

@@ -86,11 +86,19 @@ class Perceptron(OnlineAUCEstimator):
     ----------
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -103,6 +111,9 @@ class Perceptron(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -140,11 +151,13 @@ class Perceptron(OnlineAUCEstimator):
         self,
         *,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -153,10 +166,12 @@ class Perceptron(OnlineAUCEstimator):
     ) -> None:
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -175,11 +190,19 @@ class PaI(OnlineAUCEstimator):
         aggressiveness C > 0, the cap on each step [PA06] (finite and > 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -192,6 +215,9 @@ class PaI(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -232,11 +258,13 @@ class PaI(OnlineAUCEstimator):
         *,
         c: float = 0.25,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -246,10 +274,12 @@ class PaI(OnlineAUCEstimator):
         self.c = c
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -270,11 +300,19 @@ class OaucM(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -287,6 +325,9 @@ class OaucM(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -328,11 +369,13 @@ class OaucM(OnlineAUCEstimator):
         lam: float = 0.0625,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -343,10 +386,12 @@ class OaucM(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -369,11 +414,19 @@ class OaucMc(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -386,6 +439,9 @@ class OaucMc(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -428,11 +484,13 @@ class OaucMc(OnlineAUCEstimator):
         lam: float = 2.384185791015625e-07,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -444,10 +502,12 @@ class OaucMc(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -470,11 +530,19 @@ class Opauc(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -487,6 +555,9 @@ class Opauc(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -529,11 +600,13 @@ class Opauc(OnlineAUCEstimator):
         lam: float = 0.00390625,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -545,10 +618,12 @@ class Opauc(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -573,11 +648,19 @@ class Adaoam(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -590,6 +673,9 @@ class Adaoam(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -633,11 +719,13 @@ class Adaoam(OnlineAUCEstimator):
         epsilon: float = 1e-08,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -650,10 +738,12 @@ class Adaoam(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -682,11 +772,19 @@ class Admoam(OnlineAUCEstimator):
         0 = exact class covariances (p^2 memory); K >= 1 = each class's covariance from a Frequent Directions sketch of rank K (O(pK) memory and work a step, within a stated bound) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -699,6 +797,9 @@ class Admoam(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -745,11 +846,13 @@ class Admoam(OnlineAUCEstimator):
         epsilon: float = 1e-08,
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -764,10 +867,12 @@ class Admoam(OnlineAUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -788,11 +893,19 @@ class OamSeq(OnlineAUCEstimator):
         reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup] (an integer >= 1).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -805,6 +918,9 @@ class OamSeq(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -846,11 +962,13 @@ class OamSeq(OnlineAUCEstimator):
         c: float = 0.000244140625,
         budget: int = 100,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -861,10 +979,12 @@ class OamSeq(OnlineAUCEstimator):
         self.budget = budget
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -885,11 +1005,19 @@ class OamGra(OnlineAUCEstimator):
         reservoir buffer size per class; 100 as in [OAUC sec. 6.3] and [ADM, experimental setup] (an integer >= 1).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -902,6 +1030,9 @@ class OamGra(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -943,11 +1074,13 @@ class OamGra(OnlineAUCEstimator):
         c: float = 0.000244140625,
         budget: int = 100,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -958,10 +1091,12 @@ class OamGra(OnlineAUCEstimator):
         self.budget = budget
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -982,11 +1117,19 @@ class Solam(OnlineAUCEstimator):
         radius R > 0 of the ball ||w|| <= R [SOLAM16]; tuned in 10^[-1..5] there (finite and > 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -999,6 +1142,9 @@ class Solam(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1040,11 +1186,13 @@ class Solam(OnlineAUCEstimator):
         eta: float = 1.0,
         r: float = 1.0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1055,10 +1203,12 @@ class Solam(OnlineAUCEstimator):
         self.r = r
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1079,11 +1229,19 @@ class BalAdagrad(OnlineAUCEstimator):
         L2 weight lambda >= 0, AdaGrad's proximal step [ADAGRAD11], applied lazily (finite and >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1096,6 +1254,9 @@ class BalAdagrad(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1138,11 +1299,13 @@ class BalAdagrad(OnlineAUCEstimator):
         eta: float = 0.25,
         lam: float = 0.0009765625,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1153,10 +1316,12 @@ class BalAdagrad(OnlineAUCEstimator):
         self.lam = lam
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1181,11 +1346,19 @@ class BalFtrl(OnlineAUCEstimator):
         L2 weight lambda2 >= 0, against the sum of the losses seen [FTRL13] (finite and >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1198,6 +1371,9 @@ class BalFtrl(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     average : bool, default=False
         Score with the average of the iterates (``--average``).
     one_hot : int or None, default=None
@@ -1241,11 +1417,13 @@ class BalFtrl(OnlineAUCEstimator):
         l1: float = 0.25,
         l2: float = 0.0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         average: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
@@ -1258,10 +1436,12 @@ class BalFtrl(OnlineAUCEstimator):
         self.l2 = l2
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.average = average
         self.one_hot = one_hot
         self.features = features
@@ -1286,11 +1466,19 @@ class OkaucM(OnlineAUCEstimator):
         which row a full buffer evicts: fifo [OAUC alg. 4] or reservoir sampling; the evicted weight is projected onto the best remaining row [OAUC eq. 28] (one of fifo, reservoir).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1303,6 +1491,9 @@ class OkaucM(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1330,11 +1521,13 @@ class OkaucM(OnlineAUCEstimator):
         budget: int = 100,
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.lam = lam
         self.sigma = sigma
@@ -1342,10 +1535,12 @@ class OkaucM(OnlineAUCEstimator):
         self.removal = removal
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class OkaucS(OnlineAUCEstimator):
@@ -1367,11 +1562,19 @@ class OkaucS(OnlineAUCEstimator):
         which row a full buffer evicts: fifo [OAUC alg. 4] or reservoir sampling; the evicted weight is projected onto the best remaining row [OAUC eq. 28] (one of fifo, reservoir).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1384,6 +1587,9 @@ class OkaucS(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1413,11 +1619,13 @@ class OkaucS(OnlineAUCEstimator):
         budget: int = 100,
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.eta = eta
         self.lam = lam
@@ -1426,10 +1634,12 @@ class OkaucS(OnlineAUCEstimator):
         self.removal = removal
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class Koil(OnlineAUCEstimator):
@@ -1453,11 +1663,19 @@ class Koil(OnlineAUCEstimator):
         fifo = FIFO++, reservoir = RS++; the evicted weight goes to the most similar remaining row [KOIL18] (one of fifo, reservoir).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1470,6 +1688,9 @@ class Koil(OnlineAUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1499,11 +1720,13 @@ class Koil(OnlineAUCEstimator):
         budget: int = 100,
         removal: Literal["fifo", "reservoir"] = "fifo",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.eta = eta
         self.c = c
@@ -1513,10 +1736,12 @@ class Koil(OnlineAUCEstimator):
         self.removal = removal
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvm(AUCEstimator):
@@ -1548,11 +1773,19 @@ class GamCvm(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1565,6 +1798,9 @@ class GamCvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1598,11 +1834,13 @@ class GamCvm(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -1616,10 +1854,12 @@ class GamCvm(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK1(AUCEstimator):
@@ -1643,11 +1883,19 @@ class GamCvmK1(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1660,6 +1908,9 @@ class GamCvmK1(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1689,11 +1940,13 @@ class GamCvmK1(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -1703,10 +1956,12 @@ class GamCvmK1(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK2(AUCEstimator):
@@ -1730,11 +1985,19 @@ class GamCvmK2(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1747,6 +2010,9 @@ class GamCvmK2(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1776,11 +2042,13 @@ class GamCvmK2(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -1790,10 +2058,12 @@ class GamCvmK2(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK3(AUCEstimator):
@@ -1817,11 +2087,19 @@ class GamCvmK3(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1834,6 +2112,9 @@ class GamCvmK3(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1863,11 +2144,13 @@ class GamCvmK3(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -1877,10 +2160,12 @@ class GamCvmK3(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK12(AUCEstimator):
@@ -1912,11 +2197,19 @@ class GamCvmK12(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -1929,6 +2222,9 @@ class GamCvmK12(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -1962,11 +2258,13 @@ class GamCvmK12(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -1980,10 +2278,12 @@ class GamCvmK12(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK13(AUCEstimator):
@@ -2015,11 +2315,19 @@ class GamCvmK13(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2032,6 +2340,9 @@ class GamCvmK13(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2065,11 +2376,13 @@ class GamCvmK13(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2083,10 +2396,12 @@ class GamCvmK13(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class GamCvmK23(AUCEstimator):
@@ -2118,11 +2433,19 @@ class GamCvmK23(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2135,6 +2458,9 @@ class GamCvmK23(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2168,11 +2494,13 @@ class GamCvmK23(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2186,10 +2514,12 @@ class GamCvmK23(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class RhoAuccvm(AUCEstimator):
@@ -2213,11 +2543,19 @@ class RhoAuccvm(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2230,6 +2568,9 @@ class RhoAuccvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2259,11 +2600,13 @@ class RhoAuccvm(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.c2 = c2
@@ -2273,10 +2616,12 @@ class RhoAuccvm(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class Aucsvm(AUCEstimator):
@@ -2296,11 +2641,19 @@ class Aucsvm(AUCEstimator):
         cross-validation builds the kernel on training and scored rows (the paper); false: the inductive model auc train saves (true or false).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2313,6 +2666,9 @@ class Aucsvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2340,11 +2696,13 @@ class Aucsvm(AUCEstimator):
         sigma_scale: float = 1.0,
         transductive: bool = True,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.c1 = c1
         self.n_loc = n_loc
@@ -2352,10 +2710,12 @@ class Aucsvm(AUCEstimator):
         self.transductive = transductive
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class OpaucBatch(AUCEstimator):
@@ -2373,11 +2733,19 @@ class OpaucBatch(AUCEstimator):
         0 = the exact covariances; K >= 1 = each class's co-moment from a Frequent Directions sketch of rank K (O(pK) memory, within a stated bound; solved by cg on the rows in memory) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2390,6 +2758,9 @@ class OpaucBatch(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     one_hot : int or None, default=None
         Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a
         seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value,
@@ -2430,11 +2801,13 @@ class OpaucBatch(AUCEstimator):
         solver: Literal["auto", "cholesky", "cg"] = "auto",
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
@@ -2445,10 +2818,12 @@ class OpaucBatch(AUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.one_hot = one_hot
         self.features = features
         self.n_features_map = n_features_map
@@ -2472,11 +2847,19 @@ class OaucMBatch(AUCEstimator):
         0 = the exact covariances; K >= 1 = each class's co-moment from a Frequent Directions sketch of rank K (O(pK) memory, within a stated bound; solved by cg on the rows in memory) (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2489,6 +2872,9 @@ class OaucMBatch(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     one_hot : int or None, default=None
         Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a
         seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value,
@@ -2530,11 +2916,13 @@ class OaucMBatch(AUCEstimator):
         solver: Literal["auto", "cholesky", "cg"] = "auto",
         sketch: int = 0,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
@@ -2546,10 +2934,12 @@ class OaucMBatch(AUCEstimator):
         self.sketch = sketch
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.one_hot = one_hot
         self.features = features
         self.n_features_map = n_features_map
@@ -2573,11 +2963,19 @@ class PaucSvm(AUCEstimator):
         the most solver steps (a fit stopped there above tol is reported as not converged) (an integer >= 1).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2590,6 +2988,9 @@ class PaucSvm(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
     one_hot : int or None, default=None
         Indicators of categorical features (the CLI's ``--one-hot K``): a feature whose values in a
         seeded sample of the scaled training rows number from 3 to K gets one 0/1 column per value,
@@ -2631,11 +3032,13 @@ class PaucSvm(AUCEstimator):
         tol: float = 0.001,
         max_steps: int = 500,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
         one_hot: int | None = None,
         features: Literal['nystroem', 'rff', 'elm', 'poly2'] | None = None,
         n_features_map: int | None = None,
@@ -2647,10 +3050,12 @@ class PaucSvm(AUCEstimator):
         self.max_steps = max_steps
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
         self.one_hot = one_hot
         self.features = features
         self.n_features_map = n_features_map
@@ -2680,11 +3085,19 @@ class GbtAuc(AUCEstimator):
         the pairwise surrogate over all pairs of a positive and a negative score: square (1 - (f+ - f-))^2 / 2, hinge max(0, 1 - (f+ - f-))^2 / 2, or exp e^-(f+ - f-) (RankBoost's; the default by docs/results/boosted-trees.md) (one of square, hinge, exp).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2697,6 +3110,9 @@ class GbtAuc(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2727,11 +3143,13 @@ class GbtAuc(AUCEstimator):
         bins: int = 255,
         loss: Literal["square", "hinge", "exp"] = "exp",
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.trees = trees
         self.leaves = leaves
@@ -2742,10 +3160,12 @@ class GbtAuc(AUCEstimator):
         self.loss = loss
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class Blend(AUCEstimator):
@@ -2771,11 +3191,19 @@ class Blend(AUCEstimator):
         0: the blend takes weight as given; k >= 2: it chooses the weight among 0, 1/4, 1/2, 3/4, 1 by k-fold held-out AUC on at most 20000 training rows, the nearest to weight within one standard error of the best (an integer >= 0).
     seed : int, default=0
         Seed of the learner's own random choices (reservoirs, landmarks).
-    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='none'
-        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``);
-        ``none`` by default, so arrays are used as given.
+    scale : {'none', 'minmax', 'maxabs', 'auto'}, default='auto'
+        Feature scaling fitted on the training rows and stored in the model (the CLI's ``--scale``):
+        ``auto``, as the CLI, is min-max to [-1, 1] on rows of density at least 10 % and max-abs on
+        sparser ones (the scale the learners' defaults were measured on); ``none`` uses the values
+        as given.
+    positive : label or None, default=None
+        The positive class the learner ranks first: a value of ``y`` (string, number or bool).
+        ``None``: ``classes_[1]`` (the greater label), except for text labels on a table (a data
+        frame, an array with NaN or text), where it is the CLI's rule on a CSV file: yes or true
+        (any case) when ``y`` holds one of them, else the rarer class. ``decision_function`` scores
+        ``classes_[1]`` either way.
     pos_label : label or None, default=None
-        The positive class the learner ranks first; ``None``: ``classes_[1]``.
+        The earlier name of ``positive`` (scikit-learn's); give one of the two.
     calibration : {None, 'sigmoid', 'isotonic'}, default=None
         Fit a calibration of the scores to probabilities (``predict_proba``): Platt's sigmoid or
         isotonic regression on the held-out scores of an internal cross-validation (``auc train
@@ -2788,6 +3216,9 @@ class Blend(AUCEstimator):
         every pair of a row's non-zero features is added as a feature, folded into 2^C columns after
         the n_features_in_ columns (colliding products are summed; a row of more than 1024 non-zeros
         is refused). Stored in the model, which crosses the rows it scores the same way.
+    allow_diverged : bool, default=False
+        Keep a model whose training diverged (its state grew without bound; the model records it):
+        ``fit`` then warns (``RuntimeWarning``) instead of raising ``RuntimeError``.
 
     Attributes
     ----------
@@ -2818,11 +3249,13 @@ class Blend(AUCEstimator):
         weight: float = 0.5,
         weight_folds: int = 3,
         seed: int = 0,
-        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "none",
+        scale: Literal['none', 'minmax', 'maxabs', 'auto'] = "auto",
+        positive: Any = None,
         pos_label: Any = None,
         calibration: Literal['sigmoid', 'isotonic'] | None = None,
         calibration_folds: int = 5,
         cross_hash_bits: int | None = None,
+        allow_diverged: bool = False,
     ) -> None:
         self.landmarks = landmarks
         self.lam = lam
@@ -2833,10 +3266,12 @@ class Blend(AUCEstimator):
         self.weight_folds = weight_folds
         self.seed = seed
         self.scale = scale
+        self.positive = positive
         self.pos_label = pos_label
         self.calibration = calibration
         self.calibration_folds = calibration_folds
         self.cross_hash_bits = cross_hash_bits
+        self.allow_diverged = allow_diverged
 
 
 class Default(Blend):
