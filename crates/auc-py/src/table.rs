@@ -83,6 +83,7 @@ pub(crate) struct PyTableSchema {
 /// (a column of label values) counts these values as taken even when no row holds them.
 #[pyfunction]
 #[pyo3(signature = (names, columns, label, positive = None, classes = None, min_count = DEFAULT_MIN_COUNT, max_one_hot = DEFAULT_MAX_ONE_HOT))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per schema setting.
 pub(crate) fn table_schema(
     py: Python<'_>,
     names: Vec<String>,
