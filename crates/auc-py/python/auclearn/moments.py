@@ -101,7 +101,7 @@ def _features(X):
         return (tag, *(np.require(a, requirements=("C", "A")) for a in (data, indices, indptr)), dim)
     if hasattr(X, "dtypes") and hasattr(X, "to_numpy"):  # a pandas DataFrame
         same = all(str(d) == "float32" for d in X.dtypes)
-        return X.to_numpy(dtype=np.float32 if same else np.float64)
+        return np.require(X.to_numpy(dtype=np.float32 if same else np.float64), requirements="A")
     X = np.asarray(X)
     if X.dtype not in (np.float64, np.float32):
         X = X.astype(np.float64)
