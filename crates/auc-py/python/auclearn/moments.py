@@ -212,14 +212,14 @@ def _finish(est: AUCEstimator, moments: bytes, classes: np.ndarray, code) -> AUC
 _MAP_PARAMS = ("features", "n_features_map", "feature_sigma", "one_hot")
 
 
-def fit(name: str, moments: bytes, *, pos_label=None, scale="none", seed=None, **params):
+def fit(name: str, moments: bytes, *, pos_label=None, scale="auto", seed=None, **params):
     """The estimator of moment learner ``name`` (a registry name or alias; parameters as its
     class takes them, ``lam`` or ``lambda``) fitted on a summary.
 
     The classes are the summary's label values (exactly two; ``pos_label`` as in the
-    estimators, ``None``: the larger); ``scale`` is fitted on the merged feature ranges and
-    applied to the moments, which gives the model an in-memory ``fit`` on the same rows gives
-    (to rounding). The summary holds no scores, so ``threshold_`` is 0: ``decision_function``
+    estimators, ``None``: the larger); ``scale`` (``auto`` by default, as the estimators and the
+    CLI) is fitted on the merged feature ranges and applied to the moments, which gives the
+    model an in-memory ``fit`` on the same rows gives (to rounding). The summary holds no scores, so ``threshold_`` is 0: ``decision_function``
     equals ``scores`` (as for ``auclearn.load``). Integer-valued labels come back as integers.
     ``seed`` is recorded in the model (0 when ``None``).
 
