@@ -122,6 +122,7 @@ def test_float32_fortran_and_numpy_labels(client, name):
     assert_same_model(got, want, X32)
 
 
+@pytest.mark.filterwarnings("ignore:X has feature names")
 @pytest.mark.parametrize(
     "labels,pos_label",
     [((3, 7), 3), ((3, 7), None), (("fraud", "ok"), "fraud"), (("fraud", "ok"), None)],
