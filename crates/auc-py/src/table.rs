@@ -14,10 +14,14 @@ use auc_data::table::{
 };
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::model::value_error;
+/// Any error as a Python `ValueError` with its message (as `model::value_error`, which this
+/// module, imported by `model`, does not import back).
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
 
 /// One column as Python passed it.
 enum Held<'py> {
