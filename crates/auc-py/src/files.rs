@@ -155,8 +155,9 @@ fn zero_based(word: Option<&str>) -> PyResult<Option<ZeroBased>> {
 /// `scale`, `one_hot`, `features` / `feature_sigma` (drawn with `seed`) and `unit_norm` fitted on
 /// a first pass, the rows in file order, through a shuffle buffer of `shuffle_buffer` rows
 /// (`shuffle`: its seed) or, with `shuffle_full`, fully permuted in memory; `positive` the
-/// positive labels (the default rule when `None`); `reading` the reading keywords. Returns the
-/// model, the notes and the warnings of the run.
+/// positive labels as typed (numbers, or any value of a CSV file's label column with a header,
+/// as `--positive` takes them; the default rule when `None`); `reading` the reading keywords.
+/// Returns the model, the notes and the warnings of the run.
 #[pyfunction]
 #[pyo3(signature = (paths, name, params, seed, scale, reading, positive = None, average = false, one_hot = None, features = None, feature_sigma = None, unit_norm = false, shuffle = None, shuffle_buffer = 10_000, shuffle_full = false, threaded = true, threads = None, max_memory = None))]
 #[allow(clippy::too_many_arguments)]
@@ -168,7 +169,7 @@ pub(crate) fn stream_fit(
     seed: u64,
     scale: &str,
     reading: Reading,
-    positive: Option<Vec<f64>>,
+    positive: Option<Vec<String>>,
     average: bool,
     one_hot: Option<u16>,
     features: Option<&str>,
@@ -188,11 +189,16 @@ pub(crate) fn stream_fit(
     if shuffle_buffer == 0 {
         return Err(PyValueError::new_err("shuffle_buffer must be at least 1"));
     }
+    let mut read = reading.options()?;
     let positive = match positive {
-        Some(labels) => Positive::Labels(labels),
+        Some(words) => {
+            // A table's label map takes the words; a file of numbers, the numbers they name.
+            read.csv.table.positive = words.clone();
+            Positive::Named(words)
+        }
         None => Positive::Auto,
     };
-    let spec = PrepSpec::new(reading.options()?, positive, transform, None).map_err(value_error)?;
+    let spec = PrepSpec::new(read, positive, transform, None).map_err(value_error)?;
     let opts = Options {
         seed,
         average,

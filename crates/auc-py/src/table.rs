@@ -10,15 +10,18 @@
 //! [`auc_data::table::encode_columns`], run with the GIL released.
 
 use auc_data::table::{
-    Cell, ColumnValues, DEFAULT_MAX_ONE_HOT, DEFAULT_MIN_COUNT, Schema, TableOptions,
-    encode_columns, schema_of_columns,
+    Cell, ColumnValues, Schema, TableOptions, encode_columns, schema_of_columns,
 };
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::model::value_error;
+/// Any error as a Python `ValueError` with its message (as `model::value_error`, which this
+/// module, imported by `model`, does not import back).
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
 
 /// One column as Python passed it.
 enum Held<'py> {
@@ -80,10 +83,10 @@ pub(crate) struct PyTableSchema {
 /// Fits the schema of the columns `columns` named `names`, the label in column `label`
 /// (SPEC 11): the label map with the positive class `positive` (a value as typed; `None`: 1,
 /// +1, true or yes when the label holds one of them, else the minority class); `classes`
-/// (a column of label values) counts these values as taken even when no row holds them.
+/// (a column of label values) counts these values as taken even when no row holds them. The
+/// categories' limits are the CLI's defaults (`--min-category-count`, `--max-one-hot`).
 #[pyfunction]
-#[pyo3(signature = (names, columns, label, positive = None, classes = None, min_count = DEFAULT_MIN_COUNT, max_one_hot = DEFAULT_MAX_ONE_HOT))]
-#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per schema setting.
+#[pyo3(signature = (names, columns, label, positive = None, classes = None))]
 pub(crate) fn table_schema(
     py: Python<'_>,
     names: Vec<String>,
@@ -91,8 +94,6 @@ pub(crate) fn table_schema(
     label: usize,
     positive: Option<String>,
     classes: Option<Bound<'_, PyAny>>,
-    min_count: u64,
-    max_one_hot: usize,
 ) -> PyResult<PyTableSchema> {
     let held = held(&names, &columns)?;
     let classes = classes.map(|c| Held::extract(&c, "classes")).transpose()?;
@@ -100,8 +101,6 @@ pub(crate) fn table_schema(
     let class_view = classes.as_ref().map(Held::values).transpose()?;
     let options = TableOptions {
         positive: positive.into_iter().collect(),
-        min_count,
-        max_one_hot,
         ..TableOptions::default()
     };
     let schema = py.detach(|| {

@@ -5,6 +5,7 @@ model files and `auc predict` on a CSV file of the same columns all score the sa
 
 import pickle
 import subprocess
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -180,7 +181,8 @@ def test_labels_of_any_two_values_and_the_positive_class(labels, positive, want)
 
 def test_a_wrong_positive_class_and_missing_labels_are_refused():
     df, y = applicants(n=60)
-    with pytest.raises(ValueError, match=r"positive='nope' is not one of the classes \['bad', 'good'\]"):
+    wrong = r"positive='nope' is not one of the classes \['bad', 'good'\]"
+    with pytest.raises(ValueError, match=wrong):
         auclearn.Opauc(positive="nope").fit(df, y)
     with pytest.raises(ValueError, match="give one of them"):
         auclearn.Opauc(positive="bad", pos_label="good").fit(df, y)
@@ -200,6 +202,12 @@ def test_numpy_arrays_with_nan_or_text_go_through_a_schema():
     assert est.model_.table.feature_names[:3] == ["x0", "x1", "x1 (missing)"]
     assert not hasattr(est, "feature_names_in_") and est.n_features_in_ == 4
     assert np.isfinite(est.scores(X)).all()
+    # A frame without string names is read by position, as scikit-learn reads it, silently.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(est.scores(pd.DataFrame(X)), est.scores(X))
+    with pytest.warns(UserWarning, match="fitted without feature names"):
+        est.scores(pd.DataFrame(X, columns=list("abcd")))
     text = X.astype(object)
     text[:, 3] = np.where(y == 1, "up", "down")
     est = auclearn.Opauc().fit(text, y)
@@ -222,7 +230,7 @@ def test_a_cli_model_of_a_csv_file_scores_the_frame_alike(auc_bin, tmp_path):
     df.assign(status=y).to_csv(csv, index=False)
     model = tmp_path / "cli.auc"
     subprocess.run(
-        [auc_bin, "train", "--label-column", "status", "--algo", "opauc", "-o", str(model), str(csv)],
+        [auc_bin, "train", "--label-column", "status", "--algo", "opauc", "-o", str(model), csv],
         check=True,
         capture_output=True,
         text=True,
@@ -239,6 +247,8 @@ def test_a_cli_model_of_a_csv_file_scores_the_frame_alike(auc_bin, tmp_path):
     )
     cli = np.array([float(v) for v in out.read_text().split()])
     np.testing.assert_allclose(model_scores(est, df), cli, rtol=1e-10, atol=1e-12)
+    by_file = est.scores_file(csv) * est._sign
+    np.testing.assert_allclose(model_scores(est, df), by_file, rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("cls", ONLINE[:3], ids=ids(ONLINE[:3]))

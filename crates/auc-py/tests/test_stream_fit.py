@@ -186,3 +186,21 @@ def test_bad_paths_and_files_name_the_file(tmp_path):
         auclearn.stream_fit(svm, "pa-i", calibration="sigmoid")
     with pytest.raises(ValueError, match="unknown algorithm"):
         auclearn.stream_fit(svm, "no-such-learner")
+
+
+def test_a_csv_table_trains_with_a_text_positive_class(auc_bin, tmp_path):
+    """A CSV file with a header and text labels (SPEC 11): ``positive=`` names a value of its
+    label column, as ``auc train --positive`` does, and the model is the CLI's."""
+    X, y01 = data(n=120, p=3, seed=2)
+    csv = tmp_path / "t.csv"
+    rows = [",".join(["a", "b", "c", "status"])]
+    rows += [",".join([*(repr(v) for v in x), "bad" if t > 0 else "good"]) for x, t in zip(X, y01)]
+    csv.write_text("\n".join(rows) + "\n")
+    model = tmp_path / "cli.auc"
+    auc_train(auc_bin, model, "pa-i", [csv], "--label-column", "status", "--positive", "good")
+    est = auclearn.stream_fit(csv, "pa-i", label_column="status", positive="good")
+    assert est.model_.table.positive == ["good"]
+    assert est.classes_.tolist() == ["bad", "good"] and est._positive_class() == "good"
+    assert np.array_equal(est.scores_file(csv), cli_scores(auc_bin, model, csv, tmp_path))
+    same = auclearn.stream_fit(csv, auclearn.PaI(positive="good"), label_column="status")
+    assert np.array_equal(same.scores_file(csv), est.scores_file(csv))

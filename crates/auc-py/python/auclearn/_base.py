@@ -296,7 +296,9 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
             rule = f"pos_label {pos!r} (auclearn; written as label 1)"
         self._train(X, y == pos, classes, pos, partial, positive_labels, rule)
 
-    def _train(self, X, positive, classes, pos, partial, positive_labels=(1.0,), rule="", table=None):
+    def _train(
+        self, X, positive, classes, pos, partial, positive_labels=(1.0,), rule="", table=None
+    ):
         """Trains on the rows ``X`` (numeric) whose positive-class rows ``positive`` marks, the
         class ``pos`` of ``classes`` positive; ``table``: the schema ``X`` was encoded by."""
         self.classes_ = classes

@@ -72,6 +72,12 @@ def is_table(X) -> bool:
     return X.dtype.kind == "f" and bool(np.isnan(X).any())
 
 
+def floats(a) -> np.ndarray:
+    """A numeric column as the table layer reads it in place: float64, contiguous and aligned
+    (an array rebuilt from a network buffer, as Dask's, may be misaligned)."""
+    return np.require(a, dtype=np.float64, requirements=("C", "A"))
+
+
 def number_text(x) -> str:
     """A number as the CSV reader keys it: integers without a point, others in shortest form."""
     x = float(x)
@@ -94,7 +100,8 @@ def _is_missing(v) -> bool:
 def _dated(v) -> bool:
     import datetime
 
-    return isinstance(v, (datetime.date, datetime.time, datetime.timedelta, np.datetime64, np.timedelta64))
+    kinds = (datetime.date, datetime.time, datetime.timedelta, np.datetime64, np.timedelta64)
+    return isinstance(v, kinds)
 
 
 def _refuse_dates(name: str, what: str):
@@ -126,15 +133,17 @@ def _text(v, name: str):
     return number_text(float(v))
 
 
+def _is_number(v) -> bool:
+    """Whether a present value is a number (a boolean is not)."""
+    return isinstance(v, (numbers.Real, decimal.Decimal)) and not isinstance(v, (bool, np.bool_))
+
+
 def object_column(values, name: str):
     """A column of Python objects: numbers when every present value is a number (not a
     boolean), else text."""
     values = list(values)
     present = [v for v in values if not _is_missing(v)]
-    if all(
-        isinstance(v, (numbers.Real, decimal.Decimal)) and not isinstance(v, (bool, np.bool_))
-        for v in present
-    ):
+    if all(_is_number(v) for v in present):
         return np.array([np.nan if _is_missing(v) else float(v) for v in values], dtype=np.float64)
     return [None if _is_missing(v) else _text(v, name) for v in values]
 
@@ -160,7 +169,7 @@ def _pandas_column(s, name: str):
     if t.is_complex_dtype(dtype):
         raise TypeError(f"column {name!r} holds complex numbers")
     if t.is_numeric_dtype(dtype):
-        return np.ascontiguousarray(s.to_numpy(dtype=np.float64, na_value=np.nan))
+        return floats(s.to_numpy(dtype=np.float64, na_value=np.nan))
     if t.is_object_dtype(dtype) or t.is_string_dtype(dtype):
         return object_column(s.to_numpy(dtype=object), name)
     raise TypeError(f"column {name!r} has the type {dtype}, which auclearn does not read")
@@ -176,9 +185,7 @@ def _polars_column(s, name: str):
     if dtype == pl.Null:
         return np.full(len(s), np.nan)
     if dtype.is_numeric():
-        return np.ascontiguousarray(
-            s.cast(pl.Float64).fill_null(float("nan")).to_numpy(), dtype=np.float64
-        )
+        return floats(s.cast(pl.Float64).fill_null(float("nan")).to_numpy())
     if dtype in (pl.String, pl.Categorical) or isinstance(dtype, (pl.Categorical, pl.Enum)):
         return [None if v is None else v for v in s.cast(pl.String).to_list()]
     raise TypeError(f"column {name!r} has the type {dtype}, which auclearn does not read")
@@ -198,7 +205,7 @@ def _arrow_column(col, name: str):
         return np.full(len(col), np.nan)
     if pat.is_integer(t) or pat.is_floating(t) or pat.is_decimal(t):
         filled = pc.fill_null(pc.cast(col, pa.float64()), float("nan"))
-        return np.ascontiguousarray(filled.to_numpy(), dtype=np.float64)
+        return floats(filled.to_numpy())
     if pat.is_string(t) or pat.is_large_string(t) or pat.is_dictionary(t) or (
         hasattr(pat, "is_string_view") and pat.is_string_view(t)
     ):
@@ -210,7 +217,9 @@ def _unique_names(names: list) -> None:
     seen = set()
     for n in names:
         if n in seen:
-            raise ValueError(f"two columns of X are named {n!r}: a table's columns have one name each")
+            raise ValueError(
+                f"two columns of X are named {n!r}: a table's columns have one name each"
+            )
         seen.add(n)
 
 
@@ -245,7 +254,7 @@ def array_columns(X, names: list, who: str = "this estimator"):
     if X.dtype.kind in "Mm":
         raise _refuse_dates(names[0] if names else "x0", f"dates or times ({X.dtype})")
     if X.dtype.kind in "fiub":
-        return [np.ascontiguousarray(X[:, j], dtype=np.float64) for j in range(X.shape[1])]
+        return [floats(X[:, j]) for j in range(X.shape[1])]
     return [object_column(X[:, j], n) for j, n in enumerate(names)]
 
 
@@ -302,10 +311,12 @@ def label_values(y):
         present = [v for v in values if not _is_missing(v)]
         if len(present) < len(values):
             row = next(i for i, v in enumerate(values) if _is_missing(v))
-            raise ValueError(f"y: row {row} has no label (None or NaN): a row without a label cannot train")
+            raise ValueError(
+                f"y: row {row} has no label (None or NaN): a row without a label cannot train"
+            )
         if all(isinstance(v, (bool, np.bool_)) for v in present):
             values = values.astype(bool)
-        elif all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in present):
+        elif all(_is_number(v) for v in present):
             values = values.astype(np.float64)
         elif all(isinstance(v, str) for v in present):
             values = values.astype(str).astype(object)
@@ -318,7 +329,7 @@ def label_values(y):
 def label_column(values: np.ndarray, name: str):
     """The labels as the table layer takes a column."""
     if values.dtype.kind in "iuf":
-        return np.ascontiguousarray(values, dtype=np.float64)
+        return floats(values)
     if values.dtype.kind == "b":
         return _bools(values.tolist())
     return object_column(values.tolist(), name)

@@ -34,8 +34,6 @@ def table_schema(
     label: int,
     positive: str | None = None,
     classes: NDArray[np.float64] | list[str | None] | None = None,
-    min_count: int = 5,
-    max_one_hot: int = 64,
 ) -> TableSchema: ...
 
 class TableSchema:
@@ -68,7 +66,7 @@ def stream_fit(
     seed: int,
     scale: str,
     reading: dict[str, Any],
-    positive: list[float] | None = None,
+    positive: list[str] | None = None,
     average: bool = False,
     one_hot: int | None = None,
     features: str | None = None,

@@ -17,6 +17,7 @@ import warnings
 
 from . import _native
 from ._base import PYTHON_NAMES, AUCEstimator, memory_limit, takes_map
+from ._frames import positive_word
 from ._registry import estimator_class, from_model
 
 #: ``stream_fit``'s own keywords (how the files are read and fed), with their defaults; every
@@ -104,8 +105,10 @@ def stream_fit(data, algorithm, **kwargs) -> AUCEstimator:
     - ``scale``: ``"auto"`` (the default, as the CLI's; an estimator passed as ``algorithm``
       brings its own), ``"minmax"``, ``"maxabs"`` or ``"none"``, fitted on a first pass
       (``--scale``); ``unit_norm`` (``--unit-norm``);
-    - ``positive``: the positive label(s) (``--positive``); by default +1 / 1 of a {-1, +1} /
-      {0, 1} file, else the minority class;
+    - ``positive``: the positive label(s) (``--positive``): numbers, or any value of the label
+      column of a CSV file with a header (``"bad"``); an estimator passed as ``algorithm``
+      brings its own ``positive`` (``pos_label`` is its other name). By default +1 / 1 of a {-1, +1} / {0, 1} file, for a CSV
+      file with a header also true or yes, else the minority class;
     - ``shuffle``: the seed of a bounded shuffle buffer of ``shuffle_buffer`` rows
       (``--shuffle``, ``--shuffle-buffer``), or with ``shuffle_full=True`` a full permutation in
       memory (``--shuffle-full``); by default the file order;
@@ -140,8 +143,6 @@ def stream_fit(data, algorithm, **kwargs) -> AUCEstimator:
             "calibration is not fitted by stream_fit (it needs the rows held out by a "
             "cross-validation): use auc train --calibrate, or fit on arrays"
         )
-    if est.pos_label is not None:
-        raise ValueError("pos_label names a class of y; give the file's positive label(s) as positive=")
     row = est._row
     scale = own["scale"]
     if scale is None:
@@ -149,8 +150,11 @@ def stream_fit(data, algorithm, **kwargs) -> AUCEstimator:
     if scale not in ("none", "minmax", "maxabs", "auto"):
         raise ValueError(f"scale must be one of 'none', 'minmax', 'maxabs', 'auto', not {scale!r}")
     positive = own["positive"]
+    if positive is None:  # an estimator's own, or pos_label=
+        positive = est._given_positive()
     if positive is not None:
-        positive = [float(p) for p in (positive if isinstance(positive, (list, tuple)) else [positive])]
+        many = positive if isinstance(positive, (list, tuple)) else [positive]
+        positive = [positive_word(p) for p in many]
     stages = est._map_kwargs() if takes_map(row) else {}
     if est.cross_hash_bits is not None and own["hash_bits"] is None:
         raise ValueError(

@@ -78,14 +78,15 @@ def rows(est, X, table):
     fitted = getattr(est, "feature_names_in_", None)
     expected = list(fitted) if fitted is not None else list(table.columns)
     if _frames.is_frame(X):
-        names, columns, _ = _frames.frame_columns(X)
-        if fitted is None:
+        names, columns, named = _frames.frame_columns(X)
+        if fitted is None and named:
             warnings.warn(
                 f"X has feature names, but {type(est).__name__} was fitted without feature "
                 "names: its columns are read by position",
                 UserWarning,
                 stacklevel=3,
             )
+        if fitted is None:
             if len(names) != len(expected):
                 raise ValueError(
                     f"X has {len(names)} features, but {type(est).__name__} is expecting "

@@ -197,7 +197,7 @@ def fit(
     y,
     *,
     pos_label=None,
-    scale: str = "none",
+    scale: str = "auto",
     seed: int = 0,
     threshold: str = "zero",
     fan_in: int = 8,
@@ -218,8 +218,9 @@ def fit(
     chunk sizes are known; an in-memory array is split like a dask array ``X``). Labels: any two
     values, ``pos_label`` as in the estimators (``None``: the larger). Numeric labels take one
     pass over the data; other labels (strings, categories) take a first pass over ``y`` alone to
-    find the classes. ``scale`` (``none``, ``minmax``, ``maxabs``, ``auto``) is fitted on the
-    merged feature ranges, as the in-memory estimator fits it on all rows. Empty partitions are
+    find the classes. ``scale`` (``auto`` by default, as the estimators; ``none``, ``minmax``,
+    ``maxabs``) is fitted on the merged feature ranges, as the in-memory estimator fits it on all
+    rows. Empty partitions are
     fine; a partition with other columns, or whose X and y lengths differ, is named in the error.
 
     ``features`` (``None``, ``"nystroem"``, ``"rff"``, ``"elm"``, ``"poly2"``),

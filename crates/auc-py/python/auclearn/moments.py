@@ -101,7 +101,7 @@ def _features(X):
         return (tag, *(np.require(a, requirements=("C", "A")) for a in (data, indices, indptr)), dim)
     if hasattr(X, "dtypes") and hasattr(X, "to_numpy"):  # a pandas DataFrame
         same = all(str(d) == "float32" for d in X.dtypes)
-        return X.to_numpy(dtype=np.float32 if same else np.float64)
+        return np.require(X.to_numpy(dtype=np.float32 if same else np.float64), requirements="A")
     X = np.asarray(X)
     if X.dtype not in (np.float64, np.float32):
         X = X.astype(np.float64)
@@ -212,14 +212,14 @@ def _finish(est: AUCEstimator, moments: bytes, classes: np.ndarray, code) -> AUC
 _MAP_PARAMS = ("features", "n_features_map", "feature_sigma", "one_hot")
 
 
-def fit(name: str, moments: bytes, *, pos_label=None, scale="none", seed=None, **params):
+def fit(name: str, moments: bytes, *, pos_label=None, scale="auto", seed=None, **params):
     """The estimator of moment learner ``name`` (a registry name or alias; parameters as its
     class takes them, ``lam`` or ``lambda``) fitted on a summary.
 
     The classes are the summary's label values (exactly two; ``pos_label`` as in the
-    estimators, ``None``: the larger); ``scale`` is fitted on the merged feature ranges and
-    applied to the moments, which gives the model an in-memory ``fit`` on the same rows gives
-    (to rounding). The summary holds no scores, so ``threshold_`` is 0: ``decision_function``
+    estimators, ``None``: the larger); ``scale`` (``auto`` by default, as the estimators and the
+    CLI) is fitted on the merged feature ranges and applied to the moments, which gives the
+    model an in-memory ``fit`` on the same rows gives (to rounding). The summary holds no scores, so ``threshold_`` is 0: ``decision_function``
     equals ``scores`` (as for ``auclearn.load``). Integer-valued labels come back as integers.
     ``seed`` is recorded in the model (0 when ``None``).
 
