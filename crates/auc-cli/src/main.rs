@@ -13,6 +13,7 @@ mod commands;
 mod curve;
 mod cv;
 mod friedman;
+mod help;
 mod hyper;
 mod info;
 mod input;
@@ -20,6 +21,7 @@ mod learning;
 mod metrics;
 mod moments;
 mod multiclass;
+mod notes;
 mod output;
 mod plot;
 mod predict;
@@ -31,7 +33,7 @@ mod training;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
 use crate::output::Quit;
 
@@ -41,7 +43,10 @@ fn main() -> ExitCode {
         eprintln!("auc: internal error: {info}");
     }));
     output::install_signal_cleanup();
-    let cli = match commands::Cli::try_parse() {
+    let parsed = help::command()
+        .try_get_matches()
+        .and_then(|m| commands::Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    notes::set_quiet(cli.quiet);
     match commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is::<Quit>() => ExitCode::SUCCESS,

@@ -48,7 +48,13 @@ fn calibrated_models_print_probabilities_that_follow_the_scores() {
         let scores = numbers(&stdout(&auc(&["predict", "-m", m, &h])));
         let o = auc(&["predict", "-m", m, &h, "--proba", "--json"]);
         ok(&o, "predict --proba");
-        let probs = numbers(&stdout(&o));
+        let summary: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        let probs: Vec<f64> = summary["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
         assert_eq!(probs.len(), scores.len());
         assert!(probs.iter().all(|p| (0.0..=1.0).contains(p)));
         // Both calibrations are non-decreasing in the score (heart's scores rank positives
@@ -56,8 +62,6 @@ fn calibrated_models_print_probabilities_that_follow_the_scores() {
         let mut pairs: Vec<(f64, f64)> = scores.iter().copied().zip(probs).collect();
         pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
         assert!(pairs.windows(2).all(|w| w[0].1 <= w[1].1 + 1e-15), "{algo}");
-        let summary: serde_json::Value =
-            serde_json::from_str(stderr(&o).lines().last().unwrap()).unwrap();
         let (ll, brier) = (
             summary["log_loss"].as_f64().unwrap(),
             summary["brier"].as_f64().unwrap(),
