@@ -403,12 +403,20 @@ pub struct Tuned {
     pub grid_points: usize,
     /// Compute seconds of the search, summed over its fit-and-score jobs.
     pub seconds: f64,
+    /// With [`CvConfig::calibration`] on [`CvConfig::inner_folds`] folds: the chosen
+    /// candidate's score of every row by its fit on the folds without the row, in row order,
+    /// which is what the calibration is fitted on ([`crate::calibration_cv`]), so `auc train
+    /// --tune --calibrate` runs one cross-validation, not two. `None` otherwise, and when there
+    /// was nothing to choose.
+    pub held_out: Option<Vec<f64>>,
 }
 
 /// The inner search of the protocol on all of `data`: stratified `cfg.inner_folds`-fold CV of
 /// every candidate (each training part fed in a seeded order, scaled on itself, as in
 /// [`nested_cv`]) and the candidate with the best mean validation AUC (ties: the first in grid
-/// order). What `auc train --tune` runs before fitting the model it saves.
+/// order). What `auc train --tune` runs before fitting the model it saves; with a calibration
+/// asked for on as many folds, it keeps the chosen candidate's held-out scores
+/// ([`Tuned::held_out`]).
 ///
 /// Errors as [`nested_cv`]; a class with fewer than `cfg.inner_folds` rows cannot be split.
 pub fn tune(
@@ -428,6 +436,7 @@ pub fn tune(
             mean_auc: None,
             grid_points: 1,
             seconds: 0.0,
+            held_out: None,
         });
     }
     if cfg.inner_folds < 2 {
@@ -448,15 +457,17 @@ pub fn tune(
         inner,
     };
     progress(Progress::Total((cfg.inner_folds * candidates.len()) as u64));
-    let (choice, seconds) = inner_search(data, &[plan], &fits, &candidates, cfg, progress)?
+    let keep = cfg.calibration.is_some_and(|c| c.folds == cfg.inner_folds);
+    let searched = inner_search(data, &[plan], &fits, &candidates, cfg, keep, progress)?
         .pop()
         .expect("one plan gives one choice");
-    match choice {
+    match searched.choice {
         Choice::Best { index, mean_auc } => Ok(Tuned {
             params: candidates[index].clone(),
             mean_auc: Some(mean_auc),
             grid_points: candidates.len(),
-            seconds,
+            seconds: searched.seconds,
+            held_out: searched.held_out,
         }),
         Choice::Only => unreachable!("more than one candidate"),
         Choice::NoneUsable => Err(EvalError::NoUsableParams { repeat: 0, fold: 0 }),
@@ -546,9 +557,19 @@ struct OuterPlan {
     inner: Vec<Vec<usize>>,
 }
 
-/// Outcome of one inner job: the validation AUC (`None` if the scores were not finite) and the
-/// seconds it took.
-type InnerOutcome = Result<(Option<f64>, f64), EvalError>;
+/// Outcome of one inner job: the validation AUC (`None` if the scores were not finite), the
+/// seconds it took, and the validation scores when they are kept.
+type InnerOutcome = Result<(Option<f64>, f64, Option<Vec<f64>>), EvalError>;
+
+/// What the inner search of one outer plan found.
+struct Searched {
+    choice: Choice,
+    /// Compute seconds of its jobs.
+    seconds: f64,
+    /// The chosen candidate's validation scores of every row of the plan's training part, in
+    /// the order of `split.train`, when kept.
+    held_out: Option<Vec<f64>>,
+}
 
 /// The shared engine of [`nested_cv`] and [`holdout`]: inner CV on `train_src` rows of each
 /// split, final fit, scoring of `test_src` rows.
@@ -625,13 +646,17 @@ fn run_protocol(
         };
     progress(Progress::Total((inner_jobs + plans.len()) as u64));
 
-    let inner = inner_search(train_src, &plans, &fits, &candidates, cfg, progress)?;
+    let inner = inner_search(train_src, &plans, &fits, &candidates, cfg, false, progress)?;
 
     let outer: Vec<Result<RunRecord, EvalError>> = plans
         .par_iter()
         .enumerate()
         .map(|(run, plan)| {
-            let (choice, search_seconds) = &inner[run];
+            let Searched {
+                choice,
+                seconds: search_seconds,
+                ..
+            } = &inner[run];
             let (best, inner_auc) = match choice {
                 Choice::Only => (0, None),
                 Choice::Best { index, mean_auc } => (*index, Some(*mean_auc)),
@@ -696,17 +721,27 @@ enum Choice {
 }
 
 /// Runs every (outer split, inner fold, candidate) job in parallel and picks each split's best
-/// candidate. Returns one `(choice, seconds)` per split.
+/// candidate. Returns what each split's search found; with `keep`, the chosen candidate's
+/// validation scores too (every job's scores are held until the choice: $n G$ numbers).
+#[allow(clippy::too_many_arguments)] // The protocol's pieces, passed as they are.
 fn inner_search(
     train_src: &Dataset,
     plans: &[OuterPlan],
     fits: &[Box<dyn DynFit>],
     candidates: &[ParamMap],
     cfg: &CvConfig,
+    keep: bool,
     progress: &(dyn Fn(Progress) + Sync),
-) -> Result<Vec<(Choice, f64)>, EvalError> {
+) -> Result<Vec<Searched>, EvalError> {
     if candidates.len() <= 1 {
-        return Ok(plans.iter().map(|_| (Choice::Only, 0.0)).collect());
+        return Ok(plans
+            .iter()
+            .map(|_| Searched {
+                choice: Choice::Only,
+                seconds: 0.0,
+                held_out: None,
+            })
+            .collect());
     }
     let (k_in, g) = (cfg.inner_folds, candidates.len());
     let slots: Vec<Slot> = (0..plans.len() * k_in).map(|_| Slot::new(g)).collect();
@@ -735,9 +770,11 @@ fn inner_search(
                     ],
                 );
                 let result = data
-                    .and_then(|data| validation_auc(&data, fits[cand].as_ref(), seed, plan, j))
+                    .and_then(|data| {
+                        validation_auc(&data, fits[cand].as_ref(), seed, plan, j, keep)
+                    })
                     .map_err(|e| with_params(e, &candidates[cand]))
-                    .map(|a| (a, start.elapsed().as_secs_f64()));
+                    .map(|(a, scores)| (a, start.elapsed().as_secs_f64(), scores));
                 if result.is_err() {
                     failed.store(true, Ordering::Relaxed);
                 }
@@ -751,15 +788,21 @@ fn inner_search(
 
     let mut sums = vec![Some(0.0f64); plans.len() * g];
     let mut seconds = vec![0.0f64; plans.len()];
+    // With `keep`: each job's validation scores, by job.
+    let mut kept: Vec<Option<Vec<f64>>> = Vec::new();
     for (job, out) in outcomes.into_iter().enumerate() {
         let Some(out) = out else { continue };
-        let (a, secs) = out?;
+        let (a, secs, scores) = out?;
         let (s, cand) = (job / (g * k_in), job % g);
         seconds[s] += secs;
         let sum = &mut sums[s * g + cand];
         *sum = sum.zip(a).map(|(x, y)| x + y);
+        if keep {
+            kept.resize(job + 1, None);
+            kept[job] = scores;
+        }
     }
-    Ok((0..plans.len())
+    let choices: Vec<(Choice, f64)> = (0..plans.len())
         .map(|s| {
             let mut choice = Choice::NoneUsable;
             for (cand, sum) in sums[s * g..(s + 1) * g].iter().enumerate() {
@@ -779,7 +822,45 @@ fn inner_search(
             }
             (choice, seconds[s])
         })
+        .collect();
+    Ok(choices
+        .into_iter()
+        .enumerate()
+        .map(|(s, (choice, seconds))| {
+            let held_out = match choice {
+                Choice::Best { index, .. } if keep => {
+                    held_out_of(&plans[s], k_in, g, s, index, &mut kept)
+                }
+                _ => None,
+            };
+            Searched {
+                choice,
+                seconds,
+                held_out,
+            }
+        })
         .collect())
+}
+
+/// Candidate `cand`'s validation scores of plan `s` from the kept jobs' scores, placed at each
+/// row's position in the plan's training part; `None` if a job kept none.
+fn held_out_of(
+    plan: &OuterPlan,
+    k_in: usize,
+    g: usize,
+    s: usize,
+    cand: usize,
+    kept: &mut [Option<Vec<f64>>],
+) -> Option<Vec<f64>> {
+    let mut scores = vec![0.0; plan.split.train.len()];
+    for (j, positions) in plan.inner.iter().enumerate() {
+        let job = (s * k_in + j) * g + cand;
+        let part = kept.get_mut(job)?.take()?;
+        for (&p, v) in positions.iter().zip(part) {
+            scores[p] = v;
+        }
+    }
+    Some(scores)
 }
 
 /// Inner fold `j` of an outer split: training rows in a seeded order, scaled on themselves, and
@@ -827,16 +908,18 @@ fn validation_auc(
     seed: u64,
     split: &Split,
     j: usize,
-) -> Result<Option<f64>, EvalError> {
+    keep: bool,
+) -> Result<(Option<f64>, Option<Vec<f64>>), EvalError> {
     let fitted = fit
         .fit_transductive(&data.train, &data.eval, seed)
         .map_err(|source| EvalError::Fit {
             params: ParamMap::new(),
             source,
         })?;
+    let kept = |a| (a, keep.then(|| fitted.scores.clone()));
     match auc(&fitted.scores, data.eval.labels()) {
-        Ok(a) => Ok(Some(a)),
-        Err(MetricError::NonFinite { .. }) => Ok(None),
+        Ok(a) => Ok(kept(Some(a))),
+        Err(MetricError::NonFinite { .. }) => Ok(kept(None)),
         Err(source) => Err(EvalError::Metric {
             context: format!(
                 "validation part of inner fold {j}, repeat {}, fold {}",
