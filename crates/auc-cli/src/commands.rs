@@ -2,7 +2,7 @@
 //! own file (`info.rs`, `metrics.rs`, `cv.rs`, `curve.rs`, `friedman.rs`, `train.rs`,
 //! `moments.rs`, `predict.rs`, `stream.rs`, `algos.rs`) and the shell completions.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::output::Error;
 
@@ -91,7 +91,7 @@ pub(crate) struct CompletionsArgs {
 
 /// Writes the completion script of `shell` to stdout.
 fn completions(a: &CompletionsArgs) -> Result<(), Error> {
-    let mut cmd = crate::help::command();
+    let mut cmd = crate::help::shape(Cli::command());
     let mut script = Vec::new();
     clap_complete::generate(a.shell, &mut cmd, "auc", &mut script);
     crate::output::line(String::from_utf8_lossy(&script).trim_end())

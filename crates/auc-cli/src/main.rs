@@ -33,7 +33,7 @@ mod training;
 
 use std::process::ExitCode;
 
-use clap::FromArgMatches;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::output::Quit;
 
@@ -43,7 +43,7 @@ fn main() -> ExitCode {
         eprintln!("auc: internal error: {info}");
     }));
     output::install_signal_cleanup();
-    let parsed = help::command()
+    let parsed = help::shape(commands::Cli::command())
         .try_get_matches()
         .and_then(|m| commands::Cli::from_arg_matches(&m));
     let cli = match parsed {
