@@ -1,6 +1,6 @@
 //! The subcommand table: the flags of `auc` (clap) and the dispatch of each subcommand to its
 //! own file (`info.rs`, `metrics.rs`, `cv.rs`, `curve.rs`, `friedman.rs`, `train.rs`,
-//! `moments.rs`, `predict.rs`, `stream.rs`, `algos.rs`).
+//! `moments.rs`, `predict.rs`, `importance.rs`, `stream.rs`, `algos.rs`).
 
 use clap::{Parser, Subcommand};
 
@@ -48,8 +48,14 @@ enum Command {
     /// Prequential (test-then-train) AUC of a one-pass learner along a stream, printed as it is
     /// read (input read incrementally, as `auc train` reads it).
     Stream(crate::stream::StreamArgs),
-    /// Describe a saved model: algorithm, parameters, positive class, reading, scaling, state.
+    /// Describe a saved model: algorithm, parameters, positive class, reading, scaling, state,
+    /// and what it says per input feature (a linear model's weights in the input's units, the
+    /// split counts of trees).
     Model(crate::predict::ModelArgs),
+    /// Permutation importance of a saved model's input columns on labelled data: the drop in
+    /// AUC when one column is shuffled, seeded, over repeats (as scikit-learn computes it).
+    /// Loads the data in memory.
+    Importance(crate::importance::ImportanceArgs),
     /// List the algorithms with their parameters, defaults and grids.
     Algos(crate::algos::AlgosArgs),
 }
@@ -67,6 +73,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Predict(a) => crate::predict::predict(a),
         Command::Stream(a) => crate::stream::stream(a),
         Command::Model(a) => crate::predict::model(a),
+        Command::Importance(a) => crate::importance::importance(a),
         Command::Algos(a) => crate::algos::list_algos(a.json),
     }
 }
