@@ -211,7 +211,7 @@ mod tests {
         let iw = prep(s).input_weights(&[1.0, 3.0, -2.0]).unwrap();
         assert_eq!(iw.names, ["f1", "f2", "f3"]);
         assert_eq!(iw.weights, [0.5, 0.0, -2.0]);
-        assert_eq!(iw.intercept, -2.0);
+        assert_eq!(iw.intercept.to_bits(), (-2.0f64).to_bits());
     }
 
     /// Max-abs keeps zeros: no intercept; a feature that was always 0 has weight 0.
@@ -222,7 +222,7 @@ mod tests {
         };
         let iw = prep(s).input_weights(&[2.0, 7.0, 1.0]).unwrap();
         assert_eq!(iw.weights, [0.5, 0.0, 2.0]);
-        assert_eq!(iw.intercept, 0.0);
+        assert_eq!(iw.intercept.to_bits(), 0.0f64.to_bits());
     }
 
     /// On fitted scalers and random rows, the prepared dot product equals the raw-unit form.
