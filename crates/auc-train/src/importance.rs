@@ -219,16 +219,23 @@ pub fn permutation_importance(
     let result: Result<Vec<ColumnImportance>, Error> = columns
         .par_iter()
         .map(|c| {
-            let mut current = values.clone();
+            // The column's current values, row by row (its features side by side).
+            let f = c.features.clone();
+            let width = f.len();
+            let mut column: Vec<f64> = (0..rows.n())
+                .flat_map(|i| values[i * dim + f.start..i * dim + f.end].iter().copied())
+                .collect();
             let mut drops = Vec::with_capacity(repeats);
             for order in &orders {
-                let before = current.clone();
-                for (i, &from) in order.iter().enumerate() {
-                    for j in c.features.clone() {
-                        current[i * dim + j] = before[from * dim + j];
-                    }
+                column = order
+                    .iter()
+                    .flat_map(|&from| column[from * width..(from + 1) * width].iter().copied())
+                    .collect();
+                let mut permuted = values.clone();
+                for (i, chunk) in column.chunks_exact(width.max(1)).enumerate() {
+                    permuted[i * dim + f.start..i * dim + f.end].copy_from_slice(chunk);
                 }
-                let data = Dataset::dense(dim, current.clone(), labels.clone())
+                let data = Dataset::dense(dim, permuted, labels.clone())
                     .map_err(|e| Error::input(e.to_string()))?;
                 drops.push(baseline - auc_of(model, &data)?);
             }
