@@ -1,6 +1,7 @@
 //! The subcommand table: the flags of `auc` (clap) and the dispatch of each subcommand to its
 //! own file (`info.rs`, `metrics.rs`, `cv.rs`, `curve.rs`, `friedman.rs`, `train.rs`,
-//! `moments.rs`, `predict.rs`, `stream.rs`, `algos.rs`) and the shell completions.
+//! `moments.rs`, `predict.rs`, `importance.rs`, `stream.rs`, `algos.rs`) and the shell
+//! completions.
 
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -68,8 +69,14 @@ enum Command {
     Stream(crate::stream::StreamArgs),
     /// Describe a saved model: algorithm, parameters, classes, reading, scaling.
     ///
-    /// Also its columns (tables), calibration and state.
+    /// Also its columns (tables), calibration and state, and what it says per input feature:
+    /// a linear model's weights in the input's units, the split counts of trees.
     Model(crate::predict::ModelArgs),
+    /// Permutation importance of a saved model's input columns on labelled data.
+    ///
+    /// The drop in AUC when one column is shuffled, seeded, over repeats (as scikit-learn
+    /// computes it). Loads the data in memory.
+    Importance(crate::importance::ImportanceArgs),
     /// List the algorithms with their parameters, defaults and grids.
     Algos(crate::algos::AlgosArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -110,6 +117,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Predict(a) => crate::predict::predict(a),
         Command::Stream(a) => crate::stream::stream(a),
         Command::Model(a) => crate::predict::model(a),
+        Command::Importance(a) => crate::importance::importance(a),
         Command::Algos(a) => crate::algos::list_algos(a.json),
         Command::Completions(a) => completions(&a),
     }

@@ -47,6 +47,13 @@ pub(crate) const EXAMPLES: &[(&str, &[&str])] = &[
         &["auc model heart.auc", "auc model --json opauc.auc"],
     ),
     (
+        "importance",
+        &[
+            "auc importance -m opauc.auc data/heart.libsvm",
+            "auc importance -m heart.auc data/heart.csv --repeats 3 --seed 1 --json",
+        ],
+    ),
+    (
         "cv",
         &[
             "auc cv data/heart.libsvm --algo opauc --folds 5 --repeats 2",

@@ -68,9 +68,12 @@ pub(crate) struct PredictArgs {
 pub(crate) struct ModelArgs {
     /// The model file (`-` for standard input).
     model: PathBuf,
-    /// Print one JSON object.
+    /// Print one JSON object (its `explanation` lists every feature).
     #[arg(long)]
     json: bool,
+    /// List every feature's weight or split count, not only the 20 largest.
+    #[arg(long)]
+    all: bool,
 }
 
 /// Reads and checks a model file; errors name the file.
@@ -343,6 +346,7 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
             "state": state,
             "calibration": m.calibration,
             "format_version": auc_learners::FORMAT_VERSION,
+            "explanation": m.explain().to_json(),
         }));
     }
     line(format!("file        {}", a.model.display()))?;
@@ -407,6 +411,9 @@ pub(crate) fn model(a: ModelArgs) -> Result<(), Error> {
             })
             .collect();
         line(format!("state       {}", parts.join(", ")))?;
+    }
+    for l in crate::explain::lines(&m.explain(), a.all) {
+        line(l)?;
     }
     Ok(())
 }

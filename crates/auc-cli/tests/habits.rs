@@ -20,6 +20,7 @@ const ORDER: &[&str] = &[
     "predict",
     "metrics",
     "model",
+    "importance",
     "cv",
     "curve",
     "moments",

@@ -23,6 +23,7 @@
 //! ```
 
 mod calibrate;
+mod explain;
 mod model;
 mod params;
 mod registry;
@@ -32,6 +33,7 @@ mod trained;
 pub use auc_metrics::calibration::{Calibration, CalibrationKind};
 pub use auc_metrics::calibration_cv::{CalibrationSpec, DEFAULT_CALIBRATION_FOLDS, HeldOutError};
 pub use calibrate::{calibration_bytes, fit_calibration};
+pub use explain::{Explanation, by_magnitude};
 pub use model::{Error, FORMAT_VERSION, Model, OLDEST_READ_VERSION, TrainingRecord};
 pub use registry::{
     ALL, Algorithm, default_algorithm, default_map_algorithm, find, linear_memory_batch_names,
@@ -42,5 +44,6 @@ pub use summary::{
     Update, fit_from_moments,
 };
 pub use trained::{
-    BatchTrainer, Certificate, Configured, Describe, Fitted, OnlineTrainer, Trained, Trainer,
+    Anatomy, BatchTrainer, Certificate, Configured, Describe, Fitted, OnlineTrainer, Trained,
+    Trainer,
 };

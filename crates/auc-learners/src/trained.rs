@@ -98,8 +98,28 @@ pub trait Trained: Scorer + Send + Sync {
         None
     }
 
+    /// What its scores are made of per prepared feature, for an explanation
+    /// (`Model::explain`).
+    fn anatomy(&self) -> Anatomy<'_> {
+        Anatomy::Opaque
+    }
+
     /// A copy behind a new box.
     fn box_clone(&self) -> Box<dyn Trained>;
+}
+
+/// What a model's scores are made of per prepared feature ([`Trained::anatomy`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Anatomy<'a> {
+    /// A linear score $w^\top z$ of the prepared row $z$: the weights $w$.
+    Linear(&'a [f64]),
+    /// Boosted trees: per prepared feature, the number of splits on it.
+    Trees(Vec<u64>),
+    /// The blend: its kernel member scores mapped features (no weight per prepared feature);
+    /// its tree member's split counts per prepared feature.
+    Blend(Vec<u64>),
+    /// Neither (kernel expansions, GAM-CVM): only permutation importance describes it.
+    Opaque,
 }
 
 /// The configured form of an online linear learner.
@@ -339,6 +359,11 @@ pub trait Describe {
         None
     }
 
+    /// What its scores are made of ([`Trained::anatomy`]).
+    fn anatomy(&self) -> Anatomy<'_> {
+        Anatomy::Opaque
+    }
+
     /// The number of features it scores.
     fn dim(&self) -> usize;
 }
@@ -362,6 +387,10 @@ impl Describe for InductiveModel {
 impl Describe for MomentModel {
     fn dim(&self) -> usize {
         self.weights().len()
+    }
+
+    fn anatomy(&self) -> Anatomy<'_> {
+        Anatomy::Linear(self.weights())
     }
 
     fn describe(&self) -> Value {
@@ -394,6 +423,10 @@ impl Describe for BoostedModel {
         BoostedModel::dim(self)
     }
 
+    fn anatomy(&self) -> Anatomy<'_> {
+        Anatomy::Trees(self.split_counts())
+    }
+
     fn describe(&self) -> Value {
         let (first, last) = self.losses();
         let (pos, neg) = self.counts();
@@ -414,6 +447,10 @@ impl Describe for BlendModel {
         BlendModel::dim(self)
     }
 
+    fn anatomy(&self) -> Anatomy<'_> {
+        Anatomy::Blend(self.trees().split_counts())
+    }
+
     fn describe(&self) -> Value {
         let (a, b) = self.weights();
         json!({
@@ -430,6 +467,10 @@ impl Describe for BlendModel {
 impl Describe for PaucModel {
     fn dim(&self) -> usize {
         self.weights().len()
+    }
+
+    fn anatomy(&self) -> Anatomy<'_> {
+        Anatomy::Linear(self.weights())
     }
 
     fn describe(&self) -> Value {
@@ -542,6 +583,13 @@ where
         }
     }
 
+    fn anatomy(&self) -> Anatomy<'_> {
+        Anatomy::Linear(match self {
+            LinearState::Last(l) => l.weights(),
+            LinearState::Averaged(l) => l.weights(),
+        })
+    }
+
     fn box_clone(&self) -> Box<dyn Trained> {
         Box::new(self.clone())
     }
@@ -640,6 +688,10 @@ where
 
     fn certificate(&self) -> Option<Certificate> {
         self.0.certificate()
+    }
+
+    fn anatomy(&self) -> Anatomy<'_> {
+        self.0.anatomy()
     }
 
     fn box_clone(&self) -> Box<dyn Trained> {

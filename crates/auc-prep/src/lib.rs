@@ -20,6 +20,7 @@
 mod draws;
 mod error;
 mod exp;
+mod explain;
 pub mod features;
 mod fitted;
 mod map_fit;
@@ -33,6 +34,7 @@ mod stages;
 pub mod transform;
 
 pub use error::PrepError;
+pub use explain::{InputWeights, NotPerInput};
 pub use features::{FeatureMapSpec, MapKind, MapShape, SigmaRule};
 pub use fitted::FittedStage;
 pub use map_fit::kernel_width;

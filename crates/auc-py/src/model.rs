@@ -505,6 +505,44 @@ impl PyModel {
         (t.examples, t.positives, t.negatives)
     }
 
+    /// What the model says per feature, as a JSON object in feature order (`coef_`,
+    /// `intercept_` and `feature_importances_` read it): `kind` (`linear`, `not_per_input`,
+    /// `splits`, `none`); `names`, `weights` and `intercept` of a linear model in the units of
+    /// the input; `names` and `splits` of trees; `reason` otherwise; and `columns`, the input
+    /// columns (`name`, `first`, `width` of their features), when defined.
+    #[getter]
+    fn explanation(&self) -> String {
+        use auc_learners::Explanation;
+        let mut v = match self.model.explain() {
+            Explanation::Linear(iw) => serde_json::json!({
+                "kind": "linear",
+                "names": iw.names,
+                "weights": iw.weights,
+                "intercept": iw.intercept,
+            }),
+            Explanation::Splits { names, splits, .. } => serde_json::json!({
+                "kind": "splits",
+                "names": names,
+                "splits": splits,
+            }),
+            other => other.to_json(),
+        };
+        if let Ok(cols) = auc_train::importance::input_columns(&self.model.preparation) {
+            let cols: Vec<_> = cols
+                .iter()
+                .map(|c| {
+                    serde_json::json!({
+                        "name": c.name,
+                        "first": c.features.start,
+                        "width": c.features.len(),
+                    })
+                })
+                .collect();
+            v["columns"] = serde_json::json!(cols);
+        }
+        v.to_string()
+    }
+
     /// The schema of the table it was fitted on (a data frame's, or a CSV file's with named
     /// columns), or `None` for a model of arrays of numbers.
     #[getter]

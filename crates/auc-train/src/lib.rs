@@ -53,6 +53,7 @@ pub mod calibrate;
 pub mod checks;
 pub mod default_learner;
 mod error;
+pub mod importance;
 pub mod in_memory;
 mod map_pass;
 pub mod moments;

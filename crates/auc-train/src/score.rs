@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use auc_core::Label;
+use auc_core::{Dataset, Label};
 use auc_learners::Model;
 use auc_stream::{Classes, Done, Reader, Report, Shaper};
 
@@ -194,6 +194,51 @@ impl<'a> Scoring<'a> {
     /// The file's columns the model does not use (a table's extra columns).
     pub fn ignored_columns(&self) -> &[String] {
         self.reader.ignored_columns()
+    }
+
+    /// Reads every row of the file into memory as read, before the model's stages (a table's
+    /// columns encoded, features past the model's dropped), dense, with its labels: the rows
+    /// permutation importance shuffles (`crate::importance`). Refused when the dense rows would
+    /// take more than `limit` bytes.
+    pub fn read_raw(self, limit: crate::Bytes) -> Result<Dataset, Error> {
+        let Scoring {
+            model,
+            reader,
+            mut shaper,
+            classes,
+            report,
+            ..
+        } = self;
+        let dim = model.preparation.dim;
+        shaper.transform = auc_prep::Transform::default();
+        let mut values: Vec<f64> = Vec::new();
+        let mut labels: Vec<Label> = Vec::new();
+        let progress = report.pass();
+        progress.start("reading", reader.total_bytes());
+        let done = auc_stream::run(reader, shaper, false, |chunk| {
+            let rows = labels.len() + chunk.data.n();
+            crate::memory::check(
+                (rows as u64).saturating_mul(dim as u64).saturating_mul(8),
+                limit,
+                "the rows held dense for permutation importance",
+                "score a sample of the rows",
+            )?;
+            for (x, y) in chunk.data.iter() {
+                let start = values.len();
+                values.resize(start + dim, 0.0);
+                x.for_each(|j, v| {
+                    if j < dim {
+                        values[start + j] = v;
+                    }
+                });
+                labels.push(y);
+            }
+            progress.update(chunk.bytes, rows as u64);
+            Ok::<(), Error>(())
+        })?;
+        progress.finish();
+        auc_stream::final_choice(&classes, &done.seen)?;
+        Dataset::dense(dim, values, labels).map_err(|e| Error::input(e.to_string()))
     }
 
     /// Scores the file, handing each chunk's scores to `each`; checks at the end that a given

@@ -45,6 +45,19 @@ impl BoostedModel {
         (self.positives, self.negatives)
     }
 
+    /// Per feature, the number of splits on it over all the trees ([`BoostedModel::dim`]
+    /// entries): the split count of an explanation, read from the saved trees (the model does
+    /// not store the splits' gains).
+    pub fn split_counts(&self) -> Vec<u64> {
+        let mut counts = vec![0u64; self.dim];
+        for node in self.trees.iter().flat_map(|t| &t.nodes) {
+            if let Some(c) = counts.get_mut(node.feature as usize) {
+                *c += 1;
+            }
+        }
+        counts
+    }
+
     /// The total number of leaves.
     pub fn leaves(&self) -> usize {
         self.trees.iter().map(|t| t.leaves.len()).sum()

@@ -36,7 +36,7 @@ from ._registry import Learner, estimator_class, from_bytes, load
 from ._stream import score_file, stream_fit
 from .estimators import *  # noqa: F403 (Default, every class, ESTIMATORS and the earlier names)
 from .estimators import ESTIMATORS, Default
-from . import metrics, model_selection, moments, stats
+from . import inspection, metrics, model_selection, moments, stats
 from .model_selection import nested_cv
 from .stats import friedman_nemenyi
 
@@ -55,6 +55,7 @@ __all__ = [
     "estimators",
     "friedman_nemenyi",
     "from_bytes",
+    "inspection",
     "load",
     "metrics",
     "model_selection",

@@ -450,6 +450,69 @@ class AUCEstimator(ClassifierMixin, BaseEstimator):
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(np.intp)]
 
+    @property
+    def explanation_(self) -> dict:
+        """What the model says per feature (``auc model``'s explanation), in feature order:
+        ``kind`` is ``"linear"`` (``names``, ``weights`` and ``intercept`` in the units of the
+        input: the model's score of a row is ``intercept + sum(weights * row)``), ``"splits"``
+        (``names`` and ``splits``: the number of splits of the trees on each feature),
+        ``"not_per_input"`` or ``"none"`` (``reason``); ``columns`` lists the input columns
+        (``name``, ``first``, ``width``: the features each is encoded as)."""
+        check_is_fitted(self, "model_")
+        return json.loads(self.model_.explanation)
+
+    def _linear_weights(self) -> dict:
+        e = self.explanation_
+        if e["kind"] != "linear":
+            raise AttributeError(
+                f"coef_ is defined for linear models only: {e.get('reason', e['kind'])}"
+            )
+        if len(e["weights"]) != self.n_features_in_:
+            raise AttributeError(
+                "coef_ holds one weight per input column, and this model has "
+                f"{len(e['weights'])} weights for {self.n_features_in_} columns (one-hot "
+                "categories or missing-value indicators): explanation_ lists them by name"
+            )
+        return e
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """The weights of the input columns in their own units (the scaling undone), shape
+        ``(1, n_features_in_)`` in ``feature_names_in_`` order, for ``classes_[1]``: without a
+        calibration, ``decision_function(X) == X @ coef_.T + intercept_`` up to rounding (with
+        one, the log-odds are a monotone function of it). Linear models only."""
+        e = self._linear_weights()
+        return (np.asarray(e["weights"], dtype=np.float64) * self._sign).reshape(1, -1)
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        """The intercept of ``coef_`` (the scaling's offsets, minus ``threshold_``), shape
+        ``(1,)``."""
+        e = self._linear_weights()
+        return np.array([e["intercept"] * self._sign - self.threshold_])
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Per input column, its share of the trees' splits (boosted trees and the blend's
+        tree member; LightGBM's ``importance_type="split"``): the splits on the column's
+        features over all splits, summing to 1. The model file keeps no split gains, so these
+        are split counts, not gains. ``auclearn.inspection.permutation_importance`` measures
+        any model."""
+        e = self.explanation_
+        if e["kind"] != "splits":
+            raise AttributeError(
+                f"feature_importances_ is defined for tree models only: {e.get('reason', e['kind'])}"
+            )
+        splits = np.asarray(e["splits"], dtype=np.float64)
+        if "columns" in e:
+            per = np.array(
+                [splits[c["first"] : c["first"] + c["width"]].sum() for c in e["columns"]]
+            )
+        else:
+            per = splits[: self.n_features_in_]
+        total = per.sum()
+        return per / total if total > 0 else per
+
     def _calibrated(self):
         return self.calibration is not None
 
