@@ -1,5 +1,6 @@
 //! What a score is measured by, below the learners: exact AUC and AP (scikit-learn's figures to
-//! 1e-12), ROC curves, partial and multiclass AUC, the running AUC of a stream, proper scoring
+//! 1e-12), ROC curves, partial and multiclass AUC, DeLong's interval and paired test of the AUC
+//! and bootstrap intervals, the running AUC of a stream, proper scoring
 //! rules, the calibration maps from scores to probabilities (fitted, applied, stored in model
 //! files) with the held-out scores they are fitted on, and seeded stratified folds.
 //!
@@ -9,11 +10,14 @@
 //! [`auc_core::DynFit`], and never reads or writes a file. `Calibration`'s serde derives are part
 //! of the model-file format: changing them changes the bytes of saved models.
 
+pub mod bootstrap;
 pub mod calibration;
 pub mod calibration_cv;
+pub mod delong;
 pub mod folds;
 pub mod metrics;
 pub mod multiclass;
+pub mod normal;
 pub mod partial;
 pub mod running;
 pub mod scoring_rules;
