@@ -15,7 +15,8 @@ pub mod grid;
 pub mod stats;
 
 pub use auc_metrics::{
-    calibration, calibration_cv, folds, metrics, multiclass, partial, running, scoring_rules,
+    bootstrap, calibration, calibration_cv, delong, folds, metrics, multiclass, normal, operating,
+    partial, running, scoring_rules,
 };
 
 pub use error::EvalError;
