@@ -1,5 +1,5 @@
 //! The subcommand table: the flags of `auc` (clap) and the dispatch of each subcommand to its
-//! own file (`info.rs`, `metrics.rs`, `cv.rs`, `curve.rs`, `friedman.rs`, `train.rs`,
+//! own file (`info.rs`, `metrics.rs`, `compare.rs`, `cv.rs`, `curve.rs`, `friedman.rs`, `train.rs`,
 //! `moments.rs`, `predict.rs`, `stream.rs`, `algos.rs`).
 
 use clap::{Parser, Subcommand};
@@ -21,6 +21,9 @@ enum Command {
     Info(crate::info::InfoArgs),
     /// AUC and AP of scores (one per line) against the labels of a data file; ROC points and plot.
     Metrics(crate::metrics::MetricsArgs),
+    /// Paired DeLong test of two score files on the same rows: AUC of each, their difference
+    /// with its interval, z and the two-sided p-value.
+    Compare(crate::compare::CompareArgs),
     /// Nested cross-validation [OAUC sec. 6.3]: repeated stratified k-fold, inner grid search.
     /// Loads the data in memory.
     Cv(crate::cv::CvArgs),
@@ -59,6 +62,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Info(a) => crate::info::info(a),
         Command::Metrics(a) => crate::metrics::metrics_cmd(a),
+        Command::Compare(a) => crate::compare::compare_cmd(a),
         Command::Cv(a) => crate::cv::cv_cmd(a),
         Command::Curve(a) => crate::curve::curve_cmd(a),
         Command::Friedman(a) => crate::friedman::run(&a.table, a.alpha, a.json),
