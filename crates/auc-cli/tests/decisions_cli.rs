@@ -300,3 +300,53 @@ fn bad_settings_exit_2_without_output_files() {
         "only one of A, B and --labels",
     );
 }
+
+#[test]
+fn cv_ci_gives_each_test_part_delongs_interval() {
+    let data = common::heart();
+    let base = [
+        "cv",
+        "--algo",
+        "opauc",
+        "--data",
+        &data,
+        "--repeats",
+        "1",
+        "--folds",
+        "3",
+        "--json",
+    ];
+    let runs = |extra: &[&str]| -> Vec<Value> {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        let o = auc(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|v| v.get("fold").is_some())
+            .collect()
+    };
+    let (plain, with) = (runs(&[]), runs(&["--ci", "0.9"]));
+    assert_eq!(plain.len(), 3);
+    // The 90 % half-width in standard errors, scipy.stats.norm.ppf(0.95).
+    let z = 1.644_853_626_951_472_2;
+    for (p, w) in plain.iter().zip(&with) {
+        assert_eq!(p["auc"], w["auc"]);
+        assert!(p.get("auc_ci").is_none());
+        let (lo, hi, se, a) = (
+            f(&w["auc_ci"][0]),
+            f(&w["auc_ci"][1]),
+            f(&w["auc_se"]),
+            f(&w["auc"]),
+        );
+        assert!(lo < a && a < hi && hi < 1.0, "{w}");
+        assert!(
+            (a - lo - z * se).abs() < 1e-12 && (hi - a - z * se).abs() < 1e-12,
+            "{w}"
+        );
+    }
+    check_fails(
+        &["cv", "--algo", "opauc", "--data", &data, "--ci", "1.5"],
+        "level = 1.5",
+    );
+}
