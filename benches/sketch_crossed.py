@@ -58,7 +58,7 @@ def auc_runs(auc: str, data: Path, work: Path) -> None:
         wall = time.monotonic() - t0
         pr = subprocess.run([auc, "predict", "--json", "--one-thread", "-m", str(model), str(test)],
                             check=True, capture_output=True, text=True)
-        score = json.loads(pr.stderr.strip().splitlines()[-1])["auc"]
+        score = json.loads(pr.stdout)["auc"]
         name = algo + (" " + " ".join(extra[1:]) if extra else "")
         print(f"| {name} | {score:.4f} | {wall:.2f} |", flush=True)
 

@@ -92,7 +92,7 @@ def main():
         p = subprocess.run([a.auc, "predict", "--model", str(model), str(test), "--json",
                             "-o", str(work / "scores.txt")],
                            capture_output=True, text=True, check=True)
-        auc = json.loads(p.stderr.strip().splitlines()[-1])["auc"]
+        auc = json.loads(p.stdout)["auc"]
         rows.append((label, runs, auc))
         print(f"{label}: {min(r[0] for r in runs):.2f} s, {max(r[1] for r in runs):.0f} MB, "
               f"AUC {auc:.4f}", file=sys.stderr)

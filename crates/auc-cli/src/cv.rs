@@ -140,7 +140,7 @@ impl RunArgs {
         )?;
         let choice = train.choose_positive(&self.read.positive_rule())?;
         if let Some(note) = self.read.label_note(train.reading()) {
-            eprintln!("{note}");
+            crate::notes::note(note);
         }
         input::warn_many_labels(&choice, &train);
         let Some(test_path) = &self.test else {
@@ -348,12 +348,12 @@ pub(crate) fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     let summary = cv::summarize(&records);
     if summary.diverged_runs > 0 {
         let first = records.iter().find_map(|r| r.divergence.as_deref());
-        eprintln!(
-            "auc: warning: {} of {} runs diverged ({})",
+        crate::notes::warning(format_args!(
+            "{} of {} runs diverged ({})",
             summary.diverged_runs,
             summary.runs,
             first.unwrap_or("see the JSON records")
-        );
+        ));
     }
     let dataset = input::dataset_name(a.run.data());
     if a.json {

@@ -91,7 +91,7 @@ impl clap::Args for HyperArgs {
                 .value_name("NAME=VALUE")
                 .action(ArgAction::Append)
                 .allow_negative_numbers(true)
-                .help("A parameter NAME=VALUE (repeatable; any name `auc algos` lists for the algorithm)")
+                .help("A parameter NAME=VALUE (repeatable; any name `auc algos` lists for the algorithm; `--help` lists each as its own flag)")
                 .help_heading("Parameters"),
         );
         for (name, doc, algos) in parameter_names() {
@@ -106,6 +106,7 @@ impl clap::Args for HyperArgs {
                     .value_name("VALUE")
                     .allow_negative_numbers(true)
                     .help(help)
+                    .hide_short_help(true)
                     .help_heading("Parameters"),
             );
         }

@@ -110,14 +110,14 @@ impl ReadArgs {
         }
         if !c.has_header() {
             return Some(
-                "auc: no header line: column 0 is the label, as in LIBSVM files (--label-column chooses another; a header names the columns)".to_owned(),
+                "no header line: column 0 is the label, as in LIBSVM files (--label-column chooses another; a header names the columns)".to_owned(),
             );
         }
         if c.label_index == 0 {
             return None;
         }
         Some(format!(
-            "auc: label column {} {:?}, by its header name (one of {}; --label-column chooses another)",
+            "label column {} {:?}, by its header name (one of {}; --label-column chooses another)",
             c.label_index,
             c.label_name().unwrap_or_default(),
             auc_data::LABEL_NAMES.join(", ")
@@ -465,12 +465,12 @@ pub(crate) fn report_schema(opts: &ReadOptions) {
         return;
     };
     let (pos, neg) = schema.label.class_counts();
-    eprintln!(
-        "auc: label column \"{}\"; positive class: {}; {pos} positive, {neg} negative",
+    crate::notes::note(format_args!(
+        "label column \"{}\"; positive class: {}; {pos} positive, {neg} negative",
         schema.label.name, schema.label
-    );
+    ));
     for note in schema.notes() {
-        eprintln!("auc: {note}");
+        crate::notes::note(format_args!("{note}"));
     }
 }
 
@@ -489,20 +489,22 @@ pub(crate) fn report_positive_counts(choice: &PositiveChoice, pos: u64, neg: u64
         return;
     }
     if (pos == 0 || neg == 0) && choice.rule != auc_data::PositiveRule::Given {
-        eprintln!("auc: one class only: {pos} positive, {neg} negative");
+        crate::notes::note(format_args!(
+            "one class only: {pos} positive, {neg} negative"
+        ));
         return;
     }
-    eprintln!(
-        "auc: positive class: {} ({}); {pos} positive, {neg} negative",
+    crate::notes::note(format_args!(
+        "positive class: {} ({}); {pos} positive, {neg} negative",
         fmt_labels(&choice.labels),
         choice.rule
-    );
+    ));
 }
 
 /// The warning of [`PositiveChoice::many_labels_warning`] on stderr, if any.
 pub(crate) fn warn_many_labels(choice: &PositiveChoice, raw: &RawData) {
     if let Some(w) = choice.many_labels_warning(&raw.label_counts()) {
-        eprintln!("auc: warning: {w}");
+        crate::notes::warning(format_args!("{w}"));
     }
 }
 

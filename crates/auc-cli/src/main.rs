@@ -14,6 +14,7 @@ mod compare;
 mod curve;
 mod cv;
 mod friedman;
+mod help;
 mod hyper;
 mod info;
 mod input;
@@ -21,6 +22,7 @@ mod learning;
 mod metrics;
 mod moments;
 mod multiclass;
+mod notes;
 mod output;
 mod plot;
 mod predict;
@@ -32,7 +34,7 @@ mod training;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::output::Quit;
 
@@ -42,7 +44,10 @@ fn main() -> ExitCode {
         eprintln!("auc: internal error: {info}");
     }));
     output::install_signal_cleanup();
-    let cli = match commands::Cli::try_parse() {
+    let parsed = help::shape(commands::Cli::command())
+        .try_get_matches()
+        .and_then(|m| commands::Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -51,6 +56,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    notes::set_quiet(cli.quiet);
     match commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is::<Quit>() => ExitCode::SUCCESS,

@@ -29,8 +29,11 @@ pub(crate) struct MomentsArgs {
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// The moment file to write (atomically; `-` writes it to stdout).
+    ///
+    /// Default: the first input's name with the extension `.mom`, in the current folder
+    /// (`data/heart.csv` -> `heart.mom`); standard input needs `-o`.
     #[arg(short = 'o', long)]
-    output: PathBuf,
+    output: Option<PathBuf>,
     /// Worker threads of the pass (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -66,6 +69,10 @@ pub(crate) struct MomentsArgs {
 /// `auc moments`.
 pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
     let start = Instant::now();
+    let output = match &a.output {
+        Some(path) => path.clone(),
+        None => crate::output::default_output(&a.inputs, "mom")?,
+    };
     let spec = a.stages.spec();
     if !spec.reshapes() && a.stages.is_given() {
         return Err("moments of rows as read are scaled when `auc train` fits them: give --scale and --unit-norm to `auc train` (here they apply only with --features or --one-hot)".into());
@@ -119,7 +126,7 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
         )?,
     };
     let bytes = summary.to_bytes();
-    write_atomic(&a.output, &bytes)?;
+    write_atomic(&output, &bytes)?;
     let seconds = start.elapsed().as_secs_f64();
     let labels = summary
         .label_counts()
@@ -127,14 +134,14 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
         .map(|(l, c)| format!("{}: {c}", input::fmt_label(*l)))
         .collect::<Vec<_>>()
         .join(", ");
-    eprintln!(
-        "auc: moments of {} rows ({labels}), {} features, from {} input(s) in {seconds:.2} s -> {} ({} bytes)",
+    crate::notes::note(format_args!(
+        "moments of {} rows ({labels}), {} features, from {} input(s) in {seconds:.2} s -> {} ({} bytes)",
         summary.rows(),
         summary.dim(),
         a.inputs.len(),
-        a.output.display(),
+        output.display(),
         bytes.len()
-    );
+    ));
     if a.json {
         let labels: Vec<_> = summary
             .label_counts()
@@ -147,7 +154,7 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
             "labels": labels,
             "inputs": a.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "seconds": seconds,
-            "output": a.output.display().to_string(),
+            "output": output.display().to_string(),
             "bytes": bytes.len(),
         }))?;
     }

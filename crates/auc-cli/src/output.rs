@@ -255,6 +255,40 @@ pub(crate) fn write_text(path: &Path, text: &str) -> Result<(), Error> {
     write_atomic(path, text.as_bytes())
 }
 
+/// The file `-o` names when it is not given: the first input's file name without its
+/// compression and format extensions, with `extension`, in the current folder
+/// (`data/heart.csv.gz` -> `heart.auc`). Standard input has no name to take, and a name equal
+/// to an input's would overwrite it: both ask for `-o`.
+pub(crate) fn default_output(inputs: &[PathBuf], extension: &str) -> Result<PathBuf, Error> {
+    let ask = |why: &str| -> Error { format!("{why}: name the output with -o FILE").into() };
+    let first = inputs.first().ok_or_else(|| ask("no input"))?;
+    if is_stdout(first) {
+        return Err(ask(
+            "the input is standard input, which has no name to take",
+        ));
+    }
+    let mut name = Path::new(
+        first
+            .file_name()
+            .ok_or_else(|| ask("the input has no file name"))?,
+    )
+    .to_path_buf();
+    if name.extension().is_some_and(|e| e == "gz") {
+        name.set_extension("");
+    }
+    name.set_extension(extension);
+    if inputs
+        .iter()
+        .any(|i| i.file_name() == Some(name.as_os_str()))
+    {
+        return Err(ask(&format!(
+            "the default output {} would overwrite an input",
+            name.display()
+        )));
+    }
+    Ok(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

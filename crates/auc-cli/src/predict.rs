@@ -8,7 +8,7 @@ use std::time::Instant;
 use auc_core::Label;
 use auc_eval::metrics;
 use auc_learners::Model;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::input::{self, ReadArgs};
 use crate::output::{Error, Sink, is_stdout, line};
@@ -36,7 +36,12 @@ pub(crate) struct PredictArgs {
     /// printed AUC and AP are computed for (default: the model's).
     #[command(flatten)]
     read: ReadArgs,
-    /// Print the AUC/AP summary as one JSON object on stderr instead of a sentence.
+    /// Print one JSON object on stdout: the summary (examples, seconds, AUC, AP, ...).
+    ///
+    /// With `-o FILE` the scores go to the file and the object holds the summary only; with the
+    /// scores on stdout (no `-o`, or `-o -`) the object holds them too, as its first field
+    /// `"scores": [..]`, written as rows are scored (an error at row k leaves the object
+    /// unfinished, with exit code 2).
     #[arg(long)]
     json: bool,
     /// Do not compute the AUC and AP of the file's labels, which keeps every score and label
@@ -133,23 +138,30 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     let no_metrics = a.no_metrics || !scoring.labelled();
     if !a.json {
         if !scoring.labelled() && !a.no_metrics {
-            eprintln!(
-                "auc: {} has no label column: scoring its rows only (no AUC)",
+            crate::notes::note(format_args!(
+                "{} has no label column: scoring its rows only (no AUC)",
                 a.data.display()
-            );
+            ));
         }
         let ignored = scoring.ignored_columns();
         if !ignored.is_empty() {
-            eprintln!(
-                "auc: {} column{} the model does not use {} ignored: {}",
+            crate::notes::note(format_args!(
+                "{} column{} the model does not use {} ignored: {}",
                 ignored.len(),
                 if ignored.len() == 1 { "" } else { "s" },
                 if ignored.len() == 1 { "is" } else { "are" },
                 ignored.join(", ")
-            );
+            ));
         }
     }
-    let mut sink = Sink::create(a.output.as_deref().unwrap_or(Path::new("-")))?;
+    let output = a.output.as_deref().unwrap_or(Path::new("-"));
+    let mut sink = Sink::create(output)?;
+    // With --json and the scores on stdout, they are the first field of the one JSON object.
+    let json_scores = a.json && is_stdout(output);
+    if json_scores {
+        sink.write(b"{\"scores\":[")?;
+    }
+    let mut first = true;
     // Kept for the metrics: the scores, with --proba the probabilities printed, the labels.
     let (mut scores, mut probs, mut labels) = (Vec::new(), Vec::new(), Vec::new());
     let mut text = String::new();
@@ -163,8 +175,16 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
         };
         text.clear();
         for v in if a.proba { &p[..] } else { s } {
-            text.push_str(&auc_core::shortest(*v));
-            text.push('\n');
+            if json_scores {
+                if !first {
+                    text.push(',');
+                }
+                first = false;
+                text.push_str(&auc_core::shortest(*v));
+            } else {
+                text.push_str(&auc_core::shortest(*v));
+                text.push('\n');
+            }
         }
         sink.write(text.as_bytes())
             .map_err(auc_train::Error::Callback)?;
@@ -177,16 +197,15 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
     })?;
     let seconds = start.elapsed().as_secs_f64();
     let (done, positive) = (scored.done, scored.positive);
-    sink.finish()?;
     let unseen = done.seen.unseen_rows;
     if unseen > 0 && !a.json {
-        eprintln!(
-            "auc: {unseen} rows held features past the model's {} (never seen in training): those features were dropped, as they have weight 0 and no fitted scale (--strict-dim refuses such rows)",
+        crate::notes::note(format_args!(
+            "{unseen} rows held features past the model's {} (never seen in training): those features were dropped, as they have weight 0 and no fitted scale (--strict-dim refuses such rows)",
             prep.dim
-        );
+        ));
     }
-    if no_metrics {
-        report_count(&a, done.rows, seconds, unseen);
+    let summary = if no_metrics {
+        report_count(&a, done.rows, seconds, unseen)
     } else {
         report_metrics(
             &a,
@@ -196,7 +215,23 @@ pub(crate) fn predict(a: PredictArgs) -> Result<(), Error> {
             (&positive, &positive_words(&a, prep, &positive)),
             seconds,
             unseen,
-        );
+        )
+    };
+    if let Some(summary) = summary {
+        let text = summary.to_string();
+        if json_scores {
+            // The summary's fields follow the scores in the same object.
+            let fields = text.strip_prefix('{').unwrap_or(&text);
+            sink.write(b"],")?;
+            sink.write(fields.as_bytes())?;
+            sink.write(b"\n")?;
+            sink.finish()?;
+        } else {
+            sink.finish()?;
+            line(text)?;
+        }
+    } else {
+        sink.finish()?;
     }
     Ok(())
 }
@@ -212,19 +247,16 @@ fn positive_words(a: &PredictArgs, prep: &auc_prep::Preparation, positive: &[f64
 }
 
 /// The number of rows scored, when no metrics are computed.
-fn report_count(a: &PredictArgs, n: u64, seconds: f64, unseen: u64) {
+fn report_count(a: &PredictArgs, n: u64, seconds: f64, unseen: u64) -> Option<Value> {
     if a.json {
-        eprintln!(
-            "{}",
-            json!({"examples": n, "seconds": seconds, "unseen_feature_rows": unseen})
-        );
-    } else {
-        eprintln!("auc: {n} examples scored in {seconds:.3} s");
+        return Some(json!({"examples": n, "seconds": seconds, "unseen_feature_rows": unseen}));
     }
+    crate::notes::note(format_args!("{n} examples scored in {seconds:.3} s"));
+    None
 }
 
-/// AUC and AP on stderr when the file's labels hold both classes.
-/// With `probs` (`--proba`) also their log loss and Brier score.
+/// AUC and AP when the file's labels hold both classes, as a note on stderr or, with `--json`,
+/// returned as the summary object. With `probs` (`--proba`) also their log loss and Brier score.
 fn report_metrics(
     a: &PredictArgs,
     scores: &[f64],
@@ -233,7 +265,7 @@ fn report_metrics(
     (positive, positive_words): (&[f64], &str),
     seconds: f64,
     unseen: u64,
-) {
+) -> Option<Value> {
     let n = scores.len();
     let metrics = metrics::auc(scores, labels)
         .and_then(|auc| Ok((auc, metrics::average_precision(scores, labels)?)));
@@ -252,21 +284,21 @@ fn report_metrics(
             out["log_loss"] = json!(log_loss);
             out["brier"] = json!(brier);
         }
-        eprintln!("{out}");
-        return;
+        return Some(out);
     }
     let loss_text = losses.map_or_else(String::new, |(l, b)| {
         format!("; log loss {l:.6}, Brier score {b:.6} of the probabilities")
     });
     match metrics {
-        Ok((auc, ap)) => eprintln!(
-            "auc: {n} examples scored in {seconds:.3} s; AUC {auc:.6}, AP {ap:.6}{loss_text} against the file's labels (positive class {})",
+        Ok((auc, ap)) => crate::notes::note(format_args!(
+            "{n} examples scored in {seconds:.3} s; AUC {auc:.6}, AP {ap:.6}{loss_text} against the file's labels (positive class {})",
             positive_words
-        ),
-        Err(_) => eprintln!(
-            "auc: {n} examples scored in {seconds:.3} s (the file's labels hold one class: no AUC){loss_text}"
-        ),
+        )),
+        Err(_) => crate::notes::note(format_args!(
+            "{n} examples scored in {seconds:.3} s (the file's labels hold one class: no AUC){loss_text}"
+        )),
     }
+    None
 }
 
 /// A table column in words: `income (number, missing filled)`, `color (3 categories)`.

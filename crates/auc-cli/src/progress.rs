@@ -28,7 +28,7 @@ impl Bar {
             bar,
             start: Instant::now(),
             shown: AtomicBool::new(false),
-            enabled: std::io::stderr().is_terminal(),
+            enabled: std::io::stderr().is_terminal() && !crate::notes::quiet(),
         }
     }
 
@@ -196,11 +196,11 @@ impl auc_stream::Report for Stderr {
     }
 
     fn note(&self, text: &str) {
-        eprintln!("auc: {text}");
+        crate::notes::note(text);
     }
 
     fn warning(&self, text: &str) {
-        eprintln!("auc: warning: {text}");
+        crate::notes::warning(text);
     }
 
     fn between_passes(&self) {

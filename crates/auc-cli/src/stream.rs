@@ -107,27 +107,27 @@ pub(crate) fn stream(a: StreamArgs) -> Result<(), Error> {
     run.header()?;
     run.point(examples)?;
     if run.non_finite > 0 {
-        eprintln!(
-            "auc: warning: {} scores were not finite (features too large unscaled?) and are left out of the AUC",
+        crate::notes::warning(format_args!(
+            "{} scores were not finite (features too large unscaled?) and are left out of the AUC",
             run.non_finite
-        );
+        ));
     }
     if run.skipped > 0 {
-        eprintln!(
-            "auc: {} checkpoints came before both classes had appeared, so no AUC is defined there (the learner still trained on those examples)",
+        crate::notes::note(format_args!(
+            "{} checkpoints came before both classes had appeared, so no AUC is defined there (the learner still trained on those examples)",
             run.skipped
-        );
+        ));
     }
     let error_bound = match run.window {
         Some(_) => 0.0,
         None => run.auc.error_bound(),
     };
     if error_bound > 0.0 {
-        eprintln!(
-            "auc: past {} scores the older ones are folded into at most {} intervals: each AUC so far is within {error_bound:.2e} of the exact one (--exact-auc keeps every score)",
+        crate::notes::note(format_args!(
+            "past {} scores the older ones are folded into at most {} intervals: each AUC so far is within {error_bound:.2e} of the exact one (--exact-auc keeps every score)",
             RunningAuc::DEFAULT_EXACT,
             RunningAuc::DEFAULT_BINS
-        );
+        ));
     }
     let diverged = &model.training.diverged;
     if let Some(path) = &a.svg {

@@ -25,8 +25,11 @@ pub(crate) struct TrainArgs {
     #[arg(required = true)]
     data: Vec<PathBuf>,
     /// The model file to write (atomically; `-` writes it to stdout).
+    ///
+    /// Default: the first input's name with the extension `.auc`, in the current folder
+    /// (`data/heart.csv` -> `heart.auc`); standard input needs `-o`.
     #[arg(short = 'o', long)]
-    output: PathBuf,
+    output: Option<PathBuf>,
     /// Algorithm name (see `auc algos`); taken from the model with --resume. Every parameter
     /// has a default (`auc algos` lists them). Without it (and without --resume): the blend of
     /// a Nystroem-kernel model and boosted trees, the best default measured
@@ -64,9 +67,14 @@ pub(crate) struct TrainArgs {
 }
 
 pub(crate) fn train(a: TrainArgs) -> Result<(), Error> {
+    // Resolved first: a run that cannot name its model file stops before it trains.
+    let output = match &a.output {
+        Some(path) => path.clone(),
+        None => crate::output::default_output(&a.data, "auc")?,
+    };
     let request = a.request()?;
     let outcome = auc_train::train(request, &Stderr)?;
-    save(&a, &outcome)
+    save(&a, &output, &outcome)
 }
 
 impl TrainArgs {
@@ -138,12 +146,12 @@ impl TrainArgs {
 }
 
 /// Writes the model (read back first) and reports the run.
-fn save(a: &TrainArgs, out: &TrainOutcome) -> Result<(), Error> {
+fn save(a: &TrainArgs, output: &std::path::Path, out: &TrainOutcome) -> Result<(), Error> {
     let model = &out.model;
     let bytes = model.to_checked_bytes()?;
-    write_atomic(&a.output, &bytes)?;
+    write_atomic(output, &bytes)?;
     if let Some(note) = a.learn.read.label_note(&model.preparation.reading) {
-        eprintln!("{note}");
+        crate::notes::note(note);
     }
     let t = &model.training;
     let cert = certificate(model.state.as_ref(), model.algorithm.name);
@@ -151,8 +159,8 @@ fn save(a: &TrainArgs, out: &TrainOutcome) -> Result<(), Error> {
         .moment_seconds
         .map(|m| format!(" (moment pass {:.2} s, solve {:.3} s)", m.pass, m.solve))
         .unwrap_or_default();
-    eprintln!(
-        "auc: trained {} ({}) on {} examples ({} positive, {} negative; {} in all), {} in {:.2} s{parts}{} -> {} ({} bytes)",
+    crate::notes::note(format_args!(
+        "trained {} ({}) on {} examples ({} positive, {} negative; {} in all), {} in {:.2} s{parts}{} -> {} ({} bytes)",
         model.algorithm.name,
         model.params(),
         t.examples,
@@ -165,9 +173,9 @@ fn save(a: &TrainArgs, out: &TrainOutcome) -> Result<(), Error> {
             .as_deref()
             .map(|s| format!(": {s}"))
             .unwrap_or_default(),
-        a.output.display(),
+        output.display(),
         bytes.len()
-    );
+    ));
     if a.json {
         let mut record = json!({
             "algo": model.algorithm.name,
@@ -185,7 +193,7 @@ fn save(a: &TrainArgs, out: &TrainOutcome) -> Result<(), Error> {
             "certificate": cert.map(|c| c.to_json()),
             "calibration": model.calibration.as_ref().map(|c| c.describe()),
             "seconds": out.seconds,
-            "output": a.output.display().to_string(),
+            "output": output.display().to_string(),
             "bytes": bytes.len(),
         });
         if let Some(m) = out.moment_seconds {

@@ -124,10 +124,10 @@ impl LearnArgs {
 pub(crate) fn certificate(state: &dyn Trained, algo: &str) -> Option<Certificate> {
     let cert = state.certificate()?;
     if !cert.converged {
-        eprintln!(
-            "auc: warning: {algo} stopped after {} solver steps without meeting its tolerance: the certificate only guarantees ||w - w*|| <= {:.3e} (tolerance {:.1e}); the model is saved, but it is not the exact minimizer (see max_steps)",
+        crate::notes::warning(format_args!(
+            "{algo} stopped after {} solver steps without meeting its tolerance: the certificate only guarantees ||w - w*|| <= {:.3e} (tolerance {:.1e}); the model is saved, but it is not the exact minimizer (see max_steps)",
             cert.solver_steps, cert.distance_bound, cert.tolerance,
-        );
+        ));
     }
     Some(cert)
 }

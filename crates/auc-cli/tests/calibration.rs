@@ -48,7 +48,13 @@ fn calibrated_models_print_probabilities_that_follow_the_scores() {
         let scores = numbers(&stdout(&auc(&["predict", "-m", m, &h])));
         let o = auc(&["predict", "-m", m, &h, "--proba", "--json"]);
         ok(&o, "predict --proba");
-        let probs = numbers(&stdout(&o));
+        let summary: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        let probs: Vec<f64> = summary["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
         assert_eq!(probs.len(), scores.len());
         assert!(probs.iter().all(|p| (0.0..=1.0).contains(p)));
         // Both calibrations are non-decreasing in the score (heart's scores rank positives
@@ -56,8 +62,6 @@ fn calibrated_models_print_probabilities_that_follow_the_scores() {
         let mut pairs: Vec<(f64, f64)> = scores.iter().copied().zip(probs).collect();
         pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
         assert!(pairs.windows(2).all(|w| w[0].1 <= w[1].1 + 1e-15), "{algo}");
-        let summary: serde_json::Value =
-            serde_json::from_str(stderr(&o).lines().last().unwrap()).unwrap();
         let (ll, brier) = (
             summary["log_loss"].as_f64().unwrap(),
             summary["brier"].as_f64().unwrap(),
@@ -350,5 +354,51 @@ fn prequential_calibration_is_platt_on_the_test_then_train_scores() {
             m,
         ],
         "--calibrate-on prequential needs a one-pass learner",
+    );
+}
+
+/// `--tune --calibrate` runs one cross-validation: the calibration is fitted on the held-out
+/// scores the tuning kept for the parameters it chose, unless the calibration asks for other
+/// folds; either way the probabilities follow the scores.
+#[test]
+fn tuning_and_calibration_share_one_cross_validation() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = heart();
+    let m = dir.path().join("m.auc");
+    let m = m.to_str().unwrap();
+    let train = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--algo",
+            "opauc",
+            "--tune",
+            "--grid",
+            "lambda=2^-8,2^-4",
+            "--calibrate",
+            "sigmoid",
+            &h,
+            "-o",
+            m,
+        ];
+        args.extend_from_slice(extra);
+        let o = auc(&args);
+        ok(&o, "train --tune --calibrate");
+        stderr(&o)
+    };
+    let shared = train(&[]);
+    assert!(
+        shared.contains("held-out scores of --tune's 5-fold cross-validation"),
+        "{shared}"
+    );
+    let scores = numbers(&stdout(&auc(&["predict", "-m", m, &h])));
+    let probs = numbers(&stdout(&auc(&["predict", "-m", m, &h, "--proba"])));
+    let mut pairs: Vec<(f64, f64)> = scores.into_iter().zip(probs).collect();
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert!(pairs.windows(2).all(|w| w[0].1 <= w[1].1 + 1e-15));
+    assert!(pairs[0].1 < 0.3 && pairs[pairs.len() - 1].1 > 0.7);
+    let own = train(&["--calibration-folds", "3"]);
+    assert!(
+        own.contains("held-out scores of 3-fold cross-validation"),
+        "{own}"
     );
 }

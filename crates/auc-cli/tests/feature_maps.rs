@@ -572,8 +572,7 @@ fn one_hot_and_poly2_learn_pairs_of_codes_and_cv_sizes_the_mapped_learner() {
         ok(&auc(&args), "train");
         let o = auc(&["predict", "-m", ms, d, "--json", "-o", "-"]);
         ok(&o, "predict");
-        let err = stderr(&o);
-        let v: serde_json::Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
         v["auc"].as_f64().unwrap()
     };
     let linear = train_auc(&[]);

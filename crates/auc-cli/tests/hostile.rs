@@ -458,9 +458,9 @@ fn hostile_11_predict_scores_features_the_model_never_saw() {
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(
-            stderr(&o).contains("\"unseen_feature_rows\":2"),
+            stdout(&o).contains("\"unseen_feature_rows\":2"),
             "{}",
-            stderr(&o)
+            stdout(&o)
         );
         check_fails(
             &["predict", "-m", path(&m), path(&wide), "--strict-dim"],
@@ -1016,7 +1016,7 @@ fn hostile_12_unscaled_values_whose_squares_overflow_are_refused() {
             "--json",
         ]);
         assert!(o.status.success(), "{algo}: {}", stderr(&o));
-        let report: serde_json::Value = serde_json::from_slice(&o.stderr).unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(report["auc"], 1.0, "{algo}: {report}");
     }
     // At the limit the values are read unscaled and learned from.

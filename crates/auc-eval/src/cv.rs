@@ -62,6 +62,7 @@ pub use crate::error::EvalError;
 use crate::folds::{FoldError, Split, derive_seed, repeated_stratified_kfold, stratified_kfold};
 use crate::metrics::{MetricError, auc, average_precision};
 use crate::partial::{check_max_fpr, partial_auc};
+pub use crate::record::{RunRecord, Summary, summarize};
 use crate::scoring_rules;
 
 /// Seed-path tag: inner fold assignment of an outer training part.
@@ -190,150 +191,6 @@ impl fmt::Debug for Algo<'_> {
     }
 }
 
-/// The outcome of one outer split (one "run" of the papers' tables).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RunRecord {
-    /// Position in the returned list, `0..R*K`.
-    pub run: usize,
-    /// Repetition (0-based).
-    pub repeat: usize,
-    /// Outer fold (0-based; always 0 for [`holdout`]).
-    pub fold: usize,
-    /// Test AUC of the final model.
-    pub auc: f64,
-    /// Test average precision of the final model.
-    pub ap: f64,
-    /// Test partial AUC up to [`CvConfig::max_fpr`] (standardized), when one was asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pauc: Option<f64>,
-    /// DeLong's interval `[lower, upper]` of the test AUC at [`CvConfig::ci_level`], when one
-    /// was asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub auc_ci: Option<[f64; 2]>,
-    /// DeLong's standard error of the test AUC, with [`CvConfig::ci_level`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub auc_se: Option<f64>,
-    /// Test log loss of the calibrated probabilities, with [`CvConfig::calibration`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub log_loss: Option<f64>,
-    /// Test Brier score of the calibrated probabilities, with [`CvConfig::calibration`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub brier: Option<f64>,
-    /// The parameters chosen (the full set, base included).
-    pub params: ParamMap,
-    /// Mean inner validation AUC of the chosen parameters; `None` when there was no choice.
-    pub inner_auc: Option<f64>,
-    /// Wall-clock seconds of the final fit (with the scoring of the test part, which a
-    /// transductive fit does in the same step).
-    pub train_seconds: f64,
-    /// Seconds spent in this split's inner CV, summed over its fit-and-score jobs (0 without
-    /// inner CV). With several threads this is compute time, not elapsed time.
-    pub search_seconds: f64,
-    /// Number of candidate parameter sets.
-    pub grid_points: usize,
-    /// Training examples of the final fit.
-    pub n_train: usize,
-    /// Test examples.
-    pub n_test: usize,
-    /// Whether the final fit left the region its theory allows ([`auc_core::Scorer::divergence`]):
-    /// its scores are not to be trusted.
-    pub diverged: bool,
-    /// What the divergence was and which parameter to change, when it diverged.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub divergence: Option<String>,
-}
-
-/// Mean and spread of a list of [`RunRecord`]s.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Summary {
-    /// Number of runs.
-    pub runs: usize,
-    /// Mean test AUC.
-    pub auc_mean: f64,
-    /// Sample standard deviation (divide by $n - 1$) of the test AUC; 0 for one run.
-    pub auc_std: f64,
-    /// Mean test AP.
-    pub ap_mean: f64,
-    /// Sample standard deviation of the test AP; 0 for one run.
-    pub ap_std: f64,
-    /// Mean test partial AUC, when every run has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pauc_mean: Option<f64>,
-    /// Sample standard deviation of the test partial AUC, when every run has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pauc_std: Option<f64>,
-    /// Mean test log loss, when every run has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub log_loss_mean: Option<f64>,
-    /// Sample standard deviation of the test log loss, when every run has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub log_loss_std: Option<f64>,
-    /// Mean test Brier score, when every run has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub brier_mean: Option<f64>,
-    /// Sample standard deviation of the test Brier score, when every run has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub brier_std: Option<f64>,
-    /// Mean seconds of a final fit.
-    pub train_seconds_mean: f64,
-    /// Candidate parameter sets per run (the largest over the runs).
-    pub grid_points: usize,
-    /// Total compute seconds: every final fit plus every inner-CV job.
-    pub total_seconds: f64,
-    /// Runs whose final fit diverged.
-    pub diverged_runs: usize,
-}
-
-/// Mean and sample standard deviation; `(0, 0)` for no values, std 0 for one value.
-fn mean_std(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
-    let n = values.clone().count();
-    if n == 0 {
-        return (0.0, 0.0);
-    }
-    let mean = values.clone().sum::<f64>() / n as f64;
-    if n == 1 {
-        return (mean, 0.0);
-    }
-    let ss: f64 = values.map(|v| (v - mean) * (v - mean)).sum();
-    (mean, (ss / (n - 1) as f64).sqrt())
-}
-
-/// Summarizes runs: means, sample standard deviations and costs. No runs give all zeros.
-pub fn summarize(records: &[RunRecord]) -> Summary {
-    let (auc_mean, auc_std) = mean_std(records.iter().map(|r| r.auc));
-    let (ap_mean, ap_std) = mean_std(records.iter().map(|r| r.ap));
-    let (train_seconds_mean, _) = mean_std(records.iter().map(|r| r.train_seconds));
-    let optional = |field: fn(&RunRecord) -> Option<f64>| {
-        let values: Option<Vec<f64>> = records.iter().map(field).collect();
-        values
-            .filter(|v| !v.is_empty())
-            .map(|v| mean_std(v.into_iter()))
-    };
-    let pauc = optional(|r| r.pauc);
-    let log_loss = optional(|r| r.log_loss);
-    let brier = optional(|r| r.brier);
-    Summary {
-        runs: records.len(),
-        auc_mean,
-        auc_std,
-        ap_mean,
-        ap_std,
-        pauc_mean: pauc.map(|p| p.0),
-        pauc_std: pauc.map(|p| p.1),
-        log_loss_mean: log_loss.map(|p| p.0),
-        log_loss_std: log_loss.map(|p| p.1),
-        brier_mean: brier.map(|p| p.0),
-        brier_std: brier.map(|p| p.1),
-        train_seconds_mean,
-        grid_points: records.iter().map(|r| r.grid_points).max().unwrap_or(0),
-        total_seconds: records
-            .iter()
-            .map(|r| r.train_seconds + r.search_seconds)
-            .sum(),
-        diverged_runs: records.iter().filter(|r| r.diverged).count(),
-    }
-}
-
 /// Progress reports, for a progress bar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress {
@@ -417,12 +274,20 @@ pub struct Tuned {
     pub grid_points: usize,
     /// Compute seconds of the search, summed over its fit-and-score jobs.
     pub seconds: f64,
+    /// With [`CvConfig::calibration`] on [`CvConfig::inner_folds`] folds: the chosen
+    /// candidate's score of every row by its fit on the folds without the row, in row order,
+    /// which is what the calibration is fitted on ([`crate::calibration_cv`]), so `auc train
+    /// --tune --calibrate` runs one cross-validation, not two. `None` otherwise, and when there
+    /// was nothing to choose.
+    pub held_out: Option<Vec<f64>>,
 }
 
 /// The inner search of the protocol on all of `data`: stratified `cfg.inner_folds`-fold CV of
 /// every candidate (each training part fed in a seeded order, scaled on itself, as in
 /// [`nested_cv`]) and the candidate with the best mean validation AUC (ties: the first in grid
-/// order). What `auc train --tune` runs before fitting the model it saves.
+/// order). What `auc train --tune` runs before fitting the model it saves; with a calibration
+/// asked for on as many folds, it keeps the chosen candidate's held-out scores
+/// ([`Tuned::held_out`]).
 ///
 /// Errors as [`nested_cv`]; a class with fewer than `cfg.inner_folds` rows cannot be split.
 pub fn tune(
@@ -442,6 +307,7 @@ pub fn tune(
             mean_auc: None,
             grid_points: 1,
             seconds: 0.0,
+            held_out: None,
         });
     }
     if cfg.inner_folds < 2 {
@@ -462,15 +328,17 @@ pub fn tune(
         inner,
     };
     progress(Progress::Total((cfg.inner_folds * candidates.len()) as u64));
-    let (choice, seconds) = inner_search(data, &[plan], &fits, &candidates, cfg, progress)?
+    let keep = cfg.calibration.is_some_and(|c| c.folds == cfg.inner_folds);
+    let searched = inner_search(data, &[plan], &fits, &candidates, cfg, keep, progress)?
         .pop()
         .expect("one plan gives one choice");
-    match choice {
+    match searched.choice {
         Choice::Best { index, mean_auc } => Ok(Tuned {
             params: candidates[index].clone(),
             mean_auc: Some(mean_auc),
             grid_points: candidates.len(),
-            seconds,
+            seconds: searched.seconds,
+            held_out: searched.held_out,
         }),
         Choice::Only => unreachable!("more than one candidate"),
         Choice::NoneUsable => Err(EvalError::NoUsableParams { repeat: 0, fold: 0 }),
@@ -560,9 +428,19 @@ struct OuterPlan {
     inner: Vec<Vec<usize>>,
 }
 
-/// Outcome of one inner job: the validation AUC (`None` if the scores were not finite) and the
-/// seconds it took.
-type InnerOutcome = Result<(Option<f64>, f64), EvalError>;
+/// Outcome of one inner job: the validation AUC (`None` if the scores were not finite), the
+/// seconds it took, and the validation scores when they are kept.
+type InnerOutcome = Result<(Option<f64>, f64, Option<Vec<f64>>), EvalError>;
+
+/// What the inner search of one outer plan found.
+struct Searched {
+    choice: Choice,
+    /// Compute seconds of its jobs.
+    seconds: f64,
+    /// The chosen candidate's validation scores of every row of the plan's training part, in
+    /// the order of `split.train`, when kept.
+    held_out: Option<Vec<f64>>,
+}
 
 /// The shared engine of [`nested_cv`] and [`holdout`]: inner CV on `train_src` rows of each
 /// split, final fit, scoring of `test_src` rows.
@@ -645,13 +523,17 @@ fn run_protocol(
         };
     progress(Progress::Total((inner_jobs + plans.len()) as u64));
 
-    let inner = inner_search(train_src, &plans, &fits, &candidates, cfg, progress)?;
+    let inner = inner_search(train_src, &plans, &fits, &candidates, cfg, false, progress)?;
 
     let outer: Vec<Result<RunRecord, EvalError>> = plans
         .par_iter()
         .enumerate()
         .map(|(run, plan)| {
-            let (choice, search_seconds) = &inner[run];
+            let Searched {
+                choice,
+                seconds: search_seconds,
+                ..
+            } = &inner[run];
             let (best, inner_auc) = match choice {
                 Choice::Only => (0, None),
                 Choice::Best { index, mean_auc } => (*index, Some(*mean_auc)),
@@ -716,17 +598,27 @@ enum Choice {
 }
 
 /// Runs every (outer split, inner fold, candidate) job in parallel and picks each split's best
-/// candidate. Returns one `(choice, seconds)` per split.
+/// candidate. Returns what each split's search found; with `keep`, the chosen candidate's
+/// validation scores too (every job's scores are held until the choice: $n G$ numbers).
+#[allow(clippy::too_many_arguments)] // The protocol's pieces, passed as they are.
 fn inner_search(
     train_src: &Dataset,
     plans: &[OuterPlan],
     fits: &[Box<dyn DynFit>],
     candidates: &[ParamMap],
     cfg: &CvConfig,
+    keep: bool,
     progress: &(dyn Fn(Progress) + Sync),
-) -> Result<Vec<(Choice, f64)>, EvalError> {
+) -> Result<Vec<Searched>, EvalError> {
     if candidates.len() <= 1 {
-        return Ok(plans.iter().map(|_| (Choice::Only, 0.0)).collect());
+        return Ok(plans
+            .iter()
+            .map(|_| Searched {
+                choice: Choice::Only,
+                seconds: 0.0,
+                held_out: None,
+            })
+            .collect());
     }
     let (k_in, g) = (cfg.inner_folds, candidates.len());
     let slots: Vec<Slot> = (0..plans.len() * k_in).map(|_| Slot::new(g)).collect();
@@ -755,9 +647,11 @@ fn inner_search(
                     ],
                 );
                 let result = data
-                    .and_then(|data| validation_auc(&data, fits[cand].as_ref(), seed, plan, j))
+                    .and_then(|data| {
+                        validation_auc(&data, fits[cand].as_ref(), seed, plan, j, keep)
+                    })
                     .map_err(|e| with_params(e, &candidates[cand]))
-                    .map(|a| (a, start.elapsed().as_secs_f64()));
+                    .map(|(a, scores)| (a, start.elapsed().as_secs_f64(), scores));
                 if result.is_err() {
                     failed.store(true, Ordering::Relaxed);
                 }
@@ -771,15 +665,21 @@ fn inner_search(
 
     let mut sums = vec![Some(0.0f64); plans.len() * g];
     let mut seconds = vec![0.0f64; plans.len()];
+    // With `keep`: each job's validation scores, by job.
+    let mut kept: Vec<Option<Vec<f64>>> = Vec::new();
     for (job, out) in outcomes.into_iter().enumerate() {
         let Some(out) = out else { continue };
-        let (a, secs) = out?;
+        let (a, secs, scores) = out?;
         let (s, cand) = (job / (g * k_in), job % g);
         seconds[s] += secs;
         let sum = &mut sums[s * g + cand];
         *sum = sum.zip(a).map(|(x, y)| x + y);
+        if keep {
+            kept.resize(job + 1, None);
+            kept[job] = scores;
+        }
     }
-    Ok((0..plans.len())
+    let choices: Vec<(Choice, f64)> = (0..plans.len())
         .map(|s| {
             let mut choice = Choice::NoneUsable;
             for (cand, sum) in sums[s * g..(s + 1) * g].iter().enumerate() {
@@ -799,7 +699,45 @@ fn inner_search(
             }
             (choice, seconds[s])
         })
+        .collect();
+    Ok(choices
+        .into_iter()
+        .enumerate()
+        .map(|(s, (choice, seconds))| {
+            let held_out = match choice {
+                Choice::Best { index, .. } if keep => {
+                    held_out_of(&plans[s], k_in, g, s, index, &mut kept)
+                }
+                _ => None,
+            };
+            Searched {
+                choice,
+                seconds,
+                held_out,
+            }
+        })
         .collect())
+}
+
+/// Candidate `cand`'s validation scores of plan `s` from the kept jobs' scores, placed at each
+/// row's position in the plan's training part; `None` if a job kept none.
+fn held_out_of(
+    plan: &OuterPlan,
+    k_in: usize,
+    g: usize,
+    s: usize,
+    cand: usize,
+    kept: &mut [Option<Vec<f64>>],
+) -> Option<Vec<f64>> {
+    let mut scores = vec![0.0; plan.split.train.len()];
+    for (j, positions) in plan.inner.iter().enumerate() {
+        let job = (s * k_in + j) * g + cand;
+        let part = kept.get_mut(job)?.take()?;
+        for (&p, v) in positions.iter().zip(part) {
+            scores[p] = v;
+        }
+    }
+    Some(scores)
 }
 
 /// Inner fold `j` of an outer split: training rows in a seeded order, scaled on themselves, and
@@ -847,16 +785,18 @@ fn validation_auc(
     seed: u64,
     split: &Split,
     j: usize,
-) -> Result<Option<f64>, EvalError> {
+    keep: bool,
+) -> Result<(Option<f64>, Option<Vec<f64>>), EvalError> {
     let fitted = fit
         .fit_transductive(&data.train, &data.eval, seed)
         .map_err(|source| EvalError::Fit {
             params: ParamMap::new(),
             source,
         })?;
+    let kept = |a| (a, keep.then(|| fitted.scores.clone()));
     match auc(&fitted.scores, data.eval.labels()) {
-        Ok(a) => Ok(Some(a)),
-        Err(MetricError::NonFinite { .. }) => Ok(None),
+        Ok(a) => Ok(kept(Some(a))),
+        Err(MetricError::NonFinite { .. }) => Ok(kept(None)),
         Err(source) => Err(EvalError::Metric {
             context: format!(
                 "validation part of inner fold {j}, repeat {}, fold {}",
@@ -950,77 +890,5 @@ fn final_fit(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn record(auc: f64, ap: f64) -> RunRecord {
-        RunRecord {
-            run: 0,
-            repeat: 0,
-            fold: 0,
-            auc,
-            ap,
-            pauc: None,
-            auc_ci: None,
-            auc_se: None,
-            log_loss: None,
-            brier: None,
-            params: ParamMap::new(),
-            inner_auc: None,
-            train_seconds: 1.0,
-            search_seconds: 2.0,
-            grid_points: 3,
-            n_train: 4,
-            diverged: false,
-            divergence: None,
-            n_test: 2,
-        }
-    }
-
-    #[test]
-    fn summary_uses_the_sample_standard_deviation() {
-        // AUCs 0.6, 0.8, 1.0: mean 0.8, squared deviations 0.04 + 0 + 0.04, / (3 - 1) -> 0.04.
-        let rs = [record(0.6, 0.5), record(0.8, 0.5), record(1.0, 0.5)];
-        let s = summarize(&rs);
-        assert_eq!(s.runs, 3);
-        assert!((s.auc_mean - 0.8).abs() < 1e-15);
-        assert!((s.auc_std - 0.2).abs() < 1e-15);
-        assert!(s.ap_std.abs() < 1e-15);
-        assert_eq!((s.pauc_mean, s.pauc_std), (None, None));
-        let with = |pauc| RunRecord {
-            pauc: Some(pauc),
-            ..record(0.5, 0.5)
-        };
-        let p = summarize(&[with(0.6), with(0.8), with(1.0)]);
-        assert!((p.pauc_mean.unwrap() - 0.8).abs() < 1e-15);
-        assert!((p.pauc_std.unwrap() - 0.2).abs() < 1e-15);
-        // One run without a partial AUC leaves the summary without one.
-        assert_eq!(summarize(&[with(0.6), rs[0].clone()]).pauc_mean, None);
-        assert_eq!(s.grid_points, 3);
-        assert!((s.total_seconds - 9.0).abs() < 1e-12);
-        let one = summarize(&rs[..1]);
-        assert_eq!(one.auc_std.to_bits(), 0f64.to_bits());
-        assert_eq!(summarize(&[]).runs, 0);
-    }
-
-    #[test]
-    fn errors_name_what_went_wrong() {
-        let e = EvalError::Folds {
-            class: Label::Pos,
-            count: 3,
-            k: 5,
-            part: "the data".into(),
-        };
-        assert_eq!(
-            e.to_string(),
-            "cannot make 5 stratified folds of the data: class +1 has only 3 example(s), fewer than 5"
-        );
-        let params: ParamMap = [("eta", -1.0)].into_iter().collect();
-        let e = EvalError::Fit {
-            params,
-            source: FitError::SingleClass,
-        };
-        assert_eq!(e.to_string(), "training with parameters eta=-1 failed");
-        assert!(std::error::Error::source(&e).is_some());
-    }
-}
+#[path = "cv_tests.rs"]
+mod tests;

@@ -12,6 +12,7 @@ pub mod curve;
 pub mod cv;
 mod error;
 pub mod grid;
+mod record;
 pub mod stats;
 
 pub use auc_metrics::{

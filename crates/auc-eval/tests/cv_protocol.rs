@@ -814,3 +814,70 @@ fn max_fpr_adds_the_partial_auc_and_nothing_else() {
     };
     assert!(nested_cv(&data, &algo, &bad, &quiet).is_err());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tuning with a calibration: the chosen candidate's held-out scores are kept.
+
+/// The chosen candidate's held-out scores are the same whatever its place in the grid (the job
+/// bookkeeping picks its own scores), they rank the classes as the good candidate does (each at
+/// its own row: a misplaced score would rank at chance), and none are kept unless a calibration
+/// on as many folds is asked for.
+#[test]
+fn tune_keeps_the_chosen_candidates_held_out_scores_for_a_calibration() {
+    use auc_eval::calibration::CalibrationKind;
+    use auc_eval::calibration_cv::CalibrationSpec;
+    use auc_eval::cv::tune;
+    let data = two_gaussians(20, 40, 5);
+    let cfg = CvConfig {
+        scaling: auc_data::Scaling::None,
+        calibration: Some(CalibrationSpec {
+            kind: CalibrationKind::Sigmoid,
+            folds: 3,
+        }),
+        ..small_cfg()
+    };
+    let run = |g: Vec<ParamMap>, cfg: &CvConfig| {
+        let algo = Algo {
+            base: ParamMap::new(),
+            grid: g,
+            make: &make_drift,
+        };
+        tune(&data, &algo, cfg, &quiet).unwrap()
+    };
+    let good_last = run(grid(&[("sign", &[-1.0, 1.0])]), &cfg);
+    let good_first = run(grid(&[("sign", &[1.0, -1.0]), ("gain", &[1.0, 2.0])]), &cfg);
+    assert_eq!(
+        good_last.params.get("sign").and_then(|v| v.as_f64()),
+        Some(1.0)
+    );
+    let (a, b) = (good_last.held_out.unwrap(), good_first.held_out.unwrap());
+    assert_eq!(a.len(), data.n());
+    assert_eq!(
+        a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        b.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
+    let pooled = auc_eval::metrics::auc(&a, data.labels()).unwrap();
+    assert!(pooled > 0.8, "pooled held-out AUC {pooled}");
+    // Other fold counts, or no calibration: nothing kept.
+    let other = CvConfig {
+        calibration: Some(CalibrationSpec {
+            kind: CalibrationKind::Sigmoid,
+            folds: 5,
+        }),
+        ..cfg
+    };
+    assert!(
+        run(grid(&[("sign", &[-1.0, 1.0])]), &other)
+            .held_out
+            .is_none()
+    );
+    let none = CvConfig {
+        calibration: None,
+        ..cfg
+    };
+    assert!(
+        run(grid(&[("sign", &[-1.0, 1.0])]), &none)
+            .held_out
+            .is_none()
+    );
+}

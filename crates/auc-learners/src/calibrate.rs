@@ -28,7 +28,8 @@ pub fn calibration_bytes(
 
 /// Fits `spec`'s calibration of `config` (with `average`: of its averaged iterates) on the
 /// prepared `data`, returning it with the folds used ([`CalibrationSpec::fit`]). The model the
-/// caller saves is fitted on all of `data`.
+/// caller saves is fitted on all of `data`. `fold_done` is called as each fold is scored (a
+/// progress bar's tick).
 ///
 /// # Errors
 /// A class with fewer than 2 rows, a failed fit, or held-out scores that are not finite
@@ -39,7 +40,8 @@ pub fn fit_calibration(
     average: bool,
     data: &Dataset,
     seed: u64,
+    fold_done: &(dyn Fn() + Sync),
 ) -> Result<(Calibration, usize), HeldOutError> {
     let procedure = config.procedure(average).map_err(HeldOutError::Param)?;
-    spec.fit(data, procedure.as_ref(), &config.params(), seed)
+    spec.fit_reporting(data, procedure.as_ref(), &config.params(), seed, fold_done)
 }

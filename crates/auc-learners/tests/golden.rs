@@ -158,9 +158,10 @@ fn calibrated_golden_models_keep_their_probabilities() {
             let mut m = common::train_default(auc_learners::lookup(name).unwrap());
             let data = common::heart_for(&m);
             let spec = CalibrationSpec::new(kind);
-            let c = auc_learners::fit_calibration(&spec, m.config.as_ref(), false, &data, 0)
-                .unwrap()
-                .0;
+            let c =
+                auc_learners::fit_calibration(&spec, m.config.as_ref(), false, &data, 0, &|| {})
+                    .unwrap()
+                    .0;
             m.calibration = Some(c);
             let scores = m.scores(&data).unwrap();
             std::fs::create_dir_all(&dir).unwrap();

@@ -92,6 +92,22 @@ pub fn held_out_scores(
     folds: usize,
     seed: u64,
 ) -> Result<Vec<f64>, HeldOutError> {
+    held_out_scores_reporting(data, fit, params, folds, seed, &|| {})
+}
+
+/// [`held_out_scores`], calling `fold_done` as each fold's fit has scored its fold (from the
+/// worker that ran it: a progress bar's tick).
+///
+/// # Errors
+/// As [`held_out_scores`].
+pub fn held_out_scores_reporting(
+    data: &Dataset,
+    fit: &dyn DynFit,
+    params: &ParamMap,
+    folds: usize,
+    seed: u64,
+    fold_done: &(dyn Fn() + Sync),
+) -> Result<Vec<f64>, HeldOutError> {
     let parts = stratified_kfold(
         data.labels(),
         folds,
@@ -123,6 +139,7 @@ pub fn held_out_scores(
                     params: params.clone(),
                     source,
                 })?;
+            fold_done();
             Ok(fitted.scores)
         })
         .collect::<Result<Vec<Vec<f64>>, HeldOutError>>()?;
@@ -191,8 +208,23 @@ impl CalibrationSpec {
         params: &ParamMap,
         seed: u64,
     ) -> Result<(Calibration, usize), HeldOutError> {
+        self.fit_reporting(data, fit, params, seed, &|| {})
+    }
+
+    /// [`CalibrationSpec::fit`], calling `fold_done` as each fold is scored.
+    ///
+    /// # Errors
+    /// As [`CalibrationSpec::fit`].
+    pub fn fit_reporting(
+        &self,
+        data: &Dataset,
+        fit: &dyn DynFit,
+        params: &ParamMap,
+        seed: u64,
+        fold_done: &(dyn Fn() + Sync),
+    ) -> Result<(Calibration, usize), HeldOutError> {
         let folds = self.folds_for(data).map_err(HeldOutError::Calibration)?;
-        let scores = held_out_scores(data, fit, params, folds, seed)?;
+        let scores = held_out_scores_reporting(data, fit, params, folds, seed, fold_done)?;
         let c = Calibration::fit(self.kind, &scores, data.labels())
             .map_err(HeldOutError::Calibration)?;
         Ok((c, folds))

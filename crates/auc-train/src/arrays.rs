@@ -136,7 +136,8 @@ fn fit_calibration(
     data: &Dataset,
     opts: &crate::Options,
 ) -> Result<Calibration, Error> {
-    let (c, _) = auc_learners::fit_calibration(spec, config, opts.average, data, opts.seed)?;
+    let (c, _) =
+        auc_learners::fit_calibration(spec, config, opts.average, data, opts.seed, &|| {})?;
     Ok(c)
 }
 

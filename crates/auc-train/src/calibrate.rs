@@ -2,6 +2,7 @@
 //! model did not train on: the held-out scores of a cross-validation ([`on_folds`]) or the
 //! prequential scores of a one-pass learner's pass ([`on_prequential`]).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use auc_core::Dataset;
@@ -32,8 +33,18 @@ pub fn on_folds(
         opts,
     )?;
     let start = Instant::now();
-    let (c, folds) = pool
-        .install(|| auc_learners::fit_calibration(&spec, config, opts.average, data, opts.seed))?;
+    let progress = report.fits();
+    progress.start(
+        "calibration folds",
+        spec.folds_for(data).ok().map(|k| k as u64),
+    );
+    let done = AtomicU64::new(0);
+    let tick = || progress.update(0, done.fetch_add(1, Ordering::Relaxed) + 1);
+    let fitted = pool.install(|| {
+        auc_learners::fit_calibration(&spec, config, opts.average, data, opts.seed, &tick)
+    });
+    progress.finish();
+    let (c, folds) = fitted?;
     let fewer = if folds < spec.folds {
         format!(" (not {}: the smaller class has {folds} rows)", spec.folds)
     } else {
@@ -43,6 +54,25 @@ pub fn on_folds(
         "calibration: {} fitted on the held-out scores of {folds}-fold cross-validation{fewer} ({:.2} s)",
         c.describe(),
         start.elapsed().as_secs_f64()
+    ));
+    Ok(c)
+}
+
+/// Fits `spec`'s calibration on the held-out scores `--tune`'s cross-validation kept for the
+/// parameters it chose (each row scored by the fit on the folds without it, as [`on_folds`]
+/// scores them), and says so: the calibration costs no fit of its own.
+pub fn on_tuning_scores(
+    spec: CalibrationSpec,
+    scores: &[f64],
+    data: &Dataset,
+    report: &dyn Report,
+) -> Result<Calibration, Error> {
+    let c = Calibration::fit(spec.kind, scores, data.labels())
+        .map_err(|e| Error::input(format!("--calibrate: {e}")))?;
+    report.note(&format!(
+        "calibration: {} fitted on the held-out scores of --tune's {}-fold cross-validation at the chosen parameters (no fits of its own)",
+        c.describe(),
+        spec.folds
     ));
     Ok(c)
 }

@@ -80,7 +80,7 @@ impl DefaultLearner {
                 }
             ),
             None => format!(
-                "no --algo: {command} uses {name} (a Nystroem-kernel model and boosted trees, their scores added with a weight chosen by held-out AUC), the best default measured across the shared data sets (docs/results/default-learner.md, docs/results/blend-weight.md); --algo NAME chooses another learner"
+                "no --algo: {command} uses {name}, kernel model + boosted trees, the default measured best (docs/results/default-learner.md); --algo NAME chooses another learner"
             ),
         }
     }

@@ -362,7 +362,8 @@ fn in_memory_route(
         checks::fit_in_memory_limit(algo, given, config, data, opts.average, limit, report)?;
     let tuned = match &req.tune {
         Some(t) => {
-            let tuned = tune::tune(algo, &given, data, t, opts, report)?;
+            let spec = req.calibrate.map(|c| c.spec);
+            let tuned = tune::tune(algo, &given, data, t, spec, opts, report)?;
             config = algo.configure(&tuned.params)?;
             Some(tuned)
         }
@@ -383,8 +384,10 @@ fn in_memory_route(
     if observer.is_none() {
         checks::check_state(state.as_ref(), algo.name)?;
     }
-    let calibration = match req.calibrate {
-        Some(c) => Some(calibrate::on_folds(
+    let held_out = tuned.as_ref().and_then(|t| t.held_out.as_deref());
+    let calibration = match (req.calibrate, held_out) {
+        (Some(c), Some(scores)) => Some(calibrate::on_tuning_scores(c.spec, scores, data, report)?),
+        (Some(c), None) => Some(calibrate::on_folds(
             algo,
             config.as_ref(),
             data,
@@ -392,8 +395,13 @@ fn in_memory_route(
             opts,
             report,
         )?),
-        None => None,
+        (None, _) => None,
     };
+    // The outcome reports what was chosen; the scores served the calibration.
+    let tuned = tuned.map(|t| auc_eval::cv::Tuned {
+        held_out: None,
+        ..t
+    });
     let (positives, negatives) = data.class_counts();
     let in_memory::TrainingData { data, preparation } = loaded;
     // Saving needs the rows no more; it holds several copies of the state (GAM-CVM keeps its

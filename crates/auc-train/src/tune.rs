@@ -31,12 +31,15 @@ pub fn grid_points(algo: &Algorithm, axes: &[String]) -> Result<Vec<ParamMap>, E
 
 /// Chooses `algo`'s parameters (on top of `given`) by `t.folds`-fold cross-validation of the
 /// prepared `data` over `t`'s grid on the `--threads` pool, and says what it chose. The data is
-/// already scaled and in its training order: the folds see it as is.
+/// already scaled and in its training order: the folds see it as is. With a `calibration` on
+/// `t.folds` folds, the chosen parameters' held-out scores are kept for it
+/// ([`Tuned::held_out`]): one cross-validation serves both.
 pub fn tune(
     algo: &'static Algorithm,
     given: &ParamMap,
     data: &Dataset,
     t: &Tune,
+    calibration: Option<auc_learners::CalibrationSpec>,
     opts: &Options,
     report: &dyn Report,
 ) -> Result<Tuned, Error> {
@@ -48,6 +51,20 @@ pub fn tune(
     let points = grid_points(algo, &axes)?;
     for p in &points {
         algo.configure(&given.merged(p))?;
+    }
+    // The kept held-out scores: every grid point's, until the choice.
+    let calibration = calibration.filter(|c| c.folds == t.folds && points.len() > 1);
+    if calibration.is_some() {
+        auc_stream::memory::check(
+            (data.n() * points.len() * std::mem::size_of::<f64>()) as u64,
+            opts.max_memory,
+            &format!(
+                "the held-out scores of {} grid points on {} rows, kept for --calibrate",
+                points.len(),
+                data.n()
+            ),
+            "use fewer grid points, or --calibration-folds different from --folds (a cross-validation of its own)",
+        )?;
     }
     let average = opts.average;
     let make = move |p: &ParamMap| -> Result<Box<dyn auc_core::DynFit>, auc_core::ParamError> {
@@ -63,6 +80,7 @@ pub fn tune(
         seed: opts.seed,
         scaling: auc_data::Scaling::None,
         unit_norm: false,
+        calibration,
         ..CvConfig::default()
     };
     let progress = report.fits();
