@@ -45,7 +45,10 @@ pub(crate) const EXAMPLES: &[(&str, &[&str])] = &[
     ),
     (
         "compare",
-        &["auc compare --labels data/heart.csv scores.txt scores.txt --json"],
+        &[
+            "auc compare --labels data/heart.csv scores.txt scores.txt",
+            "auc compare --labels data/heart.csv scores.txt scores.txt --level 0.9 --json",
+        ],
     ),
     (
         "model",
