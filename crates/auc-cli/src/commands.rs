@@ -1,7 +1,7 @@
 //! The subcommand table: the flags of `auc` (clap) and the dispatch of each subcommand to its
-//! own file (`info.rs`, `metrics.rs`, `cv.rs`, `curve.rs`, `friedman.rs`, `train.rs`,
-//! `moments.rs`, `predict.rs`, `importance.rs`, `stream.rs`, `algos.rs`) and the shell
-//! completions.
+//! own file (`info.rs`, `metrics.rs`, `compare.rs`, `cv.rs`, `curve.rs`, `friedman.rs`,
+//! `train.rs`, `moments.rs`, `predict.rs`, `importance.rs`, `stream.rs`, `algos.rs`) and the
+//! shell completions.
 
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -30,6 +30,11 @@ enum Command {
     /// Scores one per line; the ROC curve's points (CSV) and plot (SVG); partial and multiclass
     /// AUC.
     Metrics(crate::metrics::MetricsArgs),
+    /// Paired DeLong test of two score files on the same rows.
+    ///
+    /// Both AUCs, their difference with its interval, z and the two-sided p-value (DeLong et
+    /// al. 1988, by Sun and Xu's O(n log n) algorithm).
+    Compare(crate::compare::CompareArgs),
     /// Nested cross-validation: repeated stratified k-fold, inner grid search.
     ///
     /// The protocol of [OAUC sec. 6.3]. Loads the data in memory.
@@ -109,6 +114,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Info(a) => crate::info::info(a),
         Command::Metrics(a) => crate::metrics::metrics_cmd(a),
+        Command::Compare(a) => crate::compare::compare_cmd(a),
         Command::Cv(a) => crate::cv::cv_cmd(a),
         Command::Curve(a) => crate::curve::curve_cmd(a),
         Command::Friedman(a) => crate::friedman::run(&a.table, a.alpha, a.json),

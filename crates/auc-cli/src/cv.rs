@@ -177,6 +177,7 @@ impl RunArgs {
             unit_norm: stages.unit_norm,
             max_train: None,
             max_fpr: None,
+            ci_level: None,
             calibration: None,
         }
     }
@@ -204,6 +205,11 @@ pub(crate) struct CvArgs {
     /// per run and `pauc_mean` / `pauc_std` in the summary.
     #[arg(long, value_name = "B")]
     pub(crate) max_fpr: Option<f64>,
+    /// Also give each test part's AUC DeLong's confidence interval (DeLong et al. 1988; Sun and
+    /// Xu's algorithm) at level L (default 0.95): `auc_ci` and `auc_se` per run, a CI column in
+    /// the table.
+    #[arg(long, value_name = "L", num_args = 0..=1, default_missing_value = "0.95")]
+    pub(crate) ci: Option<f64>,
     #[command(flatten)]
     pub(crate) calibration: crate::calibration_args::CalibrationArgs,
     /// A grid axis NAME=SPEC: `2^a..2^b` (every power), `2^a..2^b:s` (every s-th), or
@@ -312,6 +318,7 @@ pub(crate) fn cv_cmd(a: CvArgs) -> Result<(), Error> {
     let mut cfg = a.run.config(a.folds, a.repeats, a.inner_folds);
     cfg.max_train = a.max_train.map(std::num::NonZeroUsize::get);
     cfg.max_fpr = a.max_fpr;
+    cfg.ci_level = a.ci;
     cfg.calibration = a.calibration.spec();
     if let Some(path) = &a.save_splits {
         save_splits(path, &a, &data, &choice, &cfg)?;
@@ -478,8 +485,15 @@ fn optional_metrics_text(s: &cv::Summary, max_fpr: Option<f64>) -> String {
 }
 
 pub(crate) fn print_table(records: &[RunRecord]) -> Result<(), Error> {
+    // The DeLong column appears only with `auc cv --ci`, so the table is otherwise unchanged.
+    let with_ci = records.iter().any(|r| r.auc_ci.is_some());
+    let ci_head = if with_ci {
+        format!(" {:>17}", "AUC_CI")
+    } else {
+        String::new()
+    };
     line(format!(
-        "{:>4} {:>6} {:>4} {:>8} {:>8} {:>10} {:>9}  params",
+        "{:>4} {:>6} {:>4} {:>8}{ci_head} {:>8} {:>10} {:>9}  params",
         "run", "repeat", "fold", "AUC", "AP", "inner_AUC", "train_s"
     ))?;
     for r in records {
@@ -487,8 +501,13 @@ pub(crate) fn print_table(records: &[RunRecord]) -> Result<(), Error> {
             .inner_auc
             .map_or_else(|| "-".to_owned(), |v| format!("{v:.4}"));
         let flag = if r.diverged { "  (diverged)" } else { "" };
+        let ci = match r.auc_ci {
+            Some([lo, hi]) => format!(" {:>17}", format!("[{lo:.4}, {hi:.4}]")),
+            None if with_ci => format!(" {:>17}", "-"),
+            None => String::new(),
+        };
         line(format!(
-            "{:>4} {:>6} {:>4} {:>8.4} {:>8.4} {:>10} {:>9.4}  {}{flag}",
+            "{:>4} {:>6} {:>4} {:>8.4}{ci} {:>8.4} {:>10} {:>9.4}  {}{flag}",
             r.run, r.repeat, r.fold, r.auc, r.ap, inner, r.train_seconds, r.params
         ))?;
     }

@@ -32,6 +32,7 @@ pub(crate) const EXAMPLES: &[(&str, &[&str])] = &[
         "predict",
         &[
             "auc predict -m heart.auc data/heart.csv -o scores.txt",
+            "auc predict -m opauc.auc data/heart.libsvm -o opauc.txt",
             "auc predict -m calibrated.auc data/heart.csv --proba --json",
         ],
     ),
@@ -40,6 +41,14 @@ pub(crate) const EXAMPLES: &[(&str, &[&str])] = &[
         &[
             "auc metrics --scores scores.txt --labels data/heart.csv",
             "auc metrics --scores scores.txt --labels data/heart.csv --max-fpr 0.1 --json",
+            "auc metrics --scores scores.txt --labels data/heart.csv --ci --at recall=0.9",
+        ],
+    ),
+    (
+        "compare",
+        &[
+            "auc compare --labels data/heart.csv scores.txt opauc.txt",
+            "auc compare --labels data/heart.csv scores.txt opauc.txt --level 0.9 --json",
         ],
     ),
     (

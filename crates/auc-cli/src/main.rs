@@ -10,6 +10,7 @@
 mod algos;
 mod calibration_args;
 mod commands;
+mod compare;
 mod curve;
 mod cv;
 mod explain;

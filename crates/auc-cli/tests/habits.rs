@@ -19,6 +19,7 @@ const ORDER: &[&str] = &[
     "train",
     "predict",
     "metrics",
+    "compare",
     "model",
     "importance",
     "cv",

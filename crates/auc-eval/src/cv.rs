@@ -57,6 +57,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::calibration_cv::CalibrationSpec;
+use crate::delong::{auc_ci, check_level};
 pub use crate::error::EvalError;
 use crate::folds::{FoldError, Split, derive_seed, repeated_stratified_kfold, stratified_kfold};
 use crate::metrics::{MetricError, auc, average_precision};
@@ -113,6 +114,11 @@ pub struct CvConfig {
     /// leaves the records as they were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_fpr: Option<f64>,
+    /// Also give each test part's AUC DeLong's confidence interval at this level
+    /// ([`crate::delong::auc_ci`]): [`RunRecord::auc_ci`] and [`RunRecord::auc_se`]. `None`
+    /// leaves the records as they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ci_level: Option<f64>,
     /// Also fit a calibration on each training part (its held-out scores of an inner
     /// cross-validation, [`CalibrationSpec::fit`]) and score the test part's probabilities:
     /// [`RunRecord::log_loss`] and [`RunRecord::brier`]. `None` leaves the records as they were.
@@ -145,6 +151,7 @@ impl Default for CvConfig {
             unit_norm: false,
             max_train: None,
             max_fpr: None,
+            ci_level: None,
             calibration: None,
         }
     }
@@ -449,6 +456,12 @@ fn run_protocol(
         // Refused before any fit, rather than after the first one.
         check_max_fpr(b).map_err(|source| EvalError::Metric {
             context: "test parts by a partial AUC".into(),
+            source,
+        })?;
+    }
+    if let Some(level) = cfg.ci_level {
+        check_level(level).map_err(|source| EvalError::Metric {
+            context: "test parts' AUC intervals".into(),
             source,
         })?;
     }
@@ -835,6 +848,11 @@ fn final_fit(
         .map(|b| partial_auc(&scores, data.eval.labels(), b).map(|p| p.standardized))
         .transpose()
         .map_err(metric_err)?;
+    let ci = cfg
+        .ci_level
+        .map(|level| auc_ci(&scores, data.eval.labels(), level))
+        .transpose()
+        .map_err(metric_err)?;
     let (log_loss, brier) = match &cfg.calibration {
         None => (None, None),
         Some(spec) => {
@@ -855,6 +873,8 @@ fn final_fit(
         auc: test_auc,
         ap,
         pauc,
+        auc_ci: ci.map(|c| [c.lower, c.upper]),
+        auc_se: ci.map(|c| c.se),
         log_loss,
         brier,
         params: ParamMap::new(),

@@ -10,6 +10,8 @@ fn record(auc: f64, ap: f64) -> RunRecord {
         auc,
         ap,
         pauc: None,
+        auc_ci: None,
+        auc_se: None,
         log_loss: None,
         brier: None,
         params: ParamMap::new(),

@@ -16,7 +16,8 @@ mod record;
 pub mod stats;
 
 pub use auc_metrics::{
-    calibration, calibration_cv, folds, metrics, multiclass, partial, running, scoring_rules,
+    bootstrap, calibration, calibration_cv, delong, folds, metrics, multiclass, normal, operating,
+    partial, running, scoring_rules,
 };
 
 pub use error::EvalError;

@@ -21,6 +21,13 @@ pub struct RunRecord {
     /// Test partial AUC up to [`CvConfig::max_fpr`](crate::cv::CvConfig::max_fpr) (standardized), when one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pauc: Option<f64>,
+    /// DeLong's interval `[lower, upper]` of the test AUC at
+    /// [`CvConfig::ci_level`](crate::cv::CvConfig::ci_level), when one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auc_ci: Option<[f64; 2]>,
+    /// DeLong's standard error of the test AUC, with the interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auc_se: Option<f64>,
     /// Test log loss of the calibrated probabilities, with [`CvConfig::calibration`](crate::cv::CvConfig::calibration).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub log_loss: Option<f64>,

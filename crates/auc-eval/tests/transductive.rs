@@ -73,6 +73,7 @@ fn every_fit_sees_the_part_it_scores() {
         unit_norm: false,
         max_train: None,
         max_fpr: None,
+        ci_level: None,
         calibration: None,
     };
     let recorder: &'static Recorder = leak();

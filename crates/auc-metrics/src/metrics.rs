@@ -34,6 +34,30 @@ pub enum MetricError {
         /// The value given.
         value: f64,
     },
+    /// A setting of an interval or a test is out of range (a confidence level outside $(0, 1)$,
+    /// no bootstrap replicate).
+    Setting {
+        /// The setting's name.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// What is allowed.
+        allowed: &'static str,
+    },
+    /// DeLong's variance divides by $n_+ - 1$ and $n_- - 1$: it needs two examples of each class.
+    TooFew {
+        /// Number of positives.
+        pos: usize,
+        /// Number of negatives.
+        neg: usize,
+    },
+    /// The paired test of two AUCs that differ by `delta` although the variance of their
+    /// difference is 0 (each score vector ranks every positive against the same share of
+    /// negatives): no z statistic exists.
+    ZeroVariance {
+        /// The difference of the two AUCs.
+        delta: f64,
+    },
 }
 
 impl fmt::Display for MetricError {
@@ -51,6 +75,20 @@ impl fmt::Display for MetricError {
                 f,
                 "max_fpr = {value} is out of range: it must be in (0, 1] (1 gives the plain AUC)"
             ),
+            MetricError::Setting {
+                name,
+                value,
+                allowed,
+            } => write!(f, "{name} = {value} is out of range: it must be {allowed}"),
+            MetricError::TooFew { pos, neg } => write!(
+                f,
+                "DeLong's variance needs at least 2 positives and 2 negatives, got {pos} and {neg}"
+            ),
+            MetricError::ZeroVariance { delta } => write!(
+                f,
+                "the two AUCs differ by {delta} but the variance of their difference is 0 \
+                 (every positive keeps the same share of negatives below it): no z statistic exists"
+            ),
         }
     }
 }
@@ -59,7 +97,7 @@ impl std::error::Error for MetricError {}
 
 /// An unsigned key whose integer order is the IEEE total order of `f64::total_cmp`: negative
 /// numbers have every bit flipped (larger magnitudes become smaller keys), others only the sign.
-fn order_key(x: f64) -> u64 {
+pub(crate) fn order_key(x: f64) -> u64 {
     let b = x.to_bits();
     if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
@@ -67,6 +105,26 @@ fn order_key(x: f64) -> u64 {
 /// The float of an [`order_key`].
 fn from_order_key(k: u64) -> f64 {
     f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
+}
+
+/// Checks what every metric needs (as many labels as scores, finite scores, both classes) and
+/// returns the counts `(positives, negatives)`.
+pub(crate) fn check(scores: &[f64], labels: &[Label]) -> Result<(usize, usize), MetricError> {
+    if scores.len() != labels.len() {
+        return Err(MetricError::LengthMismatch {
+            scores: scores.len(),
+            labels: labels.len(),
+        });
+    }
+    if let Some(index) = scores.iter().position(|s| !s.is_finite()) {
+        return Err(MetricError::NonFinite { index });
+    }
+    let pos = labels.iter().filter(|l| l.is_pos()).count();
+    let neg = labels.len() - pos;
+    if pos == 0 || neg == 0 {
+        return Err(MetricError::SingleClass { pos, neg });
+    }
+    Ok((pos, neg))
 }
 
 /// The scores of each class, sorted increasingly: the tie groups of both classes together are
@@ -83,20 +141,7 @@ impl Sorted {
     /// scores; an LSB radix sort was slower still on this machine). -0.0 sorts right below 0.0;
     /// [`Sorted::for_each_group`] puts the two in one group.
     pub(crate) fn new(scores: &[f64], labels: &[Label]) -> Result<Self, MetricError> {
-        if scores.len() != labels.len() {
-            return Err(MetricError::LengthMismatch {
-                scores: scores.len(),
-                labels: labels.len(),
-            });
-        }
-        if let Some(index) = scores.iter().position(|s| !s.is_finite()) {
-            return Err(MetricError::NonFinite { index });
-        }
-        let pos = labels.iter().filter(|l| l.is_pos()).count();
-        let neg = labels.len() - pos;
-        if pos == 0 || neg == 0 {
-            return Err(MetricError::SingleClass { pos, neg });
-        }
+        let (pos, neg) = check(scores, labels)?;
         let mut pk: Vec<u64> = Vec::with_capacity(pos);
         let mut nk: Vec<u64> = Vec::with_capacity(neg);
         for (&s, l) in scores.iter().zip(labels) {

@@ -1,13 +1,16 @@
 //! The evaluation layer for Python: AUC, average precision, the partial and multiclass AUC and
-//! the ROC curve of auc-eval, the
+//! the ROC curve of auc-eval, DeLong's interval and paired test, bootstrap intervals, operating
+//! points and the precision-recall curve, the
 //! Friedman test with the Nemenyi critical difference, and the papers' nested cross-validation
 //! protocol returning the records `auc cv --json` prints. Everything runs with the GIL released.
 
 use auc_core::{Label, ParamMap, ParamValue};
+use auc_eval::bootstrap::{BootstrapParams, bootstrap};
 use auc_eval::cv::{self, Algo, CvConfig};
 use auc_eval::grid::{self, GridAxis};
 use auc_eval::multiclass::{Average, Scheme};
-use auc_eval::{metrics, multiclass, partial, stats};
+use auc_eval::operating::{self, Target};
+use auc_eval::{delong, metrics, multiclass, partial, stats};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -151,6 +154,146 @@ pub(crate) fn roc_curve<'py>(
     ))
 }
 
+/// DeLong's interval of the AUC at `level`: `(auc, se, lower, upper)` (Wald, clipped to [0, 1]).
+#[pyfunction]
+pub(crate) fn auc_ci(
+    py: Python<'_>,
+    scores: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, bool>,
+    level: f64,
+) -> PyResult<(f64, f64, f64, f64)> {
+    let labels = scored(&scores, &y)?;
+    let s = slice(&scores);
+    let c = py
+        .detach(|| delong::auc_ci(&s, &labels, level))
+        .map_err(value_error)?;
+    Ok((c.auc, c.se, c.lower, c.upper))
+}
+
+/// The paired DeLong test of `a` against `b` on the rows `y`: `(auc_a, auc_b, delta, se,
+/// delta_lower, delta_upper, z, p_value, correlation)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub(crate) fn delong_test(
+    py: Python<'_>,
+    a: PyReadonlyArray1<'_, f64>,
+    b: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, bool>,
+    level: f64,
+) -> PyResult<(f64, f64, f64, f64, f64, f64, f64, f64, f64)> {
+    let labels = scored(&a, &y)?;
+    let (sa, sb) = (slice(&a), slice(&b));
+    let t = py
+        .detach(|| delong::delong_test(&sa, &sb, &labels, level))
+        .map_err(value_error)?;
+    Ok((
+        t.auc_a,
+        t.auc_b,
+        t.delta,
+        t.se,
+        t.delta_ci.0,
+        t.delta_ci.1,
+        t.z,
+        t.p_value,
+        t.correlation,
+    ))
+}
+
+/// Stratified bootstrap percentile intervals as JSON (`auc`, `ap`, optionally `pauc`, each
+/// `{lower, upper, se}`, with `replicates`, `seed`, `level`).
+#[pyfunction]
+#[pyo3(signature = (scores, y, replicates, seed, level, max_fpr=None))]
+pub(crate) fn bootstrap_ci(
+    py: Python<'_>,
+    scores: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, bool>,
+    replicates: usize,
+    seed: u64,
+    level: f64,
+    max_fpr: Option<f64>,
+) -> PyResult<String> {
+    let labels = scored(&scores, &y)?;
+    let s = slice(&scores);
+    let params = BootstrapParams {
+        replicates,
+        seed,
+        level,
+        max_fpr,
+    };
+    let b = py
+        .detach(|| bootstrap(&s, &labels, &params))
+        .map_err(value_error)?;
+    serde_json::to_string(&b).map_err(value_error)
+}
+
+/// The operating point of one target (`recall=0.9`, `precision=0.5`, `fpr=0.01`,
+/// `cost=5:1`): `(threshold, tpr, fpr, precision, recall, f1, tp, fp, tn, fn)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub(crate) fn operating_point(
+    py: Python<'_>,
+    scores: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, bool>,
+    target: &str,
+) -> PyResult<(f64, f64, f64, f64, f64, f64, usize, usize, usize, usize)> {
+    let labels = scored(&scores, &y)?;
+    let s = slice(&scores);
+    let t: Target = target.parse().map_err(value_error)?;
+    let p = py
+        .detach(|| operating::operating_points(&s, &labels, &[t]))
+        .map_err(|e| match e {
+            metrics::MetricError::Setting { value, .. } => PyValueError::new_err(format!(
+                "precision={value}: no threshold reaches this precision"
+            )),
+            other => value_error(other),
+        })?[0];
+    Ok((
+        p.threshold,
+        p.tpr,
+        p.fpr,
+        p.precision,
+        p.recall,
+        p.f1,
+        p.tp,
+        p.fp,
+        p.tn,
+        p.fn_,
+    ))
+}
+
+/// The precision-recall curve `(precision, recall, thresholds)` as scikit-learn's
+/// `precision_recall_curve`: thresholds increasing; precision and recall end with the point
+/// (1, 0), which has no threshold.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub(crate) fn pr_curve<'py>(
+    py: Python<'py>,
+    scores: PyReadonlyArray1<'py, f64>,
+    y: PyReadonlyArray1<'py, bool>,
+) -> PyResult<(
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<f64>>,
+)> {
+    let labels = scored(&scores, &y)?;
+    let s = slice(&scores);
+    let curve = py
+        .detach(|| operating::pr_curve(&s, &labels))
+        .map_err(value_error)?;
+    let precision: Vec<f64> = curve.iter().map(|p| p.precision).collect();
+    let recall: Vec<f64> = curve.iter().map(|p| p.recall).collect();
+    // The end point (1, 0) has no threshold in scikit-learn's arrays.
+    let thr: Vec<f64> = curve[..curve.len() - 1]
+        .iter()
+        .map(|p| p.threshold)
+        .collect();
+    Ok((
+        precision.into_pyarray(py),
+        recall.into_pyarray(py),
+        thr.into_pyarray(py),
+    ))
+}
+
 /// The Friedman test (with the Iman-Davenport F) of `scores[observation][method]` (larger is
 /// better) at level `alpha`, the average ranks and the Nemenyi critical difference, as JSON.
 #[pyfunction]
@@ -267,6 +410,7 @@ pub(crate) fn nested_cv(
         unit_norm,
         max_train,
         max_fpr: None,
+        ci_level: None,
         calibration: None,
     };
     let borrowed = Borrowed::extract(x)?;

@@ -76,6 +76,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eval::partial_auc, m)?)?;
     m.add_function(wrap_pyfunction!(eval::multiclass_auc, m)?)?;
     m.add_function(wrap_pyfunction!(eval::roc_curve, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::auc_ci, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::delong_test, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::bootstrap_ci, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::operating_point, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::pr_curve, m)?)?;
     m.add_function(wrap_pyfunction!(eval::friedman, m)?)?;
     m.add_function(wrap_pyfunction!(eval::nested_cv, m)?)?;
     m.add_function(wrap_pyfunction!(moments::moments, m)?)?;

@@ -98,6 +98,26 @@ def multiclass_auc(
 def roc_curve(
     scores: NDArray[np.float64], y: NDArray[np.bool_], drop_intermediate: bool = False
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]: ...
+def auc_ci(
+    scores: NDArray[np.float64], y: NDArray[np.bool_], level: float
+) -> tuple[float, float, float, float]: ...
+def delong_test(
+    a: NDArray[np.float64], b: NDArray[np.float64], y: NDArray[np.bool_], level: float
+) -> tuple[float, float, float, float, float, float, float, float, float]: ...
+def bootstrap_ci(
+    scores: NDArray[np.float64],
+    y: NDArray[np.bool_],
+    replicates: int,
+    seed: int,
+    level: float,
+    max_fpr: float | None = None,
+) -> str: ...
+def operating_point(
+    scores: NDArray[np.float64], y: NDArray[np.bool_], target: str
+) -> tuple[float, float, float, float, float, float, int, int, int, int]: ...
+def pr_curve(
+    scores: NDArray[np.float64], y: NDArray[np.bool_]
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]: ...
 def friedman(scores: list[list[float]], alpha: float) -> str: ...
 def nested_cv(
     name: str,

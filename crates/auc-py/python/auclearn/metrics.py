@@ -6,15 +6,36 @@ over groups of tied scores; AP is scikit-learn's step sum (no interpolation). ``
 also takes scikit-learn's ``max_fpr`` (the McClish-standardized partial AUC,
 ``auc_eval::partial``) and, for a 2-D ``y_score``, ``multi_class="ovr"|"ovo"`` with
 ``average="macro"|"weighted"`` (``auc_eval::multiclass``; docs/math/partial-auc.md).
+
+How sure an AUC is: ``roc_auc_ci`` (DeLong's interval), ``delong_test`` (the paired test of two
+score vectors on the same rows) and ``bootstrap_ci`` (seeded stratified bootstrap intervals of
+AUC, AP and the partial AUC); docs/math/delong.md. Decisions: ``operating_point`` (the threshold
+meeting a recall, precision, false-positive rate or cost target) and ``precision_recall_curve``
+(scikit-learn's).
 """
 
 from __future__ import annotations
+
+import json
+from typing import NamedTuple
 
 import numpy as np
 
 from . import _native
 
-__all__ = ["roc_auc_score", "average_precision_score", "roc_curve"]
+__all__ = [
+    "roc_auc_score",
+    "average_precision_score",
+    "roc_curve",
+    "precision_recall_curve",
+    "roc_auc_ci",
+    "delong_test",
+    "bootstrap_ci",
+    "operating_point",
+    "AucCI",
+    "DelongTest",
+    "OperatingPoint",
+]
 
 
 def _binary(y_true, y_score, pos_label, default_greater: bool):
@@ -126,3 +147,106 @@ def roc_curve(y_true, y_score, *, pos_label=None, drop_intermediate=True):
     # fake a bend; the (0, 0) point at +inf is always kept.
     fpr, tpr, thr = _native.roc_curve(s, y, bool(drop_intermediate))
     return fpr, tpr, thr
+
+
+def precision_recall_curve(y_true, y_score, *, pos_label=None):
+    """``(precision, recall, thresholds)`` as scikit-learn's ``precision_recall_curve``
+    (``drop_intermediate=False``): thresholds are the distinct scores, increasing; precision and
+    recall have one more entry, the end point (1, 0)."""
+    y, s = _binary(y_true, y_score, pos_label, default_greater=False)
+    return _native.pr_curve(s, y)
+
+
+class AucCI(NamedTuple):
+    """The AUC with DeLong's two-sided interval: ``auc -/+ z se`` clipped to [0, 1]."""
+
+    auc: float
+    lower: float
+    upper: float
+    se: float
+    level: float
+
+
+class DelongTest(NamedTuple):
+    """The paired DeLong test of two score vectors on the same rows."""
+
+    auc_a: float
+    auc_b: float
+    delta: float
+    delta_ci: tuple[float, float]
+    se: float
+    z: float
+    p_value: float
+    correlation: float
+
+
+class OperatingPoint(NamedTuple):
+    """Rates and confusion counts when rows scoring at least ``threshold`` are called positive
+    (``threshold`` is ``inf`` when nothing is); ``precision`` is 1 when nothing is."""
+
+    threshold: float
+    tpr: float
+    fpr: float
+    precision: float
+    recall: float
+    f1: float
+    tp: int
+    fp: int
+    tn: int
+    fn: int
+
+
+def roc_auc_ci(y_true, y_score, *, level=0.95, pos_label=None) -> AucCI:
+    """The AUC with DeLong's confidence interval at ``level`` (DeLong, DeLong and Clarke-Pearson
+    1988; Sun and Xu 2014's O(n log n) algorithm): the Wald interval ``auc -/+ z se`` on the AUC
+    scale, clipped to [0, 1], as R's pROC ``ci.auc(method="delong")``. Needs 2 examples of each
+    class."""
+    y, s = _binary(y_true, y_score, pos_label, default_greater=True)
+    auc, se, lower, upper = _native.auc_ci(s, y, float(level))
+    return AucCI(auc, lower, upper, se, float(level))
+
+
+def delong_test(y_true, y_score_a, y_score_b, *, level=0.95, pos_label=None) -> DelongTest:
+    """The paired DeLong test of two score vectors for the same rows ``y_true``: both AUCs, the
+    difference ``auc_a - auc_b`` with its interval at ``level``, ``z`` and the two-sided
+    ``p_value``. Raises ``ValueError`` when the two AUCs differ but the difference has no
+    variance."""
+    y, a = _binary(y_true, y_score_a, pos_label, default_greater=True)
+    b = np.ascontiguousarray(y_score_b, dtype=np.float64)
+    if b.ndim != 1 or len(b) != len(a):
+        raise ValueError(f"y_score_b must be 1-D with {len(a)} scores, got shape {b.shape}")
+    auc_a, auc_b, delta, se, lo, hi, z, p, corr = _native.delong_test(a, b, y, float(level))
+    return DelongTest(auc_a, auc_b, delta, (lo, hi), se, z, p, corr)
+
+
+def bootstrap_ci(y_true, y_score, *, n_bootstraps=1000, seed=0, level=0.95, max_fpr=None, pos_label=None) -> dict:
+    """Stratified bootstrap percentile intervals (each class resampled apart, ``n_bootstraps``
+    replicates drawn from ``seed``) of the AUC, AP and, with ``max_fpr``, the standardized partial
+    AUC: ``{"auc": {"lower", "upper", "se"}, "ap": {...}, "pauc": {...} or None, "replicates",
+    "seed", "level"}``. The same seed gives the same intervals as ``auc metrics --bootstrap``."""
+    y, s = _binary(y_true, y_score, pos_label, default_greater=True)
+    mf = None if max_fpr is None else float(max_fpr)
+    return json.loads(_native.bootstrap_ci(s, y, int(n_bootstraps), int(seed), float(level), mf))
+
+
+def operating_point(y_true, y_score, *, recall=None, precision=None, fpr=None, cost=None, pos_label=None) -> OperatingPoint:
+    """The operating point meeting exactly one target, on scikit-learn's ``roc_curve`` thresholds
+    (``inf``, then the distinct scores decreasing; a row is positive when score >= threshold):
+
+    - ``recall=R``: the largest threshold whose recall (TPR) reaches R;
+    - ``precision=P``: the largest recall among thresholds with precision >= P (the largest such
+      threshold); ``ValueError`` when no threshold reaches P;
+    - ``fpr=F``: the largest TPR with FPR <= F (the largest such threshold);
+    - ``cost=(c_fn, c_fp)``: the least ``c_fn * FN + c_fp * FP`` (the largest threshold on ties).
+    """
+    given = {k: v for k, v in [("recall", recall), ("precision", precision), ("fpr", fpr), ("cost", cost)] if v is not None}
+    if len(given) != 1:
+        raise ValueError(f"give exactly one of recall, precision, fpr, cost; got {sorted(given) or 'none'}")
+    kind, value = next(iter(given.items()))
+    if kind == "cost":
+        c_fn, c_fp = value
+        target = f"cost={float(c_fn)!r}:{float(c_fp)!r}"
+    else:
+        target = f"{kind}={float(value)!r}"
+    y, s = _binary(y_true, y_score, pos_label, default_greater=False)
+    return OperatingPoint(*_native.operating_point(s, y, target))
