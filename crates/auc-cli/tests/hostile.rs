@@ -1203,3 +1203,92 @@ fn a_learner_too_wide_for_its_ranges_is_refused_during_the_first_pass() {
         assert!(!model.exists());
     }
 }
+
+/// Runs `auc args` with its standard output a pipe whose reader is gone before the command
+/// writes (as `| head -c 10` once it has its bytes): the exit code and stderr.
+fn with_stdout_closed(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_auc"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the auc binary runs");
+    // The only reader of the pipe closes it.
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("the auc binary finishes");
+    (o.status.code(), stderr(&o))
+}
+
+/// Item 4 (2026 round): `auc info --json wide.svm | head -c 10` exited 2 once its reader had
+/// closed standard output. Every command now ends quietly with exit 0 there: what was written
+/// is what the reader asked for.
+#[test]
+fn hostile_4_a_closed_stdout_ends_every_command_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = heart();
+    let wide: String = (0..40)
+        .map(|i| {
+            let feats: String = (1..=3000)
+                .map(|j| format!(" {j}:{}", (i * j) % 7))
+                .collect();
+            format!("{}{feats}\n", if i % 3 == 0 { 1 } else { -1 })
+        })
+        .collect();
+    let wide = write(dir.path(), "wide.svm", &wide);
+    let model = dir.path().join("m.auc");
+    let o = auc(&["train", "--algo", "opauc", &h, "-o", path(&model)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let scores = dir.path().join("s.txt");
+    let o = auc(&["predict", "-m", path(&model), &h, "-o", path(&scores)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = write(
+        dir.path(),
+        "t.csv",
+        "name,a,b,c\nd1,0.9,0.8,0.7\nd2,0.85,0.8,0.6\nd3,0.95,0.7,0.75\n",
+    );
+    let m = path(&model);
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["info", path(&wide)],
+        vec!["info", "--json", path(&wide)],
+        vec!["info", "--json", &h],
+        vec!["algos"],
+        vec!["algos", "--json"],
+        vec!["train", "--algo", "opauc", &h, "-o", "-"],
+        vec!["train", "--algo", "opauc", &h, "-o", path(&model), "--json"],
+        vec!["moments", &h, "-o", "-"],
+        vec!["predict", "-m", m, &h],
+        vec!["predict", "-m", m, path(&wide), "--json"],
+        vec![
+            "cv",
+            "--algo",
+            "opauc",
+            &h,
+            "--repeats",
+            "1",
+            "--folds",
+            "2",
+        ],
+        vec![
+            "cv",
+            "--algo",
+            "opauc",
+            &h,
+            "--repeats",
+            "1",
+            "--folds",
+            "2",
+            "--json",
+        ],
+        vec!["stream", "--algo", "opauc", &h],
+        vec!["curve", "--algo", "opauc", &h, "--every", "50"],
+        vec!["friedman", path(&table)],
+    ];
+    for args in cases {
+        let (code, err) = with_stdout_closed(&args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(
+            !err.contains("error") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}
