@@ -827,7 +827,7 @@ fn hostile_6_a_same_shaped_replacement_between_the_passes_is_refused() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("changed between the two passes")
-            && stderr(&o).contains("another size or modification time"),
+            && stderr(&o).contains("another size, modification time or inode"),
         "{}",
         stderr(&o)
     );
@@ -1290,5 +1290,109 @@ fn hostile_4_a_closed_stdout_ends_every_command_quietly() {
             !err.contains("error") && !err.contains("panicked"),
             "{args:?}: {err}"
         );
+    }
+}
+
+/// Item 2 (2026 round): a file replaced between the passes by one of the same size and the
+/// same modification time went unnoticed (the first file's ranges, the second file's rows).
+/// Rewritten in place (same inode), the checksum of the bytes read tells them apart; moved
+/// over the file, the inode does. Plain and gzip; exit 2 naming the file, no model.
+#[test]
+fn hostile_2_a_same_size_same_time_replacement_is_refused() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(heart()).unwrap();
+    // The same bytes in another order: as many rows, features and bytes, other rows at each
+    // place (scaled by min-max on the first file's ranges).
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.reverse();
+    let reversed: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    assert_eq!(reversed.len(), text.len());
+    // Stored (level 0) gzip: the same number of bytes in gives as many out.
+    let gz = |s: &str| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+        e.write_all(s.as_bytes()).unwrap();
+        e.finish().unwrap()
+    };
+    let model = dir.path().join("m.auc");
+    for (name, first, second) in [
+        (
+            "d.svm",
+            text.as_bytes().to_vec(),
+            reversed.as_bytes().to_vec(),
+        ),
+        ("d.svm.gz", gz(&text), gz(&reversed)),
+    ] {
+        for in_place in [true, false] {
+            let data = dir.path().join(name);
+            std::fs::write(&data, &first).unwrap();
+            let other = dir.path().join(format!("other-{name}"));
+            std::fs::write(&other, &second).unwrap();
+            let stamp = dir.path().join("stamp");
+            std::fs::write(&stamp, b"").unwrap();
+            // Same size and time: in place keeps the inode, `mv` keeps the size and time.
+            let swap = if in_place {
+                format!(
+                    "touch -r {d} {s}; dd if={o} of={d} conv=notrunc status=none; touch -r {s} {d}",
+                    d = path(&data),
+                    s = path(&stamp),
+                    o = path(&other)
+                )
+            } else {
+                format!(
+                    "touch -r {d} {o}; mv {o} {d}",
+                    d = path(&data),
+                    o = path(&other)
+                )
+            };
+            assert_eq!(first.len(), second.len());
+            let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_auc"));
+            c.args([
+                "train",
+                "--algo",
+                "opauc",
+                "--scale",
+                "minmax",
+                path(&data),
+                "-o",
+                path(&model),
+            ]);
+            c.env("AUC_TEST_BETWEEN_PASSES", &swap);
+            let o = c.output().unwrap();
+            let err = stderr(&o);
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{name} in place {in_place}: {err}"
+            );
+            let want = if in_place {
+                "read by the second pass differ from those the first read"
+            } else {
+                "another size, modification time or inode"
+            };
+            assert!(
+                err.contains("changed between the two passes")
+                    && err.contains(path(&data))
+                    && err.contains(want),
+                "{name} in place {in_place}: {err}"
+            );
+            assert!(!model.exists());
+        }
+    }
+    // Unchanged files train, plain and gzip.
+    for (name, bytes) in [("u.svm", text.as_bytes().to_vec()), ("u.svm.gz", gz(&text))] {
+        let data = dir.path().join(name);
+        std::fs::write(&data, bytes).unwrap();
+        let o = auc(&[
+            "train",
+            "--algo",
+            "opauc",
+            "--scale",
+            "minmax",
+            path(&data),
+            "-o",
+            path(&model),
+        ]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
     }
 }
