@@ -51,7 +51,7 @@ pub(crate) struct MomentsArgs {
     #[arg(long, requires = "sampled")]
     fit_map_only: bool,
     /// Refuse a first pass (the scaling's ranges, the map's sample) that would need more than
-    /// this (8G, 512M). Default: three quarters of physical memory.
+    /// this (8G, 512M). Default: three quarters of the least of physical memory, the cgroup's memory limit and RLIMIT_AS / RLIMIT_DATA.
     #[arg(long, value_name = "SIZE")]
     max_memory: Option<Bytes>,
     #[command(flatten)]

@@ -1396,3 +1396,51 @@ fn hostile_2_a_same_size_same_time_replacement_is_refused() {
         assert!(o.status.success(), "{name}: {}", stderr(&o));
     }
 }
+
+/// Item 1 (2026 round): under `prlimit --as=6442450944` the moment pass of a file of 3,000
+/// rows, each with its own label, and 500 features aborted ("memory allocation of 1002000
+/// bytes failed"): the default limit was 3/4 of the machine's memory. It is now 3/4 of the
+/// least of that, the cgroup's limit and RLIMIT_AS / RLIMIT_DATA, so the pass refuses with its
+/// figure and names the bound; no moment file is written.
+#[test]
+fn hostile_1_the_default_memory_limit_knows_rlimit_as() {
+    let prlimit = ["/usr/bin/prlimit", "/bin/prlimit"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    let Some(prlimit) = prlimit else {
+        println!("skipped: prlimit (util-linux) is not installed");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    let mut x = 1u64;
+    for i in 0..3000 {
+        text.push_str(&i.to_string());
+        for j in 1..=500 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            text.push_str(&format!(
+                " {j}:{:.3}",
+                (x >> 40) as f64 / (1u64 << 24) as f64
+            ));
+        }
+        text.push('\n');
+    }
+    let data = write(dir.path(), "many.svm", &text);
+    let out = dir.path().join("m.mom");
+    let o = std::process::Command::new(prlimit)
+        .args(["--as=6442450944", env!("CARGO_BIN_EXE_auc"), "moments"])
+        .args([path(&data), "-o", path(&out)])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the default limit is 3/4 of the address-space limit RLIMIT_AS (6.44 GB)"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("panicked") && !err.contains("allocation"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}

@@ -96,9 +96,9 @@ impl fmt::Display for Bound {
             Bound::Physical => "physical memory",
             Bound::CgroupV2 => "the cgroup memory.max",
             Bound::CgroupV1 => "the cgroup memory.limit_in_bytes",
-            Bound::AddressSpace => "the address-space limit (RLIMIT_AS, ulimit -v)",
-            Bound::DataSize => "the data-size limit (RLIMIT_DATA, ulimit -d)",
-            Bound::Unknown => "16 GiB (the memory could not be read)",
+            Bound::AddressSpace => "the address-space limit RLIMIT_AS",
+            Bound::DataSize => "the data-size limit RLIMIT_DATA",
+            Bound::Unknown => "a stand-in for unreadable memory",
         })
     }
 }
