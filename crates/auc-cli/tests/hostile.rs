@@ -1408,7 +1408,7 @@ fn hostile_1_the_default_memory_limit_knows_rlimit_as() {
         .into_iter()
         .find(|p| Path::new(p).exists());
     let Some(prlimit) = prlimit else {
-        println!("skipped: prlimit (util-linux) is not installed");
+        eprintln!("skipped: prlimit (util-linux) is not installed");
         return;
     };
     let dir = tempfile::tempdir().unwrap();
