@@ -67,8 +67,8 @@ pub struct ReadOptions {
     #[serde(default)]
     pub zero_based: ZeroBased,
     /// Where a pass adds a checksum of the bytes it reads from each file (`None`: nowhere), so
-    /// that a second pass can tell it read the same bytes. Records a pass; not part of how a
-    /// file is read (options that differ only here compare equal) and never saved.
+    /// that a second pass can tell it read the same bytes. Records a pass, not how a file is
+    /// read: never saved, and any two tallies compare equal.
     #[serde(skip)]
     pub tallies: Option<crate::Tallies>,
 }
