@@ -14,6 +14,9 @@ use crate::stage_args::StageArgs;
 
 use crate::input::{self, ReadArgs};
 use crate::output::{Error, line, write_atomic};
+
+/// Labels a message lists by name; the others are counted (`--json` lists them all).
+const SHOWN_LABELS: usize = 10;
 use crate::progress::Stderr;
 use auc_stream::memory::{self, Bytes};
 
@@ -121,12 +124,17 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
     let bytes = summary.to_bytes();
     write_atomic(&a.output, &bytes)?;
     let seconds = start.elapsed().as_secs_f64();
-    let labels = summary
-        .label_counts()
+    let counts = summary.label_counts();
+    let mut labels = counts
         .iter()
+        .take(SHOWN_LABELS)
         .map(|(l, c)| format!("{}: {c}", input::fmt_label(*l)))
         .collect::<Vec<_>>()
         .join(", ");
+    if counts.len() > SHOWN_LABELS {
+        // A file of thousands of label values printed them all on one line (issue 53).
+        labels.push_str(&format!(" and {} more labels", counts.len() - SHOWN_LABELS));
+    }
     eprintln!(
         "auc: moments of {} rows ({labels}), {} features, from {} input(s) in {seconds:.2} s -> {} ({} bytes)",
         summary.rows(),

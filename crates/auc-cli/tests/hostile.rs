@@ -1444,3 +1444,24 @@ fn hostile_1_the_default_memory_limit_knows_rlimit_as() {
     );
     assert!(!out.exists());
 }
+
+/// Item 3, the messages (2026 round): the moment pass of a file whose every row has its own
+/// label printed every label with its count on one line (tens of kilobytes of stderr for the
+/// issue's 3,000 labels); it names the first ten and counts the rest.
+#[test]
+fn hostile_3_long_label_lists_are_abbreviated() {
+    let dir = tempfile::tempdir().unwrap();
+    let text: String = (0..300).map(|i| format!("{i} 1:{} 2:1\n", i % 7)).collect();
+    let data = write(dir.path(), "labels.svm", &text);
+    let out = dir.path().join("l.mom");
+    let o = auc(&["moments", path(&data), "-o", path(&out)]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "(0: 1, +1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1, 9: 1 and 290 more labels)"
+        ),
+        "{err}"
+    );
+    assert!(err.len() < 400, "{} bytes: {err}", err.len());
+}
