@@ -57,7 +57,7 @@ pub(crate) struct RunArgs {
     #[command(flatten)]
     pub(crate) read: ReadArgs,
     /// Refuse to start when the data and models would need more memory than this (8G, 512M).
-    /// Default: three quarters of physical memory.
+    /// Default: three quarters of the least of physical memory, the cgroup's memory limit and RLIMIT_AS / RLIMIT_DATA.
     #[arg(long, value_name = "SIZE")]
     pub(crate) max_memory: Option<Bytes>,
 }

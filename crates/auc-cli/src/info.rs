@@ -21,7 +21,7 @@ pub(crate) struct InfoArgs {
     #[arg(long)]
     pub(crate) json: bool,
     /// Refuse to start when the data and its feature ranges would need more memory than this
-    /// (8G, 512M). Default: three quarters of physical memory.
+    /// (8G, 512M). Default: three quarters of the least of physical memory, the cgroup's memory limit and RLIMIT_AS / RLIMIT_DATA.
     #[arg(long, value_name = "SIZE")]
     pub(crate) max_memory: Option<Bytes>,
 }

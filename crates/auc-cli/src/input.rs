@@ -201,6 +201,7 @@ impl ReadArgs {
             bounded_values: false,
             schema: None,
             zero_based: self.zero_based().unwrap_or_default(),
+            tallies: None,
         })
     }
 

@@ -61,7 +61,7 @@ fn main() -> ExitCode {
     notes::set_quiet(cli.quiet);
     match commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.is::<Quit>() => ExitCode::SUCCESS,
+        Err(e) if e.is::<Quit>() || output::stdout_closed() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{}", error_chain(e.as_ref()));
             ExitCode::from(2)

@@ -14,6 +14,9 @@ use crate::stage_args::StageArgs;
 
 use crate::input::{self, ReadArgs};
 use crate::output::{Error, line, write_atomic};
+
+/// Labels a message lists by name; the others are counted (`--json` lists them all).
+const SHOWN_LABELS: usize = 10;
 use crate::progress::Stderr;
 use auc_stream::memory::{self, Bytes};
 
@@ -54,7 +57,7 @@ pub(crate) struct MomentsArgs {
     #[arg(long, requires = "sampled")]
     fit_map_only: bool,
     /// Refuse a first pass (the scaling's ranges, the map's sample) that would need more than
-    /// this (8G, 512M). Default: three quarters of physical memory.
+    /// this (8G, 512M). Default: three quarters of the least of physical memory, the cgroup's memory limit and RLIMIT_AS / RLIMIT_DATA.
     #[arg(long, value_name = "SIZE")]
     max_memory: Option<Bytes>,
     #[command(flatten)]
@@ -128,12 +131,17 @@ pub(crate) fn moments(a: MomentsArgs) -> Result<(), Error> {
     let bytes = summary.to_bytes();
     write_atomic(&output, &bytes)?;
     let seconds = start.elapsed().as_secs_f64();
-    let labels = summary
-        .label_counts()
+    let counts = summary.label_counts();
+    let mut labels = counts
         .iter()
+        .take(SHOWN_LABELS)
         .map(|(l, c)| format!("{}: {c}", input::fmt_label(*l)))
         .collect::<Vec<_>>()
         .join(", ");
+    if counts.len() > SHOWN_LABELS {
+        // A file of thousands of label values printed them all on one line (issue 53).
+        labels.push_str(&format!(" and {} more labels", counts.len() - SHOWN_LABELS));
+    }
     crate::notes::note(format_args!(
         "moments of {} rows ({labels}), {} features, from {} input(s) in {seconds:.2} s -> {} ({} bytes)",
         summary.rows(),

@@ -11,6 +11,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Raised when stdout is closed by its reader; `main` turns it into exit code 0.
 #[derive(Debug)]
@@ -36,9 +37,21 @@ pub(crate) fn line(text: impl fmt::Display) -> Result<(), Error> {
     }
 }
 
+/// Set once a write to stdout found its reader gone.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Whether a write to stdout found it closed by its reader. `main` then ends with exit code 0
+/// whatever error the command returns: [`Quit`] may reach it wrapped in another error (a
+/// callback's error passed through the training layers as their own), and the reader, having
+/// closed the pipe, asked for nothing more.
+pub(crate) fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(Ordering::Relaxed)
+}
+
 /// A write error on stdout: a closed pipe is [`Quit`].
 fn stdout_error(e: io::Error) -> Error {
     if e.kind() == io::ErrorKind::BrokenPipe {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
         Box::new(Quit)
     } else {
         Box::new(e)

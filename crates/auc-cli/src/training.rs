@@ -62,7 +62,7 @@ pub(crate) struct LearnArgs {
     #[arg(long)]
     pub(crate) limit: Option<usize>,
     /// Refuse to start (or to grow the learner) when it and the data in memory would need more
-    /// than this (8G, 512M). Default: three quarters of physical memory.
+    /// than this (8G, 512M). Default: three quarters of the least of physical memory, the cgroup's memory limit and RLIMIT_AS / RLIMIT_DATA.
     #[arg(long, value_name = "SIZE")]
     pub(crate) max_memory: Option<Bytes>,
     #[command(flatten)]

@@ -827,7 +827,7 @@ fn hostile_6_a_same_shaped_replacement_between_the_passes_is_refused() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("changed between the two passes")
-            && stderr(&o).contains("another size or modification time"),
+            && stderr(&o).contains("another size, modification time or inode"),
         "{}",
         stderr(&o)
     );
@@ -1202,4 +1202,266 @@ fn a_learner_too_wide_for_its_ranges_is_refused_during_the_first_pass() {
         );
         assert!(!model.exists());
     }
+}
+
+/// Runs `auc args` with its standard output a pipe whose reader is gone before the command
+/// writes (as `| head -c 10` once it has its bytes): the exit code and stderr.
+fn with_stdout_closed(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_auc"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the auc binary runs");
+    // The only reader of the pipe closes it.
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("the auc binary finishes");
+    (o.status.code(), stderr(&o))
+}
+
+/// Item 4 (2026 round): `auc info --json wide.svm | head -c 10` exited 2 once its reader had
+/// closed standard output. Every command now ends quietly with exit 0 there: what was written
+/// is what the reader asked for.
+#[test]
+fn hostile_4_a_closed_stdout_ends_every_command_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = heart();
+    let wide: String = (0..40)
+        .map(|i| {
+            let feats: String = (1..=3000)
+                .map(|j| format!(" {j}:{}", (i * j) % 7))
+                .collect();
+            format!("{}{feats}\n", if i % 3 == 0 { 1 } else { -1 })
+        })
+        .collect();
+    let wide = write(dir.path(), "wide.svm", &wide);
+    let model = dir.path().join("m.auc");
+    let o = auc(&["train", "--algo", "opauc", &h, "-o", path(&model)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let scores = dir.path().join("s.txt");
+    let o = auc(&["predict", "-m", path(&model), &h, "-o", path(&scores)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = write(
+        dir.path(),
+        "t.csv",
+        "name,a,b,c\nd1,0.9,0.8,0.7\nd2,0.85,0.8,0.6\nd3,0.95,0.7,0.75\n",
+    );
+    let m = path(&model);
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["info", path(&wide)],
+        vec!["info", "--json", path(&wide)],
+        vec!["info", "--json", &h],
+        vec!["algos"],
+        vec!["algos", "--json"],
+        vec!["train", "--algo", "opauc", &h, "-o", "-"],
+        vec!["train", "--algo", "opauc", &h, "-o", path(&model), "--json"],
+        vec!["moments", &h, "-o", "-"],
+        vec!["predict", "-m", m, &h],
+        vec!["predict", "-m", m, path(&wide), "--json"],
+        vec![
+            "cv",
+            "--algo",
+            "opauc",
+            &h,
+            "--repeats",
+            "1",
+            "--folds",
+            "2",
+        ],
+        vec![
+            "cv",
+            "--algo",
+            "opauc",
+            &h,
+            "--repeats",
+            "1",
+            "--folds",
+            "2",
+            "--json",
+        ],
+        vec!["stream", "--algo", "opauc", &h],
+        vec!["curve", "--algo", "opauc", &h, "--every", "50"],
+        vec!["friedman", path(&table)],
+    ];
+    for args in cases {
+        let (code, err) = with_stdout_closed(&args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(
+            !err.contains("error") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// Item 2 (2026 round): a file replaced between the passes by one of the same size and the
+/// same modification time went unnoticed (the first file's ranges, the second file's rows).
+/// Rewritten in place (same inode), the checksum of the bytes read tells them apart; moved
+/// over the file, the inode does. Plain and gzip; exit 2 naming the file, no model.
+#[test]
+fn hostile_2_a_same_size_same_time_replacement_is_refused() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(heart()).unwrap();
+    // The same bytes in another order: as many rows, features and bytes, other rows at each
+    // place (scaled by min-max on the first file's ranges).
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.reverse();
+    let reversed: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    assert_eq!(reversed.len(), text.len());
+    // Stored (level 0) gzip: the same number of bytes in gives as many out.
+    let gz = |s: &str| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+        e.write_all(s.as_bytes()).unwrap();
+        e.finish().unwrap()
+    };
+    let model = dir.path().join("m.auc");
+    for (name, first, second) in [
+        (
+            "d.svm",
+            text.as_bytes().to_vec(),
+            reversed.as_bytes().to_vec(),
+        ),
+        ("d.svm.gz", gz(&text), gz(&reversed)),
+    ] {
+        for in_place in [true, false] {
+            let data = dir.path().join(name);
+            std::fs::write(&data, &first).unwrap();
+            let other = dir.path().join(format!("other-{name}"));
+            std::fs::write(&other, &second).unwrap();
+            let stamp = dir.path().join("stamp");
+            std::fs::write(&stamp, b"").unwrap();
+            // Same size and time: in place keeps the inode, `mv` keeps the size and time.
+            let swap = if in_place {
+                format!(
+                    "touch -r {d} {s}; dd if={o} of={d} conv=notrunc status=none; touch -r {s} {d}",
+                    d = path(&data),
+                    s = path(&stamp),
+                    o = path(&other)
+                )
+            } else {
+                format!(
+                    "touch -r {d} {o}; mv {o} {d}",
+                    d = path(&data),
+                    o = path(&other)
+                )
+            };
+            assert_eq!(first.len(), second.len());
+            let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_auc"));
+            c.args([
+                "train",
+                "--algo",
+                "opauc",
+                "--scale",
+                "minmax",
+                path(&data),
+                "-o",
+                path(&model),
+            ]);
+            c.env("AUC_TEST_BETWEEN_PASSES", &swap);
+            let o = c.output().unwrap();
+            let err = stderr(&o);
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{name} in place {in_place}: {err}"
+            );
+            let want = if in_place {
+                "read by the second pass differ from those the first read"
+            } else {
+                "another size, modification time or inode"
+            };
+            assert!(
+                err.contains("changed between the two passes")
+                    && err.contains(path(&data))
+                    && err.contains(want),
+                "{name} in place {in_place}: {err}"
+            );
+            assert!(!model.exists());
+        }
+    }
+    // Unchanged files train, plain and gzip.
+    for (name, bytes) in [("u.svm", text.as_bytes().to_vec()), ("u.svm.gz", gz(&text))] {
+        let data = dir.path().join(name);
+        std::fs::write(&data, bytes).unwrap();
+        let o = auc(&[
+            "train",
+            "--algo",
+            "opauc",
+            "--scale",
+            "minmax",
+            path(&data),
+            "-o",
+            path(&model),
+        ]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+}
+
+/// Item 1 (2026 round): under `prlimit --as=6442450944` the moment pass of a file of 3,000
+/// rows, each with its own label, and 500 features aborted ("memory allocation of 1002000
+/// bytes failed"): the default limit was 3/4 of the machine's memory. It is now 3/4 of the
+/// least of that, the cgroup's limit and RLIMIT_AS / RLIMIT_DATA, so the pass refuses with its
+/// figure and names the bound; no moment file is written.
+#[test]
+fn hostile_1_the_default_memory_limit_knows_rlimit_as() {
+    let prlimit = ["/usr/bin/prlimit", "/bin/prlimit"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    let Some(prlimit) = prlimit else {
+        eprintln!("skipped: prlimit (util-linux) is not installed");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    let mut x = 1u64;
+    for i in 0..3000 {
+        text.push_str(&i.to_string());
+        for j in 1..=500 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            text.push_str(&format!(
+                " {j}:{:.3}",
+                (x >> 40) as f64 / (1u64 << 24) as f64
+            ));
+        }
+        text.push('\n');
+    }
+    let data = write(dir.path(), "many.svm", &text);
+    let out = dir.path().join("m.mom");
+    let o = std::process::Command::new(prlimit)
+        .args(["--as=6442450944", env!("CARGO_BIN_EXE_auc"), "moments"])
+        .args([path(&data), "-o", path(&out)])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the default limit is 3/4 of the address-space limit RLIMIT_AS (6.44 GB)"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("panicked") && !err.contains("allocation"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
+
+/// Item 3, the messages (2026 round): the moment pass of a file whose every row has its own
+/// label printed every label with its count on one line (tens of kilobytes of stderr for the
+/// issue's 3,000 labels); it names the first ten and counts the rest.
+#[test]
+fn hostile_3_long_label_lists_are_abbreviated() {
+    let dir = tempfile::tempdir().unwrap();
+    let text: String = (0..300).map(|i| format!("{i} 1:{} 2:1\n", i % 7)).collect();
+    let data = write(dir.path(), "labels.svm", &text);
+    let out = dir.path().join("l.mom");
+    let o = auc(&["moments", path(&data), "-o", path(&out)]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "(0: 1, +1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1, 9: 1 and 290 more labels)"
+        ),
+        "{err}"
+    );
+    assert!(err.len() < 400, "{} bytes: {err}", err.len());
 }

@@ -14,6 +14,7 @@ use std::path::Path;
 use flate2::bufread::MultiGzDecoder;
 
 use crate::DataError;
+use crate::tally::Tallies;
 
 /// The two bytes every gzip member starts with.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
@@ -205,6 +206,14 @@ pub const STDIN: &str = "-";
 
 /// Opens `path` for reading, or standard input when `path` is `-`, buffered.
 pub(crate) fn open(path: &Path) -> Result<(BoxedReader, Option<u64>), DataError> {
+    open_tallied(path, None)
+}
+
+/// [`open`], adding the bytes read from a file to `tallies` when given.
+pub(crate) fn open_tallied(
+    path: &Path,
+    tallies: Option<&Tallies>,
+) -> Result<(BoxedReader, Option<u64>), DataError> {
     if path.as_os_str() == STDIN {
         let reader = BufReader::with_capacity(BUFFER, io::stdin());
         return Ok((Box::new(reader), None));
@@ -219,7 +228,11 @@ pub(crate) fn open(path: &Path) -> Result<(BoxedReader, Option<u64>), DataError>
         .ok()
         .filter(|m| m.is_file())
         .map(|m| m.len());
-    Ok((Box::new(BufReader::with_capacity(BUFFER, file)), len))
+    let reader: BoxedReader = match tallies {
+        Some(t) => Box::new(BufReader::with_capacity(BUFFER, t.reader(path, file))),
+        None => Box::new(BufReader::with_capacity(BUFFER, file)),
+    };
+    Ok((reader, len))
 }
 
 #[cfg(test)]

@@ -68,6 +68,7 @@ mod scale;
 mod stream;
 mod synthetic;
 pub mod table;
+mod tally;
 mod zero_based;
 
 pub use crate::stream::{read_csv, read_libsvm, read_path};
@@ -93,4 +94,5 @@ pub use scale::{
 };
 pub use stream::RowStream;
 pub use synthetic::Synthetic;
+pub use tally::{Checksum, Tallied, Tallies, Tally};
 pub use zero_based::{WINDOW_BYTES, ZeroBased};

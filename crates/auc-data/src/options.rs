@@ -66,6 +66,11 @@ pub struct ReadOptions {
     /// before the first row: see [`crate::ZeroBased`]). Not used for CSV.
     #[serde(default)]
     pub zero_based: ZeroBased,
+    /// Where a pass adds a checksum of the bytes it reads from each file (`None`: nowhere), so
+    /// that a second pass can tell it read the same bytes. Records a pass, not how a file is
+    /// read: never saved, and any two tallies compare equal.
+    #[serde(skip)]
+    pub tallies: Option<crate::Tallies>,
 }
 
 /// The largest feature magnitude read with [`ReadOptions::bounded_values`]: its square is
@@ -93,6 +98,7 @@ impl Default for ReadOptions {
             bounded_values: false,
             schema: None,
             zero_based: ZeroBased::Auto,
+            tallies: None,
         }
     }
 }

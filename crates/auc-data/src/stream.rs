@@ -14,7 +14,7 @@ use std::path::Path;
 
 use crate::columnar::{ColumnarParser, Source};
 use crate::csv::CsvParser;
-use crate::input::{BoxedReader, Decoded, io_error, open};
+use crate::input::{BoxedReader, Decoded, io_error, open_tallied};
 use crate::libsvm::{Csr, LibsvmParser};
 use crate::options::name_ext;
 use crate::raw::Parts;
@@ -375,7 +375,7 @@ impl RowStream<Box<dyn BufRead + Send>> {
             return Ok(stream);
         }
         let opts = opts.zero_based_for(&[path]);
-        let (reader, len): (BoxedReader, Option<u64>) = open(path)?;
+        let (reader, len): (BoxedReader, Option<u64>) = open_tallied(path, opts.tallies.as_ref())?;
         let mut stream = RowStream::new(reader, &name, &opts)?;
         stream.len = len;
         Ok(stream)

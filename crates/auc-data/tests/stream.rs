@@ -389,6 +389,7 @@ fn reading_options_and_readings_serialize() {
             bounded_values: true,
             schema: None,
             zero_based: auc_data::ZeroBased::Yes,
+            tallies: None,
         });
     }
     // Options serialized before `zero_based` existed decode with `auto`.

@@ -10,9 +10,9 @@
 //! `RowStream` instead.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use auc_data::{DataError, Format, RawData, ReadOptions, RowStream};
+use auc_data::{DataError, Format, RawData, ReadOptions, RowStream, Tallies};
 use rayon::prelude::*;
 
 use crate::Error;
@@ -56,7 +56,8 @@ pub fn for_each<T: Send, E: From<Error> + Send>(
     let name = path.display().to_string();
     let opts = &opts.zero_based_for(&[path]);
     let mut blocks = Blocks::open(path, block_bytes, usize::MAX, opts.max_line_bytes)
-        .map_err(|e| Error::io(&name, e))?;
+        .map_err(|e| Error::io(&name, e))?
+        .tallied(opts.tallies.clone());
     let width = window();
     loop {
         let mut window = Vec::with_capacity(width);
@@ -134,6 +135,9 @@ pub struct Blocks {
     carry: Vec<u8>,
     offset: u64,
     done: bool,
+    /// Where the bytes read are tallied, under `path`.
+    tallies: Option<(Tallies, PathBuf)>,
+    path: PathBuf,
 }
 
 /// The position of the `n`-th line end of `buf` (`n >= 1`), if it has that many.
@@ -167,7 +171,15 @@ impl Blocks {
             carry: Vec::new(),
             offset: 0,
             done: false,
+            tallies: None,
+            path: path.to_path_buf(),
         })
+    }
+
+    /// Adds the bytes read to `tallies` (`opts.tallies` of the pass), under this file's path.
+    pub fn tallied(mut self, tallies: Option<Tallies>) -> Self {
+        self.tallies = tallies.map(|t| (t, self.path.clone()));
+        self
     }
 
     /// The next block (`None` at the end of the file).
@@ -187,9 +199,13 @@ impl Blocks {
             if !self.done {
                 // `read_to_end` reads into the spare capacity without clearing it first.
                 buf.reserve_exact(self.size);
+                let start = buf.len();
                 let n = (&mut self.file)
                     .take(self.size as u64)
                     .read_to_end(&mut buf)?;
+                if let Some((t, path)) = &self.tallies {
+                    t.add(path, &buf[start..]);
+                }
                 if n < self.size {
                     self.done = true;
                 }

@@ -269,7 +269,8 @@ fn read_blocks(
         let name = path.display().to_string();
         let cap = shared.opts.max_line_bytes;
         let mut blocks = blocks::Blocks::open(path, plan.block_bytes, plan.max_lines, cap)
-            .map_err(|e| Error::io(&name, e))?;
+            .map_err(|e| Error::io(&name, e))?
+            .tallied(shared.opts.tallies.clone());
         while let Some(block) = blocks.next_block().map_err(|e| Error::io(&name, e))? {
             let (tx, rx) = mpsc::sync_channel(1);
             let task = Arc::clone(shared);
@@ -319,6 +320,10 @@ pub(crate) fn run_blocks<E: From<Error>>(
     });
     let reading = reader.reading();
     drop(reader);
+    if let Some(t) = &shared.opts.tallies {
+        // What the reader took when it opened the first input is read again by the blocks.
+        t.clear();
+    }
     let sizes: Vec<u64> = shared
         .paths
         .iter()

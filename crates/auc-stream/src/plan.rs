@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use auc_data::{FirstSight, Positive, PositiveChoice, ReadOptions, Scaler, Scaling};
+use auc_data::{
+    FirstSight, Positive, PositiveChoice, ReadOptions, Scaler, Scaling, Tallies, Tally,
+};
 use auc_prep::{PrepSpec, ScaleEvidence, Transform, TransformSpec};
 
 use crate::memory::{self, Bytes};
@@ -51,27 +53,42 @@ pub struct Plan {
     pub input_dim: Option<usize>,
     /// What the first pass found (rows, dimension), which the second must find again.
     pub surveyed: Option<(u64, usize)>,
-    /// The inputs' size and modification time before the first pass, which must not have moved
-    /// when the second ends (a file replaced by another of as many rows and features).
+    /// The inputs' size, modification time and inode before the first pass, which must not
+    /// have moved when the second ends (a file replaced by another of as many rows and
+    /// features), with the bytes the first pass read of each and their checksum, which the
+    /// second must have read again.
     stamps: Vec<Stamp>,
 }
 
-/// A file's size and modification time, as the file system reports them.
+/// A file's size, modification time and identity (device and inode, on Unix), as the file
+/// system reports them, and what the first pass read of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Stamp {
     path: PathBuf,
     size: Option<u64>,
     modified: Option<std::time::SystemTime>,
+    inode: Option<(u64, u64)>,
+    /// The bytes the first pass read and their checksum (set when the first pass ends).
+    read: Option<Tally>,
 }
 
 impl Stamp {
     /// The stamp of `path` now (unreadable metadata is recorded as unknown).
     fn now(path: &Path) -> Stamp {
         let meta = std::fs::metadata(path).ok();
+        #[cfg(unix)]
+        let inode = {
+            use std::os::unix::fs::MetadataExt;
+            meta.as_ref().map(|m| (m.dev(), m.ino()))
+        };
+        #[cfg(not(unix))]
+        let inode = None;
         Stamp {
             path: path.to_path_buf(),
             size: meta.as_ref().map(std::fs::Metadata::len),
             modified: meta.and_then(|m| m.modified().ok()),
+            inode,
+            read: None,
         }
     }
 
@@ -80,9 +97,12 @@ impl Stamp {
         paths.iter().map(|p| Stamp::now(p)).collect()
     }
 
-    /// Whether the file's stamp differs now from this one.
+    /// Whether the file's size, modification time or inode differs now from this stamp's.
     fn moved(&self) -> bool {
-        Stamp::now(&self.path) != *self
+        Stamp {
+            read: self.read,
+            ..Stamp::now(&self.path)
+        } != *self
     }
 }
 
@@ -188,13 +208,18 @@ pub fn plan_beside(
         && reread
         && (!need_ranges || first_sight.is_some())
         && !need_sample;
-    let stamps = Stamp::of(paths);
+    let mut stamps = Stamp::of(paths);
+    // The first pass tallies what it reads of each file; the learning pass (`Plan::reader`)
+    // tallies again into fresh tallies, compared by `Plan::check_unchanged`.
+    let first_read = Tallies::new();
+    let mut survey_opts = opts.clone();
+    survey_opts.tallies = Some(first_read.clone());
     let mut survey =
         if reread && !hopeful && (need_ranges || need_sample || given.is_none() || fixed.is_none())
         {
             Some(crate::survey_beside(
                 paths,
-                &opts,
+                &survey_opts,
                 crate::Collect {
                     ranges: need_ranges,
                     sample: crate::SampleSpec::for_stages(&spec.transform),
@@ -208,6 +233,10 @@ pub fn plan_beside(
             None
         };
     if survey.is_some() {
+        for s in &mut stamps {
+            s.read = Some(first_read.get(&s.path));
+        }
+        opts.tallies = Some(Tallies::new());
         report.between_passes();
     }
     let (classes, choice) = match &survey {
@@ -311,6 +340,10 @@ impl Plan {
     /// The reader of the plan's learning pass over `paths`: after a first pass, a row wider than
     /// the first pass found means the file changed in between, and its error says so.
     pub fn reader(&self, paths: &[PathBuf]) -> Result<Reader, Error> {
+        if let Some(t) = &self.opts.tallies {
+            // Only the last learning pass counts (a pass that starts over reads again).
+            t.clear();
+        }
         let mut reader = Reader::open(paths, &self.opts)?;
         if let Some((_, dim)) = self.surveyed
             && self.spec.read.dim.is_none()
@@ -337,7 +370,18 @@ impl Plan {
         }
         if let Some(s) = self.stamps.iter().find(|s| s.moved()) {
             return Err(Error::input(format!(
-                "{what}: the input changed between the two passes: {} has another size or modification time than when the first pass began; the scaling, dimension and positive class of the first do not describe it: train again on input that does not change while it is read",
+                "{what}: the input changed between the two passes: {} has another size, modification time or inode than when the first pass began; the scaling, dimension and positive class of the first do not describe it: train again on input that does not change while it is read",
+                s.path.display()
+            )));
+        }
+        if let Some(second) = &self.opts.tallies
+            && let Some(s) = self
+                .stamps
+                .iter()
+                .find(|s| s.read.is_some_and(|first| first != second.get(&s.path)))
+        {
+            return Err(Error::input(format!(
+                "{what}: the input changed between the two passes: the bytes of {} read by the second pass differ from those the first read (checksum); the scaling, dimension and positive class of the first do not describe it: train again on input that does not change while it is read",
                 s.path.display()
             )));
         }

@@ -128,6 +128,10 @@ pub fn survey_beside(
     {
         return Ok(s);
     }
+    if let Some(t) = &opts.tallies {
+        // The blocks gave up (too wide) part way: the parser reads everything again.
+        t.clear();
+    }
     survey_stream(paths, opts, collect, given, limit, beside, progress)
 }
 
