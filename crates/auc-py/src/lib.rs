@@ -57,11 +57,20 @@ fn registry() -> String {
     Value::Array(rows).to_string()
 }
 
+/// The default memory budget in bytes, as `auc`'s default `--max-memory`: three quarters of
+/// the least of physical memory, the process's cgroup limit and its address-space and data
+/// rlimits.
+#[pyfunction]
+fn default_memory_limit() -> u64 {
+    auc_train::Options::default().max_memory.0
+}
+
 /// The extension module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(registry, m)?)?;
+    m.add_function(wrap_pyfunction!(default_memory_limit, m)?)?;
     m.add_class::<model::PyModel>()?;
     m.add_function(wrap_pyfunction!(model::fit, m)?)?;
     m.add_function(wrap_pyfunction!(files::stream_fit, m)?)?;

@@ -51,3 +51,28 @@ def test_a_diverged_partial_fit_raises_and_keeps_the_model():
     with pytest.raises(RuntimeError, match="opauc diverged"):
         est.partial_fit(X, y, classes=np.array([0, 1]))
     assert est.model_.diverged is not None
+
+
+def test_the_memory_limit_is_the_clis_and_knows_the_address_space_limit():
+    """Python's budget is `auc`'s default --max-memory (issue 53): three quarters of the least
+    of physical memory, the cgroup's limit and the rlimits; under `prlimit --as` it follows
+    the address-space limit."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from auclearn._base import memory_limit
+
+    physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert 0 < memory_limit() <= physical // 4 * 3 + 4096
+    prlimit = shutil.which("prlimit")
+    if prlimit is None:
+        pytest.skip("prlimit is not installed: the address-space case is not run")
+    limit = 8 << 30
+    if limit >= memory_limit() * 4 // 3:
+        pytest.skip("this machine's own limit is below 8 GiB: the rlimit would not bound it")
+    code = "from auclearn._base import memory_limit; print(memory_limit())"
+    out = subprocess.run([prlimit, f"--as={limit}", sys.executable, "-c", code],
+                         capture_output=True, text=True, check=True)
+    assert int(out.stdout) == limit // 4 * 3, out.stderr

@@ -134,8 +134,9 @@ pub struct Options {
 }
 
 impl Default for Options {
-    /// Seed 0, the last iterate, file order, parsing on other threads, three quarters of
-    /// physical memory, written by `auc-train`.
+    /// Seed 0, the last iterate, file order, parsing on other threads, the default memory
+    /// limit (three quarters of the least of physical memory, the cgroup's limit and the
+    /// rlimits: `auc_stream::memory::limit`), written by `auc-train`.
     fn default() -> Self {
         Options {
             seed: 0,

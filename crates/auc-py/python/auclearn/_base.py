@@ -82,13 +82,11 @@ def takes_map(row: dict) -> bool:
 
 
 def memory_limit() -> int:
-    """Bytes a learner may take: three quarters of physical memory (16 GiB when unknown), as
-    the ``auc`` command's default ``--max-memory``; a larger estimate raises ``MemoryError``
-    before anything is allocated."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4 * 3
-    except (ValueError, OSError, AttributeError):
-        return 16 << 30
+    """Bytes a learner may take: the ``auc`` command's default ``--max-memory``, three quarters
+    of the least of physical memory, the process's cgroup limit (a container's) and its
+    ``ulimit -v`` / data limits; a larger estimate raises ``MemoryError`` before anything is
+    allocated."""
+    return _native.default_memory_limit()
 
 
 def _as_native(X):

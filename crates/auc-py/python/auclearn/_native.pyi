@@ -8,6 +8,7 @@ from numpy.typing import NDArray
 __version__: str
 
 def registry() -> str: ...
+def default_memory_limit() -> int: ...
 def fit(
     name: str,
     params: str,
