@@ -155,19 +155,10 @@ pub(crate) fn first_clause(sentence: &str) -> &str {
         return sentence;
     }
     let bytes = sentence.as_bytes();
-    let (mut depth, mut code) = (0i32, false);
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'`' => code = !code,
-            b'(' | b'[' | b'{' if !code => depth += 1,
-            b')' | b']' | b'}' if !code => depth -= 1,
-            b';' | b':' if !code && depth <= 0 && bytes.get(i + 1) == Some(&b' ') && i >= 20 => {
-                return &sentence[..i];
-            }
-            _ => {}
-        }
-    }
-    sentence
+    cut_outside_brackets(sentence, |i| {
+        matches!(bytes[i], b';' | b':') && bytes.get(i + 1) == Some(&b' ') && i >= 20
+    })
+    .unwrap_or(sentence)
 }
 
 /// Abbreviations whose period does not end a sentence.
@@ -177,25 +168,27 @@ const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "sec", "eq", "alg", "vs", "cf", "
 /// after an abbreviation), without the period; the whole text when it has one sentence.
 pub(crate) fn first_sentence(text: &str) -> &str {
     let bytes = text.as_bytes();
-    let mut depth = 0i32;
-    let mut code = false;
-    for (i, &b) in bytes.iter().enumerate() {
+    cut_outside_brackets(text, |i| {
+        bytes[i] == b'.'
+            && matches!(bytes.get(i + 1), Some(b' ' | b'\n'))
+            && !ABBREVIATIONS.iter().any(|a| text[..i].ends_with(a))
+    })
+    .unwrap_or_else(|| text.strip_suffix('.').unwrap_or(text))
+}
+
+/// `text` before the first byte position `at` accepts outside brackets and backticks.
+fn cut_outside_brackets(text: &str, at: impl Fn(usize) -> bool) -> Option<&str> {
+    let (mut depth, mut code) = (0i32, false);
+    for (i, &b) in text.as_bytes().iter().enumerate() {
         match b {
             b'`' => code = !code,
             b'(' | b'[' | b'{' if !code => depth += 1,
             b')' | b']' | b'}' if !code => depth -= 1,
-            b'.' if !code && depth <= 0 => {
-                let next = bytes.get(i + 1).copied();
-                let ends = matches!(next, Some(b' ' | b'\n'));
-                let before = &text[..i];
-                if ends && !ABBREVIATIONS.iter().any(|a| before.ends_with(a)) {
-                    return before;
-                }
-            }
+            _ if !code && depth <= 0 && at(i) => return Some(&text[..i]),
             _ => {}
         }
     }
-    text.strip_suffix('.').unwrap_or(text)
+    None
 }
 
 #[cfg(test)]

@@ -666,7 +666,11 @@ fn inner_search(
     let mut sums = vec![Some(0.0f64); plans.len() * g];
     let mut seconds = vec![0.0f64; plans.len()];
     // With `keep`: each job's validation scores, by job.
-    let mut kept: Vec<Option<Vec<f64>>> = Vec::new();
+    let mut kept: Vec<Option<Vec<f64>>> = if keep {
+        vec![None; outcomes.len()]
+    } else {
+        Vec::new()
+    };
     for (job, out) in outcomes.into_iter().enumerate() {
         let Some(out) = out else { continue };
         let (a, secs, scores) = out?;
@@ -675,7 +679,6 @@ fn inner_search(
         let sum = &mut sums[s * g + cand];
         *sum = sum.zip(a).map(|(x, y)| x + y);
         if keep {
-            kept.resize(job + 1, None);
             kept[job] = scores;
         }
     }
@@ -793,18 +796,19 @@ fn validation_auc(
             params: ParamMap::new(),
             source,
         })?;
-    let kept = |a| (a, keep.then(|| fitted.scores.clone()));
-    match auc(&fitted.scores, data.eval.labels()) {
-        Ok(a) => Ok(kept(Some(a))),
-        Err(MetricError::NonFinite { .. }) => Ok(kept(None)),
+    let a = match auc(&fitted.scores, data.eval.labels()) {
+        Ok(a) => Some(a),
+        Err(MetricError::NonFinite { .. }) => None,
         Err(source) => Err(EvalError::Metric {
             context: format!(
                 "validation part of inner fold {j}, repeat {}, fold {}",
                 split.repeat, split.fold
             ),
             source,
-        }),
-    }
+        })?,
+    };
+    // The scores move out when kept: no copy.
+    Ok((a, keep.then_some(fitted.scores)))
 }
 
 /// The final fit of one split on its whole training part (seeded order), scored on its test part.
